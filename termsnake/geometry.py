@@ -1,0 +1,75 @@
+"""Points on the grid and the four directions of travel."""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import NamedTuple
+
+
+class Point(NamedTuple):
+    """A cell: x is the column, y the row, both from 0 at the top left."""
+
+    x: int
+    y: int
+
+    def __add__(self, other: object) -> Point:
+        if not isinstance(other, tuple):
+            return NotImplemented
+        return Point(self.x + other[0], self.y + other[1])
+
+    def __repr__(self) -> str:
+        return f"Point({self.x}, {self.y})"
+
+
+class Direction(Enum):
+    """A move of the head; the value is its letter in move histories."""
+
+    UP = "U"
+    DOWN = "D"
+    LEFT = "L"
+    RIGHT = "R"
+
+    @property
+    def delta(self) -> Point:
+        """The offset this direction adds to a point."""
+        return _DELTAS[self]
+
+    @property
+    def opposite(self) -> Direction:
+        """The reverse direction."""
+        return _OPPOSITES[self]
+
+    @property
+    def letter(self) -> str:
+        """The one-letter form used in histories and replays."""
+        return self.value
+
+    @classmethod
+    def from_letter(cls, letter: str) -> Direction:
+        """Parse ``U``, ``D``, ``L`` or ``R``; anything else is a ValueError."""
+        try:
+            return cls(letter)
+        except ValueError:
+            raise ValueError(f"not a direction letter: {letter!r}") from None
+
+    @classmethod
+    def between(cls, a: Point, b: Point) -> Direction | None:
+        """The direction from ``a`` to the adjacent (non-wrapping) cell ``b``, else None."""
+        return _BY_DELTA.get((b.x - a.x, b.y - a.y))
+
+
+_DELTAS: dict[Direction, Point] = {
+    Direction.UP: Point(0, -1),
+    Direction.DOWN: Point(0, 1),
+    Direction.LEFT: Point(-1, 0),
+    Direction.RIGHT: Point(1, 0),
+}
+_OPPOSITES: dict[Direction, Direction] = {
+    Direction.UP: Direction.DOWN,
+    Direction.DOWN: Direction.UP,
+    Direction.LEFT: Direction.RIGHT,
+    Direction.RIGHT: Direction.LEFT,
+}
+_BY_DELTA: dict[tuple[int, int], Direction] = {(p.x, p.y): d for d, p in _DELTAS.items()}
+
+DIRECTIONS: tuple[Direction, ...] = (Direction.UP, Direction.DOWN, Direction.LEFT, Direction.RIGHT)
