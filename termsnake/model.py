@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import Enum
 
@@ -55,6 +56,7 @@ class Game:
         "body",
         "cause",
         "direction",
+        "food_plan",
         "eaten",
         "food",
         "foods",
@@ -69,8 +71,14 @@ class Game:
         "steps",
     )
 
-    def __init__(self, level: Level, seed: int | None = None) -> None:
+    def __init__(
+        self, level: Level, seed: int | None = None, *, food_plan: Iterable[Point] | None = None
+    ) -> None:
+        """Start a game; ``food_plan``, if given, supplies the foods in order instead of the
+        seeded generator (replays use it; an exhausted plan or a food on a covered cell is a
+        ValueError)."""
         self.level = level
+        self.food_plan: Iterator[Point] | None = None if food_plan is None else iter(food_plan)
         self.board: Board = level.board
         self.seed = new_seed() if seed is None else seed
         self.rng = random.Random(self.seed)
@@ -184,7 +192,15 @@ class Game:
             self.outcome = Outcome.QUIT
 
     def _spawn_food(self) -> None:
-        self._place_food(self.rng.choice(self.free_cells()))
+        if self.food_plan is None:
+            self._place_food(self.rng.choice(self.free_cells()))
+            return
+        p = next(self.food_plan, None)
+        if p is None:
+            raise ValueError(f"the food plan has no food for step {self.steps}")
+        if not self.board.is_free(p) or p in self._cells:
+            raise ValueError(f"the planned food at {p} after step {self.steps} is not on a free cell")
+        self._place_food(p)
 
     def _place_food(self, p: Point) -> None:
         self.food = p
