@@ -56,9 +56,9 @@ class Game:
         "body",
         "cause",
         "direction",
-        "food_plan",
         "eaten",
         "food",
+        "food_plan",
         "foods",
         "level",
         "moves",
@@ -199,7 +199,7 @@ class Game:
         if p is None:
             raise ValueError(f"the food plan has no food for step {self.steps}")
         if not self.board.is_free(p) or p in self._cells:
-            raise ValueError(f"the planned food at {p} after step {self.steps} is not on a free cell")
+            raise ValueError(f"the planned food at {p} after step {self.steps} is not free")
         self._place_food(p)
 
     def _place_food(self, p: Point) -> None:
@@ -215,6 +215,8 @@ class Game:
         other._cells = set(self._cells)
         other.moves = list(self.moves)
         other.foods = list(self.foods)
+        # An iterator cannot be copied; a look-ahead copy draws from the generator instead.
+        other.food_plan = None
         other.rng = random.Random()
         other.rng.setstate(self.rng.getstate())
         return other
