@@ -1,0 +1,211 @@
+"""``termsnake`` without a subcommand: choose the level and the player, play, print a summary."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import time
+from collections.abc import Sequence
+
+from termsnake.geometry import Point
+from termsnake.history import compress
+from termsnake.level import DEFAULT_LENGTH, Level, default_level, open_level, straight_body
+from termsnake.model import Game, Outcome
+from termsnake.solvers.base import Solver, SolverUnavailable, create, known_names, resolve_name
+
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
+
+class UsageError(Exception):
+    """A bad argument or level: printed as one line, exit 2."""
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``WxH`` -> (W, H), both from 1 to 200."""
+    m = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", text)
+    if not m:
+        raise argparse.ArgumentTypeError(f"size must look like 20x15, not {text!r}")
+    w, h = int(m.group(1)), int(m.group(2))
+    if not (1 <= w <= 200 and 1 <= h <= 200) or w * h < 2:
+        raise argparse.ArgumentTypeError(f"size {w}x{h} is out of range (2 to 200x200 cells)")
+    return w, h
+
+
+def positive_int(text: str) -> int:
+    """An integer of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of at least 1, not {value}")
+    return value
+
+
+def positive_float(text: str) -> float:
+    """A number above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, not {text!r}") from None
+    if not value > 0 or value > 1000:
+        raise argparse.ArgumentTypeError(f"expected a number above 0 and up to 1000, not {text}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The options of ``termsnake`` when it plays."""
+    p = argparse.ArgumentParser(
+        prog="termsnake",
+        description="Snake in the terminal. Subcommands: levels, check, replay, bench, scores "
+        "(termsnake SUBCOMMAND --help).",
+    )
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--level", metavar="NAME|PATH", help="a preset name or a level file")
+    where.add_argument("--size", metavar="WxH", type=parse_size, help="an open board of WxH cells")
+    p.add_argument("--length", type=positive_int, help="the starting length (default 3)")
+    p.add_argument("--ai", metavar="SOLVER", help=f"watch a bot: {', '.join(known_names())}")
+    p.add_argument("--speed", type=positive_float, help="moves per second (default 8)")
+    p.add_argument("--seed", type=int, help="the food sequence (default: random)")
+    p.add_argument("--record", metavar="FILE", help="save a replay of the game to FILE")
+    return p
+
+
+def choose_level(level: str | None, size: tuple[int, int] | None, length: int | None) -> Level:
+    """The level the options ask for; UsageError with the located errors if it is bad."""
+    if size is not None:
+        try:
+            return open_level(size[0], size[1], DEFAULT_LENGTH if length is None else length)
+        except ValueError as e:
+            raise UsageError(f"termsnake: {e}") from None
+    try:
+        from termsnake import presets
+    except ImportError:  # level files not built yet: the built-in board
+        base = default_level()
+    else:
+        try:
+            base = presets.load_level(level or presets.DEFAULT_LEVEL)
+        except presets.LevelError as e:
+            raise UsageError(str(e)) from None
+    if length is None or length == len(base.body):
+        return base
+    try:
+        body = straight_body(base.board, base.body[0], base.direction, length)
+    except ValueError as e:
+        raise UsageError(f"termsnake: --length {length}: {e}") from None
+    food: Point | None = base.food if base.food not in body else None
+    return Level(base.board, body, base.direction, food, base.name, base.meta)
+
+
+def format_duration(seconds: float) -> str:
+    """``m:ss`` (or ``h:mm:ss``)."""
+    s = int(seconds)
+    h, rest = divmod(s, 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+
+
+def summary(game: Game, who: str, seconds: float) -> str:
+    """The lines printed on the normal screen after a game."""
+    outcome = game.outcome or Outcome.QUIT
+    if outcome is Outcome.WON:
+        headline = "You won! The snake fills the board." if who == "you" else f"{who} won!"
+    else:
+        headline = f"Game over: {outcome.value}" + (f" ({game.cause})" if game.cause else "")
+    return "\n".join(
+        [
+            headline,
+            f"Level {game.level.name}  length {game.length}/{game.board.size}  "
+            f"steps {game.steps}  time {format_duration(seconds)}  seed {game.seed}",
+            f"Moves ({game.steps}): {compress(game.moves)}",
+        ]
+    )
+
+
+def prepare_solver(name: str, game: Game) -> Solver:
+    """The named solver, set up for this game; UsageError on an unknown name or a bad board."""
+    try:
+        resolve_name(name)
+        solver = create(name)
+        solver.setup(game)
+    except ValueError as e:
+        raise UsageError(f"termsnake: {e}") from None
+    except SolverUnavailable as e:
+        raise UsageError(f"termsnake: {name}: {e}") from None
+    return solver
+
+
+def main(argv: Sequence[str]) -> int:
+    """Play (or watch) one game; returns the exit code."""
+    args = build_parser().parse_args(list(argv))
+    try:
+        level = choose_level(args.level, args.size, args.length)
+        game = Game(level, args.seed)
+        solver = prepare_solver(args.ai, game) if args.ai else None
+    except UsageError as e:
+        print(e, file=sys.stderr)
+        return EXIT_USAGE
+    from termsnake import app
+
+    problem = app.check_terminal()
+    if problem:
+        print(problem, file=sys.stderr)
+        return EXIT_USAGE
+    who = args.ai.lower() if args.ai else "you"
+    code = run(game, solver, speed=args.speed, who=who, level_name=level.name)
+    if args.record:
+        code = save_record(game, args.ai, args.record) or code
+    return code
+
+
+def save_record(game: Game, solver_name: str | None, path: str) -> int:
+    """Write the replay of ``game``; a failure is reported, never a traceback."""
+    try:
+        from termsnake import replay
+
+        replay.save_replay(replay.replay_from_game(game, solver_name), path)
+    except (OSError, ImportError) as e:
+        print(f"termsnake: could not save the replay to {path}: {e}", file=sys.stderr)
+        return 1
+    print(f"Replay saved to {path}")
+    return 0
+
+
+def watch(game: Game, solver: Solver, *, speed: float | None, who: str, level_name: str) -> int:
+    """Show ``solver`` playing ``game`` in the terminal (bot keys live); returns the exit code."""
+    from termsnake import app
+
+    problem = app.check_terminal()
+    if problem:
+        print(problem, file=sys.stderr)
+        return EXIT_USAGE
+    return run(game, solver, speed=speed, who=who, level_name=level_name)
+
+
+def run(
+    game: Game, solver: Solver | None, *, speed: float | None, who: str, level_name: str
+) -> int:
+    """The interactive part: enter the terminal, play, restore it, print the summary."""
+    from termsnake import app
+    from termsnake.controllers import AIController, Controller, KeyboardController
+
+    controller: Controller = (
+        KeyboardController() if solver is None else AIController(solver, who=who)
+    )
+    term = app.make_terminal()
+    session = app.Session(term, game, controller, level_name, speed=speed or app.DEFAULT_SPEED)
+    session.waiting = solver is None
+    started = time.monotonic()
+    code = 0
+    try:
+        with app.terminal_mode(term):
+            session.run()
+    except KeyboardInterrupt:
+        code = EXIT_INTERRUPTED
+    except app.Terminated as e:
+        code = 128 + e.signum
+    game.quit()  # a no-op unless the game was cut short
+    print(summary(game, controller.who, time.monotonic() - started))
+    return code

@@ -1,0 +1,77 @@
+"""A thin screen writer: sends only the cells that changed since the last frame, in one write."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Protocol, TextIO
+
+
+class CursorTerminal(Protocol):
+    """The little of a blessed Terminal the writer needs."""
+
+    @property
+    def clear(self) -> str: ...
+
+    @property
+    def home(self) -> str: ...
+
+    def move_xy(self, x: int, y: int) -> str: ...
+
+
+def changed_spans(old: str, new: str) -> list[tuple[int, str]]:
+    """The runs of ``new`` that differ from ``old``, as (column, text); a shorter ``new`` is
+    padded with spaces so that stale characters are erased."""
+    width = max(len(old), len(new))
+    old, new = old.ljust(width), new.ljust(width)
+    spans: list[tuple[int, str]] = []
+    x = 0
+    while x < width:
+        if old[x] == new[x]:
+            x += 1
+            continue
+        start = x
+        # Bridge short runs of equal characters: one move sequence costs more than a few bytes.
+        while x < width and (old[x] != new[x] or old[x : x + 4] != new[x : x + 4]):
+            x += 1
+        spans.append((start, new[start:x]))
+    return spans
+
+
+class Screen:
+    """Turns frames (lists of lines) into terminal writes, sending only what changed."""
+
+    def __init__(
+        self,
+        term: CursorTerminal,
+        stream: TextIO,
+        style: Callable[[str], str] | None = None,
+    ) -> None:
+        self.term = term
+        self.stream = stream
+        self.style = style
+        self._shown: list[str] | None = None
+        self.bytes_written = 0
+
+    def invalidate(self) -> None:
+        """Forget what is on screen: the next frame clears it and is drawn whole."""
+        self._shown = None
+
+    def draw(self, lines: Sequence[str]) -> None:
+        """Show ``lines`` from the top left corner, in a single write."""
+        out: list[str] = []
+        old = self._shown
+        if old is None:
+            out.append(self.term.home + self.term.clear)
+            old = []
+        for y in range(max(len(old), len(lines))):
+            before = old[y] if y < len(old) else ""
+            after = lines[y] if y < len(lines) else ""
+            for x, text in changed_spans(before, after):
+                out.append(self.term.move_xy(x, y))
+                out.append(self.style(text) if self.style else text)
+        self._shown = list(lines)
+        if out:
+            data = "".join(out)
+            self.bytes_written += len(data)
+            self.stream.write(data)
+            self.stream.flush()

@@ -1,0 +1,129 @@
+"""The pure view: a game state in, lines of rogue-like ASCII text out. No terminal here."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Final
+
+from termsnake.geometry import Point
+from termsnake.model import Game
+
+
+@dataclass(frozen=True, slots=True)
+class Glyphs:
+    """One glyph per tile; each must be a single terminal column wide."""
+
+    wall: str = "#"
+    floor: str = "."
+    head: str = "@"
+    body: str = "o"
+    tail: str = "o"
+    food: str = "%"
+    dead: str = "X"
+    frame: str = "#"
+    wrap_frame: str = ":"
+    corner: str = "#"
+
+
+ASCII: Final = Glyphs()
+
+# Two terminal columns per cell makes a horizontal move look as fast as a vertical one;
+# the second column repeats walls (so they look solid) and is blank for everything else.
+CELL_WIDTH: Final = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Hud:
+    """What the status line says besides the game itself."""
+
+    who: str = "you"
+    level: str = ""
+    speed: float = 8.0
+    paused: bool = False
+    message: str = ""
+    best: int | None = None
+
+
+def board_size(game: Game, cell_width: int = CELL_WIDTH) -> tuple[int, int]:
+    """Terminal columns and rows the frame, board and status line need."""
+    return game.board.width * cell_width + 2, game.board.height + 3
+
+
+def pick_cell_width(game: Game, columns: int) -> int:
+    """Two columns a cell when the terminal is wide enough, else one."""
+    return CELL_WIDTH if board_size(game, CELL_WIDTH)[0] <= columns else 1
+
+
+def _format_speed(speed: float) -> str:
+    return f"{speed:g}/s"
+
+
+def status_line(game: Game, hud: Hud) -> str:
+    """The status line: level, length / free cells, steps, speed, who plays, and any message."""
+    parts = [
+        hud.level or game.board.name,
+        f"length {game.length}/{game.board.size}",
+        f"steps {game.steps}",
+        f"speed {_format_speed(hud.speed)}",
+        hud.who,
+    ]
+    if hud.best is not None:
+        parts.append(f"best {hud.best}")
+    if hud.paused:
+        parts.append("PAUSED")
+    if hud.message:
+        parts.append(hud.message)
+    return "  ".join(parts)
+
+
+def render(
+    game: Game,
+    hud: Hud,
+    *,
+    cell_width: int = CELL_WIDTH,
+    overlay: Mapping[Point, str] | None = None,
+    glyphs: Glyphs = ASCII,
+) -> list[str]:
+    """The whole screen as lines: frame, board, status line (which may be wider than the board).
+
+    ``overlay`` draws the plan (one glyph per cell) on floor cells, under the snake and food.
+    """
+    board = game.board
+    tiles: dict[Point, str] = {p: glyphs.wall for p in board.walls}
+    if overlay:
+        for p, glyph in overlay.items():
+            if p not in tiles:
+                tiles[p] = glyph
+    if game.food is not None:
+        tiles[game.food] = glyphs.food
+    body = game.body
+    for p in body:
+        tiles[p] = glyphs.body
+    tiles[body[-1]] = glyphs.tail
+    tiles[body[0]] = glyphs.dead if game.cause and game.outcome is not None else glyphs.head
+
+    def cell(glyph: str) -> str:
+        if cell_width == 1:
+            return glyph
+        filler = glyph if glyph == glyphs.wall else " "
+        return glyph + filler * (cell_width - 1)
+
+    edge = glyphs.wrap_frame if board.wrap else glyphs.frame
+    horizontal = glyphs.corner + edge * (board.width * cell_width) + glyphs.corner
+    lines = [horizontal]
+    for y in range(board.height):
+        row = "".join(cell(tiles.get(Point(x, y), glyphs.floor)) for x in range(board.width))
+        lines.append(edge + row + edge)
+    lines.append(horizontal)
+    lines.append(status_line(game, hud))
+    return lines
+
+
+def render_too_small(need: tuple[int, int], have: tuple[int, int]) -> list[str]:
+    """The screen shown while the terminal is too small for the board: the game waits."""
+    return [
+        "termsnake: the terminal is too small; the game is paused.",
+        f"need {need[0]}x{need[1]}, have {have[0]}x{have[1]}",
+        "Enlarge the window to go on, or press q to quit.",
+    ]
