@@ -1,0 +1,460 @@
+"""Cell-tree solver: a Hamiltonian cycle around a spanning tree of 2x2 blocks, re-planned each move.
+
+The board is cut into 2x2 blocks. Inside a block the snake always turns the same way round
+(it "drives on one side"), so each cell has two possible moves: the default move that stays in
+the block, or the cross move into the neighbouring block. Any spanning tree of the blocks turns
+this into one Hamiltonian cycle (the walk around the tree). The snake's body fixes one tree edge
+per body cell: present (the body crossed it) or absent (the body turned inside the block). The
+solver keeps the invariant "some spanning tree agrees with every body cell", which means the
+body is an arc of a Hamiltonian cycle, so following that cycle is always safe. Each move it plans
+the shortest path to the food in the two-moves-per-cell graph, then takes its first step only if
+the invariant still holds after it (an exact check on the block graph); otherwise it takes the
+other move, which then must keep it (the witness tree's own move is always one of the two).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass
+from itertools import pairwise
+
+from termsnake.board import Board
+from termsnake.geometry import Direction, Point
+from termsnake.model import Game
+from termsnake.solvers.base import SolverUnavailable
+
+_D, _U, _L, _R = Direction.DOWN, Direction.UP, Direction.LEFT, Direction.RIGHT
+# (x % 2, y % 2) -> (default move inside the block, cross move out of it), for both turnings.
+_TURNS: tuple[dict[tuple[int, int], tuple[Direction, Direction]], ...] = (
+    {(0, 0): (_D, _L), (0, 1): (_R, _D), (1, 1): (_U, _R), (1, 0): (_L, _U)},
+    {(0, 0): (_R, _U), (1, 0): (_D, _R), (1, 1): (_L, _D), (0, 1): (_U, _L)},
+)
+_ARROWS: dict[Direction, str] = {_U: "^", _D: "v", _L: "<", _R: ">"}
+
+
+@dataclass(slots=True)
+class BlockGrid:
+    """The two-moves-per-cell graph of a board cut into 2x2 blocks, for one turning."""
+
+    board: Board
+    points: list[Point]  # cell index -> point (index = y * width + x)
+    dflt: list[int]  # cell -> its default (in-block) successor, -1 for walls
+    cross: list[int]  # cell -> its cross successor, -1 if none
+    cedge: list[int]  # cell -> the block edge its cross move uses, -1 if none
+    block: list[int]  # cell -> its block, -1 for walls
+    ends: list[tuple[int, int]]  # edge -> its two blocks
+    owners: list[tuple[int, int]]  # edge -> the two cells whose cross move uses it
+    adj: list[list[tuple[int, int]]]  # block -> (edge, other block)
+    blocks: list[int]  # the free blocks
+
+    def index(self, p: Point) -> int:
+        """The cell index of a point."""
+        return p.y * self.board.width + p.x
+
+
+def build_grid(board: Board, turning: int) -> BlockGrid | str:
+    """The block graph of ``board`` for turning 0 or 1, or why the board cannot be cut so."""
+    w, h = board.width, board.height
+    if w % 2 or h % 2:
+        return f"the board is {w}x{h}; the cell tree needs even sides"
+    n = w * h
+    points = [Point(i % w, i // w) for i in range(n)]
+    walls = board.walls
+    block = [-1] * n
+    for by in range(h // 2):
+        for bx in range(w // 2):
+            cells = [Point(2 * bx + dx, 2 * by + dy) for dx in (0, 1) for dy in (0, 1)]
+            free = [p not in walls for p in cells]
+            if any(free) and not all(free):
+                return f"the 2x2 block at {cells[0]} is part wall; the cell tree needs whole blocks"
+            if all(free):
+                for p in cells:
+                    block[p.y * w + p.x] = by * (w // 2) + bx
+    dflt, cross, cedge = [-1] * n, [-1] * n, [-1] * n
+    keys: dict[tuple[int, Direction], int] = {}
+    ends: list[tuple[int, int]] = []
+    owners: list[list[int]] = []
+    turns = _TURNS[turning]
+    for i, p in enumerate(points):
+        if block[i] < 0:
+            continue
+        d_dir, c_dir = turns[(p.x % 2, p.y % 2)]
+        q = board.step(p, d_dir)
+        assert q is not None
+        dflt[i] = q.y * w + q.x
+        q = board.step(p, c_dir)
+        if q is None or block[q.y * w + q.x] < 0 or block[q.y * w + q.x] == block[i]:
+            continue
+        j = q.y * w + q.x
+        # One key per edge, seen from its left or upper block, so both owners share it.
+        key = (block[i], c_dir) if c_dir in (_R, _D) else (block[j], c_dir.opposite)
+        if key not in keys:
+            keys[key] = len(ends)
+            ends.append((block[i], block[j]))
+            owners.append([])
+        e = keys[key]
+        cross[i], cedge[i] = j, e
+        owners[e].append(i)
+    adj: list[list[tuple[int, int]]] = [[] for _ in range((w // 2) * (h // 2))]
+    for e, (a, b) in enumerate(ends):
+        adj[a].append((e, b))
+        adj[b].append((e, a))
+    blocks = sorted({b for b in block if b >= 0})
+    return BlockGrid(
+        board,
+        points,
+        dflt,
+        cross,
+        cedge,
+        block,
+        ends,
+        [(o[0], o[1]) for o in owners],
+        adj,
+        blocks,
+    )
+
+
+class TreeSolver:
+    """The strongest solver: a cell-tree Hamiltonian cycle re-planned toward the food each move."""
+
+    name = "tree"
+
+    def __init__(self) -> None:
+        self._grid: BlockGrid | None = None
+        self._occ: list[int] = []  # cell -> serial number while in the body, else -1
+        self._succ: list[int] = []  # body cell -> the next cell toward the head
+        self._body: deque[int] = deque()  # the body as cell indexes, head first
+        self._serial = 0  # serial number of the head
+        self._seen: list[int] = []  # BFS marks (generation numbers)
+        self._gen = 0
+        self._follow: list[int] | None = None  # a fixed cycle to follow when re-planning stalls
+
+    # -- set-up and keeping in step with the game ---------------------------------------------
+
+    def setup(self, game: Game) -> None:
+        """Cut the board into blocks and check the start body fits some Hamiltonian cycle."""
+        reasons = []
+        for turning in (0, 1):
+            grid = build_grid(game.board, turning)
+            if isinstance(grid, str):
+                raise SolverUnavailable(f"{grid}; try --ai greedy")
+            self._grid = grid
+            self._seen = [0] * len(grid.points)
+            self._sync(game, force=True)
+            why = self._check_state()
+            if why is None:
+                return
+            reasons.append(why)
+        self._grid = None
+        raise SolverUnavailable(f"no cell-tree cycle fits the start: {reasons[0]}; try --ai greedy")
+
+    def _sync(self, game: Game, *, force: bool = False) -> None:
+        """Bring the body mirror up to date: one step of incremental work, or a rebuild."""
+        g = self._grid
+        assert g is not None
+        w = g.board.width
+        body = self._body
+        head = game.head.y * w + game.head.x
+        if not force and body and head != body[0]:
+            last = body[0]
+            if g.dflt[last] == head or g.cross[last] == head:
+                self._serial += 1
+                self._occ[head] = self._serial
+                self._succ[last] = head
+                body.appendleft(head)
+                if len(body) > game.length:
+                    self._occ[body.pop()] = -1
+                tail = game.tail
+                if len(body) == game.length and body[-1] == tail.y * w + tail.x:
+                    return
+        if not force and body and head == body[0] and len(body) == game.length:
+            return
+        # Rebuild from the game's body.
+        n = len(g.points)
+        self._occ = [-1] * n
+        self._succ = [-1] * n
+        cells = [p.y * w + p.x for p in game.body]
+        self._body = deque(cells)
+        length = len(cells)
+        self._serial = length
+        for i, c in enumerate(cells):
+            self._occ[c] = length - i
+            if i:
+                self._succ[c] = cells[i - 1]
+
+    def _check_state(self) -> str | None:
+        """Why no spanning tree agrees with the body, or None if one does."""
+        g = self._grid
+        assert g is not None
+        body = self._body
+        for c in list(body)[1:]:
+            s = self._succ[c]
+            if s != g.dflt[c] and s != g.cross[c]:
+                return f"the body at {g.points[c]} turns against the block's way round"
+        state = self._edge_states(-1)
+        if state is None:
+            return "two body cells disagree on a block edge"
+        if not self._tree_possible(state):
+            return "the body cuts the blocks apart or closes a loop"
+        return None
+
+    # -- constraints -----------------------------------------------------------------------
+
+    def _edge_states(self, keep: int, path: list[int] | None = None) -> list[int] | None:
+        """Edge -> 1 in the tree, 0 not, -1 free, from body cells of rank > keep and a path.
+
+        Rank counts from the tail (0); ``keep = k - 2`` gives the state after eating at the end
+        of a path of k moves. None if two constraints disagree.
+        """
+        g = self._grid
+        assert g is not None
+        state = [-1] * len(g.ends)
+        occ, succ, cross, cedge = self._occ, self._succ, g.cross, g.cedge
+        tail_serial = self._serial - len(self._body) + 1
+        head = self._body[0]
+        for c in self._body:
+            if c == head or occ[c] - tail_serial <= keep:
+                continue
+            e = cedge[c]
+            if e < 0:
+                continue
+            v = 1 if succ[c] == cross[c] else 0
+            if state[e] == -1:
+                state[e] = v
+            elif state[e] != v:
+                return None
+        if path:
+            for a, b in pairwise(path):
+                e = cedge[a]
+                if e < 0:
+                    continue
+                v = 1 if b == cross[a] else 0
+                if state[e] == -1:
+                    state[e] = v
+                elif state[e] != v:
+                    return None
+        return state
+
+    def _tree_possible(self, state: list[int]) -> bool:
+        """Whether a spanning tree holds every edge of state 1 and none of state 0."""
+        g = self._grid
+        assert g is not None
+        parent = list(range(len(g.adj)))
+
+        def find(a: int) -> int:
+            while parent[a] != a:
+                parent[a] = parent[parent[a]]
+                a = parent[a]
+            return a
+
+        # 1. The forced edges must not close a loop.
+        for e, s in enumerate(state):
+            if s == 1:
+                a, b = find(g.ends[e][0]), find(g.ends[e][1])
+                if a == b:
+                    return False
+                parent[a] = b
+        # 2. The edges not forbidden must join every block.
+        for e, s in enumerate(state):
+            if s == -1:
+                a, b = find(g.ends[e][0]), find(g.ends[e][1])
+                if a != b:
+                    parent[a] = b
+        root = find(g.blocks[0])
+        return all(find(b) == root for b in g.blocks)
+
+    def _edge_now(self, e: int, keep: int) -> int:
+        """The body's constraint on edge ``e`` from cells of rank > keep: 1, 0 or -1 (none)."""
+        g = self._grid
+        assert g is not None
+        tail_serial = self._serial - len(self._body) + 1
+        head = self._body[0]
+        for o in g.owners[e]:
+            s = self._occ[o]
+            if s >= 0 and o != head and s - tail_serial > keep:
+                return 1 if self._succ[o] == g.cross[o] else 0
+        return -1
+
+    def _move_keeps_tree(self, target: int, eats: bool) -> bool:
+        """Exact check: after the head moves to ``target``, some spanning tree still fits."""
+        g = self._grid
+        assert g is not None
+        head = self._body[0]
+        e0 = g.cedge[head]
+        if e0 < 0:
+            return True  # no new constraint; dropping the tail only relaxes
+        v0 = 1 if target == g.cross[head] else 0
+        keep = -1 if eats else 0  # the tail's constraint goes unless the snake eats
+        now = self._edge_now(e0, keep)
+        if now >= 0:
+            return now == v0
+        a, b = g.ends[e0]
+        if v0 == 1:
+            # A new tree edge must not join two blocks the forced edges already join.
+            return not self._joined(a, b, keep, forced=True, skip=e0)
+        # A forbidden edge must not cut the blocks the other edges still join.
+        return self._joined(a, b, keep, forced=False, skip=e0)
+
+    def _joined(self, a: int, b: int, keep: int, *, forced: bool, skip: int) -> bool:
+        """Whether blocks a and b meet over forced edges (or over edges not forbidden)."""
+        g = self._grid
+        assert g is not None
+        self._gen += 1
+        gen = self._gen
+        seen = self._seen
+        seen[a] = gen
+        stack = [a]
+        edge_now = self._edge_now
+        while stack:
+            x = stack.pop()
+            for e, y in g.adj[x]:
+                if e == skip or seen[y] == gen:
+                    continue
+                s = edge_now(e, keep)
+                if (s == 1) if forced else (s != 0):
+                    if y == b:
+                        return True
+                    seen[y] = gen
+                    stack.append(y)
+        return False
+
+    # -- choosing a move -------------------------------------------------------------------
+
+    def next_direction(self, game: Game) -> Direction:
+        """Plan the shortest cell-tree path to the food and take its first step if it is safe."""
+        self._sync(game)
+        g = self._grid
+        assert g is not None
+        head = self._body[0]
+        food = self._food_index(game)
+        options = [c for c in (g.dflt[head], g.cross[head]) if c >= 0 and self._occ[c] < 0]
+        # 1. Re-planning is a heuristic; after a lap without food, follow a fixed cycle.
+        if game.since_food > len(g.blocks) * 4 and self._follow is None:
+            self._follow = self._witness_cycle()
+        if self._follow is not None:
+            if game.since_food == 0:
+                self._follow = None
+            else:
+                return self._direction(head, self._follow[head])
+        # 2. The shortest path to the food in the two-moves-per-cell graph.
+        path = self._plan(food)
+        order = list(options)
+        if path is not None and len(path) > 1 and path[1] in order:
+            first = path[1]
+            # 3. If the tree cannot survive the whole path, prefer the other move.
+            state = self._edge_states(len(path) - 3, path)
+            if state is None or not self._tree_possible(state):
+                order.sort(key=lambda c: c == first)
+            else:
+                order.sort(key=lambda c: c != first)
+        # 4. Take the first preferred move that keeps a spanning tree possible.
+        for c in order:
+            if self._move_keeps_tree(c, c == food):
+                return self._direction(head, c)
+        raise AssertionError("the cell tree lost its spanning tree")  # pragma: no cover
+
+    def _food_index(self, game: Game) -> int:
+        food = game.food
+        return -1 if food is None else food.y * game.board.width + food.x
+
+    def _direction(self, a: int, b: int) -> Direction:
+        g = self._grid
+        assert g is not None
+        pa, pb = g.points[a], g.points[b]
+        for d in (_U, _D, _L, _R):
+            if g.board.step(pa, d) == pb:
+                return d
+        raise AssertionError("cells are not adjacent")  # pragma: no cover
+
+    def _plan(self, food: int) -> list[int] | None:
+        """BFS from the head to the food; body cells count as free once the tail has left."""
+        g = self._grid
+        assert g is not None
+        occ, succ, dflt, cross, cedge, owners = (
+            self._occ,
+            self._succ,
+            g.dflt,
+            g.cross,
+            g.cedge,
+            g.owners,
+        )
+        head = self._body[0]
+        tail_serial = self._serial - len(self._body) + 1
+        self._gen += 1
+        gen = self._gen
+        seen = self._seen
+        seen[head] = gen
+        prev = {head: -1}
+        frontier = [head]
+        t = 0
+        while frontier:
+            nxt = []
+            for c in frontier:
+                e = cedge[c]
+                # The body's constraint on this cell's edge while it lasts (rank > t).
+                v = -1
+                if e >= 0:
+                    for o in owners[e]:
+                        s = occ[o]
+                        if s >= 0 and o != head and s - tail_serial > t:
+                            v = 1 if succ[o] == cross[o] else 0
+                            break
+                for d in (dflt[c], cross[c]) if v != 1 else (cross[c],):
+                    if d < 0 or seen[d] == gen or (v == 0 and d == cross[c]):
+                        continue
+                    s = occ[d]
+                    if s >= 0 and s - tail_serial + 1 > t:
+                        continue  # still under the body when the head would arrive
+                    seen[d] = gen
+                    prev[d] = c
+                    if d == food:
+                        path = [d]
+                        while prev[path[-1]] >= 0:
+                            path.append(prev[path[-1]])
+                        path.reverse()
+                        return path
+                    nxt.append(d)
+            frontier = nxt
+            t += 1
+        return None
+
+    def _witness_cycle(self) -> list[int]:
+        """The successor of every cell on one Hamiltonian cycle that agrees with the body."""
+        g = self._grid
+        assert g is not None
+        state = self._edge_states(-1)
+        assert state is not None
+        parent = list(range(len(g.adj)))
+
+        def find(a: int) -> int:
+            while parent[a] != a:
+                parent[a] = parent[parent[a]]
+                a = parent[a]
+            return a
+
+        tree = [False] * len(g.ends)
+        for want in (1, -1):
+            for e, s in enumerate(state):
+                if s == want:
+                    a, b = find(g.ends[e][0]), find(g.ends[e][1])
+                    if a != b:
+                        parent[a] = b
+                        tree[e] = True
+        return [
+            (g.cross[c] if g.cedge[c] >= 0 and tree[g.cedge[c]] else g.dflt[c])
+            for c in range(len(g.points))
+        ]
+
+    def overlay(self, game: Game) -> Mapping[Point, str]:
+        """The current witness cycle, as arrows on the cells the snake does not cover."""
+        if self._grid is None or game.over:
+            return {}
+        self._sync(game)
+        g = self._grid
+        nxt = self._witness_cycle()
+        out: dict[Point, str] = {}
+        for c, p in enumerate(g.points):
+            if g.block[c] >= 0 and self._occ[c] < 0:
+                out[p] = _ARROWS[self._direction(c, nxt[c])]
+        return out
