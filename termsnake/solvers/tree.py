@@ -447,14 +447,15 @@ class TreeSolver:
         ]
 
     def overlay(self, game: Game) -> Mapping[Point, str]:
-        """The current witness cycle, as arrows on the cells the snake does not cover."""
+        """The current witness cycle, as arrows on the head and the cells the snake does not cover."""
         if self._grid is None or game.over:
             return {}
         self._sync(game)
         g = self._grid
         nxt = self._witness_cycle()
         out: dict[Point, str] = {}
+        head = self._body[0]
         for c, p in enumerate(g.points):
-            if g.block[c] >= 0 and self._occ[c] < 0:
+            if g.block[c] >= 0 and (self._occ[c] < 0 or c == head):
                 out[p] = _ARROWS[self._direction(c, nxt[c])]
         return out

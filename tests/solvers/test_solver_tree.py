@@ -1,0 +1,140 @@
+"""Invariants of the cell-tree solver: its cycle is always Hamiltonian and holds the snake; it wins."""
+
+from __future__ import annotations
+
+import pytest
+
+from termsnake.board import Board
+from termsnake.geometry import Direction, Point
+from termsnake.level import Level, open_level
+from termsnake.model import Game, Outcome
+from termsnake.solvers.base import SolverUnavailable, play
+from termsnake.solvers.tree import TreeSolver, build_grid
+
+# Block-aligned walls: whole 2x2 blocks of '#'.
+ROOMS = (
+    "........",
+    "........",
+    "..##....",
+    "..##....",
+    "......##",
+    "......##",
+    "........",
+    "........",
+)
+RING = (
+    "........",
+    "........",
+    "..####..",
+    "..####..",
+    "..####..",
+    "..####..",
+    "........",
+    "........",
+)
+
+
+def _level(rows: tuple[str, ...], *, wrap: bool = False) -> Level:
+    board = Board.from_rows(rows, wrap=wrap)
+    return Level(board, (Point(0, 0),), Direction.RIGHT)
+
+
+def _cycle_of(game: Game, solver: TreeSolver) -> dict[Point, Point]:
+    """The solver's witness cycle, as successor points, read through its overlay arrows."""
+    board = game.board
+    arrows = solver.overlay(game)
+    by_glyph = {"^": Direction.UP, "v": Direction.DOWN, "<": Direction.LEFT, ">": Direction.RIGHT}
+    succ: dict[Point, Point] = {}
+    for p, glyph in arrows.items():
+        q = board.step(p, by_glyph[glyph])
+        assert q is not None
+        succ[p] = q
+    body = list(game.body)
+    for older, newer in zip(body[1:], body, strict=False):
+        succ[older] = newer
+    return succ
+
+
+def _assert_body_on_cycle(game: Game, solver: TreeSolver) -> None:
+    succ = _cycle_of(game, solver)
+    free = set(game.board.free_cells)
+    if game.length == len(free):
+        return
+    # The successors form one cycle through every free cell, leaving the head into free cells
+    # and ending at the tail.
+    seen = [game.head]
+    p = succ[game.head]
+    while p != game.head:
+        assert p in free
+        assert p not in seen[1:]
+        seen.append(p)
+        p = succ[p]
+    assert set(seen) == free
+    # The body is the arc that ends at the head, in order.
+    assert seen[-game.length + 1 :] == list(reversed(game.body))[:-1] or game.length == 1
+
+
+def _play_checked(level: Level, seed: int, *, check_every: int = 1) -> Game:
+    game = Game(level, seed=seed)
+    solver = TreeSolver()
+    solver.setup(game)
+    while not game.over:
+        if game.steps % check_every == 0:
+            _assert_body_on_cycle(game, solver)
+        game.step(solver.next_direction(game))
+    return game
+
+
+@pytest.mark.parametrize("size", [4, 6])
+@pytest.mark.parametrize("seed", range(12))
+def test_small_open_boards_hold_the_cycle_every_move(size: int, seed: int) -> None:
+    game = _play_checked(open_level(size, size, length=1), seed)
+    assert game.outcome is Outcome.WON
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_8x8_holds_the_cycle(seed: int) -> None:
+    game = _play_checked(open_level(8, 8, length=1), seed, check_every=7)
+    assert game.outcome is Outcome.WON
+
+
+@pytest.mark.parametrize(("size", "games"), [(4, 150), (6, 100), (8, 60)])
+def test_open_boards_are_always_won(size: int, games: int) -> None:
+    for seed in range(1000, 1000 + games):
+        game = Game(open_level(size, size, length=1), seed=seed)
+        assert play(game, TreeSolver()) is Outcome.WON, seed
+
+
+@pytest.mark.parametrize("length", [2, 3, 4])
+def test_longer_start_snakes_are_won(length: int) -> None:
+    for seed in range(10):
+        game = Game(open_level(8, 6, length=length), seed=seed)
+        assert play(game, TreeSolver()) is Outcome.WON
+
+
+@pytest.mark.parametrize("rows", [ROOMS, RING], ids=["rooms", "ring"])
+@pytest.mark.parametrize("seed", range(8))
+def test_boards_with_block_walls_are_won(rows: tuple[str, ...], seed: int) -> None:
+    game = _play_checked(_level(rows), seed, check_every=3)
+    assert game.outcome is Outcome.WON
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_wrapping_board_is_won(seed: int) -> None:
+    game = _play_checked(_level(("." * 8,) * 6, wrap=True), seed, check_every=3)
+    assert game.outcome is Outcome.WON
+
+
+def test_grid_has_two_moves_per_cell_and_a_tree_of_blocks() -> None:
+    grid = build_grid(Board.open(6, 4), 0)
+    assert not isinstance(grid, str)
+    assert len(grid.blocks) == 6
+    assert len(grid.ends) == 7  # 3x2 blocks: 2x2 horizontal + 3x1 vertical edges
+    assert all(d >= 0 for d in grid.dflt)
+
+
+def test_part_wall_blocks_are_refused_with_a_hint() -> None:
+    rows = ("....", ".#..", "....", "....")
+    game = Game(_level(rows), seed=1)
+    with pytest.raises(SolverUnavailable, match="greedy"):
+        TreeSolver().setup(game)
