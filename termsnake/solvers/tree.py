@@ -447,7 +447,7 @@ class TreeSolver:
         ]
 
     def overlay(self, game: Game) -> Mapping[Point, str]:
-        """The current witness cycle, as arrows on the head and the cells the snake does not cover."""
+        """The current witness cycle, as arrows on the head and on the cells not yet covered."""
         if self._grid is None or game.over:
             return {}
         self._sync(game)

@@ -1,4 +1,4 @@
-"""Invariants of the cell-tree solver: its cycle is always Hamiltonian and holds the snake; it wins."""
+"""Invariants of the cell-tree solver: its cycle stays Hamiltonian and holds the snake; it wins."""
 
 from __future__ import annotations
 
