@@ -1,0 +1,480 @@
+"""Replay files (format termsnake-replay/1): record, load, verify and play back a game."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final, NoReturn
+
+from termsnake.board import Board
+from termsnake.geometry import Direction, Point
+from termsnake.history import compress, expand_directions
+from termsnake.level import Level
+from termsnake.model import Game, Outcome, StepResult
+
+FORMAT: Final = "termsnake-replay/1"
+
+_KEYS: Final = ("format", "board", "start", "seed", "solver", "moves", "foods", "result")
+_BOARD_KEYS: Final = ("name", "rows", "wrap")
+_START_KEYS: Final = ("body", "direction")
+_RESULT_KEYS: Final = ("outcome", "length", "steps")
+
+
+class ReplayError(Exception):
+    """A replay file that cannot be read, is malformed, or does not reproduce its own game."""
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """How a recorded game ended: its outcome, final length and number of moves."""
+
+    outcome: Outcome
+    length: int
+    steps: int
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """One recorded game, field for field the JSON of termsnake-replay/1 (moves expanded)."""
+
+    board_name: str
+    rows: tuple[str, ...]
+    wrap: bool
+    body: tuple[Point, ...]
+    direction: Direction
+    seed: int
+    solver: str | None
+    moves: tuple[Direction, ...]
+    foods: tuple[tuple[int, Point], ...]
+    result: Result
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object of this replay, keys in the documented order."""
+        return {
+            "format": FORMAT,
+            "board": {"name": self.board_name, "rows": list(self.rows), "wrap": self.wrap},
+            "start": {
+                "body": [[p.x, p.y] for p in self.body],
+                "direction": self.direction.letter,
+            },
+            "seed": self.seed,
+            "solver": self.solver,
+            "moves": compress(self.moves),
+            "foods": [[step, p.x, p.y] for step, p in self.foods],
+            "result": {
+                "outcome": self.result.outcome.value,
+                "length": self.result.length,
+                "steps": self.result.steps,
+            },
+        }
+
+    def to_json(self) -> str:
+        """The file text: one top-level key a line, compact values, a final newline."""
+        obj = self.to_dict()
+        lines = [f"{json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in obj.items()]
+        return "{" + ",\n ".join(lines) + "}\n"
+
+    @classmethod
+    def from_json(cls, text: str) -> Replay:
+        """Parse and validate replay text; ReplayError saying what is wrong, never anything else."""
+        try:
+            obj = json.loads(text)
+        except (json.JSONDecodeError, RecursionError) as e:
+            raise ReplayError(f"not valid JSON: {e}") from None
+        return cls.from_dict(obj)
+
+    @classmethod
+    def from_dict(cls, obj: object) -> Replay:
+        """Validate a decoded JSON value field by field; ReplayError on anything malformed."""
+        top = _object(obj, "the replay", _KEYS)
+        if top["format"] != FORMAT:
+            raise ReplayError(f"format must be {FORMAT!r}, not {top['format']!r}")
+        board = _object(top["board"], "board", _BOARD_KEYS)
+        name = _string(board["name"], "board.name")
+        rows = _rows(board["rows"])
+        wrap = board["wrap"]
+        if not isinstance(wrap, bool):
+            raise ReplayError(f"board.wrap must be true or false, not {wrap!r}")
+        start = _object(top["start"], "start", _START_KEYS)
+        body = _points(start["body"], "start.body")
+        if not body:
+            raise ReplayError("start.body must hold at least one cell")
+        direction = _direction(start["direction"], "start.direction")
+        seed = _integer(top["seed"], "seed")
+        solver = top["solver"]
+        if solver is not None:
+            solver = _string(solver, "solver")
+        moves_text = _string(top["moves"], "moves")
+        try:
+            moves = tuple(expand_directions(moves_text))
+        except ValueError as e:
+            raise ReplayError(f"moves: {e}") from None
+        foods = _foods(top["foods"])
+        result = _object(top["result"], "result", _RESULT_KEYS)
+        outcome_text = _string(result["outcome"], "result.outcome")
+        try:
+            outcome = Outcome(outcome_text)
+        except ValueError:
+            known = ", ".join(o.value for o in Outcome)
+            raise ReplayError(
+                f"result.outcome must be one of {known}, not {outcome_text!r}"
+            ) from None
+        length = _integer(result["length"], "result.length", minimum=1)
+        steps = _integer(result["steps"], "result.steps", minimum=0)
+        return cls(
+            name, rows, wrap, body, direction, seed, solver, moves, foods,
+            Result(outcome, length, steps),
+        )  # fmt: skip
+
+    def board(self) -> Board:
+        """The recorded board."""
+        return Board.from_rows(self.rows, wrap=self.wrap, name=self.board_name)
+
+    def level(self) -> Level:
+        """The recorded start (board, body, direction), without a first food: foods come from
+        the file's food list."""
+        board = self.board()
+        for i, (a, b) in enumerate(zip(self.body, self.body[1:], strict=False)):
+            if all(board.step(a, d) != b for d in Direction):
+                raise ReplayError(f"start.body[{i + 1}] is not next to start.body[{i}]")
+        try:
+            return Level(board, self.body, self.direction, None, self.board_name)
+        except ValueError as e:
+            raise ReplayError(f"start: {e}") from None
+
+
+# -- validation helpers ---------------------------------------------------------------------
+
+
+def _object(value: object, what: str, keys: Sequence[str]) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ReplayError(f"{what} must be a JSON object, not {_kind(value)}")
+    missing = [k for k in keys if k not in value]
+    if missing:
+        raise ReplayError(f"{what} lacks {', '.join(repr(k) for k in missing)}")
+    extra = [k for k in value if k not in keys]
+    if extra:
+        raise ReplayError(f"{what} has unknown {', '.join(repr(k) for k in extra)}")
+    return value
+
+
+def _kind(value: object) -> str:
+    names: Mapping[type, str] = {
+        dict: "an object", list: "an array", str: "a string", bool: "a boolean",
+        int: "a number", float: "a number", type(None): "null",
+    }  # fmt: skip
+    return names.get(type(value), type(value).__name__)
+
+
+def _string(value: object, what: str) -> str:
+    if not isinstance(value, str):
+        raise ReplayError(f"{what} must be a string, not {_kind(value)}")
+    return value
+
+
+def _integer(value: object, what: str, *, minimum: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ReplayError(f"{what} must be an integer, not {_kind(value)}")
+    if minimum is not None and value < minimum:
+        raise ReplayError(f"{what} must be at least {minimum}, not {value}")
+    return value
+
+
+def _direction(value: object, what: str) -> Direction:
+    text = _string(value, what)
+    try:
+        return Direction.from_letter(text)
+    except ValueError:
+        raise ReplayError(f"{what} must be one of U, D, L, R, not {text!r}") from None
+
+
+def _rows(value: object) -> tuple[str, ...]:
+    if not isinstance(value, list) or not value:
+        raise ReplayError("board.rows must be a non-empty array of strings")
+    rows = []
+    for y, row in enumerate(value):
+        text = _string(row, f"board.rows[{y}]")
+        bad = next((ch for ch in text if ch not in "#."), None)
+        if bad is not None:
+            raise ReplayError(f"board.rows[{y}] holds {bad!r}; rows hold only '#' and '.'")
+        if not text or len(text) != len(value[0]):
+            raise ReplayError(f"board.rows[{y}] is {len(text)} wide, row 0 is {len(value[0])}")
+        rows.append(text)
+    if not any("." in row for row in rows):
+        raise ReplayError("board.rows has no free cell")
+    return tuple(rows)
+
+
+def _points(value: object, what: str) -> tuple[Point, ...]:
+    if not isinstance(value, list):
+        raise ReplayError(f"{what} must be an array of [x, y] pairs, not {_kind(value)}")
+    points = []
+    for i, item in enumerate(value):
+        if not isinstance(item, list) or len(item) != 2:
+            raise ReplayError(f"{what}[{i}] must be an [x, y] pair")
+        x = _integer(item[0], f"{what}[{i}][0]")
+        y = _integer(item[1], f"{what}[{i}][1]")
+        points.append(Point(x, y))
+    return tuple(points)
+
+
+def _foods(value: object) -> tuple[tuple[int, Point], ...]:
+    if not isinstance(value, list):
+        raise ReplayError(f"foods must be an array of [step, x, y], not {_kind(value)}")
+    foods: list[tuple[int, Point]] = []
+    for i, item in enumerate(value):
+        if not isinstance(item, list) or len(item) != 3:
+            raise ReplayError(f"foods[{i}] must be a [step, x, y] triple")
+        step = _integer(item[0], f"foods[{i}][0]", minimum=0)
+        x = _integer(item[1], f"foods[{i}][1]")
+        y = _integer(item[2], f"foods[{i}][2]")
+        if foods and step <= foods[-1][0]:
+            raise ReplayError(
+                f"foods[{i}] appears after move {step}, not after foods[{i - 1}] ({foods[-1][0]})"
+            )
+        foods.append((step, Point(x, y)))
+    return tuple(foods)
+
+
+# -- building, saving, loading --------------------------------------------------------------
+
+
+def replay_from_game(game: Game, solver_name: str | None) -> Replay:
+    """The replay of ``game`` as it stands; a game not over is recorded as ``quit``."""
+    level = game.level
+    return Replay(
+        board_name=level.name,
+        rows=game.board.rows(),
+        wrap=game.board.wrap,
+        body=level.body,
+        direction=level.direction,
+        seed=game.seed,
+        solver=solver_name,
+        moves=tuple(game.moves),
+        foods=tuple(game.foods),
+        result=Result(game.outcome or Outcome.QUIT, game.length, game.steps),
+    )
+
+
+def save_replay(replay: Replay, path: str | os.PathLike[str]) -> None:
+    """Write ``replay`` to ``path`` atomically: a temp file beside it, fsync, then rename."""
+    target = Path(path)
+    data = replay.to_json().encode("utf-8")
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        mode = target.stat().st_mode & 0o777 if target.exists() else 0o644
+        os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    _fsync_dir(target.parent)
+
+
+def _fsync_dir(directory: Path) -> None:
+    # Makes the rename itself durable; not every platform lets a directory be opened.
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def load_replay(path: str | os.PathLike[str]) -> Replay:
+    """Read and validate a replay file; ReplayError (naming the file) on any problem."""
+    try:
+        text = Path(path).read_text(encoding="utf-8-sig")
+    except OSError as e:
+        raise ReplayError(f"{os.fspath(path)}: cannot read: {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise ReplayError(f"{os.fspath(path)}: not UTF-8 text") from None
+    try:
+        return Replay.from_json(text)
+    except ReplayError as e:
+        raise ReplayError(f"{os.fspath(path)}: {e}") from None
+
+
+# -- verification and playback ----------------------------------------------------------------
+
+
+class PlaybackGame(Game):
+    """A game fed by a replay's foods that ends as ``quit`` once its recorded moves run out
+    (a game the person quit, or one cut short, has no fatal last move to end it)."""
+
+    __slots__ = ("stop_after",)
+
+    def __init__(self, replay: Replay) -> None:
+        """Start the recorded game: its board, start, seed and food list."""
+        try:
+            super().__init__(replay.level(), replay.seed, food_plan=[p for _, p in replay.foods])
+        except ValueError as e:
+            raise ReplayError(f"the first food: {e}") from None
+        self.stop_after = len(replay.moves)
+        if replay.result.outcome is Outcome.QUIT and self.steps >= self.stop_after:
+            self.quit()
+
+    def step(self, direction: Direction) -> StepResult:
+        """One move, then ``quit`` if it was the last recorded move and the game goes on."""
+        result = super().step(direction)
+        if self.outcome is None and self.steps >= self.stop_after:
+            self.quit()
+            return StepResult(result.direction, result.ate, self.outcome)
+        return result
+
+
+def verify(replay: Replay) -> Game:
+    """Replay the moves under the rules; ReplayError naming the first thing that differs from
+    the file's foods or result. Returns the finished game."""
+    try:
+        game = Game(replay.level(), replay.seed, food_plan=_plan(replay))
+    except ValueError as e:
+        raise ReplayError(f"at the start: {e}") from None
+    expected = replay.foods
+    _check_foods(game, expected)
+    for i, direction in enumerate(replay.moves, start=1):
+        if game.over:
+            assert game.outcome is not None
+            raise ReplayError(
+                f"the game ended ({game.outcome.value}) after move {game.steps}, "
+                f"but the file has {len(replay.moves)} moves"
+            )
+        try:
+            game.step(direction)
+        except ValueError as e:
+            raise ReplayError(f"after move {i}: {e}") from None
+        _check_foods(game, expected)
+    if len(game.foods) < len(expected):
+        step, p = expected[len(game.foods)]
+        raise ReplayError(
+            f"food {len(game.foods)} at ({p.x}, {p.y}) after move {step} never appeared: "
+            f"the food before it was not eaten"
+        )
+    if game.outcome is None and replay.result.outcome is Outcome.QUIT:
+        game.quit()
+    res = replay.result
+    outcome = game.outcome.value if game.outcome else "still running"
+    if outcome != res.outcome.value:
+        raise ReplayError(f"the moves end the game {outcome}, the file says {res.outcome.value}")
+    if game.length != res.length:
+        raise ReplayError(f"the moves end at length {game.length}, the file says {res.length}")
+    if game.steps != res.steps:
+        raise ReplayError(f"the game took {game.steps} steps, the file says {res.steps}")
+    return game
+
+
+def _plan(replay: Replay) -> list[Point]:
+    return [p for _, p in replay.foods]
+
+
+def _check_foods(game: Game, expected: tuple[tuple[int, Point], ...]) -> None:
+    # Only the newest food can be new: the game places at most one food a step.
+    if not game.foods:
+        return
+    i = len(game.foods) - 1
+    step, p = game.foods[i]
+    want_step, want_p = expected[i]
+    if step != want_step or p != want_p:
+        raise ReplayError(
+            f"food {i} at ({p.x}, {p.y}) appeared after move {step}, "
+            f"the file says after move {want_step}"
+        )
+
+
+class ReplaySolver:
+    """A Solver that plays back recorded moves in order."""
+
+    def __init__(self, moves: Sequence[Direction], name: str = "replay") -> None:
+        """Play ``moves`` one per call of ``next_direction``."""
+        self.name = name
+        self._moves = tuple(moves)
+        self._next = 0
+
+    def setup(self, game: Game) -> None:
+        """Start from the first recorded move."""
+        self._next = game.steps
+
+    def next_direction(self, game: Game) -> Direction:
+        """The recorded move for this step; ReplayError past the end of the recording."""
+        if game.steps >= len(self._moves):
+            raise ReplayError(f"the recording has no move {game.steps + 1}")
+        return self._moves[game.steps]
+
+    def overlay(self, game: Game) -> Mapping[Point, str]:
+        """No plan to draw: a replay only knows the moves made."""
+        return {}
+
+
+# -- the command ------------------------------------------------------------------------------
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argparse parser whose usage errors are one line and exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _speed(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number of moves a second: {text!r}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of ``termsnake replay``."""
+    parser = _Parser(
+        prog="termsnake replay",
+        description=(
+            "Play a recorded game (termsnake-replay/1 JSON) back in the terminal. The file is "
+            "checked first: a replay whose moves do not reproduce its own foods and result is "
+            "refused (exit 2). Keys: space pause, n one step while paused, +/- speed, q quit."
+        ),
+    )
+    parser.add_argument("file", metavar="FILE", help="a replay file, as written by --record")
+    parser.add_argument(
+        "--speed",
+        type=_speed,
+        default=None,
+        metavar="N",
+        help="moves per second (default: the usual watching speed, about 8)",
+    )
+    return parser
+
+
+def main(argv: Sequence[str]) -> int:
+    """``termsnake replay FILE [--speed N]``: verify a replay, then watch it; the exit code."""
+    args = build_parser().parse_args(list(argv))
+    try:
+        replay = load_replay(args.file)
+        verify(replay)
+        game = PlaybackGame(replay)
+    except ReplayError as e:
+        message = str(e)
+        if not message.startswith(f"{args.file}:"):
+            message = f"{args.file}: {message}"
+        print(f"termsnake replay: error: {message}", file=sys.stderr)
+        return 2
+    from termsnake.play import watch
+
+    solver = ReplaySolver(replay.moves, name=replay.solver or "person")
+    who = f"replay of {replay.solver or 'a person'}"
+    return watch(game, solver, speed=args.speed, who=who, level_name=replay.board_name)

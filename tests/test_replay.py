@@ -1,0 +1,382 @@
+"""Replay files: round trip, validation, verification, saving, and ``termsnake replay``."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from termsnake import replay as replay_mod
+from termsnake.board import Board
+from termsnake.geometry import DIRECTIONS, Direction, Point
+from termsnake.level import Level, open_level
+from termsnake.model import Game, Outcome
+from termsnake.replay import (
+    PlaybackGame,
+    Replay,
+    ReplayError,
+    ReplaySolver,
+    load_replay,
+    replay_from_game,
+    save_replay,
+    verify,
+)
+from termsnake.solvers.base import Solver, play
+
+
+class ZigZag:
+    """Follows a fixed Hamiltonian cycle of an open board with an even height: it always wins."""
+
+    name = "zigzag"
+
+    def setup(self, game: Game) -> None:
+        w, h = game.board.width, game.board.height
+        order = [Point(x, 0) for x in range(w)]
+        for y in range(1, h):
+            xs = range(w - 1, 0, -1) if y % 2 else range(1, w)
+            order += [Point(x, y) for x in xs]
+        order += [Point(0, y) for y in range(h - 1, 0, -1)]
+        self.succ = {p: order[(i + 1) % len(order)] for i, p in enumerate(order)}
+
+    def next_direction(self, game: Game) -> Direction:
+        d = Direction.between(game.head, self.succ[game.head])
+        assert d is not None
+        return d
+
+    def overlay(self, game: Game) -> Mapping[Point, str]:
+        return {}
+
+
+class Straight:
+    """Always moves right: into the wall, or round and round on a wrapping board."""
+
+    name = "straight"
+
+    def setup(self, game: Game) -> None:
+        pass
+
+    def next_direction(self, game: Game) -> Direction:
+        return Direction.RIGHT
+
+    def overlay(self, game: Game) -> Mapping[Point, str]:
+        return {}
+
+
+def played(solver: Solver, level: Level | None = None, seed: int = 3, **kw: Any) -> Game:
+    game = Game(level or open_level(4, 4, 1), seed)
+    play(game, solver, **kw)
+    return game
+
+
+def won_replay() -> Replay:
+    return replay_from_game(played(ZigZag()), "zigzag")
+
+
+def command() -> str:
+    return shutil.which("termsnake") or str(Path(sys.executable).parent / "termsnake")
+
+
+def run_replay(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [command(), "replay", *args], capture_output=True, text=True, timeout=60, check=False
+    )
+
+
+# -- the format ----------------------------------------------------------------------------
+
+
+def test_json_has_exactly_the_documented_fields() -> None:
+    game = played(ZigZag())
+    obj = json.loads(replay_from_game(game, "zigzag").to_json())
+    assert list(obj) == ["format", "board", "start", "seed", "solver", "moves", "foods", "result"]
+    assert obj["format"] == "termsnake-replay/1"
+    assert obj["board"] == {"name": "open-4x4", "rows": ["...."] * 4, "wrap": False}
+    assert obj["start"] == {"body": [[2, 2]], "direction": "R"}
+    assert obj["seed"] == 3 and obj["solver"] == "zigzag"
+    assert obj["moves"][:2] == "RD" and "3L" in obj["moves"]
+    assert obj["foods"][0][0] == 0
+    assert obj["foods"] == [[s, p.x, p.y] for s, p in game.foods]
+    assert obj["result"] == {"outcome": "won", "length": 16, "steps": game.steps}
+
+
+def test_round_trip() -> None:
+    replay = won_replay()
+    assert Replay.from_json(replay.to_json()) == replay
+    assert Replay.from_json(replay.to_json()).to_json() == replay.to_json()
+
+
+def test_a_person_has_no_solver() -> None:
+    replay = replay_from_game(played(Straight()), None)
+    assert json.loads(replay.to_json())["solver"] is None
+    assert Replay.from_json(replay.to_json()).solver is None
+
+
+def edit(change: Callable[[dict[str, Any]], object]) -> str:
+    obj = json.loads(won_replay().to_json())
+    change(obj)
+    return json.dumps(obj)
+
+
+MALFORMED: list[tuple[str, str]] = [
+    ("{", "not valid JSON"),
+    ("[]", "must be a JSON object"),
+    (edit(lambda o: o.update(format="termsnake-replay/2")), "format must be"),
+    (edit(lambda o: o.pop("foods")), "lacks 'foods'"),
+    (edit(lambda o: o.update(extra=1)), "unknown 'extra'"),
+    (edit(lambda o: o["board"].update(rows=["..x.", "....", "....", "...."])), "'x'"),
+    (edit(lambda o: o["board"].update(rows=["....", "...", "....", "...."])), "rows[1]"),
+    (edit(lambda o: o["board"].update(rows=[])), "non-empty"),
+    (edit(lambda o: o["board"].update(rows=["####"])), "no free cell"),
+    (edit(lambda o: o["board"].update(wrap="no")), "board.wrap"),
+    (edit(lambda o: o["board"].update(name=7)), "board.name must be a string"),
+    (edit(lambda o: o["start"].update(direction="X")), "start.direction"),
+    (edit(lambda o: o["start"].update(body=[])), "at least one cell"),
+    (edit(lambda o: o["start"].update(body=[[1, 1], [3, 1]])), "not next to"),
+    (edit(lambda o: o["start"].update(body=[[9, 9]])), "start:"),
+    (edit(lambda o: o["start"].update(body=[[1, "1"]])), "start.body[0][1]"),
+    (edit(lambda o: o.update(seed=True)), "seed must be an integer"),
+    (edit(lambda o: o.update(solver=3)), "solver must be a string"),
+    (edit(lambda o: o.update(moves="RRX")), "moves:"),
+    (edit(lambda o: o.update(moves="1R")), "moves:"),
+    (edit(lambda o: o.update(moves=["R"])), "moves must be a string"),
+    (edit(lambda o: o.update(foods=[[0, 1, 1], [0, 2, 2]])), "foods[1]"),
+    (edit(lambda o: o.update(foods=[[-1, 1, 1]])), "foods[0][0]"),
+    (edit(lambda o: o.update(foods=[[0, 1]])), "foods[0] must be"),
+    (edit(lambda o: o["result"].update(outcome="lost")), "result.outcome"),
+    (edit(lambda o: o["result"].update(length=0)), "result.length"),
+    (edit(lambda o: o["result"].update(steps=1.5)), "result.steps"),
+]
+
+
+@pytest.mark.parametrize(("text", "message"), MALFORMED)
+def test_malformed_is_a_replay_error(text: str, message: str) -> None:
+    with pytest.raises(ReplayError) as info:
+        verify(Replay.from_json(text))
+    assert message in str(info.value)
+
+
+# -- verification ------------------------------------------------------------------------------
+
+
+def test_verify_reproduces_a_won_game() -> None:
+    replay = won_replay()
+    game = verify(replay)
+    assert game.outcome is Outcome.WON
+    assert (game.length, game.steps) == (16, replay.result.steps)
+    assert tuple(game.foods) == replay.foods
+
+
+def test_verify_a_death_a_stall_and_a_quit() -> None:
+    died = replay_from_game(played(Straight()), "straight")
+    assert verify(died).outcome is Outcome.DIED
+    wrap = Board.open(5, 4, wrap=True)
+    level = Level(wrap, (Point(0, 0),), Direction.RIGHT, Point(0, 3), "ring")
+    stalled = replay_from_game(played(Straight(), level), "straight")
+    assert stalled.result.outcome is Outcome.STALLED
+    assert stalled.result.steps == 4 * 20
+    assert verify(Replay.from_json(stalled.to_json())).outcome is Outcome.STALLED
+    quit_ = replay_from_game(played(ZigZag(), max_steps=7), "zigzag")
+    assert quit_.result == replay_mod.Result(Outcome.QUIT, quit_.result.length, 7)
+    assert verify(quit_).outcome is Outcome.QUIT
+
+
+def test_a_level_with_walls_and_a_first_food() -> None:
+    board = Board.from_rows(["#....", "..#..", "....."], name="walled")
+    level = Level(board, (Point(1, 1), Point(0, 1)), Direction.RIGHT, Point(4, 2), "walled")
+    game = Game(level, 5)
+    for d in "URRRDD":
+        game.step(Direction(d))
+    replay = replay_from_game(game, None)
+    assert replay.foods[0] == (0, Point(4, 2))
+    back = Replay.from_json(replay.to_json())
+    assert back.rows == ("#....", "..#..", ".....")
+    assert verify(back).foods == game.foods
+
+
+TAMPERED: list[tuple[Callable[[dict[str, Any]], object], str]] = [
+    (lambda o: o.update(moves="L" + o["moves"][1:]), "the game ended (died) after move"),
+    (lambda o: o.update(moves=o["moves"] + "R"), "the file has"),
+    (lambda o: o.update(moves=o["moves"][:-1]), "end the game still running, the file says won"),
+    (lambda o: o["foods"][3].__setitem__(0, o["foods"][3][0] + 1), "food 3"),
+    (lambda o: o["foods"][5].__setitem__(1, (o["foods"][5][1] + 1) % 4), "food"),
+    (lambda o: o["foods"].pop(), "no food"),
+    (lambda o: o["foods"].append([10_000, 0, 0]), "never appeared"),
+    (lambda o: o["result"].update(outcome="died"), "the file says died"),
+    (lambda o: o["result"].update(length=15), "length 16, the file says 15"),
+    (lambda o: o["result"].update(steps=o["result"]["steps"] + 1), "steps"),
+    (lambda o: o["start"].update(body=[[1, 2]]), "the game ended (died)"),
+]
+
+
+@pytest.mark.parametrize(("change", "message"), TAMPERED)
+def test_a_tampered_replay_is_refused(
+    change: Callable[[dict[str, Any]], object], message: str
+) -> None:
+    replay = Replay.from_json(edit(change))
+    with pytest.raises(ReplayError) as info:
+        verify(replay)
+    assert message in str(info.value)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(0, 2**31 - 1),
+    st.integers(2, 6),
+    st.integers(1, 5),
+    st.booleans(),
+)
+def test_random_games_replay_exactly(seed: int, width: int, height: int, wrap: bool) -> None:
+    rng = random.Random(seed)
+    board = Board.open(width, height, wrap=wrap)
+    level = Level(board, (Point(0, 0),), Direction.RIGHT, None, board.name)
+    game = Game(level, seed)
+    while not game.over and game.steps < 200:
+        safe = [d for d in DIRECTIONS if game.is_safe(d)]
+        game.step(rng.choice(safe or list(DIRECTIONS)))
+    replay = replay_from_game(game, "random")
+    back = Replay.from_json(replay.to_json())
+    assert back == replay
+    again = verify(back)
+    assert (again.outcome or Outcome.QUIT) is replay.result.outcome
+    assert again.foods == game.foods and again.moves == game.moves
+
+
+# -- files ---------------------------------------------------------------------------------------
+
+
+def test_save_and_load(tmp_path: Path) -> None:
+    replay = won_replay()
+    path = tmp_path / "game.json"
+    path.write_text("old")
+    save_replay(replay, path)
+    assert load_replay(path) == replay
+    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
+    assert path.read_text(encoding="utf-8").endswith("}\n")
+
+
+def test_load_errors_name_the_file(tmp_path: Path) -> None:
+    with pytest.raises(ReplayError, match=r"missing\.json: cannot read"):
+        load_replay(tmp_path / "missing.json")
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(b"\xff\xfe{")
+    with pytest.raises(ReplayError, match=r"bad\.json: not UTF-8"):
+        load_replay(bad)
+
+
+def test_save_to_a_missing_directory_fails_cleanly(tmp_path: Path) -> None:
+    with pytest.raises(OSError):
+        save_replay(won_replay(), tmp_path / "nope" / "game.json")
+    assert list(tmp_path.iterdir()) == []
+
+
+# -- playback ------------------------------------------------------------------------------------
+
+
+def drive(game: Game, solver: Solver) -> None:
+    solver.setup(game)
+    while not game.over:
+        game.step(solver.next_direction(game))
+
+
+def test_playback_ends_where_the_recording_ends() -> None:
+    for replay in (won_replay(), replay_from_game(played(ZigZag(), max_steps=9), "zigzag")):
+        game = PlaybackGame(replay)
+        solver = ReplaySolver(replay.moves)
+        assert game.steps == 0
+        drive(game, solver)
+        assert game.outcome is replay.result.outcome
+        assert (game.length, game.steps) == (replay.result.length, replay.result.steps)
+        with pytest.raises(ReplayError):
+            ReplaySolver(replay.moves[:2]).next_direction(game)
+
+
+def test_a_quit_before_any_move_is_over_at_once() -> None:
+    game = Game(open_level(4, 4, 1), 1)
+    game.quit()
+    assert PlaybackGame(replay_from_game(game, None)).over
+
+
+def test_main_verifies_then_hands_over_to_watch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import termsnake.play
+
+    replay = won_replay()
+    path = tmp_path / "won.json"
+    save_replay(replay, path)
+    seen: dict[str, Any] = {}
+
+    def fake_watch(
+        game: Game, solver: Solver, *, speed: float | None, who: str, level_name: str
+    ) -> int:
+        seen.update(steps=game.steps, speed=speed, who=who, level=level_name)
+        drive(game, solver)
+        seen.update(outcome=game.outcome, length=game.length, end=game.steps)
+        return 0
+
+    monkeypatch.setattr(termsnake.play, "watch", fake_watch)
+    assert replay_mod.main([str(path), "--speed", "20"]) == 0
+    assert seen == {
+        "steps": 0, "speed": 20.0, "who": "replay of zigzag", "level": "open-4x4",
+        "outcome": Outcome.WON, "length": 16, "end": replay.result.steps,
+    }  # fmt: skip
+    assert replay_mod.main([str(path)]) == 0
+    assert seen["speed"] is None
+
+
+def test_main_refuses_a_tampered_file_without_watching(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import termsnake.play
+
+    def fail(*args: object, **kwargs: object) -> int:
+        raise AssertionError("a bad replay must not be played")
+
+    monkeypatch.setattr(termsnake.play, "watch", fail)
+    path = tmp_path / "t.json"
+    path.write_text(edit(lambda o: o["result"].update(length=3)))
+    assert replay_mod.main([str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert err.startswith(f"termsnake replay: error: {path}: ")
+
+
+# -- the installed command ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, "cannot read"),
+        ("not json", "not valid JSON"),
+        (edit(lambda o: o.update(moves="R" + o["moves"])), "ended (died) after move"),
+        (edit(lambda o: o["foods"][2].__setitem__(2, 9)), "food"),
+        (edit(lambda o: o["result"].update(outcome="died")), "the file says died"),
+    ],
+)
+def test_the_command_refuses_bad_files(tmp_path: Path, content: str | None, message: str) -> None:
+    path = tmp_path / "r.json"
+    if content is not None:
+        path.write_text(content)
+    proc = run_replay(str(path))
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert proc.stderr.startswith("termsnake replay: error: ")
+    assert proc.stderr.count("\n") == 1 and message in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_the_command_checks_its_arguments(tmp_path: Path) -> None:
+    for args in ([], ["a.json", "--speed", "0"], ["a.json", "--speed", "fast"]):
+        proc = run_replay(*args)
+        assert proc.returncode == 2, args
+        assert proc.stderr.count("\n") == 1 and "error" in proc.stderr
