@@ -1,0 +1,406 @@
+"""Hamiltonian cycles over a board's free cells: constructions, a bounded search, a checker."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from termsnake.board import Board
+from termsnake.geometry import Point
+from termsnake.solvers.graph import Grid, grid_of
+
+CycleStatus = Literal["found", "none", "unknown"]
+
+
+@dataclass(frozen=True, slots=True)
+class CycleResult:
+    """The outcome of a cycle search: ``found`` (with the cycle), ``none`` or ``unknown``.
+
+    ``cycle`` visits every free cell once, each cell adjacent to the next (wrap included) and
+    the last to the first. ``reason`` says why there is no cycle, or why the search gave up.
+    """
+
+    status: CycleStatus
+    cycle: tuple[Point, ...] | None = None
+    reason: str = ""
+
+    @property
+    def found(self) -> bool:
+        """Whether a cycle was found."""
+        return self.status == "found"
+
+
+# board -> (result, budget it was computed with). Boards are frozen, hence hashable.
+_CACHE: dict[Board, tuple[CycleResult, float]] = {}
+_CACHE_SIZE = 128
+
+
+def find_cycle(board: Board, budget: float = 1.0) -> CycleResult:
+    """A Hamiltonian cycle of ``board``'s free cells, or why there is none (cached per board).
+
+    Open rectangles, wrapping tori and boards made of 2x2 blocks are built directly; anything
+    else goes to a pruned backtracking search limited to ``budget`` seconds.
+    """
+    cached = _CACHE.get(board)
+    # An "unknown" may turn into an answer with more time; anything else is final.
+    if cached is not None and (cached[0].status != "unknown" or cached[1] >= budget):
+        return cached[0]
+    result = _find(board, budget)
+    if len(_CACHE) >= _CACHE_SIZE:
+        _CACHE.clear()
+    _CACHE[board] = (result, budget)
+    return result
+
+
+def check_cycle(board: Board, cycle: Sequence[Point]) -> list[str]:
+    """The problems that stop ``cycle`` from being a Hamiltonian cycle of ``board`` (none: [])."""
+    problems: list[str] = []
+    if not cycle:
+        return ["the cycle is empty"]
+    counts: dict[Point, int] = {}
+    for p in cycle:
+        counts[p] = counts.get(p, 0) + 1
+    for p, k in counts.items():
+        if not board.is_free(p):
+            problems.append(f"{_fmt(p)} is a wall or off the board")
+        elif k > 1:
+            problems.append(f"{_fmt(p)} is visited {k} times")
+    missing = [p for p in board.free_cells if p not in counts]
+    if missing:
+        problems.append(f"{len(missing)} free cells are not visited, e.g. {_fmt(missing[0])}")
+    # A one-cell board is its own (degenerate) cycle; otherwise every step must be a move.
+    if len(cycle) > 1:
+        for i, a in enumerate(cycle):
+            b = cycle[(i + 1) % len(cycle)]
+            if all(q != b for _, q in board.neighbours(a)):
+                problems.append(f"{_fmt(a)} -> {_fmt(b)} is not a move on this board")
+    return problems
+
+
+def _fmt(p: Point) -> str:
+    return f"({p.x}, {p.y})"
+
+
+def _find(board: Board, budget: float) -> CycleResult:
+    deadline = time.perf_counter() + budget
+    grid = grid_of(board)
+    cells = board.free_cells
+    n = len(cells)
+    if n == 0:
+        return CycleResult("none", None, "the board has no free cells")
+    # 1. Reasons there can be none: disconnected cells, dead ends, checkerboard parity.
+    unreachable = _unreachable(grid, cells)
+    if unreachable is not None:
+        return CycleResult(
+            "none",
+            None,
+            f"the free cells are not all connected: {_fmt(unreachable)} "
+            f"cannot be reached from {_fmt(cells[0])}",
+        )
+    if n <= 2:
+        # Too small for a real cycle, and a snake fills it without ever turning back.
+        return CycleResult("found", tuple(cells), "")
+    for p in cells:
+        if len(grid.adj[grid.index(p)]) < 2:
+            return CycleResult("none", None, f"a dead-end cell at {_fmt(p)}")
+    parity = _parity_reason(board, cells)
+    if parity is not None:
+        return CycleResult("none", None, parity)
+    # 2. Constructions, each checked before it is trusted.
+    for build in (_rectangle_cycle, _torus_cycle, _block_cycle):
+        cycle = build(board)
+        if cycle is not None and not check_cycle(board, cycle):
+            return CycleResult("found", cycle, "")
+    # 3. A pruned backtracking search under the time budget.
+    return _search(board, grid, deadline, budget)
+
+
+def _unreachable(grid: Grid, cells: Sequence[Point]) -> Point | None:
+    start = grid.index(cells[0])
+    seen = {start}
+    stack = [start]
+    while stack:
+        u = stack.pop()
+        for v in grid.adj[u]:
+            if v not in seen:
+                seen.add(v)
+                stack.append(v)
+    for p in cells:
+        if grid.index(p) not in seen:
+            return p
+    return None
+
+
+def _parity_reason(board: Board, cells: Sequence[Point]) -> str | None:
+    # Colour the cells like a checkerboard: every move changes colour, so a cycle alternates and
+    # needs as many cells of each. A wrapping board with an odd side breaks the colouring.
+    bipartite = not board.wrap or (board.width % 2 == 0 and board.height % 2 == 0)
+    if not bipartite:
+        return None
+    n = len(cells)
+    if n % 2:
+        where = "on a board that does not wrap" if not board.wrap else "on a board with even sides"
+        return f"an odd number of free cells ({n}) {where}"
+    dark = sum((p.x + p.y) % 2 for p in cells)
+    if dark * 2 != n:
+        return (
+            f"the free cells are {n - dark} light and {dark} dark on a checkerboard; every move "
+            "changes colour, so a cycle needs as many of each"
+        )
+    return None
+
+
+def _zigzag(x0: int, y0: int, w: int, h: int) -> list[Point]:
+    """A cycle of the w x h rectangle at (x0, y0); needs h even and w >= 2."""
+    out = [Point(x0 + x, y0) for x in range(w)]
+    for y in range(1, h):
+        xs = range(w - 1, 0, -1) if y % 2 else range(1, w)
+        out.extend(Point(x0 + x, y0 + y) for x in xs)
+    out.extend(Point(x0, y0 + y) for y in range(h - 1, 0, -1))
+    return out
+
+
+def _rectangle_cycle(board: Board) -> tuple[Point, ...] | None:
+    """The classic zig-zag when the free cells form one rectangle (a walled room included)."""
+    cells = board.free_cells
+    x0 = min(p.x for p in cells)
+    y0 = min(p.y for p in cells)
+    w = max(p.x for p in cells) - x0 + 1
+    h = max(p.y for p in cells) - y0 + 1
+    if w * h != len(cells) or w < 2 or h < 2:
+        return None
+    if h % 2 == 0:
+        return tuple(_zigzag(x0, y0, w, h))
+    if w % 2 == 0:
+        # Zig-zag the transposed rectangle, then swap the coordinates back.
+        return tuple(Point(p.y, p.x) for p in _zigzag(y0, x0, h, w))
+    return None
+
+
+def _torus_cycle(board: Board) -> tuple[Point, ...] | None:
+    """A cycle of an open wrapping board with both sides odd, which a zig-zag cannot cover.
+
+    Each row is walked whole, left or right, and the walk drops to the next row where it ends:
+    a row walked right starts one column further left than the last, a row walked left one
+    further right. With k rows walked left out of h, the drift is 2k - h; choosing
+    k = (h + w) / 2 makes it exactly w, so the last row drops back onto the first cell.
+    """
+    w, h = board.width, board.height
+    if not board.wrap or board.walls or w % 2 == 0 or h % 2 == 0 or min(w, h) < 3:
+        return None
+    transpose = h < w
+    if transpose:
+        w, h = h, w
+    k = (h + w) // 2
+    out: list[Point] = []
+    a = 0
+    for y in range(h):
+        leftward = y < k
+        sign = -1 if leftward else 1
+        out.extend(Point((a + sign * i) % w, y) for i in range(w))
+        a = (a - sign) % w
+    if transpose:
+        out = [Point(p.y, p.x) for p in out]
+    return tuple(out)
+
+
+def _block_cycle(board: Board) -> tuple[Point, ...] | None:
+    """A cycle for boards made of whole 2x2 blocks: a spanning tree of blocks, walked around.
+
+    Each block starts as its own clockwise 4-cycle; for each tree edge between two blocks the
+    two facing sides are swapped for two crossing steps, joining the cycles into one.
+    """
+    free = set(board.free_cells)
+    w, h = board.width, board.height
+    if board.wrap and (w % 2 or h % 2):
+        return None
+    for ox in (0, 1):
+        for oy in (0, 1):
+            cycle = _blocks_at(board, free, ox, oy)
+            if cycle is not None:
+                return cycle
+    return None
+
+
+def _blocks_at(board: Board, free: set[Point], ox: int, oy: int) -> tuple[Point, ...] | None:
+    w, h, wrap = board.width, board.height, board.wrap
+
+    def cell(x: int, y: int) -> Point | None:
+        if wrap:
+            return Point(x % w, y % h)
+        return Point(x, y) if 0 <= x < w and 0 <= y < h else None
+
+    # Block (i, j) has its top-left cell at (ox + 2i, oy + 2j); on a wrapping board (even sides)
+    # the block grid wraps too.
+    bw = w // 2 if wrap else (w - ox) // 2
+    bh = h // 2 if wrap else (h - oy) // 2
+    corners: dict[tuple[int, int], tuple[Point, Point, Point, Point]] = {}
+    covered = 0
+    for j in range(bh):
+        for i in range(bw):
+            x, y = ox + 2 * i, oy + 2 * j
+            quad = (cell(x, y), cell(x + 1, y), cell(x + 1, y + 1), cell(x, y + 1))
+            if all(q is not None and q in free for q in quad):
+                tl, tr, br, bl = quad
+                assert tl is not None and tr is not None and br is not None and bl is not None
+                corners[(i, j)] = (tl, tr, br, bl)
+                covered += 4
+    if not corners or covered != len(free):
+        return None
+    # Every block starts as a clockwise 4-cycle: top-left, top-right, bottom-right, bottom-left.
+    succ: dict[Point, Point] = {}
+    for tl, tr, br, bl in corners.values():
+        succ[tl], succ[tr], succ[br], succ[bl] = tr, br, bl, tl
+
+    def key(i: int, j: int) -> tuple[int, int]:
+        return (i % bw, j % bh) if wrap else (i, j)
+
+    # A breadth-first spanning tree of the blocks; each side of a block joins at most once.
+    root = next(iter(corners))
+    seen = {root}
+    queue = [root]
+    for blk in queue:
+        i, j = blk
+        for di, dj in ((1, 0), (0, 1), (-1, 0), (0, -1)):
+            other = key(i + di, j + dj)
+            if other in seen or other not in corners:
+                continue
+            seen.add(other)
+            queue.append(other)
+            left, right = (blk, other) if di + dj > 0 else (other, blk)
+            _, a_tr, a_br, a_bl = corners[left]
+            b_tl, b_tr, _, b_bl = corners[right]
+            if di:
+                # Left block's right side (down) and right block's left side (up) become two
+                # crossing steps.
+                succ[a_tr], succ[b_bl] = b_tl, a_br
+            else:
+                # Upper block's bottom side (leftward) and lower block's top side (rightward).
+                succ[a_br], succ[b_tl] = b_tr, a_bl
+    if len(seen) != len(corners):
+        return None
+    start = corners[root][0]
+    out = [start]
+    p = succ[start]
+    while p != start and len(out) <= len(free):
+        out.append(p)
+        p = succ[p]
+    return tuple(out) if len(out) == len(free) else None
+
+
+def _search(board: Board, grid: Grid, deadline: float, budget: float) -> CycleResult:
+    """Randomised restarts of a pruned backtracking search, each allowed twice the nodes.
+
+    A search that runs to the end without hitting its node limit has tried everything, so
+    "none" is a proof; running out of time is "unknown".
+    """
+    cells = [grid.index(p) for p in board.free_cells]
+    rng = random.Random(len(cells))
+    limit = 4000
+    attempt = 0
+    while time.perf_counter() < deadline:
+        outcome = _backtrack(grid, cells, deadline, limit, rng if attempt else None)
+        if isinstance(outcome, tuple):
+            return CycleResult("found", tuple(grid.points[c] for c in outcome), "")
+        if outcome == "exhausted":
+            return CycleResult("none", None, "an exhaustive search found no Hamiltonian cycle")
+        attempt += 1
+        limit *= 2
+    return CycleResult("unknown", None, f"the search gave up after {budget:g} s")
+
+
+def _backtrack(
+    grid: Grid, cells: list[int], deadline: float, limit: int, rng: random.Random | None
+) -> tuple[int, ...] | Literal["exhausted", "limit"]:
+    """One depth-first search for a cycle, Warnsdorff-ordered and pruned, up to ``limit`` nodes.
+
+    Prunes: an unvisited cell left with fewer than two usable neighbours (unvisited cells, the
+    path's head or its start) cannot be passed through; the unvisited cells must stay connected
+    to the head; the start must keep an unvisited neighbour to close the cycle through.
+    ``rng`` (if given) breaks ties between equally good moves, so restarts differ.
+    """
+    n = len(cells)
+    adj = grid.adj
+    least = min(len(adj[c]) for c in cells)
+    corners = [c for c in cells if len(adj[c]) == least]
+    start = rng.choice(corners) if rng else corners[0]
+    noise = [rng.random() for _ in range(grid.cells)] if rng else [0.0] * grid.cells
+    visited = bytearray(grid.cells)
+    # usable[c]: neighbours of c that are unvisited or an end of the path.
+    usable = [len(adj[c]) for c in range(grid.cells)]
+    visited[start] = 1
+    path = [start]
+    start_open = len(adj[start])
+    # stack[k]: the candidates still to try after path[k], best last (they are popped).
+    stack: list[list[int]] = [_ordered(adj[start], visited, usable, noise)]
+    nodes = 0
+    while stack:
+        nodes += 1
+        if nodes >= limit:
+            return "limit"
+        if nodes & 255 == 0 and time.perf_counter() > deadline:
+            return "limit"
+        options = stack[-1]
+        head = path[-1]
+        if not options:
+            # Backtrack: undo the move into head.
+            stack.pop()
+            path.pop()
+            visited[head] = 0
+            if start in adj[head]:
+                start_open += 1
+            if path:
+                prev = path[-1]
+                if prev != start:
+                    for v in adj[prev]:
+                        usable[v] += 1
+            continue
+        v = options.pop()
+        # 1. Move head -> v; head stops being an end of the path (unless it is the start).
+        if head != start:
+            for u in adj[head]:
+                usable[u] -= 1
+        visited[v] = 1
+        path.append(v)
+        if start in adj[v]:
+            start_open -= 1
+        if len(path) == n:
+            if start in adj[v]:
+                return tuple(path)
+            stack.append([])
+            continue
+        # 2. Prune: dead cells next to the old head, a start with no way back, a split.
+        ok = start_open > 0
+        if ok and head != start:
+            ok = all(visited[u] or usable[u] >= 2 for u in adj[head])
+        if ok:
+            ok = _connected(adj, v, visited, n - len(path))
+        stack.append(_ordered(adj[v], visited, usable, noise) if ok else [])
+    return "exhausted"
+
+
+def _ordered(
+    nbrs: Sequence[int], visited: bytearray, usable: Sequence[int], noise: Sequence[float]
+) -> list[int]:
+    # Warnsdorff: try the neighbour with the fewest ways on first; the list is popped from the
+    # end, so sort by descending degree.
+    return sorted((u for u in nbrs if not visited[u]), key=lambda u: (-usable[u], noise[u]))
+
+
+def _connected(adj: Sequence[Sequence[int]], head: int, visited: bytearray, left: int) -> bool:
+    seen = bytearray(len(visited))
+    stack = [u for u in adj[head] if not visited[u]]
+    for u in stack:
+        seen[u] = 1
+    count = len(stack)
+    while stack:
+        u = stack.pop()
+        for v in adj[u]:
+            if not visited[v] and not seen[v]:
+                seen[v] = 1
+                count += 1
+                stack.append(v)
+    return count == left
