@@ -60,8 +60,14 @@ def _format_speed(speed: float) -> str:
 
 
 def status_line(game: Game, hud: Hud) -> str:
-    """The status line: level, length / free cells, steps, speed, who plays, and any message."""
-    parts = [
+    """The status line: what needs attention first (pause, message), then level, length / free
+    cells, steps, speed, who plays and the best score."""
+    parts = []
+    if hud.paused:
+        parts.append("PAUSED")
+    if hud.message:
+        parts.append(hud.message)
+    parts += [
         hud.level or game.board.name,
         f"length {game.length}/{game.board.size}",
         f"steps {game.steps}",
@@ -70,10 +76,6 @@ def status_line(game: Game, hud: Hud) -> str:
     ]
     if hud.best is not None:
         parts.append(f"best {hud.best}")
-    if hud.paused:
-        parts.append("PAUSED")
-    if hud.message:
-        parts.append(hud.message)
     return "  ".join(parts)
 
 

@@ -1,0 +1,144 @@
+"""Drive the installed ``termsnake`` in a pseudo-terminal and read the screen as a person would."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import pexpect
+import pyte
+
+ENTER_ALT = b"\x1b[?1049h"
+LEAVE_ALT = b"\x1b[?1049l"
+
+
+def termsnake_command() -> str:
+    """The installed console script (the one the README tells users to run)."""
+    found = shutil.which("termsnake") or str(Path(sys.executable).parent / "termsnake")
+    if not Path(found).exists():
+        raise RuntimeError("termsnake is not installed in this environment: pip install -e .")
+    return found
+
+
+def quiet_env(home: Path) -> dict[str, str]:
+    """An environment where blessed asks the terminal nothing and files land under ``home``."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("XDG_", "NO_COLOR"))}
+    env.update(
+        BLESSED_QUERY_TIMEOUT_SECONDS="0",
+        TERM="xterm-256color",
+        HOME=str(home),
+        XDG_DATA_HOME=str(home / "data"),
+        XDG_CONFIG_HOME=str(home / "config"),
+        LANG="C.UTF-8",
+    )
+    return env
+
+
+class Pty:
+    """A program in a pseudo-terminal with a pyte screen fed from its output.
+
+    pyte has one buffer, so leaving the alternate screen is emulated by clearing it: what is
+    left afterwards is what the program printed on the normal screen.
+    """
+
+    def __init__(
+        self,
+        args: Sequence[str],
+        home: Path,
+        *,
+        cols: int = 80,
+        rows: int = 24,
+        command: str | None = None,
+    ) -> None:
+        self.screen = pyte.Screen(cols, rows)
+        self.stream = pyte.ByteStream(self.screen)
+        self.raw = bytearray()
+        self.child = pexpect.spawn(
+            command or termsnake_command(),
+            list(args),
+            dimensions=(rows, cols),
+            env=quiet_env(home),
+            cwd=str(home),
+        )
+
+    def _feed(self, data: bytes) -> None:
+        self.raw.extend(data)
+        while LEAVE_ALT in data:
+            before, _, data = data.partition(LEAVE_ALT)
+            self.stream.feed(before)
+            self.screen.reset()
+        self.stream.feed(data)
+
+    def pump(self, timeout: float = 0.05) -> None:
+        """Read whatever the program has written so far."""
+        while True:
+            try:
+                data = self.child.read_nonblocking(65536, timeout=timeout)
+            except (pexpect.TIMEOUT, pexpect.EOF):
+                return
+            self._feed(data)
+            timeout = 0.01
+
+    def text(self) -> str:
+        """The screen as lines of text."""
+        return "\n".join(line.rstrip() for line in self.screen.display)
+
+    def wait_for(self, check: str | Callable[[], bool], timeout: float = 10.0) -> str:
+        """Pump until ``check`` (a substring of the screen, or a predicate) holds."""
+        deadline = time.monotonic() + timeout
+        while True:
+            self.pump()
+            ok = check in self.text() if isinstance(check, str) else check()
+            if ok:
+                return self.text()
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out waiting for {check!r}; screen:\n{self.text()}")
+
+    def find(self, glyph: str) -> tuple[int, int] | None:
+        """The (column, row) of the first ``glyph`` on screen."""
+        for y, line in enumerate(self.screen.display):
+            x = line.find(glyph)
+            if x >= 0:
+                return x, y
+        return None
+
+    def resize(self, cols: int, rows: int) -> None:
+        """Resize the terminal (the program gets SIGWINCH) and the screen that reads it."""
+        self.screen.resize(rows, cols)
+        self.child.setwinsize(rows, cols)
+
+    def send(self, keys: str) -> None:
+        """Type ``keys``."""
+        self.child.send(keys)
+
+    def wait_exit(self, timeout: float = 10.0) -> int:
+        """Read until the program ends; its exit code (128 + n if killed by signal n)."""
+        deadline = time.monotonic() + timeout
+        while self.child.isalive() and time.monotonic() < deadline:
+            self.pump()
+        self.pump()
+        try:
+            self.child.expect(pexpect.EOF, timeout=max(0.1, deadline - time.monotonic()))
+        except pexpect.TIMEOUT:
+            self.child.terminate(force=True)
+            raise AssertionError(f"the program did not end; screen:\n{self.text()}") from None
+        self._feed(self.child.before or b"")
+        self.child.close()
+        if self.child.signalstatus is not None:
+            return 128 + int(self.child.signalstatus)
+        return int(self.child.exitstatus or 0)
+
+    def restored(self) -> bool:
+        """Whether the program left the alternate screen and showed the cursor after entering."""
+        raw = bytes(self.raw)
+        entered = raw.rfind(ENTER_ALT)
+        return entered >= 0 and raw.rfind(LEAVE_ALT) > entered and not self.screen.cursor.hidden
+
+    def close(self) -> None:
+        """Make sure the program is gone."""
+        if self.child.isalive():
+            self.child.terminate(force=True)

@@ -1,0 +1,144 @@
+"""The installed ``termsnake`` in a real pseudo-terminal: keys in, screen out, terminal restored."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from pty_harness import Pty, quiet_env, termsnake_command
+
+pytestmark = pytest.mark.terminal
+
+
+@pytest.fixture
+def run(tmp_path: Path) -> Iterator[object]:
+    started: list[Pty] = []
+
+    def start(*args: str, **kw: int) -> Pty:
+        p = Pty(args, tmp_path, **kw)  # type: ignore[arg-type]
+        started.append(p)
+        return p
+
+    yield start
+    for p in started:
+        p.close()
+
+
+def test_play_with_keys_quit_and_see_the_summary(run) -> None:  # type: ignore[no-untyped-def]
+    t = run("--size", "20x10", "--seed", "3", "--speed", "4")
+    t.wait_for("a direction key starts")
+    head = t.find("@")
+    assert head is not None
+    t.send("s")  # down: starts the game
+    t.wait_for(lambda: (pos := t.find("@")) is not None and pos[1] > head[1])
+    t.send("\x1b[C")  # right arrow
+    moved = t.find("@")
+    assert moved is not None
+    t.wait_for(lambda: (pos := t.find("@")) is not None and pos[0] > moved[0])
+    t.send("k")  # vi up
+    t.send("q")
+    assert t.wait_exit() == 0
+    screen = t.text()
+    assert "Game over: quit" in screen
+    assert "Moves (" in screen and "D" in screen.split("Moves (")[1]
+    assert "seed 3" in screen
+    assert t.restored()
+
+
+def test_space_pauses_and_a_direction_steps_once(run) -> None:  # type: ignore[no-untyped-def]
+    t = run("--size", "20x10", "--seed", "1", "--speed", "2")
+    t.wait_for("a direction key starts")
+    t.send(" ")  # start
+    t.send(" ")  # pause at once
+    t.wait_for("PAUSED")
+    steps_before = t.text().split("steps ")[1].split()[0]
+    t.send("w")
+    t.wait_for(f"steps {int(steps_before) + 1} ")
+    t.send("q")
+    assert t.wait_exit() == 0
+
+
+def test_sigterm_restores_the_terminal(run) -> None:  # type: ignore[no-untyped-def]
+    t = run("--size", "20x10", "--seed", "1")
+    t.wait_for("a direction key starts")
+    t.child.kill(signal.SIGTERM)
+    assert t.wait_exit() == 128 + signal.SIGTERM
+    assert t.restored()
+    assert "Game over: quit" in t.text()
+
+
+def test_sighup_and_ctrl_c_restore_the_terminal(run) -> None:  # type: ignore[no-untyped-def]
+    t = run("--size", "20x10", "--seed", "1")
+    t.wait_for("a direction key starts")
+    t.send("\x03")
+    assert t.wait_exit() == 130
+    assert t.restored()
+    t = run("--size", "20x10", "--seed", "1")
+    t.wait_for("a direction key starts")
+    t.child.kill(signal.SIGHUP)
+    assert t.wait_exit() == 128 + signal.SIGHUP
+    assert t.restored()
+
+
+def test_tty_modes_are_restored(tmp_path: Path) -> None:
+    # Run inside a shell that prints the line discipline after termsnake has gone.
+    cmd = f"'{termsnake_command()}' --size 20x10; stty -a"
+    t = Pty(["-c", cmd], tmp_path, command="/bin/sh")
+    try:
+        t.wait_for("a direction key starts")
+        t.send("q")
+        t.wait_exit()
+        out = t.raw.decode(errors="replace")
+        modes = out[out.rfind("speed") :]
+        assert " icanon" in modes and " echo " in modes, modes
+    finally:
+        t.close()
+
+
+def test_too_small_pauses_and_goes_on_when_enlarged(run) -> None:  # type: ignore[no-untyped-def]
+    t = run("--size", "30x15", "--seed", "2", cols=40, rows=10)
+    t.wait_for("need 32x18, have 40x10")
+    t.resize(80, 24)
+    t.wait_for("a direction key starts")
+    assert t.find("@") is not None
+    t.send("q")
+    assert t.wait_exit() == 0
+
+
+def test_narrow_terminal_uses_one_column_per_cell(run) -> None:  # type: ignore[no-untyped-def]
+    t = run("--size", "30x15", "--seed", "2", cols=50, rows=24)
+    t.wait_for("a direction key starts")
+    assert "#" * 32 in t.text() and "#" * 33 not in t.text()
+    t.send("q")
+    assert t.wait_exit() == 0
+
+
+def test_not_a_terminal_is_a_one_line_error(tmp_path: Path) -> None:
+    r = subprocess.run(
+        [termsnake_command(), "--size", "10x10"],
+        capture_output=True,
+        text=True,
+        env=quiet_env(tmp_path),
+        stdin=subprocess.DEVNULL,
+        timeout=30,
+    )
+    assert r.returncode == 2
+    assert "not a terminal" in r.stderr and "ssh -t" in r.stderr and "termsnake bench" in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in r.stderr
+
+
+def test_unknown_solver_lists_the_known_ones(tmp_path: Path) -> None:
+    r = subprocess.run(
+        [termsnake_command(), "--ai", "nosuch"],
+        capture_output=True,
+        text=True,
+        env=quiet_env(tmp_path),
+        timeout=30,
+    )
+    assert r.returncode == 2
+    assert "nosuch" in r.stderr and "hamilton" in r.stderr and "greedy" in r.stderr
+    assert "Traceback" not in r.stderr
