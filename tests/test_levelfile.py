@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from termsnake import levelfile
 from termsnake.board import Board
 from termsnake.geometry import Direction, Point
 from termsnake.level import Level, open_level, straight_body
@@ -422,13 +423,18 @@ def test_an_endless_device_is_too_large() -> None:
         load_level_file("/dev/zero")
 
 
-@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root reads anything")
-def test_unreadable_file(tmp_path: Path) -> None:
+def test_unreadable_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "locked.txt"
     path.write_text(TWO_ROOMS)
-    path.chmod(0)
-    with pytest.raises(LevelError, match="cannot read the file"):
+
+    def refuse(*args: object, **kwargs: object) -> NoReturn:
+        raise PermissionError(13, "Permission denied")
+
+    # root may read any file whatever its mode, so make the open itself fail
+    monkeypatch.setattr(levelfile, "open", refuse, raising=False)
+    with pytest.raises(LevelError) as info:
         load_level_file(path)
+    assert str(info.value) == f"{path}:1:1: error: cannot read the file: Permission denied"
 
 
 def test_invalid_utf8_file(tmp_path: Path) -> None:
