@@ -8,9 +8,11 @@ import sys
 import time
 from collections.abc import Sequence
 
+from termsnake import presets
 from termsnake.geometry import Point
 from termsnake.history import compress
-from termsnake.level import DEFAULT_LENGTH, Level, default_level, open_level, straight_body
+from termsnake.level import DEFAULT_LENGTH, Level, open_level, straight_body
+from termsnake.levelfile import LevelError
 from termsnake.model import Game, Outcome
 from termsnake.solvers.base import Solver, SolverUnavailable, create, known_names, resolve_name
 
@@ -81,14 +83,9 @@ def choose_level(level: str | None, size: tuple[int, int] | None, length: int | 
         except ValueError as e:
             raise UsageError(f"termsnake: {e}") from None
     try:
-        from termsnake import presets
-    except ImportError:  # level files not built yet: the built-in board
-        base = default_level()
-    else:
-        try:
-            base = presets.load_level(level or presets.DEFAULT_LEVEL)
-        except presets.LevelError as e:
-            raise UsageError(str(e)) from None
+        base = presets.load_level(level or presets.DEFAULT_LEVEL)
+    except LevelError as e:
+        raise UsageError(str(e)) from None
     if length is None or length == len(base.body):
         return base
     try:
