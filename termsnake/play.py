@@ -130,7 +130,7 @@ def prepare_solver(name: str, game: Game) -> Solver:
     except ValueError as e:
         raise UsageError(f"termsnake: {e}") from None
     except SolverUnavailable as e:
-        raise UsageError(f"termsnake: {name}: {e}") from None
+        raise UsageError(f"termsnake: {e}") from None
     return solver
 
 

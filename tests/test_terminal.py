@@ -142,3 +142,34 @@ def test_unknown_solver_lists_the_known_ones(tmp_path: Path) -> None:
     assert r.returncode == 2
     assert "nosuch" in r.stderr and "hamilton" in r.stderr and "greedy" in r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_watch_a_bot_move_pause_step_and_quit(run) -> None:  # type: ignore[no-untyped-def]
+    t = run("--ai", "hamilton", "--size", "12x8", "--seed", "5", "--speed", "20")
+    t.wait_for("hamilton")
+    first = t.find("@")
+    t.wait_for(lambda: t.find("@") not in (None, first))
+    t.send(" ")
+    t.wait_for("PAUSED")
+    steps = int(t.text().split("steps ")[1].split()[0])
+    t.send("n")
+    t.wait_for(f"steps {steps + 1} ")
+    t.send("c")  # the plan: the cycle drawn as arrows under the snake
+    t.wait_for(lambda: sum(t.text().count(a) for a in "<>^v") > 40)
+    t.send("q")
+    assert t.wait_exit() == 0
+    assert "Game over: quit" in t.text() and "Moves (" in t.text()
+    assert t.restored()
+
+
+def test_a_board_without_a_cycle_is_refused_clearly(tmp_path: Path) -> None:
+    r = subprocess.run(
+        [termsnake_command(), "--ai", "hamilton", "--size", "7x7"],
+        capture_output=True,
+        text=True,
+        env=quiet_env(tmp_path),
+        timeout=30,
+    )
+    assert r.returncode == 2
+    assert "odd number of free cells" in r.stderr and "--ai greedy" in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
