@@ -9,7 +9,7 @@ import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final, Literal, cast, get_args
+from typing import Final, Literal, get_args
 
 import platformdirs
 
@@ -118,6 +118,8 @@ class Settings:
             problem = check(getattr(self, name))
             if problem is not None:
                 raise ValueError(problem)
+        # TOML and flags may give `speed = 8`; keep the field a float as annotated.
+        object.__setattr__(self, "speed", float(self.speed))
 
 
 def settings_path() -> Path:
@@ -172,7 +174,7 @@ def parse_settings(text: str, path: str) -> Settings:
         if problem is not None:
             errors.append((line, problem))
         else:
-            values[key] = float(cast(float, value)) if key == "speed" else value
+            values[key] = value
     if errors:
         raise SettingsError(
             "\n".join(f"{path}:{line}: error: {message}" for line, message in sorted(errors))
