@@ -315,3 +315,21 @@ def test_termsnake_scores_command(tmp_path: Path) -> None:
     assert aside.read_bytes() == b"{not json"
     assert "no scores yet" in corrupt.stdout
     assert run("--bogus").returncode == 2
+
+
+def test_a_lock_held_too_long_gives_up_without_saving(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import fcntl
+
+    store = ScoreStore(tmp_path / "scores.json")
+    store.record(KEY, entry(5, 5))
+    monkeypatch.setattr("termsnake.scores.LOCK_TIMEOUT", 0.2)
+    # flock locks belong to an open file, so a second open in this process is another holder.
+    with open(store.lock_path, "rb") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        result = store.record(KEY, entry(9, 5))
+    assert not result.saved and result.new_best and result.previous == entry(5, 5)
+    assert result.warnings == (f"scores not saved: {store.lock_path} stayed locked for 0.2 s",)
+    assert store.best(KEY) == entry(5, 5)
+    assert store.record(KEY, entry(9, 5)).saved  # released: the next game saves
