@@ -47,6 +47,7 @@ class BlockGrid:
     owners: list[tuple[int, int]]  # edge -> the two cells whose cross move uses it
     adj: list[list[tuple[int, int]]]  # block -> (edge, other block)
     blocks: list[int]  # the free blocks
+    block_free: list[bool]  # block -> whether it is free
 
     def index(self, p: Point) -> int:
         """The cell index of a point."""
@@ -112,6 +113,7 @@ def build_grid(board: Board, turning: int) -> BlockGrid | str:
         [(o[0], o[1]) for o in owners],
         adj,
         blocks,
+        [b in set(blocks) for b in range((w // 2) * (h // 2))],
     )
 
 
@@ -119,6 +121,7 @@ class TreeSolver:
     """The strongest solver: a cell-tree Hamiltonian cycle re-planned toward the food each move."""
 
     name = "tree"
+    no_detour = False
 
     def __init__(self) -> None:
         self._grid: BlockGrid | None = None
@@ -126,6 +129,7 @@ class TreeSolver:
         self._succ: list[int] = []  # body cell -> the next cell toward the head
         self._body: deque[int] = deque()  # the body as cell indexes, head first
         self._serial = 0  # serial number of the head
+        self._last: list[int] = []  # block -> serial of the body cell that last entered it
         self._seen: list[int] = []  # BFS marks (generation numbers)
         self._gen = 0
         self._follow: list[int] | None = None  # a fixed cycle to follow when re-planning stalls
@@ -161,6 +165,7 @@ class TreeSolver:
             if g.dflt[last] == head or g.cross[last] == head:
                 self._serial += 1
                 self._occ[head] = self._serial
+                self._last[g.block[head]] = self._serial
                 self._succ[last] = head
                 body.appendleft(head)
                 if len(body) > game.length:
@@ -174,12 +179,14 @@ class TreeSolver:
         n = len(g.points)
         self._occ = [-1] * n
         self._succ = [-1] * n
+        self._last = [-(1 << 30)] * len(g.adj)
         cells = [p.y * w + p.x for p in game.body]
         self._body = deque(cells)
         length = len(cells)
         self._serial = length
         for i, c in enumerate(cells):
             self._occ[c] = length - i
+            self._last[g.block[c]] = max(self._last[g.block[c]], length - i)
             if i:
                 self._succ[c] = cells[i - 1]
 
@@ -338,21 +345,73 @@ class TreeSolver:
             else:
                 return self._direction(head, self._follow[head])
         # 2. The shortest path to the food in the two-moves-per-cell graph.
-        path = self._plan(food)
         order = list(options)
-        if path is not None and len(path) > 1 and path[1] in order:
-            first = path[1]
-            # 3. If the tree cannot survive the whole path, prefer the other move.
-            state = self._edge_states(len(path) - 3, path)
-            if state is None or not self._tree_possible(state):
-                order.sort(key=lambda c: c == first)
-            else:
-                order.sort(key=lambda c: c != first)
+        first = self._first_step(food)
+        if first in order:
+            order.sort(key=lambda c: c != first)
+        elif first == -2 and len(order) == 2:
+            order.reverse()
         # 4. Take the first preferred move that keeps a spanning tree possible.
         for c in order:
             if self._move_keeps_tree(c, c == food):
                 return self._direction(head, c)
         raise AssertionError("the cell tree lost its spanning tree")  # pragma: no cover
+
+    def _first_step(self, food: int) -> int:
+        """The first cell of a good path: to the food, or to blocks it would cut off first.
+
+        -1 if there is no plan, -2 if the only plan found would break the tree.
+        """
+        g = self._grid
+        assert g is not None
+        if food < 0:
+            return -1
+        goal = [False] * len(g.points)
+        goal[food] = True
+        path = self._plan(goal)
+        if path is None or len(path) < 2:
+            return -1
+        # 3. If the tree cannot survive the whole path, see which blocks it cuts off.
+        state = self._edge_states(len(path) - 3, path)
+        if state is None:
+            return -2
+        cut = self._cut_off(state)
+        if cut is None:
+            return -2
+        if not cut or not any(cut):
+            return path[1]
+        if self.no_detour:
+            return -2
+        # 4. Visit the blocks the path would cut off first (join them to the tree).
+        for c in range(len(g.points)):
+            goal[c] = g.block[c] >= 0 and cut[g.block[c]] and self._occ[c] < 0
+        detour = self._plan(goal)
+        if detour is None or len(detour) < 2:
+            return -2
+        return detour[1]
+
+    def _cut_off(self, state: list[int]) -> list[bool] | None:
+        """Blocks cut off from the head's by forbidden edges (all False if none); None on a loop."""
+        g = self._grid
+        assert g is not None
+        parent = list(range(len(g.adj)))
+
+        def find(a: int) -> int:
+            while parent[a] != a:
+                parent[a] = parent[parent[a]]
+                a = parent[a]
+            return a
+
+        for want in (1, -1):
+            for e, s in enumerate(state):
+                if s == want:
+                    a, b = find(g.ends[e][0]), find(g.ends[e][1])
+                    if a != b:
+                        parent[a] = b
+                    elif want == 1:
+                        return None
+        root = find(g.block[self._body[0]])
+        return [g.block_free[b] and find(b) != root for b in range(len(g.adj))]
 
     def _food_index(self, game: Game) -> int:
         food = game.food
@@ -367,17 +426,24 @@ class TreeSolver:
                 return d
         raise AssertionError("cells are not adjacent")  # pragma: no cover
 
-    def _plan(self, food: int) -> list[int] | None:
-        """BFS from the head to the food; body cells count as free once the tail has left."""
+    def _plan(self, goal: list[bool]) -> list[int] | None:
+        """BFS from the head to the nearest goal cell in the two-moves-per-cell graph.
+
+        Body cells count as free once the tail has left them, a body cell's edge constraint
+        holds until then, and a cross move may not enter a block the body still holds (that
+        would close a loop in the tree), unless it retraces a tree edge.
+        """
         g = self._grid
         assert g is not None
-        occ, succ, dflt, cross, cedge, owners = (
+        occ, succ, dflt, cross, cedge, owners, block, last = (
             self._occ,
             self._succ,
             g.dflt,
             g.cross,
             g.cedge,
             g.owners,
+            g.block,
+            self._last,
         )
         head = self._body[0]
         tail_serial = self._serial - len(self._body) + 1
@@ -401,14 +467,17 @@ class TreeSolver:
                             v = 1 if succ[o] == cross[o] else 0
                             break
                 for d in (dflt[c], cross[c]) if v != 1 else (cross[c],):
-                    if d < 0 or seen[d] == gen or (v == 0 and d == cross[c]):
+                    if d < 0 or seen[d] == gen:
                         continue
+                    if d == cross[c] and v != 1:
+                        if v == 0 or last[block[d]] - tail_serial > t:
+                            continue  # a forbidden edge, or a loop into the body's blocks
                     s = occ[d]
                     if s >= 0 and s - tail_serial + 1 > t:
                         continue  # still under the body when the head would arrive
                     seen[d] = gen
                     prev[d] = c
-                    if d == food:
+                    if goal[d]:
                         path = [d]
                         while prev[path[-1]] >= 0:
                             path.append(prev[path[-1]])
