@@ -521,4 +521,3 @@ def _too_large(size: int | None) -> str:
 def load_level_file(path: str | os.PathLike[str]) -> Level:
     """Read and parse the level file at ``path``; LevelError says what is wrong and where."""
     return parse_level(read_level_bytes(path), os.fspath(path))
-
