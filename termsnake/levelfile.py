@@ -3,6 +3,11 @@
 A file is optional ``key: value`` header lines, then the map. Lines are split on LF, CRLF or a
 lone CR; a leading UTF-8 BOM, trailing spaces, blank lines and ``;`` comment lines are ignored.
 Every problem found is reported, each located as ``path:line:col: error: message``.
+
+Header keys (case-insensitive, each at most once): ``name`` (the level's name; default: the file's
+stem), ``length`` (the snake's starting length, default 3), ``wrap`` (``yes``/``no``: the edges
+wrap around), ``author`` and ``description`` (free text), and any ``x-...`` key of your own; those
+last three are kept in ``Level.meta`` in file order. Files over 1 MiB are refused.
 """
 
 from __future__ import annotations
