@@ -8,7 +8,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import FrameType
 from typing import Final
 
@@ -18,15 +18,35 @@ os.environ.setdefault("BLESSED_QUERY_TIMEOUT_SECONDS", "1")
 import blessed
 
 from termsnake.controllers import Command, Controller
-from termsnake.model import Game
+from termsnake.model import Game, Outcome
 from termsnake.screen import Screen
-from termsnake.view import Hud, board_size, pick_cell_width, render, render_too_small
+from termsnake.view import (
+    ASCII,
+    Glyphs,
+    Hud,
+    board_size,
+    pick_cell_width,
+    render,
+    render_too_small,
+    with_box,
+)
 
 SPEEDS: Final = (1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100, 150, 200, 300)
 DEFAULT_SPEED: Final = 8
 MAX_TICKS_PER_FRAME: Final = 10  # above ~60 moves a second, draw every few moves
 END_WAIT: Final = 10.0  # seconds the final frame stays up unless a key is pressed
-POLL: Final = 0.25  # while paused, how often to look for a resized window
+POLL: Final = 0.1  # the longest wait for a key: resizes and Ctrl-Z are noticed this fast
+
+# Colour by what a glyph shows; the names are blessed formatting attributes.
+PALETTE: Final = {
+    "wall": "blue",
+    "frame": "blue",
+    "floor": "bright_black",
+    "head": "bold_yellow",
+    "body": "green",
+    "food": "bold_red",
+    "dead": "bold_red",
+}
 
 
 class Terminated(Exception):
@@ -38,8 +58,22 @@ class Terminated(Exception):
 
 
 def make_terminal() -> blessed.Terminal:
-    """The terminal on stdin/stdout."""
-    return blessed.Terminal()
+    """The terminal on stdin/stdout, with cursor movement even under NO_COLOR.
+
+    blessed treats NO_COLOR as "no styling at all", cursor movement included, which would
+    scramble the board; termsnake honours NO_COLOR itself by drawing without colours.
+    """
+    no_color = os.environ.pop("NO_COLOR", None)
+    try:
+        return blessed.Terminal()
+    finally:
+        if no_color is not None:
+            os.environ["NO_COLOR"] = no_color
+
+
+def colours_wanted() -> bool:
+    """False when the user asked for no colour (NO_COLOR set and non-empty)."""
+    return not os.environ.get("NO_COLOR")
 
 
 def faster(speed: float) -> float:
@@ -64,13 +98,25 @@ def check_terminal() -> str | None:
 
 
 @contextmanager
-def terminal_mode(term: blessed.Terminal) -> Iterator[None]:
-    """Fullscreen, cbreak and a hidden cursor, undone however the block ends (signals too)."""
+def terminal_mode(
+    term: blessed.Terminal, on_suspend: Callable[[], None] | None = None
+) -> Iterator[None]:
+    """Fullscreen, cbreak and a hidden cursor, undone however the block ends (signals too).
+
+    ``on_suspend`` is called on Ctrl-Z (SIGTSTP) instead of stopping at once: the caller
+    leaves the block (restoring the terminal) and then stops the process itself.
+    """
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
         raise Terminated(signum)
 
-    previous = {s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGHUP)}
+    handlers: dict[int, Callable[[int, FrameType | None], None]] = {
+        signal.SIGTERM: on_signal,
+        signal.SIGHUP: on_signal,
+    }
+    if on_suspend is not None:
+        handlers[signal.SIGTSTP] = lambda signum, frame: on_suspend()
+    previous = {s: signal.signal(s, h) for s, h in handlers.items()}
     try:
         with term.fullscreen(), term.cbreak(), term.hidden_cursor():
             yield
@@ -78,6 +124,30 @@ def terminal_mode(term: blessed.Terminal) -> Iterator[None]:
         for s, handler in previous.items():
             signal.signal(s, handler)
         sys.stdout.flush()
+
+
+def stop_process() -> None:
+    """Stop like Ctrl-Z would (the shell's `fg` continues us); the terminal is already restored."""
+    os.kill(os.getpid(), signal.SIGSTOP)
+
+
+def make_style(term: blessed.Terminal, glyphs: Glyphs) -> Callable[[str], str]:
+    """Colour a run of board text glyph by glyph (runs of one role share one sequence)."""
+    roles = glyphs.roles()
+    paint = {role: getattr(term, name) for role, name in PALETTE.items()}
+
+    def style(text: str) -> str:
+        out = []
+        start = 0
+        for i in range(1, len(text) + 1):
+            if i == len(text) or roles.get(text[i]) != roles.get(text[start]):
+                run = text[start:i]
+                role = roles.get(text[start])
+                out.append(paint[role](run) if role in paint and run.strip() else run)
+                start = i
+        return "".join(out)
+
+    return style
 
 
 @dataclass(slots=True)
@@ -93,15 +163,31 @@ class Session:
     waiting: bool = False  # before the first move: a person starts the game with a key
     show_overlay: bool = False
     best: int | None = None
+    glyphs: Glyphs = ASCII
+    color: bool = False
+    help_text: list[str] = field(default_factory=list)
+    showing_help: bool = False
+    suspend_requested: bool = False
     on_step: Callable[[Game], None] | None = None
 
-    def run(self) -> float:
-        """Play until the game ends; returns the seconds it took."""
-        screen = Screen(self.term, sys.stdout)
-        started = time.monotonic()
-        next_tick = started + 1 / self.speed
+    def request_suspend(self) -> None:
+        """Called from the SIGTSTP handler: ``run`` returns at its next wake-up."""
+        self.suspend_requested = True
+
+    def run(self) -> bool:
+        """Play until the game ends (True) or Ctrl-Z asks to suspend (False)."""
+        styler = make_style(self.term, self.glyphs) if self.color else None
+        board_rows = self.game.board.height + 2
+
+        def style(text: str, y: int) -> str:
+            if styler is None or y >= board_rows or self.showing_help:
+                return text
+            return styler(text)
+
+        screen = Screen(self.term, sys.stdout, style)
+        next_tick = time.monotonic() + 1 / self.speed
         shown_size: tuple[int, int] | None = None
-        while not self.game.over:
+        while not self.game.over and not self.suspend_requested:
             size = (self.term.width, self.term.height)
             if size != shown_size:
                 screen.invalidate()
@@ -110,14 +196,14 @@ class Session:
             need = board_size(self.game, cell_width)
             if need[0] > size[0] or need[1] > size[1]:
                 screen.draw(render_too_small(need, size))
-                self._handle(self.term.inkey(timeout=POLL), allow_steps=False)
+                self._handle(self.term.inkey(timeout=POLL), screen, allow_steps=False)
                 next_tick = time.monotonic() + 1 / self.speed
                 continue
             screen.draw(self._frame(cell_width, size[0]))
-            timeout = max(0.0, next_tick - time.monotonic()) if self._running() else POLL
-            key = self.term.inkey(timeout=timeout)
+            wait = max(0.0, next_tick - time.monotonic()) if self._running() else POLL
+            key = self.term.inkey(timeout=min(wait, POLL))
             if key:
-                if self._handle(key, allow_steps=True) is Command.PAUSE:
+                if self._handle(key, screen, allow_steps=True) is Command.PAUSE:
                     next_tick = time.monotonic() + 1 / self.speed
                 continue
             ticks = 0
@@ -128,17 +214,20 @@ class Session:
                 if ticks >= MAX_TICKS_PER_FRAME:
                     next_tick = max(next_tick, time.monotonic())
                     break
-        elapsed = time.monotonic() - started
-        if self.game.outcome is not None and self.game.outcome.value != "quit":
+        if self.suspend_requested and not self.game.over:
+            self.suspend_requested = False
+            self.paused = True  # after `fg` the game waits for the player
+            return False
+        if self.game.outcome is not Outcome.QUIT:
             self._show_end(screen)
-        return elapsed
+        return True
 
     def _running(self) -> bool:
-        return not (self.paused or self.waiting or self.game.over)
+        return not (self.paused or self.waiting or self.showing_help or self.game.over)
 
     def _frame(self, cell_width: int, columns: int, message: str = "") -> list[str]:
         if self.waiting and not message:
-            message = "a direction key starts"
+            message = "a direction key starts, ? shows the keys"
         hud = Hud(
             who=self.controller.who,
             level=self.level_name,
@@ -148,18 +237,26 @@ class Session:
             best=self.best,
         )
         overlay = self.controller.overlay(self.game) if self.show_overlay else None
-        lines = render(self.game, hud, cell_width=cell_width, overlay=overlay)
-        return [line[:columns] for line in lines]
+        lines = render(self.game, hud, cell_width=cell_width, overlay=overlay, glyphs=self.glyphs)
+        if self.showing_help and self.help_text:
+            lines = with_box(lines, self.help_text)
+        return [line[:columns] for line in lines[: self.term.height]]
 
     def _tick(self) -> None:
         self.game.step(self.controller.next_direction(self.game))
         if self.on_step is not None:
             self.on_step(self.game)
 
-    def _handle(self, key: blessed.keyboard.Keystroke, *, allow_steps: bool) -> Command | None:
+    def _handle(
+        self, key: blessed.keyboard.Keystroke, screen: Screen, *, allow_steps: bool
+    ) -> Command | None:
         if not key:
             return None
         name = key.name if key.is_sequence and key.name else str(key)
+        if self.showing_help:  # any key closes the help; a started game stays paused
+            self.showing_help = False
+            screen.invalidate()
+            return None
         command = self.controller.on_key(name, self.game)
         if self.waiting and command in (Command.STEP, Command.PAUSE):
             self.waiting = False
@@ -168,6 +265,10 @@ class Session:
             self.game.quit()
         elif command is Command.PAUSE:
             self.paused = not self.paused
+        elif command is Command.HELP:
+            self.showing_help = True
+            self.paused = self.paused or not self.waiting
+            screen.invalidate()
         elif command is Command.FASTER:
             self.speed = faster(self.speed)
         elif command is Command.SLOWER:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Mapping
 from enum import Enum
-from typing import Final, Protocol
+from typing import Final, NamedTuple, Protocol
 
 from termsnake.geometry import Direction, Point
 from termsnake.model import Game
@@ -25,23 +25,31 @@ class Command(Enum):
 
 
 # Keys are blessed key names for special keys (KEY_UP ...) and the character otherwise.
-DIRECTION_KEYS: Final[Mapping[str, Direction]] = {
-    "w": Direction.UP,
-    "a": Direction.LEFT,
-    "s": Direction.DOWN,
-    "d": Direction.RIGHT,
-    "k": Direction.UP,
-    "h": Direction.LEFT,
-    "j": Direction.DOWN,
-    "l": Direction.RIGHT,
+ARROW_KEYS: Final[Mapping[str, Direction]] = {
     "KEY_UP": Direction.UP,
     "KEY_LEFT": Direction.LEFT,
     "KEY_DOWN": Direction.DOWN,
     "KEY_RIGHT": Direction.RIGHT,
 }
+VI_KEYS: Final[Mapping[str, Direction]] = {
+    "k": Direction.UP,
+    "h": Direction.LEFT,
+    "j": Direction.DOWN,
+    "l": Direction.RIGHT,
+}
+
+
+def _steer(up: str, left: str, down: str, right: str) -> dict[str, Direction]:
+    """The four letter keys of a layout, plus the arrows and hjkl."""
+    keys = {up: Direction.UP, left: Direction.LEFT, down: Direction.DOWN, right: Direction.RIGHT}
+    return {**ARROW_KEYS, **VI_KEYS, **keys}
+
+
+DIRECTION_KEYS: Final[Mapping[str, Direction]] = _steer("w", "a", "s", "d")
 
 COMMAND_KEYS: Final[Mapping[str, Command]] = {
     "q": Command.QUIT,
+    "KEY_ESCAPE": Command.QUIT,
     " ": Command.PAUSE,
     "p": Command.PAUSE,
     "+": Command.FASTER,
@@ -50,6 +58,54 @@ COMMAND_KEYS: Final[Mapping[str, Command]] = {
     "_": Command.SLOWER,
     "?": Command.HELP,
 }
+
+
+class KeyPreset(NamedTuple):
+    """A keyboard layout: which keys steer and which give commands."""
+
+    directions: Mapping[str, Direction]
+    commands: Mapping[str, Command]
+
+
+# AZERTY steers with ZQSD (the WASD positions), so quit moves from `q` to `x` (and Escape);
+# Dvorak's WASD positions are `,aoe`.
+KEY_PRESETS: Final[Mapping[str, KeyPreset]] = {
+    "default": KeyPreset(DIRECTION_KEYS, COMMAND_KEYS),
+    "azerty": KeyPreset(
+        _steer("z", "q", "s", "d"),
+        {**{k: c for k, c in COMMAND_KEYS.items() if k != "q"}, "x": Command.QUIT},
+    ),
+    "dvorak": KeyPreset(_steer(",", "a", "o", "e"), COMMAND_KEYS),
+}
+
+
+def help_lines(preset: KeyPreset, bot: bool) -> list[str]:
+    """The keys of a preset, for the help overlay."""
+
+    def keys_for(value: object, table: Mapping[str, object]) -> str:
+        names = [
+            k.removeprefix("KEY_").lower() if len(k) > 1 else k
+            for k, v in table.items()
+            if v == value
+        ]
+        return " ".join("space" if n == " " else n for n in names)
+
+    lines = ["termsnake keys", ""]
+    if not bot:
+        for d in (Direction.UP, Direction.LEFT, Direction.DOWN, Direction.RIGHT):
+            lines.append(f"{d.name.lower():>6}  {keys_for(d, preset.directions)}")
+    lines.append(f"{'pause':>6}  {keys_for(Command.PAUSE, preset.commands)}")
+    lines.append(f"{'step':>6}  {'n or a direction' if bot else 'a direction'} while paused")
+    lines.append(
+        f"{'speed':>6}  {keys_for(Command.FASTER, preset.commands)} faster, "
+        f"{keys_for(Command.SLOWER, preset.commands)} slower"
+    )
+    if bot:
+        lines.append(f"{'plan':>6}  c shows the bot's plan")
+    lines.append(f"{'quit':>6}  {keys_for(Command.QUIT, preset.commands)}")
+    lines += ["", "? or any key closes this help"]
+    return lines
+
 
 # Bots also listen to `n` (one step while paused) and `c` (show the plan).
 BOT_KEYS: Final[Mapping[str, Command]] = {"n": Command.STEP, "c": Command.OVERLAY}

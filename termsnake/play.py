@@ -7,14 +7,25 @@ import re
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from termsnake import presets
+from termsnake.controllers import (
+    KEY_PRESETS,
+    AIController,
+    Controller,
+    KeyboardController,
+    help_lines,
+)
 from termsnake.geometry import Point
 from termsnake.history import compress
 from termsnake.level import DEFAULT_LENGTH, Level, open_level, straight_body
 from termsnake.levelfile import LevelError
 from termsnake.model import Game, Outcome
+from termsnake.scores import ScoreEntry, ScoreKey, ScoreStore
+from termsnake.settings import Settings, SettingsError, load_settings, merge
 from termsnake.solvers.base import Solver, SolverUnavailable, create, known_names, resolve_name
+from termsnake.view import GLYPH_SETS
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -72,6 +83,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--speed", type=positive_float, help="moves per second (default 8)")
     p.add_argument("--seed", type=int, help="the food sequence (default: random)")
     p.add_argument("--record", metavar="FILE", help="save a replay of the game to FILE")
+    p.add_argument(
+        "--unicode", action="store_true", help="box-drawing frame and block body (UTF-8 only)"
+    )
+    p.add_argument("--no-color", action="store_true", help="no colours (so does NO_COLOR=1)")
+    p.add_argument("--keys", choices=sorted(KEY_PRESETS), help="key preset (default: default)")
     return p
 
 
@@ -134,11 +150,33 @@ def prepare_solver(name: str, game: Game) -> Solver:
     return solver
 
 
+@dataclass(frozen=True, slots=True)
+class Look:
+    """How the game is drawn and steered: glyph set, colours, key preset."""
+
+    glyphs: str = "ascii"
+    color: bool = True
+    keys: str = "default"
+
+
 def main(argv: Sequence[str]) -> int:
     """Play (or watch) one game; returns the exit code."""
     args = build_parser().parse_args(list(argv))
     try:
-        level = choose_level(args.level, args.size, args.length)
+        config = merge(
+            load_settings(),
+            speed=args.speed,
+            glyphs="unicode" if args.unicode else None,
+            keys=args.keys,
+            color=False if args.no_color else None,
+        )
+    except SettingsError as e:
+        print(e, file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        level = choose_level(
+            args.level or (None if args.size else config.level), args.size, args.length
+        )
         game = Game(level, args.seed)
         solver = prepare_solver(args.ai, game) if args.ai else None
     except UsageError as e:
@@ -150,20 +188,57 @@ def main(argv: Sequence[str]) -> int:
     if problem:
         print(problem, file=sys.stderr)
         return EXIT_USAGE
-    who = args.ai.lower() if args.ai else "you"
-    code = run(game, solver, speed=args.speed, who=who, level_name=level.name)
+    who = resolve_name(args.ai) if args.ai else config.player
+    scores = ScoreStore()
+    key = ScoreKey.of(level.name, level.board.width, level.board.height, len(level.body), who)
+    previous = scores.best(key)
+    look = Look(config.glyphs, config.color, config.keys)
+    code, seconds = run(
+        game,
+        solver,
+        speed=config.speed,
+        who=who,
+        level_name=level.name,
+        look=look,
+        best=previous.length if previous else None,
+    )
+    lines = [summary(game, who, seconds)]
+    news, warnings = keep_score(scores, key, game, previous)
+    lines += news
+    print("\n".join(lines))
+    for w in warnings:
+        print(f"termsnake: warning: {w}", file=sys.stderr)
     if args.record:
-        code = save_record(game, args.ai, args.record) or code
+        code = save_record(game, resolve_name(args.ai) if args.ai else None, args.record) or code
     return code
+
+
+def keep_score(
+    scores: ScoreStore, key: ScoreKey, game: Game, previous: ScoreEntry | None
+) -> tuple[list[str], tuple[str, ...]]:
+    """Record the game's result (if it moved at all): the summary lines and any warnings."""
+    if game.steps == 0:
+        return ([] if previous is None else [f"best so far: length {previous.length}"]), ()
+    won = game.outcome is Outcome.WON
+    result = scores.record(key, ScoreEntry.now(game.length, game.steps, won, game.seed))
+    if result.new_best:
+        saved = "" if result.saved else " (not saved)"
+        return [f"new best! length {game.length} for {key.player} on {key.level}{saved}"], (
+            result.warnings
+        )
+    best = result.previous or previous
+    if best is None:
+        return [], result.warnings
+    return [f"best so far: length {best.length} in {best.steps} steps"], result.warnings
 
 
 def save_record(game: Game, solver_name: str | None, path: str) -> int:
     """Write the replay of ``game``; a failure is reported, never a traceback."""
-    try:
-        from termsnake import replay
+    from termsnake import replay
 
+    try:
         replay.save_replay(replay.replay_from_game(game, solver_name), path)
-    except (OSError, ImportError) as e:
+    except (OSError, replay.ReplayError) as e:
         print(f"termsnake: could not save the replay to {path}: {e}", file=sys.stderr)
         return 1
     print(f"Replay saved to {path}")
@@ -178,31 +253,73 @@ def watch(game: Game, solver: Solver, *, speed: float | None, who: str, level_na
     if problem:
         print(problem, file=sys.stderr)
         return EXIT_USAGE
-    return run(game, solver, speed=speed, who=who, level_name=level_name)
+    try:
+        config = load_settings()
+    except SettingsError:
+        config = Settings()  # a replay does not need the user's settings to be right
+    look = Look(config.glyphs, config.color, config.keys)
+    code, seconds = run(
+        game, solver, speed=speed or config.speed, who=who, level_name=level_name, look=look
+    )
+    print(summary(game, who, seconds))
+    return code
 
 
 def run(
-    game: Game, solver: Solver | None, *, speed: float | None, who: str, level_name: str
-) -> int:
-    """The interactive part: enter the terminal, play, restore it, print the summary."""
+    game: Game,
+    solver: Solver | None,
+    *,
+    speed: float,
+    who: str,
+    level_name: str,
+    look: Look = Look(),
+    best: int | None = None,
+) -> tuple[int, float]:
+    """The interactive part: enter the terminal, play, restore it. Returns the exit code and
+    the seconds played. Ctrl-Z restores the terminal and stops; after `fg` the game waits."""
     from termsnake import app
-    from termsnake.controllers import AIController, Controller, KeyboardController
 
-    controller: Controller = (
-        KeyboardController() if solver is None else AIController(solver, who=who)
-    )
+    preset = KEY_PRESETS[look.keys]
+    controller: Controller
+    if solver is None:
+        controller = KeyboardController(preset.directions, preset.commands)
+        controller.who = who
+    else:
+        controller = AIController(solver, who, preset.commands, preset.directions)
+    glyphs = GLYPH_SETS[look.glyphs]
+    if glyphs is not GLYPH_SETS["ascii"] and not utf8_output():
+        glyphs = GLYPH_SETS["ascii"]  # box drawing would come out as mojibake
     term = app.make_terminal()
-    session = app.Session(term, game, controller, level_name, speed=speed or app.DEFAULT_SPEED)
-    session.waiting = solver is None
+    session = app.Session(
+        term,
+        game,
+        controller,
+        level_name,
+        speed=speed,
+        waiting=solver is None,
+        best=best,
+        glyphs=glyphs,
+        color=look.color and app.colours_wanted() and term.number_of_colors >= 8,
+        help_text=help_lines(preset, bot=solver is not None),
+    )
     started = time.monotonic()
     code = 0
     try:
-        with app.terminal_mode(term):
-            session.run()
+        while True:
+            with app.terminal_mode(term, on_suspend=session.request_suspend):
+                ended = session.run()
+            if ended:
+                break
+            app.stop_process()
     except KeyboardInterrupt:
         code = EXIT_INTERRUPTED
     except app.Terminated as e:
         code = 128 + e.signum
     game.quit()  # a no-op unless the game was cut short
-    print(summary(game, controller.who, time.monotonic() - started))
-    return code
+    return code, time.monotonic() - started
+
+
+def utf8_output() -> bool:
+    """Whether stdout takes UTF-8 (else the unicode glyphs fall back to ASCII)."""
+    encoding = getattr(sys.stdout, "encoding", None) or ""
+    return encoding.lower().replace("-", "").replace("_", "") == "utf8"

@@ -38,13 +38,17 @@ def changed_spans(old: str, new: str) -> list[tuple[int, str]]:
 
 
 class Screen:
-    """Turns frames (lists of lines) into terminal writes, sending only what changed."""
+    """Turns frames (lists of lines) into terminal writes, sending only what changed.
+
+    ``style(text, row)`` may colour a run before it is sent; colours are not compared, so a
+    change of styling needs ``invalidate``.
+    """
 
     def __init__(
         self,
         term: CursorTerminal,
         stream: TextIO,
-        style: Callable[[str], str] | None = None,
+        style: Callable[[str, int], str] | None = None,
     ) -> None:
         self.term = term
         self.stream = stream
@@ -68,7 +72,7 @@ class Screen:
             after = lines[y] if y < len(lines) else ""
             for x, text in changed_spans(before, after):
                 out.append(self.term.move_xy(x, y))
-                out.append(self.style(text) if self.style else text)
+                out.append(self.style(text, y) if self.style else text)
         self._shown = list(lines)
         if out:
             data = "".join(out)

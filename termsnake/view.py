@@ -12,7 +12,7 @@ from termsnake.model import Game
 
 @dataclass(frozen=True, slots=True)
 class Glyphs:
-    """One glyph per tile; each must be a single terminal column wide."""
+    """One glyph per tile and frame part; each must be a single terminal column wide."""
 
     wall: str = "#"
     floor: str = "."
@@ -21,12 +21,44 @@ class Glyphs:
     tail: str = "o"
     food: str = "%"
     dead: str = "X"
-    frame: str = "#"
-    wrap_frame: str = ":"
-    corner: str = "#"
+    horizontal: str = "#"
+    vertical: str = "#"
+    corners: str = "####"  # top left, top right, bottom left, bottom right
+    wrap_horizontal: str = ":"
+    wrap_vertical: str = ":"
+
+    def frame(self, wrap: bool) -> tuple[str, str, str]:
+        """The horizontal edge, the vertical edge and the corners for a board."""
+        if wrap:
+            return self.wrap_horizontal, self.wrap_vertical, self.corners
+        return self.horizontal, self.vertical, self.corners
+
+    def roles(self) -> dict[str, str]:
+        """Glyph -> what it shows (wall, floor, head, body, food, dead, frame), for colouring."""
+        table = {g: "frame" for g in (*self.corners, self.horizontal, self.vertical)}
+        table.update({self.wrap_horizontal: "frame", self.wrap_vertical: "frame"})
+        table.update({self.wall: "wall", self.floor: "floor", self.food: "food"})
+        table.update({self.body: "body", self.tail: "body", self.head: "head", self.dead: "dead"})
+        return table
 
 
 ASCII: Final = Glyphs()
+# Box drawing and blocks: single-width in the terminals we know; used only with UTF-8 output.
+UNICODE: Final = Glyphs(
+    wall="\u2593",  # ▓
+    floor="\u00b7",  # ·
+    head="@",
+    body="\u25a0",  # ■
+    tail="\u25aa",  # ▪
+    food="\u2666",  # ♦
+    dead="X",
+    horizontal="\u2500",  # ─
+    vertical="\u2502",  # │
+    corners="\u250c\u2510\u2514\u2518",  # ┌┐└┘
+    wrap_horizontal="\u2504",  # ┄
+    wrap_vertical="\u2506",  # ┆
+)
+GLYPH_SETS: Final = {"ascii": ASCII, "unicode": UNICODE}
 
 # Two terminal columns per cell makes a horizontal move look as fast as a vertical one;
 # the second column repeats walls (so they look solid) and is blank for everything else.
@@ -111,13 +143,12 @@ def render(
         filler = glyph if glyph == glyphs.wall else " "
         return glyph + filler * (cell_width - 1)
 
-    edge = glyphs.wrap_frame if board.wrap else glyphs.frame
-    horizontal = glyphs.corner + edge * (board.width * cell_width) + glyphs.corner
-    lines = [horizontal]
+    across, side, corners = glyphs.frame(board.wrap)
+    lines = [corners[0] + across * (board.width * cell_width) + corners[1]]
     for y in range(board.height):
         row = "".join(cell(tiles.get(Point(x, y), glyphs.floor)) for x in range(board.width))
-        lines.append(edge + row + edge)
-    lines.append(horizontal)
+        lines.append(side + row + side)
+    lines.append(corners[2] + across * (board.width * cell_width) + corners[3])
     lines.append(status_line(game, hud))
     return lines
 
@@ -129,3 +160,21 @@ def render_too_small(need: tuple[int, int], have: tuple[int, int]) -> list[str]:
         f"need {need[0]}x{need[1]}, have {have[0]}x{have[1]}",
         "Enlarge the window to go on, or press q to quit.",
     ]
+
+
+def with_box(lines: list[str], box: list[str]) -> list[str]:
+    """``lines`` with ``box`` (framed, centred on the board) drawn over them, growing the
+    screen downwards when the board is too short for it."""
+    inner = max(len(b) for b in box)
+    framed = ["+" + "-" * (inner + 2) + "+"]
+    framed += [f"| {b.ljust(inner)} |" for b in box]
+    framed.append(framed[0])
+    width = len(lines[0])  # the board's frame
+    top = max(0, (len(lines) - 1 - len(framed)) // 2)
+    left = max(0, (width - len(framed[0])) // 2)
+    out = list(lines)
+    out += [""] * (top + len(framed) - len(out))
+    for i, text in enumerate(framed):
+        row = out[top + i].ljust(left)
+        out[top + i] = row[:left] + text + row[left + len(text) :]
+    return out

@@ -53,6 +53,7 @@ class Pty:
         cols: int = 80,
         rows: int = 24,
         command: str | None = None,
+        env: dict[str, str] | None = None,
     ) -> None:
         self.screen = pyte.Screen(cols, rows)
         self.stream = pyte.ByteStream(self.screen)
@@ -61,7 +62,7 @@ class Pty:
             command or termsnake_command(),
             list(args),
             dimensions=(rows, cols),
-            env=quiet_env(home),
+            env={**quiet_env(home), **(env or {})},
             cwd=str(home),
         )
 

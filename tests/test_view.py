@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,17 @@ from termsnake.geometry import Direction, Point
 from termsnake.level import Level
 from termsnake.model import Game
 from termsnake.screen import Screen, changed_spans
-from termsnake.view import Hud, board_size, pick_cell_width, render, render_too_small
+from termsnake.view import (
+    ASCII,
+    UNICODE,
+    Glyphs,
+    Hud,
+    board_size,
+    pick_cell_width,
+    render,
+    render_too_small,
+    with_box,
+)
 
 GOLDEN = Path(__file__).parent / "golden"
 R, L, U, D = Direction.RIGHT, Direction.LEFT, Direction.UP, Direction.DOWN
@@ -106,3 +117,29 @@ def test_screen_sends_only_what_changed_in_one_write() -> None:
     assert term.move_xy(1, 4) + ". o o @" in writes[1]  # tail cell cleared, new head drawn
     screen.draw(render(g, Hud()))
     assert len(writes) == 2  # nothing changed, nothing sent
+
+
+def test_golden_unicode_frame() -> None:
+    text = "\n".join(render(room_game(), Hud(level="room"), glyphs=UNICODE)) + "\n"
+    path = GOLDEN / "unicode.txt"
+    if os.environ.get("UPDATE_GOLDEN"):
+        path.write_text(text, encoding="utf-8")
+    assert text == path.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("glyphs", [ASCII, UNICODE])
+def test_glyphs_are_single_width_and_distinct(glyphs: Glyphs) -> None:
+    tiles = [glyphs.wall, glyphs.floor, glyphs.head, glyphs.body, glyphs.food, glyphs.dead]
+    assert len(set(tiles)) == len(tiles)
+    for g in (*tiles, glyphs.tail, glyphs.horizontal, glyphs.vertical, *glyphs.corners):
+        assert len(g) == 1 and unicodedata.east_asian_width(g) in ("Na", "N", "A", "H")
+        assert not unicodedata.combining(g)
+
+
+def test_help_box_is_drawn_over_the_board() -> None:
+    lines = render(room_game(), Hud())
+    boxed = with_box(lines, ["keys", "q quit"])
+    assert boxed[0] == lines[0] and len(boxed) == len(lines)
+    assert any("| q quit |" in line for line in boxed)
+    tall = with_box(lines, [str(i) for i in range(12)])
+    assert len(tall) > len(lines) and tall[-1].strip().startswith("+")

@@ -1,0 +1,113 @@
+"""Manners in a real pseudo-terminal: Ctrl-Z and fg, NO_COLOR, help, key presets, high scores."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from pty_harness import Pty, termsnake_command
+
+pytestmark = pytest.mark.terminal
+
+SGR_COLOUR = re.compile(rb"\x1b\[[0-9;]*m")
+
+
+@pytest.fixture
+def started(tmp_path: Path) -> Iterator[list[Pty]]:
+    ptys: list[Pty] = []
+    yield ptys
+    for p in ptys:
+        p.close()
+
+
+def test_ctrl_z_restores_the_terminal_and_fg_resumes_paused(
+    tmp_path: Path, started: list[Pty]
+) -> None:
+    shell = Pty(["--norc", "--noprofile", "-i"], tmp_path, command="/bin/bash")
+    started.append(shell)
+    shell.send(f"'{termsnake_command()}' --size 20x8 --seed 1\r")
+    shell.wait_for("a direction key starts")
+    shell.send("d")
+    shell.send("\x1a")  # Ctrl-Z
+    shell.wait_for("Stopped")
+    assert shell.restored()
+    shell.send("fg\r")
+    shell.wait_for("PAUSED")
+    assert shell.find("@") is not None
+    shell.send("q")
+    shell.wait_for("Game over: quit")
+    shell.send("exit\r")
+    shell.wait_exit()
+
+
+def test_no_color_draws_the_board_without_colours(tmp_path: Path, started: list[Pty]) -> None:
+    t = Pty(["--size", "12x6", "--seed", "1"], tmp_path, env={"NO_COLOR": "1"})
+    started.append(t)
+    screen = t.wait_for("a direction key starts")
+    assert screen.splitlines()[0] == "#" * 26
+    assert screen.splitlines()[4].startswith("#. . . . o o @")
+    assert not SGR_COLOUR.search(bytes(t.raw).replace(b"\x1b[m", b"")), "colour sent"
+    t.send("q")
+    assert t.wait_exit() == 0
+
+
+def test_colours_by_default(tmp_path: Path, started: list[Pty]) -> None:
+    t = Pty(["--size", "12x6", "--seed", "1"], tmp_path)
+    started.append(t)
+    t.wait_for("a direction key starts")
+    assert SGR_COLOUR.search(bytes(t.raw))
+    head = t.screen.buffer[4][13]
+    assert head.data == "@" and head.fg != "default" and head.bold
+    t.send("q")
+    assert t.wait_exit() == 0
+
+
+def test_help_overlay_pauses_and_any_key_closes(tmp_path: Path, started: list[Pty]) -> None:
+    t = Pty(["--size", "24x16", "--seed", "1"], tmp_path)
+    started.append(t)
+    t.wait_for("a direction key starts")
+    t.send("d")
+    t.send("?")
+    t.wait_for("termsnake keys")
+    t.wait_for("PAUSED")
+    t.send("x")
+    t.wait_for(lambda: "termsnake keys" not in t.text())
+    assert "PAUSED" in t.text()
+    t.send("q")
+    assert t.wait_exit() == 0
+
+
+def test_azerty_steers_with_zqsd_and_quits_with_x(tmp_path: Path, started: list[Pty]) -> None:
+    t = Pty(["--size", "20x10", "--seed", "1", "--keys", "azerty", "--speed", "3"], tmp_path)
+    started.append(t)
+    t.wait_for("a direction key starts")
+    head = t.find("@")
+    assert head is not None
+    t.send("z")  # up
+    t.wait_for(lambda: (p := t.find("@")) is not None and p[1] < head[1])
+    t.send("q")  # left on AZERTY: the game goes on
+    t.wait_for(lambda: (p := t.find("@")) is not None and p[0] < head[0])
+    assert t.child.isalive()
+    t.send("x")
+    assert t.wait_exit() == 0
+    assert "Moves (" in t.text() and "L" in t.text().split("Moves (")[1]
+
+
+def test_best_score_is_kept_and_shown(tmp_path: Path, started: list[Pty]) -> None:
+    args = ["--ai", "hamilton", "--size", "4x4", "--seed", "1", "--length", "1"]
+    first = Pty([*args, "--speed", "300"], tmp_path)
+    started.append(first)
+    first.wait_for("WON")
+    first.send(" ")
+    assert first.wait_exit() == 0
+    assert "hamilton won!" in first.text() and "new best! length 16" in first.text()
+    again = Pty([*args, "--speed", "2"], tmp_path)
+    started.append(again)
+    again.wait_for("best 16")
+    again.send("q")
+    again.wait_exit()
+    assert "best so far: length 16" in again.text()
+    scores = (tmp_path / "data" / "termsnake" / "scores.json").read_text()
+    assert '"player": "hamilton"' in scores
