@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from types import FrameType
-from typing import Final
+from typing import Final, TextIO
 
 # A terminal that never answers blessed's start-up query would otherwise stall us for 5 s.
 os.environ.setdefault("BLESSED_QUERY_TIMEOUT_SECONDS", "1")
@@ -169,6 +169,7 @@ class Session:
     showing_help: bool = False
     suspend_requested: bool = False
     on_step: Callable[[Game], None] | None = None
+    stream: TextIO | None = None  # where frames go; stdout when None
 
     def request_suspend(self) -> None:
         """Called from the SIGTSTP handler: ``run`` returns at its next wake-up."""
@@ -184,7 +185,7 @@ class Session:
                 return text
             return styler(text)
 
-        screen = Screen(self.term, sys.stdout, style)
+        screen = Screen(self.term, self.stream or sys.stdout, style)
         next_tick = time.monotonic() + 1 / self.speed
         shown_size: tuple[int, int] | None = None
         while not self.game.over and not self.suspend_requested:
