@@ -1,0 +1,246 @@
+"""The Hamiltonian-cycle solver: follow a cycle through every free cell, with safe shortcuts."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Mapping
+from itertools import pairwise
+from types import MappingProxyType
+from typing import Final
+
+from termsnake.geometry import DIRECTIONS, Direction, Point
+from termsnake.model import Game
+from termsnake.solvers.base import SolverUnavailable
+from termsnake.solvers.cycle import find_cycle
+from termsnake.solvers.graph import Grid, flood_count, grid_of
+
+ARROWS: Final[Mapping[Direction, str]] = MappingProxyType(
+    {Direction.UP: "^", Direction.DOWN: "v", Direction.LEFT: "<", Direction.RIGHT: ">"}
+)
+
+# Seconds the cycle search may take before the solver declares the board unplayable.
+SEARCH_BUDGET: Final = 2.0
+
+
+class HamiltonSolver:
+    """Follow a Hamiltonian cycle; cut across it toward the food only when it stays safe.
+
+    Invariant, true before every move once the snake is on the cycle. Number the cycle's cells
+    0..N-1 in the direction of travel and let ``pos(c)`` be the cycle distance from the tail
+    forward to cell c. Then
+
+    (a) the body is in order along the cycle: pos(tail) = 0 < ... < pos(neck) < pos(head),
+        so every cell beyond the head, up to the tail, is empty; and
+    (b) the head's successor on the cycle is not its neck (this only matters at length 2).
+
+    Following the cycle keeps (a) and (b) and never dies: the next cell is empty, or it is the
+    tail, which is leaving (food never lies on the body; at length 2, (b) rules out the neck).
+    Eating keeps the tail in place, yet the body stays in order; this is how the growth of the
+    food is counted. A shortcut to a free neighbour ``n`` is taken only if
+    (1) n lies in the empty stretch ahead: pos(head) < pos(n), i.e. the head does not pass
+        the tail;
+    (2) n does not pass the food: cycle distance head -> n <= cycle distance head -> food, so
+        every move brings the food closer along the cycle (one food within N moves); and
+    (3) if the snake will be two cells long after the move, n is not the head's predecessor on
+        the cycle, which would make the neck the next cell (b).
+    Among the allowed moves, the one that skips furthest along the cycle wins.
+    """
+
+    name = "hamilton"
+
+    def __init__(self, budget: float = SEARCH_BUDGET) -> None:
+        self.budget = budget
+        self.cycle: tuple[Point, ...] = ()
+        self._grid: Grid | None = None
+        self._board: object = None
+        self._n = 0
+        self._pos: list[int] = []
+        self._succ: list[int] = []
+        self._succ_dir: list[Direction] = []
+        self._overlay: Mapping[Point, str] = MappingProxyType({})
+        self._on_cycle = False
+        self._expect: tuple[int, int, int] = (-1, -1, -1)
+
+    # -- set-up ------------------------------------------------------------------------------
+
+    def setup(self, game: Game) -> None:
+        """Find the board's cycle and orient it; SolverUnavailable (saying why) if there is none."""
+        board = game.board
+        result = find_cycle(board, self.budget)
+        if result.cycle is None:
+            what = (
+                "has no Hamiltonian cycle"
+                if result.status == "none"
+                else "has no Hamiltonian cycle that could be found"
+            )
+            raise SolverUnavailable(
+                f"hamilton cannot play {board.name}: the board {what} ({result.reason}); "
+                "try --ai greedy"
+            )
+        grid = grid_of(board)
+        cycle = result.cycle
+        # Travel the cycle in whichever direction already has the snake in order on it.
+        chosen = cycle
+        for candidate in (cycle, cycle[::-1]):
+            self._load(grid, candidate)
+            if self.holds_invariant(game) or self._entry_works(game):
+                chosen = candidate
+                break
+        self._load(grid, chosen)
+        self._board = board
+        self._on_cycle = self.holds_invariant(game)
+        self._expect = (-1, -1, -1)
+
+    def _load(self, grid: Grid, cycle: tuple[Point, ...]) -> None:
+        self._grid = grid
+        self.cycle = cycle
+        n = len(cycle)
+        self._n = n
+        self._pos = [-1] * grid.cells
+        self._succ = [-1] * grid.cells
+        self._succ_dir = [Direction.RIGHT] * grid.cells
+        overlay: dict[Point, str] = {}
+        for i, p in enumerate(cycle):
+            a = grid.index(p)
+            b = grid.index(cycle[(i + 1) % n])
+            self._pos[a] = i
+            self._succ[a] = b
+            d = grid.direction(a, b)
+            if d is not None:
+                self._succ_dir[a] = d
+                overlay[p] = ARROWS[d]
+        self._overlay = MappingProxyType(overlay)
+
+    # -- the invariant -----------------------------------------------------------------------
+
+    def holds_invariant(self, game: Game) -> bool:
+        """Whether (a) and (b) of the class docstring hold for ``game`` on this solver's cycle."""
+        grid = self._grid
+        if grid is None:
+            return False
+        pos, n = self._pos, self._n
+        body = game.body
+        base = pos[grid.index(body[-1])]
+        last = -1
+        # Walk tail -> head: positions relative to the tail must strictly increase.
+        for i in range(len(body) - 1, -1, -1):
+            rel = (pos[grid.index(body[i])] - base) % n
+            if rel <= last:
+                return False
+            last = rel
+        if len(body) >= 2:
+            return self._succ[grid.index(body[0])] != grid.index(body[1])
+        return True
+
+    def _entry_works(self, game: Game) -> bool:
+        """Whether following the cycle from here reaches the invariant alive (no new food)."""
+        grid = self._grid
+        assert grid is not None
+        body = deque(grid.index(p) for p in game.body)
+        cells = set(body)
+        food = -1 if game.food is None else grid.index(game.food)
+        pos, n = self._pos, self._n
+        for _ in range(n):
+            head = body[0]
+            nxt = self._succ[head]
+            if len(body) > 1 and nxt == body[1]:
+                return False
+            ate = nxt == food
+            if nxt in cells and (nxt != body[-1] or ate):
+                return False
+            if ate:
+                food = -1
+            else:
+                cells.discard(body.pop())
+            body.appendleft(nxt)
+            cells.add(nxt)
+            base = pos[body[-1]]
+            rels = [(pos[c] - base) % n for c in reversed(body)]
+            if all(a < b for a, b in pairwise(rels)) and (
+                len(body) < 2 or self._succ[body[0]] != body[1]
+            ):
+                return True
+        return False
+
+    # -- playing -----------------------------------------------------------------------------
+
+    def next_direction(self, game: Game) -> Direction:
+        """The next move: a safe shortcut toward the food, else the cycle's next cell."""
+        grid = self._grid
+        if grid is None or self._board is not game.board:
+            self.setup(game)
+            grid = self._grid
+            assert grid is not None
+        index = grid.index
+        head = index(game.head)
+        # The invariant carries over from our own last move; anything else is checked afresh.
+        if self._expect != (id(game), game.steps, head):
+            self._on_cycle = self.holds_invariant(game)
+        if not self._on_cycle:
+            direction = self._entry_move(game, grid, head)
+            self._on_cycle = False
+            self._expect = (-1, -1, -1)
+            return direction
+        direction = self._cycle_move(game, grid, head)
+        target = grid.step[_NUMBER[direction]][head]
+        self._expect = (id(game), game.steps + 1, target)
+        return direction
+
+    def _cycle_move(self, game: Game, grid: Grid, head: int) -> Direction:
+        pos, n = self._pos, self._n
+        follow = self._succ_dir[head]
+        food = game.food
+        if food is None or n < 3:
+            return follow
+        ph = pos[head]
+        # Cycle distances forward from the head: to the tail (the empty stretch ends there) and
+        # to the food.
+        to_tail = (pos[grid.index(game.body[-1])] - ph) % n or n
+        to_food = (pos[grid.index(food)] - ph) % n
+        # (3) only bites at length 1: k = N - 1 <= to_food makes n the food, and at length 2
+        # the predecessor is the tail, already ruled out by (1).
+        single = game.length == 1
+        best_k = 1
+        best = follow
+        points = grid.points
+        occupied = game.occupied
+        for d in range(4):
+            v = grid.step[d][head]
+            if v < 0:
+                continue
+            k = (pos[v] - ph) % n
+            # (1) inside the empty stretch, (2) not past the food, and further than the best.
+            if k <= best_k or k >= to_tail or k > to_food or occupied(points[v]):
+                continue
+            if k == n - 1 and single:
+                continue
+            best_k = k
+            best = DIRECTIONS[d]
+        return best
+
+    def _entry_move(self, game: Game, grid: Grid, head: int) -> Direction:
+        """Before the invariant holds (an odd start): follow the cycle if that gets there alive."""
+        follow = self._succ_dir[head]
+        if game.is_safe(follow) and self._entry_works(game):
+            return follow
+        # Otherwise the safe move that keeps the most room, and try again next move.
+        blocked = [0] * grid.cells
+        for p in game.body:
+            blocked[grid.index(p)] = 1
+        best: Direction | None = None
+        best_room = -1
+        for d, direction in enumerate(DIRECTIONS):
+            v = grid.step[d][head]
+            if v < 0 or not game.is_safe(direction):
+                continue
+            room = flood_count(grid, v, blocked)
+            if room > best_room:
+                best, best_room = direction, room
+        return best if best is not None else follow
+
+    def overlay(self, game: Game) -> Mapping[Point, str]:
+        """The cycle as one arrow per cell, pointing to the next cell of the cycle."""
+        return self._overlay
+
+
+_NUMBER: Final[Mapping[Direction, int]] = MappingProxyType({d: i for i, d in enumerate(DIRECTIONS)})
