@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
+from heapq import heappop, heappush
 from itertools import pairwise
 
 from termsnake.board import Board
@@ -30,6 +31,8 @@ _TURNS: tuple[dict[tuple[int, int], tuple[Direction, Direction]], ...] = (
     {(0, 0): (_D, _L), (0, 1): (_R, _D), (1, 1): (_U, _R), (1, 0): (_L, _U)},
     {(0, 0): (_R, _U), (1, 0): (_D, _R), (1, 1): (_L, _D), (0, 1): (_U, _L)},
 )
+_STEP = 1000  # the cost of one move; penalties are in the same unit
+_FAR = 1 << 60
 _ARROWS: dict[Direction, str] = {_U: "^", _D: "v", _L: "<", _R: ">"}
 
 
@@ -121,6 +124,11 @@ class TreeSolver:
     """The strongest solver: a cell-tree Hamiltonian cycle re-planned toward the food each move."""
 
     name = "tree"
+    # Tie-break costs, in thousandths of a step: a move inside a block, into a new block, back
+    # along a tree edge.
+    penalties: tuple[int, int, int] = (1, 1, 0)
+    slack = 2
+    shut = 1000
     no_detour = False
 
     def __init__(self) -> None:
@@ -372,15 +380,19 @@ class TreeSolver:
         if path is None or len(path) < 2:
             return -1
         # 3. If the tree cannot survive the whole path, see which blocks it cuts off.
-        state = self._edge_states(len(path) - 3, path)
-        if state is None:
-            return -2
-        cut = self._cut_off(state)
-        if cut is None:
-            return -2
-        if not cut or not any(cut):
+        cut = self._path_cuts(path)
+        if cut is not None and not any(cut):
             return path[1]
-        if self.no_detour:
+        # 4. The best path that starts with the other move may keep the tree whole.
+        head = self._body[0]
+        other = g.cross[head] if path[1] == g.dflt[head] else g.dflt[head]
+        if other >= 0 and self._occ[other] < 0:
+            path2 = self._plan(goal, other)
+            if path2 is not None:
+                cut2 = self._path_cuts(path2)
+                if cut2 is not None and not any(cut2) and len(path2) <= len(path) + self.slack:
+                    return other
+        if cut is None:
             return -2
         # 4. Visit the blocks the path would cut off first (join them to the tree).
         for c in range(len(g.points)):
@@ -389,6 +401,11 @@ class TreeSolver:
         if detour is None or len(detour) < 2:
             return -2
         return detour[1]
+
+    def _path_cuts(self, path: list[int]) -> list[bool] | None:
+        """Blocks cut off once the snake has eaten at the end of ``path``; None on a loop."""
+        state = self._edge_states(len(path) - 3, path)
+        return None if state is None else self._cut_off(state)
 
     def _cut_off(self, state: list[int]) -> list[bool] | None:
         """Blocks cut off from the head's by forbidden edges (all False if none); None on a loop."""
@@ -426,8 +443,8 @@ class TreeSolver:
                 return d
         raise AssertionError("cells are not adjacent")  # pragma: no cover
 
-    def _plan(self, goal: list[bool]) -> list[int] | None:
-        """BFS from the head to the nearest goal cell in the two-moves-per-cell graph.
+    def _plan(self, goal: list[bool], first: int = -1) -> list[int] | None:
+        """Cheapest path from the head (through ``first`` if given) to a goal cell.
 
         Body cells count as free once the tail has left them, a body cell's edge constraint
         holds until then, and a cross move may not enter a block the body still holds (that
@@ -447,45 +464,59 @@ class TreeSolver:
         )
         head = self._body[0]
         tail_serial = self._serial - len(self._body) + 1
+        same, new, back = self.penalties
+        shut = self.shut
         self._gen += 1
         gen = self._gen
-        seen = self._seen
-        seen[head] = gen
+        seen = self._seen  # cells settled
+        best: dict[int, int] = {head: 0}
         prev = {head: -1}
-        frontier = [head]
-        t = 0
-        while frontier:
-            nxt = []
-            for c in frontier:
-                e = cedge[c]
-                # The body's constraint on this cell's edge while it lasts (rank > t).
-                v = -1
-                if e >= 0:
-                    for o in owners[e]:
-                        s = occ[o]
-                        if s >= 0 and o != head and s - tail_serial > t:
-                            v = 1 if succ[o] == cross[o] else 0
-                            break
-                for d in (dflt[c], cross[c]) if v != 1 else (cross[c],):
-                    if d < 0 or seen[d] == gen:
-                        continue
-                    if d == cross[c] and v != 1:
-                        if v == 0 or last[block[d]] - tail_serial > t:
-                            continue  # a forbidden edge, or a loop into the body's blocks
-                    s = occ[d]
-                    if s >= 0 and s - tail_serial + 1 > t:
-                        continue  # still under the body when the head would arrive
-                    seen[d] = gen
+        steps = {head: 0}
+        heap = [(0, head)]
+        while heap:
+            cost, c = heappop(heap)
+            if seen[c] == gen:
+                continue
+            seen[c] = gen
+            if goal[c]:
+                path = [c]
+                while prev[path[-1]] >= 0:
+                    path.append(prev[path[-1]])
+                path.reverse()
+                return path
+            t = steps[c]
+            e = cedge[c]
+            # The body's constraint on this cell's edge while it lasts (rank > t).
+            v = -1
+            if e >= 0:
+                for o in owners[e]:
+                    s = occ[o]
+                    if s >= 0 and o != head and s - tail_serial > t:
+                        v = 1 if succ[o] == cross[o] else 0
+                        break
+            for d in (dflt[c], cross[c]) if v != 1 else (cross[c],):
+                if d < 0 or seen[d] == gen or (c == head and first >= 0 and d != first):
+                    continue
+                if d == cross[c]:
+                    if v == 1:
+                        step = _STEP + back  # retracing a tree edge
+                    elif v == 0 or last[block[d]] - tail_serial > t:
+                        continue  # a forbidden edge, or a loop into the body's blocks
+                    else:
+                        step = _STEP + new
+                elif v == -1 and e >= 0 and last[block[cross[c]]] - tail_serial <= t:
+                    step = _STEP + same + shut  # passing by a block the body has not reached
+                else:
+                    step = _STEP + same
+                s = occ[d]
+                if s >= 0 and s - tail_serial + 1 > t:
+                    continue  # still under the body when the head would arrive
+                nc = cost + step
+                if nc < best.get(d, _FAR):
+                    best[d] = nc
                     prev[d] = c
-                    if goal[d]:
-                        path = [d]
-                        while prev[path[-1]] >= 0:
-                            path.append(prev[path[-1]])
-                        path.reverse()
-                        return path
-                    nxt.append(d)
-            frontier = nxt
-            t += 1
+                    steps[d] = t + 1
+                    heappush(heap, (nc, d))
         return None
 
     def _witness_cycle(self) -> list[int]:
