@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from types import MappingProxyType
+from typing import Final
 
 from termsnake.board import Board
 from termsnake.geometry import DIRECTIONS, Direction, Point
+from termsnake.model import Game
 
 # A "free from" time that never comes: cells that stay blocked for the whole search.
 BLOCKED = 1 << 30
@@ -288,7 +291,44 @@ def direction_number(direction: Direction) -> int:
 
 _DIR_NUMBER: dict[Direction, int] = {d: i for i, d in enumerate(DIRECTIONS)}
 
+
+def safe_directions(game: Game) -> list[Direction]:
+    """The moves that do not kill the snake on this step."""
+    return [d for d in DIRECTIONS if game.is_safe(d)]
+
+
+def roomiest_move(game: Game, grid: Grid) -> Direction:
+    """The safe move with the most reachable cells behind it; any move if none is safe."""
+    head = grid.index(game.head)
+    blocked = static_blocked(grid, (grid.index(p) for p in game.body))
+    best = game.direction
+    best_room = -1
+    for direction in safe_directions(game):
+        v = grid.step[_DIR_NUMBER[direction]][head]
+        room = flood_count(grid, v, blocked) if v >= 0 else 0
+        if room > best_room:
+            best, best_room = direction, room
+    return best
+
+
+def path_arrows(grid: Grid, start: int, path: Sequence[int]) -> dict[Point, str]:
+    """A path drawn as one arrow per cell, each pointing to the next cell (for overlays)."""
+    arrows: dict[Point, str] = {}
+    a = start
+    for b in path:
+        d = grid.direction(a, b)
+        if d is not None:
+            arrows[grid.points[a]] = ARROWS[d]
+        a = b
+    return arrows
+
+
+ARROWS: Final[Mapping[Direction, str]] = MappingProxyType(
+    {Direction.UP: "^", Direction.DOWN: "v", Direction.LEFT: "<", Direction.RIGHT: ">"}
+)
+
 __all__ = [
+    "ARROWS",
     "BLOCKED",
     "Grid",
     "astar_path",
@@ -298,6 +338,9 @@ __all__ = [
     "extend_path",
     "flood_count",
     "grid_of",
+    "path_arrows",
+    "roomiest_move",
+    "safe_directions",
     "shortest_path",
     "static_blocked",
 ]

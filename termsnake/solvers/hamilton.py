@@ -12,11 +12,7 @@ from termsnake.geometry import DIRECTIONS, Direction, Point
 from termsnake.model import Game
 from termsnake.solvers.base import SolverUnavailable
 from termsnake.solvers.cycle import find_cycle
-from termsnake.solvers.graph import Grid, flood_count, grid_of
-
-ARROWS: Final[Mapping[Direction, str]] = MappingProxyType(
-    {Direction.UP: "^", Direction.DOWN: "v", Direction.LEFT: "<", Direction.RIGHT: ">"}
-)
+from termsnake.solvers.graph import ARROWS, Grid, flood_count, grid_of
 
 # Seconds the cycle search may take before the solver declares the board unplayable.
 SEARCH_BUDGET: Final = 2.0

@@ -1,0 +1,118 @@
+"""The greedy graph-search solver: eat by the shortest path when the tail stays in reach."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+
+from termsnake.geometry import DIRECTIONS, Direction, Point
+from termsnake.model import Game
+from termsnake.solvers.graph import (
+    Grid,
+    body_free_at,
+    direction_number,
+    distances,
+    extend_path,
+    grid_of,
+    path_arrows,
+    roomiest_move,
+    safe_directions,
+    shortest_path,
+    static_blocked,
+)
+
+
+class GreedySolver:
+    """Go for the food only if a virtual snake that ate it could still chase its own tail.
+
+    1. P1: the shortest path from the head to the food (BFS, straight runs preferred).
+    2. A virtual snake follows P1 and eats.
+    3. If the virtual snake can then still reach its tail (by a long path: the shortest path
+       stretched by pairwise extension), take P1's first step.
+    4. Else follow the longest path from the head to the tail.
+    5. Else take the safe move that leaves the head farthest from the food.
+    Whatever the plan, a move that kills at once is never taken while a safe one exists.
+    """
+
+    name = "greedy"
+
+    def __init__(self) -> None:
+        self._plan: Mapping[Point, str] = MappingProxyType({})
+
+    def setup(self, game: Game) -> None:
+        """Nothing to prepare beyond the board's adjacency (cached)."""
+        grid_of(game.board)
+
+    def next_direction(self, game: Game) -> Direction:
+        """The next move by the five steps of the class docstring."""
+        grid = grid_of(game.board)
+        index = grid.index
+        body = [index(p) for p in game.body]
+        head = body[0]
+        plan: list[int] | None = None
+        if game.food is not None:
+            # 1. The shortest path to the food, through cells the body will have left.
+            food = index(game.food)
+            free_at = body_free_at(grid, game.body)
+            p1 = shortest_path(grid, head, food, free_at, direction_number(game.direction))
+            if p1:
+                # 2. The virtual snake after following P1: the path reversed, then the old
+                # body, one cell longer than now because it ate.
+                virtual = (p1[::-1] + body)[: len(body) + 1]
+                # 3. Eating the last food wins; otherwise the tail must stay in reach.
+                if len(virtual) >= grid.board.size or _tail_path(grid, virtual) is not None:
+                    plan = p1
+        if plan is None:
+            # 4. Chase the tail the long way round, to wait for a better moment to eat.
+            plan = _tail_path(grid, body)
+        direction = grid.direction(head, plan[0]) if plan else None
+        if direction is None or not game.is_safe(direction):
+            # 5. No plan: keep away from the food, out of the way until the tail opens up.
+            plan = None
+            direction = _farthest_from_food(game, grid)
+        self._plan = MappingProxyType(path_arrows(grid, head, plan) if plan else {})
+        return direction
+
+    def overlay(self, game: Game) -> Mapping[Point, str]:
+        """The planned path (to the food or to the tail), as arrows."""
+        return self._plan
+
+
+def _tail_path(grid: Grid, body: Sequence[int]) -> list[int] | None:
+    """The longest path found from the head to the tail of ``body``, or None if out of reach.
+
+    The rest of the body counts as walls (it only ever opens up, so this errs on the safe side).
+    At length two the tail is also the neck, so the path must not step into it directly.
+    """
+    if len(body) < 2:
+        return None
+    blocked = static_blocked(grid, body[:-1])
+    path = shortest_path(grid, body[0], body[-1], blocked)
+    if path is None:
+        return None
+    path = extend_path(grid, body[0], path, blocked)
+    if len(body) == 2 and len(path) < 2:
+        return None
+    return path
+
+
+def _farthest_from_food(game: Game, grid: Grid) -> Direction:
+    """The safe move whose cell is farthest from the food (around the body); else any move."""
+    safe = safe_directions(game)
+    if not safe:
+        return game.direction
+    if game.food is None:
+        return roomiest_move(game, grid)
+    head = grid.index(game.head)
+    blocked = static_blocked(grid, (grid.index(p) for p in game.body))
+    dist = distances(grid, grid.index(game.food), blocked)
+    far = grid.cells + 1
+    best = safe[0]
+    best_d = -1
+    for direction in safe:
+        v = grid.step[DIRECTIONS.index(direction)][head]
+        # A cell the food cannot reach at all is as far as it gets.
+        d = dist[v] if v >= 0 and dist[v] >= 0 else far
+        if d > best_d:
+            best, best_d = direction, d
+    return best
