@@ -23,7 +23,7 @@ from itertools import pairwise
 from termsnake.board import Board
 from termsnake.geometry import Direction, Point
 from termsnake.model import Game
-from termsnake.solvers.base import SolverUnavailable
+from termsnake.solvers.base import Solver, SolverUnavailable
 
 _D, _U, _L, _R = Direction.DOWN, Direction.UP, Direction.LEFT, Direction.RIGHT
 # (x % 2, y % 2) -> (default move inside the block, cross move out of it), for both turnings.
@@ -57,24 +57,33 @@ class BlockGrid:
         return p.y * self.board.width + p.x
 
 
-def build_grid(board: Board, turning: int) -> BlockGrid | str:
-    """The block graph of ``board`` for turning 0 or 1, or why the board cannot be cut so."""
+def build_grid(board: Board, turning: int, offset: tuple[int, int] = (0, 0)) -> BlockGrid | str:
+    """The block graph of ``board`` for turning 0 or 1, or why the board cannot be cut so.
+
+    ``offset`` shifts the blocks: with (1, 1) the first block starts at (-1, -1), which suits
+    boards framed by a wall.
+    """
     w, h = board.width, board.height
-    if w % 2 or h % 2:
-        return f"the board is {w}x{h}; the cell tree needs even sides"
+    ox, oy = offset
+    if board.wrap and (w % 2 or h % 2):
+        return f"the board wraps and is {w}x{h}; the cell tree needs even sides"
+    if board.wrap:
+        bw, bh = w // 2, h // 2
+    else:
+        bw, bh = (w + ox + 1) // 2, (h + oy + 1) // 2
     n = w * h
     points = [Point(i % w, i // w) for i in range(n)]
-    walls = board.walls
+    members: dict[int, list[Point]] = {}
+    for p in board.free_cells:
+        bx = ((p.x + ox) % w) // 2 if board.wrap else (p.x + ox) // 2
+        by = ((p.y + oy) % h) // 2 if board.wrap else (p.y + oy) // 2
+        members.setdefault(by * bw + bx, []).append(p)
     block = [-1] * n
-    for by in range(h // 2):
-        for bx in range(w // 2):
-            cells = [Point(2 * bx + dx, 2 * by + dy) for dx in (0, 1) for dy in (0, 1)]
-            free = [p not in walls for p in cells]
-            if any(free) and not all(free):
-                return f"the 2x2 block at {cells[0]} is part wall; the cell tree needs whole blocks"
-            if all(free):
-                for p in cells:
-                    block[p.y * w + p.x] = by * (w // 2) + bx
+    for b, cells in members.items():
+        if len(cells) != 4:
+            return f"the 2x2 block at {min(cells)} is part wall; the cell tree needs whole blocks"
+        for p in cells:
+            block[p.y * w + p.x] = b
     dflt, cross, cedge = [-1] * n, [-1] * n, [-1] * n
     keys: dict[tuple[int, Direction], int] = {}
     ends: list[tuple[int, int]] = []
@@ -83,7 +92,7 @@ def build_grid(board: Board, turning: int) -> BlockGrid | str:
     for i, p in enumerate(points):
         if block[i] < 0:
             continue
-        d_dir, c_dir = turns[(p.x % 2, p.y % 2)]
+        d_dir, c_dir = turns[((p.x + ox) % 2, (p.y + oy) % 2)]
         q = board.step(p, d_dir)
         assert q is not None
         dflt[i] = q.y * w + q.x
@@ -100,7 +109,7 @@ def build_grid(board: Board, turning: int) -> BlockGrid | str:
         e = keys[key]
         cross[i], cedge[i] = j, e
         owners[e].append(i)
-    adj: list[list[tuple[int, int]]] = [[] for _ in range((w // 2) * (h // 2))]
+    adj: list[list[tuple[int, int]]] = [[] for _ in range(bw * bh)]
     for e, (a, b) in enumerate(ends):
         adj[a].append((e, b))
         adj[b].append((e, a))
@@ -116,7 +125,7 @@ def build_grid(board: Board, turning: int) -> BlockGrid | str:
         [(o[0], o[1]) for o in owners],
         adj,
         blocks,
-        [b in set(blocks) for b in range((w // 2) * (h // 2))],
+        [b in set(blocks) for b in range(bw * bh)],
     )
 
 
@@ -141,25 +150,47 @@ class TreeSolver:
         self._seen: list[int] = []  # BFS marks (generation numbers)
         self._gen = 0
         self._follow: list[int] | None = None  # a fixed cycle to follow when re-planning stalls
+        self._inner: Solver | None = None  # what plays boards the cell tree cannot cut
+
+    @property
+    def engine(self) -> str:
+        """What plays this board: ``cell-tree``, or the solver it fell back to."""
+        return "cell-tree" if self._inner is None else self._inner.name
 
     # -- set-up and keeping in step with the game ---------------------------------------------
 
     def setup(self, game: Game) -> None:
         """Cut the board into blocks and check the start body fits some Hamiltonian cycle."""
+        self._inner = None
         reasons = []
-        for turning in (0, 1):
-            grid = build_grid(game.board, turning)
-            if isinstance(grid, str):
-                raise SolverUnavailable(f"{grid}; try --ai greedy")
-            self._grid = grid
-            self._seen = [0] * len(grid.points)
-            self._sync(game, force=True)
-            why = self._check_state()
-            if why is None:
-                return
-            reasons.append(why)
+        # 1. Every way of cutting the board into 2x2 blocks, both ways round.
+        for offset in ((0, 0), (1, 1), (1, 0), (0, 1)):
+            for turning in (0, 1):
+                grid = build_grid(game.board, turning, offset)
+                if isinstance(grid, str):
+                    reasons.append(grid)
+                    break
+                self._grid = grid
+                self._seen = [0] * len(grid.points)
+                self._sync(game, force=True)
+                why = self._check_state()
+                if why is None:
+                    return
+                reasons.append(why)
         self._grid = None
-        raise SolverUnavailable(f"no cell-tree cycle fits the start: {reasons[0]}; try --ai greedy")
+        # 2. No cell tree fits: play the fixed Hamiltonian cycle with shortcuts, else greedy.
+        from termsnake.solvers.greedy import GreedySolver
+        from termsnake.solvers.hamilton import HamiltonSolver
+
+        for inner in (HamiltonSolver(), GreedySolver()):
+            try:
+                inner.setup(game)
+            except SolverUnavailable as exc:
+                reasons.append(str(exc))
+                continue
+            self._inner = inner
+            return
+        raise SolverUnavailable(f"no cell tree fits this board: {reasons[0]}; try --ai greedy")
 
     def _sync(self, game: Game, *, force: bool = False) -> None:
         """Bring the body mirror up to date: one step of incremental work, or a rebuild."""
@@ -338,6 +369,8 @@ class TreeSolver:
 
     def next_direction(self, game: Game) -> Direction:
         """Plan the shortest cell-tree path to the food and take its first step if it is safe."""
+        if self._inner is not None:
+            return self._inner.next_direction(game)
         self._sync(game)
         g = self._grid
         assert g is not None
@@ -548,6 +581,8 @@ class TreeSolver:
 
     def overlay(self, game: Game) -> Mapping[Point, str]:
         """The current witness cycle, as arrows on the head and on the cells not yet covered."""
+        if self._inner is not None:
+            return self._inner.overlay(game)
         if self._grid is None or game.over:
             return {}
         self._sync(game)

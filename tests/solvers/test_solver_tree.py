@@ -8,7 +8,7 @@ from termsnake.board import Board
 from termsnake.geometry import Direction, Point
 from termsnake.level import Level, open_level
 from termsnake.model import Game, Outcome
-from termsnake.solvers.base import SolverUnavailable, play
+from termsnake.solvers.base import play
 from termsnake.solvers.tree import TreeSolver, build_grid
 
 # Block-aligned walls: whole 2x2 blocks of '#'.
@@ -133,8 +133,30 @@ def test_grid_has_two_moves_per_cell_and_a_tree_of_blocks() -> None:
     assert all(d >= 0 for d in grid.dflt)
 
 
-def test_part_wall_blocks_are_refused_with_a_hint() -> None:
-    rows = ("....", ".#..", "....", "....")
-    game = Game(_level(rows), seed=1)
-    with pytest.raises(SolverUnavailable, match="greedy"):
-        TreeSolver().setup(game)
+def test_a_framed_board_is_cut_with_shifted_blocks() -> None:
+    rows = ("#" * 10, *("#" + "." * 8 + "#" for _ in range(6)), "#" * 10)
+    level = Level(Board.from_rows(rows), (Point(1, 1),), Direction.RIGHT)
+    for seed in range(4):
+        game = Game(level, seed=seed)
+        solver = TreeSolver()
+        solver.setup(game)
+        assert solver.engine == "cell-tree"
+        assert play(game, solver) is Outcome.WON
+
+
+def test_boards_without_whole_blocks_fall_back_to_the_fixed_cycle() -> None:
+    level = Level(Board.open(5, 4), (Point(0, 0),), Direction.RIGHT)
+    for seed in range(4):
+        game = Game(level, seed=seed)
+        solver = TreeSolver()
+        solver.setup(game)
+        assert solver.engine == "hamilton"
+        assert play(game, solver) is Outcome.WON
+
+
+def test_odd_boards_are_played_not_refused() -> None:
+    game = Game(open_level(5, 5, length=1), seed=1)
+    solver = TreeSolver()
+    solver.setup(game)
+    assert solver.engine == "greedy"
+    assert play(game, solver) is not None
