@@ -7,6 +7,7 @@ import json
 import multiprocessing
 import os
 import re
+import signal
 import statistics
 import sys
 from collections.abc import Callable, Iterable, Sequence
@@ -16,6 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Final, NoReturn
 
+from termsnake.board import Board
 from termsnake.geometry import Point
 from termsnake.level import Level, open_level, straight_body
 from termsnake.model import Game, Outcome
@@ -148,7 +150,7 @@ def food_bound(game: Game) -> int:
         head = nxt
         if step in wanted:
             heads[step] = head
-    maps: dict[Point, dict[Point, int]] = {}
+    maps = _distance_maps(board)
     total = 0
     for step, food in eaten:
         source = heads[step]
@@ -156,6 +158,12 @@ def food_bound(game: Game) -> int:
             maps[source] = board.distance_map(source)
         total += maps[source][food]
     return total
+
+
+@lru_cache(maxsize=16)
+def _distance_maps(board: Board) -> dict[Point, dict[Point, int]]:
+    # Filled lazily and shared by every game on the board: at most one BFS per source cell.
+    return {}
 
 
 def play_one(task: GameTask) -> GameRecord:
@@ -197,14 +205,53 @@ def run_tasks(
         return records
     results: list[GameRecord | None] = [None] * len(tasks)
     context = multiprocessing.get_context(START_METHOD)
-    with ProcessPoolExecutor(max_workers=min(jobs, len(tasks)), mp_context=context) as pool:
+    pool = ProcessPoolExecutor(
+        max_workers=min(jobs, len(tasks)), mp_context=context, initializer=_worker_init
+    )
+    try:
         futures: dict[Future[GameRecord], int] = {
-            pool.submit(play_one, task): i for i, task in enumerate(tasks)
+            pool.submit(_play_in_worker, task): i for i, task in enumerate(tasks)
         }
         for future in as_completed(futures):
             results[futures[future]] = future.result()
             on_done()
+    except BaseException:
+        # Ctrl-C: drop the games not started instead of waiting for all of them.
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown()
     return [r for r in results if r is not None]
+
+
+_in_game = False
+_interrupted = False
+
+
+def _worker_init() -> None:
+    # Ctrl-C reaches the whole process group: a worker stops the game it plays (the parent
+    # then cancels the rest) but ignores it while idle, where it would only print a traceback.
+    signal.signal(signal.SIGINT, _worker_sigint)
+
+
+def _worker_sigint(signum: int, frame: object) -> None:
+    global _interrupted
+    _interrupted = True
+    if _in_game:
+        raise KeyboardInterrupt
+
+
+def _play_in_worker(task: GameTask) -> GameRecord:
+    global _in_game
+    if _interrupted:  # a game queued before the parent could cancel it
+        raise KeyboardInterrupt
+    _in_game = True
+    try:
+        return play_one(task)
+    finally:
+        _in_game = False
+
+
+_interrupted = False
 
 
 def summarize(
@@ -464,7 +511,12 @@ def main(argv: Sequence[str]) -> int:
         leave=False,
         dynamic_ncols=True,
     ) as bar:
-        records = run_tasks(tasks, jobs, lambda: bar.update(1))
+        try:
+            records = run_tasks(tasks, jobs, lambda: bar.update(1))
+        except KeyboardInterrupt:
+            bar.close()
+            print("termsnake bench: interrupted", file=sys.stderr)
+            return 130
 
     rows: list[dict[str, Any]] = []
     status = 0
