@@ -162,6 +162,7 @@ class TreeSolver:
     def setup(self, game: Game) -> None:
         """Cut the board into blocks and check the start body fits some Hamiltonian cycle."""
         self._inner = None
+        self._follow = None
         reasons = []
         # 1. Every way of cutting the board into 2x2 blocks, both ways round.
         for offset in ((0, 0), (1, 1), (1, 0), (0, 1)):
