@@ -136,6 +136,9 @@ class TreeSolver:
     # Tie-break costs, in thousandths of a step: a move inside a block, into a new block, back
     # along a tree edge.
     penalties: tuple[int, int, int] = (1, 1, 0)
+    # How many more moves a path through the other move may take when the best path would cut
+    # blocks off; the extra cost of passing a block the body has not reached (it closes that
+    # block's edge); whether to skip the detour to blocks a plan would cut off (for measuring).
     slack = 2
     shut = 1000
     no_detour = False
