@@ -39,9 +39,10 @@ _REGISTRY: dict[str, str] = {
     "greedy": "termsnake.solvers.greedy:GreedySolver",
     "bfs": "termsnake.solvers.shortest:BfsSolver",
     "astar": "termsnake.solvers.shortest:AStarSolver",
+    "tree": "termsnake.solvers.tree:TreeSolver",
 }
 # `best` always names the strongest solver termsnake has.
-_ALIASES: dict[str, str] = {"best": "hamilton"}
+_ALIASES: dict[str, str] = {"best": "tree"}
 
 
 def known_names() -> list[str]:
