@@ -59,8 +59,15 @@ class GreedySolver:
                 # 2. The virtual snake after following P1: the path reversed, then the old
                 # body, one cell longer than now because it ate.
                 virtual = (p1[::-1] + body)[: len(body) + 1]
-                # 3. Eating the last food wins; otherwise the tail must stay in reach.
-                if len(virtual) >= grid.board.size or _tail_path(grid, virtual) is not None:
+                # 3. Eating the last food wins; otherwise the tail must stay in reach. Counting
+                # the body as walls errs on the safe side, but can keep the snake circling
+                # forever (food at the end of a corridor); once a whole board's worth of moves
+                # has gone by without food, cells the body will have left count as open.
+                if (
+                    len(virtual) >= grid.board.size
+                    or _tail_path(grid, virtual) is not None
+                    or (game.since_food >= grid.board.size and _chases_tail(grid, virtual))
+                ):
                     plan = p1
         if plan is None:
             # 4. Chase the tail the long way round, to wait for a better moment to eat.
@@ -94,6 +101,35 @@ def _tail_path(grid: Grid, body: Sequence[int]) -> list[int] | None:
     if len(body) == 2 and len(path) < 2:
         return None
     return path
+
+
+def _chases_tail(grid: Grid, body: Sequence[int]) -> bool:
+    """Whether the head can wander until a cell of ``body`` opens up beside it (no eating).
+
+    A rough test for a snake that has circled too long: the free cells the head can reach
+    (body as walls) give it room for as many moves; if some body cell next to that room is
+    left by the tail within that many moves, the head can take it and trail its own body.
+    """
+    length = len(body)
+    free_at = [0] * grid.cells
+    for i, c in enumerate(body):
+        free_at[c] = length - i
+    adj = grid.adj
+    seen = bytearray(grid.cells)
+    seen[body[0]] = 1
+    room = [body[0]]
+    for u in room:
+        for v in adj[u]:
+            if not seen[v] and not free_at[v]:
+                seen[v] = 1
+                room.append(v)
+    moves = len(room)
+    neck = body[1] if length >= 2 else -1
+    return any(
+        free_at[v] and free_at[v] <= moves and not (u == body[0] and v == neck)
+        for u in room
+        for v in adj[u]
+    )
 
 
 def _farthest_from_food(game: Game, grid: Grid) -> Direction:
