@@ -1,0 +1,132 @@
+"""The Hamiltonian-cycle solver: it wins on boards with a cycle and keeps its invariant."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from termsnake.board import Board
+from termsnake.geometry import Direction, Point
+from termsnake.level import Level, open_level
+from termsnake.model import Game, Outcome
+from termsnake.solvers.base import SolverUnavailable, play
+from termsnake.solvers.cycle import find_cycle
+from termsnake.solvers.hamilton import HamiltonSolver
+
+
+def invariant_problem(game: Game, cycle: tuple[Point, ...]) -> str | None:
+    """The docstring's invariant, recomputed here from the cycle alone: why it fails, or None."""
+    n = len(cycle)
+    where = {p: i for i, p in enumerate(cycle)}
+    body = list(game.body)
+    base = where[body[-1]]
+    rels = [(where[p] - base) % n for p in reversed(body)]  # tail first
+    if any(a >= b for a, b in itertools.pairwise(rels)):
+        return f"body out of order along the cycle: {rels}"
+    if len(body) >= 2 and cycle[(where[body[0]] + 1) % n] == body[1]:
+        return "the head's next cell on the cycle is its neck"
+    return None
+
+
+@pytest.mark.parametrize("size", [4, 6, 8, 10, 12])
+@pytest.mark.parametrize("length", [1, 3])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_wins_every_game_on_open_even_boards(size: int, length: int, seed: int) -> None:
+    game = Game(open_level(size, size, length), seed)
+    assert play(game, HamiltonSolver()) is Outcome.WON
+    assert game.length == game.board.size
+
+
+@pytest.mark.parametrize(("width", "height", "wrap"), [(6, 6, False), (8, 5, False), (5, 5, True)])
+@pytest.mark.parametrize("seed", [4, 5])
+def test_invariant_holds_before_every_move(width: int, height: int, wrap: bool, seed: int) -> None:
+    board = Board.open(width, height, wrap=wrap)
+    level = Level(board, (Point(0, 0),), Direction.RIGHT)
+    game = Game(level, seed)
+    solver = HamiltonSolver()
+    solver.setup(game)
+    shortcuts = 0
+    while not game.over:
+        assert invariant_problem(game, solver.cycle) is None, f"at step {game.steps}"
+        direction = solver.next_direction(game)
+        follow = Direction.between(
+            game.head, solver.cycle[(solver.cycle.index(game.head) + 1) % len(solver.cycle)]
+        )
+        shortcuts += direction is not follow
+        game.step(direction)
+    assert game.outcome is Outcome.WON
+    assert shortcuts > 0  # the invariant was tested on more than plain cycle-following
+
+
+def test_longer_snake_that_starts_against_the_cycle_still_wins() -> None:
+    # Length 3 heading left: on the zig-zag's first row (travelled rightward) the body is
+    # reversed, so the solver must pick the other orientation or enter the cycle first.
+    board = Board.open(6, 6)
+    body = (Point(1, 0), Point(2, 0), Point(3, 0))
+    game = Game(Level(board, body, Direction.LEFT), 9)
+    solver = HamiltonSolver()
+    assert play(game, solver) is Outcome.WON
+
+
+def test_wins_on_walled_and_wrapping_boards() -> None:
+    walled = Board.from_rows(["......", "......", "..##..", "..##..", "......", "......"])
+    torus = Board.open(7, 5, wrap=True)
+    for board in (walled, torus):
+        start = board.free_cells[0]
+        game = Game(Level(board, (start,), Direction.RIGHT), 11)
+        assert play(game, HamiltonSolver()) is Outcome.WON, board.name
+
+
+def test_unavailable_on_an_odd_board_says_why() -> None:
+    game = Game(open_level(5, 5, 1), 1)
+    with pytest.raises(SolverUnavailable) as info:
+        HamiltonSolver().setup(game)
+    message = str(info.value)
+    assert "odd number of free cells (25)" in message
+    assert "--ai greedy" in message
+
+
+def test_unavailable_with_a_dead_end() -> None:
+    board = Board.from_rows(["....", "....", ".###"])
+    game = Game(Level(board, (Point(0, 0),), Direction.RIGHT), 1)
+    with pytest.raises(SolverUnavailable, match=r"dead-end cell at \(0, 2\).*--ai greedy"):
+        HamiltonSolver().setup(game)
+
+
+def test_unavailable_when_the_search_gives_up() -> None:
+    rows = ["......", "..#...", "..#...", "......", "......"]
+    board = Board.from_rows(rows, name="impatient")
+    game = Game(Level(board, (Point(0, 0),), Direction.RIGHT), 1)
+    with pytest.raises(SolverUnavailable, match="gave up"):
+        HamiltonSolver(budget=0.0).setup(game)
+
+
+def test_overlay_draws_the_cycle_as_arrows() -> None:
+    game = Game(open_level(6, 4, 1), 1)
+    solver = HamiltonSolver()
+    solver.setup(game)
+    overlay = solver.overlay(game)
+    cycle = solver.cycle
+    assert set(overlay) == set(game.board.free_cells)
+    glyph = {Direction.UP: "^", Direction.DOWN: "v", Direction.LEFT: "<", Direction.RIGHT: ">"}
+    for i, p in enumerate(cycle):
+        direction = Direction.between(p, cycle[(i + 1) % len(cycle)])
+        assert direction is not None
+        assert overlay[p] == glyph[direction]
+
+
+def test_every_preset_with_a_cycle_is_won() -> None:
+    presets = pytest.importorskip("termsnake.presets")
+    names = presets.preset_names()
+    if not names:
+        pytest.skip("no presets yet")
+    played = 0
+    for name in names:
+        level = presets.load_preset(name)
+        if find_cycle(level.board).status != "found":
+            continue
+        game = Game(level, 3)
+        assert play(game, HamiltonSolver()) is Outcome.WON, name
+        played += 1
+    assert played > 0
