@@ -7,6 +7,7 @@ from types import MappingProxyType
 
 from termsnake.geometry import DIRECTIONS, Direction, Point
 from termsnake.model import Game
+from termsnake.solvers.endgame import completion, lock_route
 from termsnake.solvers.graph import (
     Grid,
     body_free_at,
@@ -20,6 +21,12 @@ from termsnake.solvers.graph import (
     shortest_path,
     static_blocked,
 )
+
+# Free cells from which greedy plays the late game (a Hamiltonian cycle through the free cells).
+ENDGAME_FREE = 16
+# Search nodes for one completion, and snake states for one look-ahead for a cycle.
+COMPLETION_BUDGET = 300
+LOCK_BUDGET = 300
 
 
 class GreedySolver:
@@ -38,6 +45,9 @@ class GreedySolver:
 
     def __init__(self) -> None:
         self._plan: Mapping[Point, str] = MappingProxyType({})
+        # Late game: the route being followed (cells ahead) and the body expected next call.
+        self._route: list[int] = []
+        self._expect: tuple[int, ...] = ()
 
     def setup(self, game: Game) -> None:
         """Nothing to prepare beyond the board's adjacency (cached)."""
@@ -50,12 +60,35 @@ class GreedySolver:
         body = [index(p) for p in game.body]
         head = body[0]
         plan: list[int] | None = None
+        locked = False
+        size = grid.board.size
+        endgame = size - len(body) <= ENDGAME_FREE
+        route = self._route if tuple(body) == self._expect else []
+        self._route = []
         if game.food is not None:
             # 1. The shortest path to the food, through cells the body will have left.
             food = index(game.food)
             free_at = body_free_at(grid, game.body)
             p1 = shortest_path(grid, head, food, free_at, direction_number(game.direction))
-            if p1:
+            if p1 and endgame:
+                # 2-3 in the late game: eat only if the virtual snake then lies on a
+                # Hamiltonian cycle (a path through all free cells leads back to its tail).
+                virtual = (p1[::-1] + body)[: len(body) + 1]
+                if len(virtual) >= size:
+                    plan = p1
+                else:
+                    rest = completion(grid, virtual, COMPLETION_BUDGET)
+                    if rest is not None:
+                        plan = p1 + rest
+                        locked = True
+            if plan is None and route:
+                # 4a. Already on such a cycle: keep to it; it passes the food within a lap.
+                plan, locked = route, True
+            if plan is None and endgame:
+                # 4b. Search a few moves ahead for a state that lies on such a cycle.
+                plan = lock_route(grid, body, food, ENDGAME_FREE, LOCK_BUDGET, COMPLETION_BUDGET)
+                locked = plan is not None
+            if plan is None and p1:
                 # 2. The virtual snake after following P1: the path reversed, then the old
                 # body, one cell longer than now because it ate.
                 virtual = (p1[::-1] + body)[: len(body) + 1]
@@ -73,6 +106,11 @@ class GreedySolver:
             # 4. Chase the tail the long way round, to wait for a better moment to eat.
             plan = _tail_path(grid, body)
         direction = grid.direction(head, plan[0]) if plan else None
+        if locked and plan and direction is not None and game.is_safe(direction):
+            # Remember the rest of the plan, and the body it should find at the next move.
+            ate = game.food is not None and plan[0] == index(game.food)
+            self._route = plan[1:]
+            self._expect = (plan[0], *(body if ate else body[:-1]))
         if direction is None or not game.is_safe(direction):
             # 5. No plan: keep away from the food, out of the way until the tail opens up.
             plan = None

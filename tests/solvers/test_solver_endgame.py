@@ -1,0 +1,142 @@
+"""The late-game search: completions are Hamiltonian paths of the free cells, found when small."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from termsnake.board import Board
+from termsnake.geometry import Direction
+from termsnake.level import Level
+from termsnake.model import Game
+from termsnake.solvers.endgame import completion, lock_route
+from termsnake.solvers.graph import Grid, grid_of
+
+
+def random_body(rng: random.Random, grid: Grid, length: int) -> list[int] | None:
+    """A self-avoiding walk of ``length`` cells (head first), or None if it got stuck."""
+    cells = [c for c in range(grid.cells) if grid.free[c]]
+    body = [rng.choice(cells)]
+    while len(body) < length:
+        options = [v for v in grid.adj[body[-1]] if v not in body]
+        if not options:
+            return None
+        body.append(rng.choice(options))
+    return body
+
+
+def brute_force(grid: Grid, body: list[int]) -> bool:
+    """Whether some path through all free cells leads from beside the head to beside the tail."""
+    taken = set(body)
+    free = [c for c in range(grid.cells) if grid.free[c] and c not in taken]
+    if not free:
+        return body[-1] in grid.adj[body[0]] and len(body) > 2
+
+    def walk(cur: int, left: int) -> bool:
+        if left == 0:
+            return body[-1] in grid.adj[cur]
+        for v in grid.adj[cur]:
+            if v not in taken:
+                taken.add(v)
+                if walk(v, left - 1):
+                    return True
+                taken.discard(v)
+        return False
+
+    starts = [v for v in grid.adj[body[0]] if v not in taken]
+    for s in starts:
+        taken.add(s)
+        if walk(s, len(free) - 1):
+            return True
+        taken.discard(s)
+    return False
+
+
+def check_completion(grid: Grid, body: list[int], path: list[int]) -> None:
+    """``path`` visits every free cell once, from beside the head to beside the tail."""
+    free = {c for c in range(grid.cells) if grid.free[c]} - set(body)
+    assert sorted(path) == sorted(free)
+    walk = [body[0], *path, body[-1]]
+    for a, b in itertools.pairwise(walk):
+        assert b in grid.adj[a]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    seed=st.integers(0, 100_000),
+    width=st.integers(2, 5),
+    height=st.integers(2, 5),
+    wrap=st.booleans(),
+    fill=st.floats(0.4, 1.0),
+)
+def test_completion_matches_brute_force(
+    seed: int, width: int, height: int, wrap: bool, fill: float
+) -> None:
+    grid = grid_of(Board.open(width, height, wrap=wrap))
+    rng = random.Random(seed)
+    length = max(2, round(fill * width * height))
+    body = random_body(rng, grid, length)
+    if body is None:
+        return
+    path = completion(grid, body, budget=1_000_000)
+    assert (path is not None) == brute_force(grid, body)
+    if path is not None:
+        check_completion(grid, body, path)
+
+
+def test_completion_of_a_snake_along_a_row() -> None:
+    # 4x3, the snake fills the top row from right to left: the head is at the top left.
+    grid = grid_of(Board.open(4, 3))
+    body = [0, 1, 2, 3]
+    path = completion(grid, body)
+    assert path is not None
+    check_completion(grid, body, path)
+    # A snake that walls off the corner cell has no completion.
+    assert completion(grid, [8, 4, 5, 1, 2, 6]) is None
+
+
+def test_lock_route_moves_are_legal_and_end_on_a_cycle() -> None:
+    board = Board.open(4, 4)
+    grid = grid_of(board)
+    # A snake coiled so that no completion exists yet: head beside its tail, free cells beyond.
+    body = [5, 6, 2, 1, 0, 4]
+    assert completion(grid, body) is None
+    food = 15
+    route = lock_route(grid, body, food, max_depth=8)
+    assert route is not None
+    level = Level(board, tuple(grid.points[c] for c in body), Direction.LEFT, grid.points[food])
+    game = Game(level, 1)
+    for c in route:
+        if game.over:
+            break
+        direction = grid.direction(grid.index(game.head), c)
+        assert direction is not None
+        assert game.is_safe(direction)
+        game.step(direction)
+    assert game.outcome is None or game.outcome.value == "won"
+
+
+def test_lock_route_respects_the_game_rules() -> None:
+    rng = random.Random(3)
+    board = Board.open(5, 5)
+    grid = grid_of(board)
+    for _ in range(40):
+        body = random_body(rng, grid, rng.randint(8, 20))
+        if body is None:
+            continue
+        free = [c for c in range(grid.cells) if c not in body]
+        food = rng.choice(free)
+        route = lock_route(grid, body, food, max_depth=6)
+        if route is None:
+            continue
+        level = Level(board, tuple(grid.points[c] for c in body), Direction.UP, grid.points[food])
+        game = Game(level, 1)
+        for c in route:
+            if game.over:
+                break
+            direction = grid.direction(grid.index(game.head), c)
+            assert direction is not None and game.is_safe(direction)
+            game.step(direction)
