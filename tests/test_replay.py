@@ -380,3 +380,43 @@ def test_the_command_checks_its_arguments(tmp_path: Path) -> None:
         proc = run_replay(*args)
         assert proc.returncode == 2, args
         assert proc.stderr.count("\n") == 1 and "error" in proc.stderr
+
+
+def test_the_command_needs_a_terminal_after_checking(tmp_path: Path) -> None:
+    path = tmp_path / "won.json"
+    save_replay(won_replay(), path)
+    proc = subprocess.run(
+        [command(), "replay", str(path)],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 2
+    assert "ssh -t" in proc.stderr and "termsnake replay: error" not in proc.stderr
+
+
+@pytest.mark.terminal
+def test_the_command_plays_a_replay_back_in_a_terminal(tmp_path: Path) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    replay = won_replay()
+    path = tmp_path / "won.json"
+    save_replay(replay, path)
+    child = pexpect.spawn(
+        command(),
+        ["replay", str(path), "--speed", "100"],
+        dimensions=(24, 80),
+        encoding="utf-8",
+        timeout=30,
+    )
+    try:
+        child.expect("press any key")
+        child.send("q")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0
+    summary = child.before
+    assert "won" in summary
+    assert f"Moves ({replay.result.steps}): " in summary
