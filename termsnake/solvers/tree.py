@@ -22,7 +22,7 @@ from itertools import pairwise
 
 from termsnake.board import Board
 from termsnake.geometry import Direction, Point
-from termsnake.model import Game
+from termsnake.model import Game, Outcome
 from termsnake.solvers.base import Solver, SolverUnavailable
 
 _D, _U, _L, _R = Direction.DOWN, Direction.UP, Direction.LEFT, Direction.RIGHT
@@ -142,6 +142,13 @@ class TreeSolver:
     slack = 2
     shut = 1000
     no_detour = False
+    # Whether to play both moves out where the shortest path would cut blocks off.
+    lookahead = True
+    after_weight = 2000
+    always = True
+    nocommit = False
+    cache = True
+    hug = 0
 
     def __init__(self) -> None:
         self._grid: BlockGrid | None = None
@@ -154,6 +161,8 @@ class TreeSolver:
         self._gen = 0
         self._follow: list[int] | None = None  # a fixed cycle to follow when re-planning stalls
         self._inner: Solver | None = None  # what plays boards the cell tree cannot cut
+        self._commit: deque[int] = deque()  # cells of a route chosen by look-ahead
+        self._nbrs: list[list[int]] = []  # cell -> free cells next to it
 
     @property
     def engine(self) -> str:
@@ -166,6 +175,7 @@ class TreeSolver:
         """Cut the board into blocks and check the start body fits some Hamiltonian cycle."""
         self._inner = None
         self._follow = None
+        self._commit.clear()
         reasons = []
         # 1. Every way of cutting the board into 2x2 blocks, both ways round.
         for offset in ((0, 0), (1, 1), (1, 0), (0, 1)):
@@ -176,6 +186,7 @@ class TreeSolver:
                     break
                 self._grid = grid
                 self._seen = [0] * len(grid.points)
+                self._nbrs = self._neighbours(grid)
                 self._sync(game, force=True)
                 why = self._check_state()
                 if why is None:
@@ -195,6 +206,19 @@ class TreeSolver:
             self._inner = inner
             return
         raise SolverUnavailable(f"no cell tree fits this board: {reasons[0]}; try --ai greedy")
+
+    @staticmethod
+    def _neighbours(g: BlockGrid) -> list[list[int]]:
+        """Cell -> the free cells next to it."""
+        out: list[list[int]] = [[] for _ in g.points]
+        for c, p in enumerate(g.points):
+            if g.block[c] < 0:
+                continue
+            for d in (_U, _D, _L, _R):
+                q = g.board.step(p, d)
+                if q is not None and g.block[g.index(q)] >= 0:
+                    out[c].append(g.index(q))
+        return out
 
     def _sync(self, game: Game, *, force: bool = False) -> None:
         """Bring the body mirror up to date: one step of incremental work, or a rebuild."""
@@ -376,6 +400,10 @@ class TreeSolver:
         if self._inner is not None:
             return self._inner.next_direction(game)
         self._sync(game)
+        return self._direction(self._body[0], self._choose(game))
+
+    def _choose(self, game: Game) -> int:
+        """The cell to move to next; the mirror must be in step with ``game``."""
         g = self._grid
         assert g is not None
         head = self._body[0]
@@ -388,38 +416,113 @@ class TreeSolver:
             if game.since_food == 0:
                 self._follow = None
             else:
-                return self._direction(head, self._follow[head])
-        # 2. The shortest path to the food in the two-moves-per-cell graph.
+                return self._follow[head]
+        # 2. A route chosen by look-ahead earlier: keep to it while every step stays safe.
+        commit = self._commit
+        if commit:
+            c = commit.popleft()
+            if c in options and self._move_keeps_tree(c, c == food):
+                return c
+            commit.clear()
+        # 3. The shortest path to the food in the two-moves-per-cell graph.
         order = list(options)
-        first = self._first_step(food)
+        first, contested, route = self._first_step(food)
         if first in order:
             order.sort(key=lambda c: c != first)
         elif first == -2 and len(order) == 2:
             order.reverse()
-        # 4. Take the first preferred move that keeps a spanning tree possible.
-        for c in order:
-            if self._move_keeps_tree(c, c == food):
-                return self._direction(head, c)
-        raise AssertionError("the cell tree lost its spanning tree")  # pragma: no cover
+        safe = [c for c in order if self._move_keeps_tree(c, c == food)]
+        if not safe:
+            raise AssertionError("the cell tree lost its spanning tree")  # pragma: no cover
+        # 4. Where the plan would cut blocks off, the heuristic detour is a guess: play both
+        # moves out (each then following this same policy) and keep the one that eats sooner.
+        if (contested or self.always) and self.lookahead and len(safe) == 2:
+            best: list[int] | None = None
+            best_score = _FAR
+            for c in safe:
+                out = self._rollout(game, c, len(g.points) * 2)
+                if out is not None and out[1] < best_score:
+                    best, best_score = out
+            if best is not None:
+                if not self.nocommit:
+                    self._commit.extend(best[1:])
+                return best[0]
+        # 5. A path that cuts nothing off stays the shortest as the snake walks it: keep to it
+        # rather than search again each move.
+        if route and route[0] == safe[0] and self.cache:
+            self._commit.extend(route[1:])
+        return safe[0]
 
-    def _first_step(self, food: int) -> int:
+    def _rollout(self, game: Game, first: int, limit: int) -> tuple[list[int], int] | None:
+        """The moves this policy (without look-ahead) makes from ``first`` until it eats, and
+        their score: moves, plus a weighted guess of the moves to the next food after.
+
+        None if it takes ``limit`` moves or more, or the game ends otherwise.
+        """
+        sim = TreeSolver.__new__(TreeSolver)
+        sim._grid = self._grid
+        sim._occ = list(self._occ)
+        sim._succ = list(self._succ)
+        sim._body = deque(self._body)
+        sim._serial = self._serial
+        sim._last = list(self._last)
+        sim._seen = self._seen
+        sim._gen = self._gen
+        sim._follow = None
+        sim._nbrs = self._nbrs
+        sim._inner = None
+        sim._commit = deque()
+        sim.lookahead = False
+        play = game.copy()
+        route = [first]
+        cell = first
+        try:
+            while True:
+                if play.step(self._direction(sim._body[0], cell)).ate or play.over:
+                    break
+                if len(route) >= limit:
+                    return None
+                sim._sync(play)
+                cell = sim._choose(play)
+                route.append(cell)
+        finally:
+            self._gen = sim._gen
+        if play.outcome is Outcome.DIED:
+            return None
+        score = 1000 * len(route)
+        if not play.over and self.after_weight:
+            sim._sync(play)
+            score += self.after_weight * self._after_cost(sim) // 1000
+            self._gen = sim._gen
+        return route, score
+
+    def _after_cost(self, sim: TreeSolver) -> int:
+        """The mean number of moves, in the simulated state, to reach a free cell (x 1000)."""
+        reach: dict[int, int] = {}
+        sim._plan([False] * len(sim._occ), reach=reach)
+        free = [c for c in reach if sim._occ[c] < 0]
+        return 0 if not free else 1000 * sum(reach[c] for c in free) // len(free)
+
+    def _first_step(self, food: int) -> tuple[int, bool, list[int]]:
         """The first cell of a good path: to the food, or to blocks it would cut off first.
 
-        -1 if there is no plan, -2 if the only plan found would break the tree.
+        -1 if there is no plan, -2 if the only plan found would break the tree; the flag says
+        whether the shortest path would cut blocks off (the choice is then a guess); the list is
+        the whole path to the food (without the head) when it cuts nothing off.
         """
         g = self._grid
         assert g is not None
         if food < 0:
-            return -1
+            return -1, False, []
         goal = [False] * len(g.points)
         goal[food] = True
         path = self._plan(goal)
         if path is None or len(path) < 2:
-            return -1
+            return -1, False, []
         # 3. If the tree cannot survive the whole path, see which blocks it cuts off.
         cut = self._path_cuts(path)
         if cut is not None and not any(cut):
-            return path[1]
+            return path[1], False, path[1:]
         # 4. The best path that starts with the other move may keep the tree whole.
         head = self._body[0]
         other = g.cross[head] if path[1] == g.dflt[head] else g.dflt[head]
@@ -428,16 +531,16 @@ class TreeSolver:
             if path2 is not None:
                 cut2 = self._path_cuts(path2)
                 if cut2 is not None and not any(cut2) and len(path2) <= len(path) + self.slack:
-                    return other
+                    return other, True, []
         if cut is None:
-            return -2
+            return -2, True, []
         # 4. Visit the blocks the path would cut off first (join them to the tree).
         for c in range(len(g.points)):
             goal[c] = g.block[c] >= 0 and cut[g.block[c]] and self._occ[c] < 0
         detour = self._plan(goal)
         if detour is None or len(detour) < 2:
-            return -2
-        return detour[1]
+            return -2, True, []
+        return detour[1], True, []
 
     def _path_cuts(self, path: list[int]) -> list[bool] | None:
         """Blocks cut off once the snake has eaten at the end of ``path``; None on a loop."""
@@ -480,7 +583,9 @@ class TreeSolver:
                 return d
         raise AssertionError("cells are not adjacent")  # pragma: no cover
 
-    def _plan(self, goal: list[bool], first: int = -1) -> list[int] | None:
+    def _plan(
+        self, goal: list[bool], first: int = -1, reach: dict[int, int] | None = None
+    ) -> list[int] | None:
         """Cheapest path from the head (through ``first`` if given) to a goal cell.
 
         Body cells count as free once the tail has left them, a body cell's edge constraint
@@ -503,6 +608,12 @@ class TreeSolver:
         tail_serial = self._serial - len(self._body) + 1
         same, new, back = self.penalties
         shut = self.shut
+        hug = self.hug
+        if hug:
+            # Prefer cells with few free neighbours, so the path hugs the body and the walls and
+            # leaves the free space in one piece.
+            nbrs = self._nbrs
+            openness = [hug * sum(1 for q in nbrs[c] if occ[q] < 0) for c in range(len(occ))]
         self._gen += 1
         gen = self._gen
         seen = self._seen  # cells settled
@@ -549,11 +660,15 @@ class TreeSolver:
                 if s >= 0 and s - tail_serial + 1 > t:
                     continue  # still under the body when the head would arrive
                 nc = cost + step
+                if hug:
+                    nc += openness[d]
                 if nc < best.get(d, _FAR):
                     best[d] = nc
                     prev[d] = c
                     steps[d] = t + 1
                     heappush(heap, (nc, d))
+        if reach is not None:
+            reach.update(steps)
         return None
 
     def _witness_cycle(self) -> list[int]:
