@@ -6,12 +6,12 @@ import argparse
 import json
 import os
 import sys
-import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, NoReturn
 
+from termsnake.atomic import write_atomic
 from termsnake.board import Board
 from termsnake.geometry import Direction, Point
 from termsnake.history import compress, expand_directions
@@ -264,35 +264,7 @@ def replay_from_game(game: Game, solver_name: str | None) -> Replay:
 
 def save_replay(replay: Replay, path: str | os.PathLike[str]) -> None:
     """Write ``replay`` to ``path`` atomically: a temp file beside it, fsync, then rename."""
-    target = Path(path)
-    data = replay.to_json().encode("utf-8")
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        mode = target.stat().st_mode & 0o777 if target.exists() else 0o644
-        os.chmod(tmp, mode)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    _fsync_dir(target.parent)
-
-
-def _fsync_dir(directory: Path) -> None:
-    # Makes the rename itself durable; not every platform lets a directory be opened.
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+    write_atomic(path, replay.to_json().encode("utf-8"))
 
 
 def load_replay(path: str | os.PathLike[str]) -> Replay:

@@ -9,7 +9,6 @@ import json
 import os
 import re
 import sys
-import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -18,6 +17,8 @@ from pathlib import Path
 from typing import Any, Final
 
 import platformdirs
+
+from termsnake.atomic import write_atomic
 
 FORMAT: Final = "termsnake-scores/1"
 APP_NAME: Final = "termsnake"
@@ -345,35 +346,7 @@ class ScoreStore:
         return f"{self.path}: {problem}; kept it as {target.name}"
 
     def _write(self, scores: dict[ScoreKey, ScoreEntry]) -> None:
-        data = to_json(scores).encode("utf-8")
-        fd, tmp = tempfile.mkstemp(
-            dir=self.path.parent, prefix=f".{self.path.name}.", suffix=".tmp"
-        )
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-                f.flush()
-                os.fsync(f.fileno())
-            os.chmod(tmp, 0o644)
-            os.replace(tmp, self.path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-        _fsync_dir(self.path.parent)
-
-
-def _fsync_dir(directory: Path) -> None:
-    # Makes the rename itself durable; not every platform lets a directory be opened.
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+        write_atomic(self.path, to_json(scores).encode("utf-8"))
 
 
 HEADERS: Final = ("level", "size", "start", "player", "best", "steps", "won", "date")
