@@ -7,11 +7,12 @@ import json
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from solver_doubles import ZigZag
 
 from termsnake import bench
 from termsnake.board import Board
@@ -20,32 +21,6 @@ from termsnake.level import Level, open_level
 from termsnake.model import Game, Outcome
 from termsnake.replay import load_replay, verify
 from termsnake.solvers import base
-from termsnake.solvers.base import SolverUnavailable
-
-
-class ZigZag:
-    """Follows a fixed Hamiltonian cycle of an open board with an even height: it always wins."""
-
-    name = "zigzag"
-
-    def setup(self, game: Game) -> None:
-        w, h = game.board.width, game.board.height
-        if h % 2 or w < 2 or game.board.walls:
-            raise SolverUnavailable(f"no zig-zag cycle on a {w}x{h} board")
-        order = [Point(x, 0) for x in range(w)]
-        for y in range(1, h):
-            xs = range(w - 1, 0, -1) if y % 2 else range(1, w)
-            order += [Point(x, y) for x in xs]
-        order += [Point(0, y) for y in range(h - 1, 0, -1)]
-        self.succ = {p: order[(i + 1) % len(order)] for i, p in enumerate(order)}
-
-    def next_direction(self, game: Game) -> Direction:
-        d = Direction.between(game.head, self.succ[game.head])
-        assert d is not None
-        return d
-
-    def overlay(self, game: Game) -> Mapping[Point, str]:
-        return {}
 
 
 class Straight(ZigZag):
@@ -73,7 +48,7 @@ class Broken(Straight):
 def test_solvers(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Register the solvers above; worker processes are forked so that they see them too."""
     for name, cls in (("zigzag", ZigZag), ("straight", Straight), ("broken", Broken)):
-        monkeypatch.setitem(base._REGISTRY, name, f"{__name__}:{cls.__name__}")
+        monkeypatch.setitem(base._REGISTRY, name, f"{cls.__module__}:{cls.__name__}")
     monkeypatch.setattr(bench, "START_METHOD", "fork")
     yield
 

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from solver_doubles import ZigZag
 
 from termsnake import replay as replay_mod
 from termsnake.board import Board
@@ -31,29 +32,6 @@ from termsnake.replay import (
     verify,
 )
 from termsnake.solvers.base import Solver, play
-
-
-class ZigZag:
-    """Follows a fixed Hamiltonian cycle of an open board with an even height: it always wins."""
-
-    name = "zigzag"
-
-    def setup(self, game: Game) -> None:
-        w, h = game.board.width, game.board.height
-        order = [Point(x, 0) for x in range(w)]
-        for y in range(1, h):
-            xs = range(w - 1, 0, -1) if y % 2 else range(1, w)
-            order += [Point(x, y) for x in xs]
-        order += [Point(0, y) for y in range(h - 1, 0, -1)]
-        self.succ = {p: order[(i + 1) % len(order)] for i, p in enumerate(order)}
-
-    def next_direction(self, game: Game) -> Direction:
-        d = Direction.between(game.head, self.succ[game.head])
-        assert d is not None
-        return d
-
-    def overlay(self, game: Game) -> Mapping[Point, str]:
-        return {}
 
 
 class Straight:
