@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from termsnake import presets
 from termsnake.controllers import (
@@ -179,6 +181,8 @@ def main(argv: Sequence[str]) -> int:
         )
         game = Game(level, args.seed)
         solver = prepare_solver(args.ai, game) if args.ai else None
+        if args.record:
+            check_record_path(args.record)
     except UsageError as e:
         print(e, file=sys.stderr)
         return EXIT_USAGE
@@ -230,6 +234,18 @@ def keep_score(
     if best is None:
         return [], result.warnings
     return [f"best so far: length {best.length} in {best.steps} steps"], result.warnings
+
+
+def check_record_path(path: str) -> None:
+    """Refuse, before the game, a replay path that would overwrite a file or cannot be written."""
+    target = Path(path)
+    if target.exists() or target.is_symlink():
+        raise UsageError(f"termsnake: --record {path}: the file exists; pick a new name")
+    parent = target.parent
+    if not parent.is_dir():
+        raise UsageError(f"termsnake: --record {path}: no directory {str(parent)!r}")
+    if not os.access(parent, os.W_OK):
+        raise UsageError(f"termsnake: --record {path}: cannot write in {str(parent)!r}")
 
 
 def save_record(game: Game, solver_name: str | None, path: str) -> int:

@@ -173,3 +173,46 @@ def test_a_board_without_a_cycle_is_refused_clearly(tmp_path: Path) -> None:
     assert r.returncode == 2
     assert "odd number of free cells" in r.stderr and "--ai greedy" in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_record_then_the_replay_reproduces_the_game(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from termsnake.model import Outcome
+    from termsnake.replay import load_replay, verify
+
+    path = tmp_path / "game.json"
+    t = run(
+        "--ai",
+        "best",
+        "--size",
+        "6x4",
+        "--length",
+        "1",
+        "--seed",
+        "9",
+        "--speed",
+        "300",
+        "--record",
+        str(path),
+    )
+    t.wait_for("WON")
+    t.send(" ")
+    assert t.wait_exit() == 0
+    assert "Replay saved to" in t.text()
+    replay = load_replay(path)
+    assert replay.solver == "tree" and replay.seed == 9
+    game = verify(replay)
+    assert game.outcome is Outcome.WON and game.length == 24
+
+
+def test_record_never_overwrites_a_file(tmp_path: Path) -> None:
+    mine = tmp_path / "mine.json"
+    mine.write_text("my precious replay")
+    r = subprocess.run(
+        [termsnake_command(), "--record", str(mine)],
+        capture_output=True,
+        text=True,
+        env=quiet_env(tmp_path),
+        timeout=30,
+    )
+    assert r.returncode == 2 and "exists" in r.stderr
+    assert mine.read_text() == "my precious replay"
