@@ -36,6 +36,12 @@ def completion(
     adj = grid.adj
     head = body[0]
     tail = body[-1]
+    occupied = set(body)
+    # Cheap checks first: the path needs a free cell beside the head and one beside the tail.
+    if length < grid.board.size and (
+        all(v in occupied for v in adj[tail]) or all(v in occupied for v in adj[head])
+    ):
+        return None
     # 0 = free (still to visit), 1 = body or visited.
     taken = bytearray(0 if f else 1 for f in grid.free)
     for c in body:

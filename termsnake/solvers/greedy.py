@@ -23,10 +23,11 @@ from termsnake.solvers.graph import (
 )
 
 # Free cells from which greedy plays the late game (a Hamiltonian cycle through the free cells).
-ENDGAME_FREE = 16
+ENDGAME_FREE = 32
 # Search nodes for one completion, and snake states for one look-ahead for a cycle.
 COMPLETION_BUDGET = 300
 LOCK_BUDGET = 300
+LOCK_DEPTH = 16
 
 
 class GreedySolver:
@@ -39,6 +40,12 @@ class GreedySolver:
     4. Else follow the longest path from the head to the tail.
     5. Else take the safe move that leaves the head farthest from the food.
     Whatever the plan, a move that kills at once is never taken while a safe one exists.
+
+    In the late game (at most ENDGAME_FREE free cells) step 3 asks more of the virtual snake:
+    a path through every free cell from beside its head to beside its tail (a *completion*:
+    body and path close a Hamiltonian cycle). Once the snake lies on such a cycle, step 4 keeps
+    to it, which eats every food within a lap; before that, step 4 first searches a few moves
+    ahead (bounded) for a state that lies on one.
     """
 
     name = "greedy"
@@ -48,6 +55,8 @@ class GreedySolver:
         # Late game: the route being followed (cells ahead) and the body expected next call.
         self._route: list[int] = []
         self._expect: tuple[int, ...] = ()
+        # After a look-ahead finds no cycle, the next one waits (it would see the same states).
+        self._search_after = (0, 0)
 
     def setup(self, game: Game) -> None:
         """Nothing to prepare beyond the board's adjacency (cached)."""
@@ -84,10 +93,12 @@ class GreedySolver:
             if plan is None and route:
                 # 4a. Already on such a cycle: keep to it; it passes the food within a lap.
                 plan, locked = route, True
-            if plan is None and endgame:
+            if plan is None and endgame and (len(body), game.steps) >= self._search_after:
                 # 4b. Search a few moves ahead for a state that lies on such a cycle.
-                plan = lock_route(grid, body, food, ENDGAME_FREE, LOCK_BUDGET, COMPLETION_BUDGET)
+                plan = lock_route(grid, body, food, LOCK_DEPTH, LOCK_BUDGET, COMPLETION_BUDGET)
                 locked = plan is not None
+                if plan is None:
+                    self._search_after = (len(body), game.steps + LOCK_DEPTH // 2)
             if plan is None and p1:
                 # 2. The virtual snake after following P1: the path reversed, then the old
                 # body, one cell longer than now because it ate.

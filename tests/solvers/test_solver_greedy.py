@@ -87,3 +87,26 @@ def test_overlay_is_the_planned_path_from_the_head() -> None:
         assert nxt is not None
         p = nxt
     assert p == game.food
+
+
+def test_greedy_wins_from_a_snake_on_a_hamiltonian_cycle() -> None:
+    # 4x4: the snake lies along the boundary-and-comb cycle; whatever the foods, it fills the board.
+    board = Board.open(4, 4)
+    cycle = [
+        Point(0, 0), Point(1, 0), Point(2, 0), Point(3, 0),
+        Point(3, 1), Point(3, 2), Point(3, 3), Point(2, 3),
+        Point(2, 2), Point(2, 1), Point(1, 1), Point(1, 2),
+        Point(1, 3), Point(0, 3), Point(0, 2), Point(0, 1),
+    ]  # fmt: skip
+    body = tuple(reversed(cycle[:9]))
+    for seed in range(1, 11):
+        game = Game(Level(board, body, Direction.LEFT), seed)
+        assert play(game, GreedySolver()).value == "won"
+
+
+def test_greedy_wins_small_open_boards() -> None:
+    # The late-game search closes the snake onto a Hamiltonian cycle before it is too late.
+    for size, seeds in ((4, range(1, 9)), (6, range(1, 5))):
+        for seed in seeds:
+            game = Game(open_level(size, size, 1), seed)
+            assert play(game, GreedySolver()).value == "won", (size, seed)
