@@ -148,7 +148,9 @@ class TreeSolver:
     always = True
     nocommit = False
     cache = True
-    hug = 0
+    hug = 400
+    hugs: tuple[int, ...] = (400,)
+    cache_more = False
 
     def __init__(self) -> None:
         self._grid: BlockGrid | None = None
@@ -378,19 +380,27 @@ class TreeSolver:
         gen = self._gen
         seen = self._seen
         seen[a] = gen
-        stack = [a]
-        edge_now = self._edge_now
-        while stack:
-            x = stack.pop()
-            for e, y in g.adj[x]:
+        # Breadth first: a and b are neighbours, so an open way round is usually a few blocks.
+        queue = deque([a])
+        occ, succ, cross, owners, adj = self._occ, self._succ, g.cross, g.owners, g.adj
+        tail_serial = self._serial - len(self._body) + 1
+        head = self._body[0]
+        while queue:
+            x = queue.popleft()
+            for e, y in adj[x]:
                 if e == skip or seen[y] == gen:
                     continue
-                s = edge_now(e, keep)
+                s = -1  # the body's constraint on e (inlined _edge_now: this loop is hot)
+                for o in owners[e]:
+                    so = occ[o]
+                    if so >= 0 and o != head and so - tail_serial > keep:
+                        s = 1 if succ[o] == cross[o] else 0
+                        break
                 if (s == 1) if forced else (s != 0):
                     if y == b:
                         return True
                     seen[y] = gen
-                    stack.append(y)
+                    queue.append(y)
         return False
 
     # -- choosing a move -------------------------------------------------------------------
@@ -439,10 +449,11 @@ class TreeSolver:
         if (contested or self.always) and self.lookahead and len(safe) == 2:
             best: list[int] | None = None
             best_score = _FAR
-            for c in safe:
-                out = self._rollout(game, c, len(g.points) * 2)
-                if out is not None and out[1] < best_score:
-                    best, best_score = out
+            for hug in self.hugs:
+                for c in safe:
+                    out = self._rollout(game, c, len(g.points) * 2, hug)
+                    if out is not None and out[1] < best_score:
+                        best, best_score = out
             if best is not None:
                 if not self.nocommit:
                     self._commit.extend(best[1:])
@@ -453,7 +464,9 @@ class TreeSolver:
             self._commit.extend(route[1:])
         return safe[0]
 
-    def _rollout(self, game: Game, first: int, limit: int) -> tuple[list[int], int] | None:
+    def _rollout(
+        self, game: Game, first: int, limit: int, hug: int
+    ) -> tuple[list[int], int] | None:
         """The moves this policy (without look-ahead) makes from ``first`` until it eats, and
         their score: moves, plus a weighted guess of the moves to the next food after.
 
@@ -473,6 +486,7 @@ class TreeSolver:
         sim._inner = None
         sim._commit = deque()
         sim.lookahead = False
+        sim.hug = hug
         play = game.copy()
         route = [first]
         cell = first
@@ -531,7 +545,7 @@ class TreeSolver:
             if path2 is not None:
                 cut2 = self._path_cuts(path2)
                 if cut2 is not None and not any(cut2) and len(path2) <= len(path) + self.slack:
-                    return other, True, []
+                    return other, True, path2[1:] if self.cache_more else []
         if cut is None:
             return -2, True, []
         # 4. Visit the blocks the path would cut off first (join them to the tree).
@@ -540,7 +554,7 @@ class TreeSolver:
         detour = self._plan(goal)
         if detour is None or len(detour) < 2:
             return -2, True, []
-        return detour[1], True, []
+        return detour[1], True, detour[1:] if self.cache_more else []
 
     def _path_cuts(self, path: list[int]) -> list[bool] | None:
         """Blocks cut off once the snake has eaten at the end of ``path``; None on a loop."""

@@ -160,3 +160,24 @@ def test_odd_boards_are_played_not_refused() -> None:
     solver.setup(game)
     assert solver.engine == "greedy"
     assert play(game, solver) is not None
+
+
+def test_look_ahead_leaves_the_live_game_alone() -> None:
+    game = Game(open_level(8, 8, length=1), seed=3)
+    solver = TreeSolver()
+    solver.setup(game)
+    while not game.over:
+        before = (list(game.body), game.food, game.steps, game.rng.getstate(), len(game.moves))
+        direction = solver.next_direction(game)
+        after = (list(game.body), game.food, game.steps, game.rng.getstate(), len(game.moves))
+        assert before == after
+        game.step(direction)
+    assert game.outcome is Outcome.WON
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_without_look_ahead_the_plain_policy_still_wins(seed: int) -> None:
+    solver = TreeSolver()
+    solver.lookahead = False
+    game = Game(open_level(8, 8, length=1), seed=seed)
+    assert play(game, solver) is Outcome.WON
