@@ -377,7 +377,8 @@ def test_the_command_needs_a_terminal_after_checking(tmp_path: Path) -> None:
 
 @pytest.mark.terminal
 def test_the_command_plays_a_replay_back_in_a_terminal(tmp_path: Path) -> None:
-    pexpect = pytest.importorskip("pexpect")
+    import pexpect
+
     replay = won_replay()
     path = tmp_path / "won.json"
     save_replay(replay, path)
