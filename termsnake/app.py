@@ -5,9 +5,10 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import termios
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from types import FrameType
 from typing import Final, TextIO
@@ -31,7 +32,10 @@ from termsnake.view import (
     with_box,
 )
 
-SPEEDS: Final = (1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100, 150, 200, 300)
+SPEEDS: Final = (
+    *(1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100),
+    *(150, 200, 300, 400, 500, 700, 1000),
+)
 DEFAULT_SPEED: Final = 8
 MAX_TICKS_PER_FRAME: Final = 10  # above ~60 moves a second, draw every few moves
 END_WAIT: Final = 10.0  # seconds the final frame stays up unless a key is pressed
@@ -50,7 +54,7 @@ PALETTE: Final = {
 
 
 class Terminated(Exception):
-    """SIGTERM or SIGHUP arrived: unwind, restore the terminal, exit 128 + signal."""
+    """SIGINT, SIGTERM or SIGHUP arrived: unwind, restore the terminal, exit 128 + signal."""
 
     def __init__(self, signum: int) -> None:
         super().__init__(signal.Signals(signum).name)
@@ -77,13 +81,13 @@ def colours_wanted() -> bool:
 
 
 def faster(speed: float) -> float:
-    """The next speed up the ladder."""
-    return next((s for s in SPEEDS if s > speed), SPEEDS[-1])
+    """The next speed up the ladder (a speed off its top stays)."""
+    return next((s for s in SPEEDS if s > speed), speed)
 
 
 def slower(speed: float) -> float:
-    """The next speed down the ladder."""
-    return next((s for s in reversed(SPEEDS) if s < speed), SPEEDS[0])
+    """The next speed down the ladder (a speed under its bottom stays)."""
+    return next((s for s in reversed(SPEEDS) if s < speed), speed)
 
 
 def check_terminal() -> str | None:
@@ -99,31 +103,47 @@ def check_terminal() -> str | None:
 
 @contextmanager
 def terminal_mode(
-    term: blessed.Terminal, on_suspend: Callable[[], None] | None = None
+    term: blessed.Terminal,
+    on_signal: Callable[[int], None] | None = None,
+    on_suspend: Callable[[], None] | None = None,
 ) -> Iterator[None]:
     """Fullscreen, cbreak and a hidden cursor, undone however the block ends (signals too).
 
-    ``on_suspend`` is called on Ctrl-Z (SIGTSTP) instead of stopping at once: the caller
-    leaves the block (restoring the terminal) and then stops the process itself.
+    SIGINT, SIGTERM and SIGHUP call ``on_signal(signum)`` (the caller stops at a safe point
+    and raises Terminated), or raise Terminated at once when it is None. ``on_suspend`` is
+    called on Ctrl-Z (SIGTSTP) instead of stopping: the caller leaves the block (restoring the
+    terminal) and then stops the process itself. After a hang-up the terminal is gone, so
+    failures to restore it are ignored.
     """
 
-    def on_signal(signum: int, frame: FrameType | None) -> None:
+    def raise_now(signum: int, frame: FrameType | None) -> None:
         raise Terminated(signum)
 
+    def defer(signum: int, frame: FrameType | None) -> None:
+        assert on_signal is not None
+        on_signal(signum)
+
     handlers: dict[int, Callable[[int, FrameType | None], None]] = {
-        signal.SIGTERM: on_signal,
-        signal.SIGHUP: on_signal,
+        s: raise_now if on_signal is None else defer
+        for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
     }
     if on_suspend is not None:
         handlers[signal.SIGTSTP] = lambda signum, frame: on_suspend()
     previous = {s: signal.signal(s, h) for s, h in handlers.items()}
+    modes = ExitStack()
     try:
-        with term.fullscreen(), term.cbreak(), term.hidden_cursor():
-            yield
+        modes.enter_context(term.fullscreen())
+        modes.enter_context(term.cbreak())
+        modes.enter_context(term.hidden_cursor())
+        yield
     finally:
+        try:
+            modes.close()
+            sys.stdout.flush()
+        except (OSError, termios.error):
+            pass  # the terminal hung up: there is nothing left to restore
         for s, handler in previous.items():
             signal.signal(s, handler)
-        sys.stdout.flush()
 
 
 def stop_process() -> None:
@@ -168,12 +188,18 @@ class Session:
     help_text: list[str] = field(default_factory=list)
     showing_help: bool = False
     suspend_requested: bool = False
+    stop_signal: int | None = None  # set by a signal handler; acted on between moves
     on_step: Callable[[Game], None] | None = None
     stream: TextIO | None = None  # where frames go; stdout when None
 
     def request_suspend(self) -> None:
         """Called from the SIGTSTP handler: ``run`` returns at its next wake-up."""
         self.suspend_requested = True
+
+    def request_stop(self, signum: int) -> None:
+        """Called from a signal handler: ``run`` raises Terminated at its next wake-up, never
+        in the middle of a move, so the game (and its replay) stays consistent."""
+        self.stop_signal = signum
 
     def run(self) -> bool:
         """Play until the game ends (True) or Ctrl-Z asks to suspend (False)."""
@@ -188,7 +214,7 @@ class Session:
         screen = Screen(self.term, self.stream or sys.stdout, style)
         next_tick = time.monotonic() + 1 / self.speed
         shown_size: tuple[int, int] | None = None
-        while not self.game.over and not self.suspend_requested:
+        while not self.game.over and not self.suspend_requested and self.stop_signal is None:
             size = (self.term.width, self.term.height)
             if size != shown_size:
                 screen.invalidate()
@@ -215,6 +241,8 @@ class Session:
                 if ticks >= MAX_TICKS_PER_FRAME:
                     next_tick = max(next_tick, time.monotonic())
                     break
+        if self.stop_signal is not None:
+            raise Terminated(self.stop_signal)
         if self.suspend_requested and not self.game.over:
             self.suspend_requested = False
             self.paused = True  # after `fg` the game waits for the player
@@ -228,7 +256,7 @@ class Session:
 
     def _frame(self, cell_width: int, columns: int, message: str = "") -> list[str]:
         if self.waiting and not message:
-            message = "a direction key starts, ? shows the keys"
+            message = "a direction key starts (? keys)"
         hud = Hud(
             who=self.controller.who,
             level=self.level_name,
@@ -238,7 +266,14 @@ class Session:
             best=self.best,
         )
         overlay = self.controller.overlay(self.game) if self.show_overlay else None
-        lines = render(self.game, hud, cell_width=cell_width, overlay=overlay, glyphs=self.glyphs)
+        lines = render(
+            self.game,
+            hud,
+            cell_width=cell_width,
+            overlay=overlay,
+            glyphs=self.glyphs,
+            width=columns,
+        )
         if self.showing_help and self.help_text:
             lines = with_box(lines, self.help_text)
         return [line[:columns] for line in lines[: self.term.height]]
@@ -287,4 +322,7 @@ class Session:
         size = (self.term.width, self.term.height)
         cell_width = pick_cell_width(self.game, size[0])
         screen.draw(self._frame(cell_width, size[0], message))
-        self.term.inkey(timeout=END_WAIT)
+        deadline = time.monotonic() + END_WAIT
+        while time.monotonic() < deadline and self.stop_signal is None:
+            if self.term.inkey(timeout=POLL):
+                break

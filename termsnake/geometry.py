@@ -20,6 +20,9 @@ class Point(NamedTuple):
     def __repr__(self) -> str:
         return f"Point({self.x}, {self.y})"
 
+    def __str__(self) -> str:
+        return f"({self.x}, {self.y})"
+
 
 class Direction(Enum):
     """A move of the head; the value is its letter in move histories."""

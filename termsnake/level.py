@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from termsnake.board import Board
 from termsnake.geometry import Direction, Point
@@ -49,12 +49,28 @@ def straight_body(
     return tuple(body)
 
 
+def with_length(level: Level, length: int) -> Level:
+    """``level`` with a straight snake of ``length`` behind the same head (a first food the new
+    body covers is dropped); ValueError if it does not fit or would leave no free cell."""
+    if length == len(level.body):
+        return level
+    if length >= level.board.size:
+        raise ValueError(f"a snake of length {length} leaves no free cell on {level.name}")
+    body = straight_body(level.board, level.body[0], level.direction, length)
+    food = level.food if level.food not in body else None
+    return replace(level, body=body, food=food)
+
+
 def open_level(width: int, height: int, length: int = DEFAULT_LENGTH) -> Level:
     """An open ``width`` x ``height`` board, the snake in the middle heading right."""
     if length < 1:
         raise ValueError("the length must be at least 1")
     if length > width:
         raise ValueError(f"a snake of length {length} does not fit across a board {width} wide")
+    if length >= width * height:
+        raise ValueError(
+            f"a snake of length {length} leaves no free cell on a {width}x{height} board"
+        )
     board = Board.open(width, height)
     head = Point(max(width // 2, length - 1), height // 2)
     body = straight_body(board, head, Direction.RIGHT, length)

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from termsnake import presets
+from termsnake import cliargs, presets
+from termsnake.atomic import write_atomic
 from termsnake.controllers import (
     KEY_PRESETS,
     AIController,
@@ -19,13 +19,12 @@ from termsnake.controllers import (
     KeyboardController,
     help_lines,
 )
-from termsnake.geometry import Point
 from termsnake.history import compress
-from termsnake.level import DEFAULT_LENGTH, Level, open_level, straight_body
-from termsnake.levelfile import LevelError
+from termsnake.level import DEFAULT_LENGTH, Level, open_level, with_length
+from termsnake.levelfile import LevelError, printable
 from termsnake.model import Game, Outcome
 from termsnake.scores import ScoreEntry, ScoreKey, ScoreStore
-from termsnake.settings import Settings, SettingsError, load_settings, merge
+from termsnake.settings import Settings, SettingsError, load_settings, merge, settings_path
 from termsnake.solvers.base import Solver, SolverUnavailable, create, known_names, resolve_name
 from termsnake.view import GLYPH_SETS
 
@@ -37,53 +36,22 @@ class UsageError(Exception):
     """A bad argument or level: printed as one line, exit 2."""
 
 
-def parse_size(text: str) -> tuple[int, int]:
-    """``WxH`` -> (W, H), both from 1 to 200."""
-    m = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", text)
-    if not m:
-        raise argparse.ArgumentTypeError(f"size must look like 20x15, not {text!r}")
-    w, h = int(m.group(1)), int(m.group(2))
-    if not (1 <= w <= 200 and 1 <= h <= 200) or w * h < 2:
-        raise argparse.ArgumentTypeError(f"size {w}x{h} is out of range (2 to 200x200 cells)")
-    return w, h
-
-
-def positive_int(text: str) -> int:
-    """An integer of at least 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a number of at least 1, not {value}")
-    return value
-
-
-def positive_float(text: str) -> float:
-    """A number above 0."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, not {text!r}") from None
-    if not value > 0 or value > 1000:
-        raise argparse.ArgumentTypeError(f"expected a number above 0 and up to 1000, not {text}")
-    return value
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The options of ``termsnake`` when it plays."""
-    p = argparse.ArgumentParser(
+    p = cliargs.OneLineParser(
         prog="termsnake",
         description="Snake in the terminal. Subcommands: levels, check, replay, bench, scores "
         "(termsnake SUBCOMMAND --help).",
     )
     where = p.add_mutually_exclusive_group()
     where.add_argument("--level", metavar="NAME|PATH", help="a preset name or a level file")
-    where.add_argument("--size", metavar="WxH", type=parse_size, help="an open board of WxH cells")
-    p.add_argument("--length", type=positive_int, help="the starting length (default 3)")
+    where.add_argument(
+        "--size", metavar="WxH", type=cliargs.size, help="an open board of WxH cells"
+    )
+    p.add_argument("--length", type=cliargs.positive_int, help="the starting length (default 3)")
     p.add_argument("--ai", metavar="SOLVER", help=f"watch a bot: {', '.join(known_names())}")
-    p.add_argument("--speed", type=positive_float, help="moves per second (default 8)")
-    p.add_argument("--seed", type=int, help="the food sequence (default: random)")
+    p.add_argument("--speed", type=cliargs.speed, help="moves per second (default 8)")
+    p.add_argument("--seed", type=cliargs.seed, help="the food sequence (default: random)")
     p.add_argument("--record", metavar="FILE", help="save a replay of the game to FILE")
     p.add_argument(
         "--unicode", action="store_true", help="box-drawing frame and block body (UTF-8 only)"
@@ -93,25 +61,32 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def choose_level(level: str | None, size: tuple[int, int] | None, length: int | None) -> Level:
-    """The level the options ask for; UsageError with the located errors if it is bad."""
+def choose_level(
+    level: str | None,
+    size: tuple[int, int] | None,
+    length: int | None,
+    *,
+    default: str = presets.DEFAULT_LEVEL,
+    origin: str = "",
+) -> Level:
+    """The level the options ask for (``default`` when none, from ``origin`` such as the
+    config file); UsageError with the located errors if it is bad."""
     if size is not None:
         try:
             return open_level(size[0], size[1], DEFAULT_LENGTH if length is None else length)
         except ValueError as e:
-            raise UsageError(f"termsnake: {e}") from None
+            raise UsageError(f"termsnake: --size {size[0]}x{size[1]}: {e}") from None
     try:
-        base = presets.load_level(level or presets.DEFAULT_LEVEL)
+        base = presets.load_level(level or default)
     except LevelError as e:
-        raise UsageError(str(e)) from None
-    if length is None or length == len(base.body):
+        where = f"{origin}: level = {default!r}:\n" if origin and not level else ""
+        raise UsageError(f"{where}{e}") from None
+    if length is None:
         return base
     try:
-        body = straight_body(base.board, base.body[0], base.direction, length)
+        return with_length(base, length)
     except ValueError as e:
         raise UsageError(f"termsnake: --length {length}: {e}") from None
-    food: Point | None = base.food if base.food not in body else None
-    return Level(base.board, body, base.direction, food, base.name, base.meta)
 
 
 def format_duration(seconds: float) -> str:
@@ -177,10 +152,14 @@ def main(argv: Sequence[str]) -> int:
         return EXIT_USAGE
     try:
         level = choose_level(
-            args.level or (None if args.size else config.level), args.size, args.length
+            args.level,
+            args.size,
+            args.length,
+            default=config.level,
+            origin=str(settings_path()) if config.level != presets.DEFAULT_LEVEL else "",
         )
         game = Game(level, args.seed)
-        solver = prepare_solver(args.ai, game) if args.ai else None
+        solver = prepare_solver(args.ai, game) if args.ai is not None else None
         if args.record:
             check_record_path(args.record)
     except UsageError as e:
@@ -192,29 +171,41 @@ def main(argv: Sequence[str]) -> int:
     if problem:
         print(problem, file=sys.stderr)
         return EXIT_USAGE
-    who = resolve_name(args.ai) if args.ai else config.player
+    who = solver.name if solver is not None else config.player
     scores = ScoreStore()
-    key = ScoreKey.of(level.name, level.board.width, level.board.height, len(level.body), who)
+    key = ScoreKey.of(
+        printable(level.name), level.board.width, level.board.height, len(level.body), who
+    )
     previous = scores.best(key)
     look = Look(config.glyphs, config.color, config.keys)
-    code, seconds = run(
-        game,
-        solver,
-        speed=config.speed,
-        who=who,
-        level_name=level.name,
-        look=look,
-        best=previous.length if previous else None,
-    )
-    lines = [summary(game, who, seconds)]
-    news, warnings = keep_score(scores, key, game, previous)
-    lines += news
-    print("\n".join(lines))
-    for w in warnings:
-        print(f"termsnake: warning: {w}", file=sys.stderr)
-    if args.record:
-        code = save_record(game, resolve_name(args.ai) if args.ai else None, args.record) or code
-    return code
+    code, seconds = 1, 0.0
+    try:
+        code, seconds = run(
+            game,
+            solver,
+            speed=config.speed,
+            who=who,
+            level_name=level.name,
+            look=look,
+            best=previous.length if previous else None,
+        )
+    finally:
+        # Even after a crash or a hang-up: keep the score and the replay first, then report.
+        news, warnings = keep_score(scores, key, game, previous)
+        saved = save_record(game, solver.name if solver else None, args.record)
+        report([summary(game, who, seconds), *news, *saved.lines], [*warnings, *saved.errors])
+    return code or saved.code
+
+
+def report(lines: Sequence[str], errors: Sequence[str]) -> None:
+    """Print the summary and warnings; a terminal that hung up is not an error of ours."""
+    try:
+        print("\n".join(lines), flush=True)
+        for e in errors:
+            print(f"termsnake: {e}", file=sys.stderr, flush=True)
+    except OSError:
+        # Nobody is there to read it; keep interpreter shutdown from complaining as well.
+        sys.stdout = sys.stderr = open(os.devnull, "w")  # noqa: SIM115
 
 
 def keep_score(
@@ -248,17 +239,35 @@ def check_record_path(path: str) -> None:
         raise UsageError(f"termsnake: --record {path}: cannot write in {str(parent)!r}")
 
 
-def save_record(game: Game, solver_name: str | None, path: str) -> int:
-    """Write the replay of ``game``; a failure is reported, never a traceback."""
+@dataclass(frozen=True, slots=True)
+class Saved:
+    """What saving the replay did: lines for the summary, errors, the exit code."""
+
+    lines: tuple[str, ...] = ()
+    errors: tuple[str, ...] = ()
+    code: int = 0
+
+
+def save_record(game: Game, solver_name: str | None, path: str | None) -> Saved:
+    """Write the replay of ``game`` to ``path`` (nothing when None) without overwriting any
+    file: if one appeared there during the game, the replay goes under a new name."""
+    if path is None:
+        return Saved()
     from termsnake import replay
 
-    try:
-        replay.save_replay(replay.replay_from_game(game, solver_name), path)
-    except (OSError, replay.ReplayError) as e:
-        print(f"termsnake: could not save the replay to {path}: {e}", file=sys.stderr)
-        return 1
-    print(f"Replay saved to {path}")
-    return 0
+    data = replay.replay_from_game(game, solver_name).to_json().encode("utf-8")
+    target = Path(path)
+    for n in range(1, 1000):
+        try:
+            write_atomic(target, data, exclusive=True)
+        except FileExistsError:
+            target = Path(path).with_stem(f"{Path(path).stem}-{n}")
+            continue
+        except OSError as e:
+            return Saved(errors=(f"could not save the replay to {path}: {e}",), code=1)
+        moved = "" if str(target) == path else f" ({path} appeared meanwhile and was kept)"
+        return Saved(lines=(f"Replay saved to {target}{moved}",))
+    return Saved(errors=(f"could not save the replay: too many files named like {path}",), code=1)
 
 
 def watch(game: Game, solver: Solver, *, speed: float | None, who: str, level_name: str) -> int:
@@ -277,7 +286,7 @@ def watch(game: Game, solver: Solver, *, speed: float | None, who: str, level_na
     code, seconds = run(
         game, solver, speed=speed or config.speed, who=who, level_name=level_name, look=look
     )
-    print(summary(game, who, seconds))
+    report([summary(game, who, seconds)], [])
     return code
 
 
@@ -322,7 +331,7 @@ def run(
     code = 0
     try:
         while True:
-            with app.terminal_mode(term, on_suspend=session.request_suspend):
+            with app.terminal_mode(term, session.request_stop, session.request_suspend):
                 ended = session.run()
             if ended:
                 break
@@ -331,7 +340,8 @@ def run(
         code = EXIT_INTERRUPTED
     except app.Terminated as e:
         code = 128 + e.signum
-    game.quit()  # a no-op unless the game was cut short
+    finally:
+        game.quit()  # a no-op unless the game was cut short
     return code, time.monotonic() - started
 
 

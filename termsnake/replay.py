@@ -85,7 +85,7 @@ class Replay:
         """Parse and validate replay text; ReplayError saying what is wrong, never anything else."""
         try:
             obj = json.loads(text)
-        except (json.JSONDecodeError, RecursionError) as e:
+        except (ValueError, RecursionError) as e:  # JSONDecodeError is a ValueError
             raise ReplayError(f"not valid JSON: {e}") from None
         return cls.from_dict(obj)
 

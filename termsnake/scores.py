@@ -158,6 +158,8 @@ def parse(data: bytes) -> dict[ScoreKey, ScoreEntry]:
         obj = json.loads(text)
     except json.JSONDecodeError as e:
         raise FormatError(f"bad JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
+    except (ValueError, RecursionError) as e:  # a 5000-digit number, nesting 10,000 deep
+        raise FormatError(f"bad JSON: {e}") from None
     if not isinstance(obj, dict):
         raise FormatError("not a JSON object")
     if obj.get("format") != FORMAT:

@@ -160,6 +160,8 @@ def parse_settings(text: str, path: str) -> Settings:
             message = message[: where.start()]
         message = message[:1].lower() + message[1:]
         raise SettingsError(f"{path}:{line}: error: {message}") from None
+    except (ValueError, RecursionError) as e:  # a 5000-digit number, arrays 10,000 deep
+        raise SettingsError(f"{path}:1: error: not a config file termsnake can read: {e}") from None
     errors: list[tuple[int, str]] = []
     values: dict[str, object] = {}
     for key, value in table.items():

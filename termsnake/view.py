@@ -91,24 +91,27 @@ def _format_speed(speed: float) -> str:
     return f"{speed:g}/s"
 
 
-def status_line(game: Game, hud: Hud) -> str:
+def status_line(game: Game, hud: Hud, width: int | None = None) -> str:
     """The status line: what needs attention first (pause, message), then level, length / free
-    cells, steps, speed, who plays and the best score."""
-    parts = []
-    if hud.paused:
-        parts.append("PAUSED")
-    if hud.message:
-        parts.append(hud.message)
-    parts += [
-        hud.level or game.board.name,
-        f"length {game.length}/{game.board.size}",
-        f"steps {game.steps}",
-        f"speed {_format_speed(hud.speed)}",
-        hud.who,
-    ]
+    cells, steps, speed, who plays and the best score. Within ``width`` columns the least
+    needed parts go first: the level name, then the speed, who plays, the best, the steps."""
+    first = [p for p in ("PAUSED" if hud.paused else "", hud.message) if p]
+    parts: dict[str, str] = {
+        "level": hud.level or game.board.name,
+        "length": f"length {game.length}/{game.board.size}",
+        "steps": f"steps {game.steps}",
+        "speed": f"speed {_format_speed(hud.speed)}",
+        "who": hud.who,
+    }
     if hud.best is not None:
-        parts.append(f"best {hud.best}")
-    return "  ".join(parts)
+        parts["best"] = f"best {hud.best}"
+    line = "  ".join([*first, *parts.values()])
+    for expendable in ("level", "speed", "who", "best", "steps"):
+        if width is None or len(line) <= width:
+            break
+        parts.pop(expendable, None)
+        line = "  ".join([*first, *parts.values()])
+    return line if width is None else line[:width]
 
 
 def render(
@@ -118,8 +121,10 @@ def render(
     cell_width: int = CELL_WIDTH,
     overlay: Mapping[Point, str] | None = None,
     glyphs: Glyphs = ASCII,
+    width: int | None = None,
 ) -> list[str]:
-    """The whole screen as lines: frame, board, status line (which may be wider than the board).
+    """The whole screen as lines: frame, board, status line (which may be wider than the board;
+    ``width`` makes it fit, dropping its least needed parts).
 
     ``overlay`` draws the plan (one glyph per cell) on floor cells, under the snake and food.
     """
@@ -149,7 +154,7 @@ def render(
         row = "".join(cell(tiles.get(Point(x, y), glyphs.floor)) for x in range(board.width))
         lines.append(side + row + side)
     lines.append(corners[2] + across * (board.width * cell_width) + corners[3])
-    lines.append(status_line(game, hud))
+    lines.append(status_line(game, hud, width))
     return lines
 
 

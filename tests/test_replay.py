@@ -399,3 +399,9 @@ def test_the_command_plays_a_replay_back_in_a_terminal(tmp_path: Path) -> None:
     summary = child.before
     assert "won" in summary
     assert f"Moves ({replay.result.steps}): " in summary
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000, '{"seed": ' + "9" * 5000 + "}"])
+def test_json_that_python_refuses_is_a_replay_error(text: str) -> None:
+    with pytest.raises(ReplayError, match="not valid JSON"):
+        Replay.from_json(text)

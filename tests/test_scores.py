@@ -333,3 +333,19 @@ def test_a_lock_held_too_long_gives_up_without_saving(
     assert result.warnings == (f"scores not saved: {store.lock_path} stayed locked for 0.2 s",)
     assert store.best(KEY) == entry(5, 5)
     assert store.record(KEY, entry(9, 5)).saved  # released: the next game saves
+
+
+@pytest.mark.parametrize(
+    "data",
+    [b'{"format": ' + b"9" * 5000 + b"}", b"[" * 100_000],
+    ids=["huge-number", "deep-nesting"],
+)
+def test_json_that_python_refuses_is_kept_aside_too(tmp_path: Path, data: bytes) -> None:
+    path = tmp_path / "scores.json"
+    path.write_bytes(data)
+    store = ScoreStore(path)
+    assert store.best(ScoreKey("classic", "24x16", 3, "you")) is None
+    result = store.record(ScoreKey("classic", "24x16", 3, "you"), ScoreEntry.now(5, 20, False, 1))
+    assert result.saved and any("kept it as" in w for w in result.warnings)
+    aside = [p for p in tmp_path.iterdir() if ".corrupt-" in p.name]
+    assert len(aside) == 1 and aside[0].read_bytes() == data

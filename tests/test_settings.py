@@ -188,3 +188,10 @@ def test_xdg_config_home_is_honoured(tmp_path: Path, monkeypatch: pytest.MonkeyP
     (tmp_path / "termsnake").mkdir()
     (tmp_path / "termsnake" / "config.toml").write_text("speed = 4\n", encoding="utf-8")
     assert load_settings().speed == 4.0
+
+
+@pytest.mark.parametrize(
+    "text", ["speed = " + "9" * 5000, "x = " + "[" * 5000 + "]" * 5000], ids=["huge", "deep"]
+)
+def test_toml_that_python_refuses_is_a_located_error(tmp_path: Path, text: str) -> None:
+    assert error_of(tmp_path, text).startswith("config.toml:1: error: ")

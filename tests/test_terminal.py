@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import signal
 import subprocess
 from collections.abc import Iterator
@@ -216,3 +217,38 @@ def test_record_never_overwrites_a_file(tmp_path: Path) -> None:
     )
     assert r.returncode == 2 and "exists" in r.stderr
     assert mine.read_text() == "my precious replay"
+
+
+def test_a_hang_up_still_keeps_the_replay_and_the_score(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    import os
+    import time
+
+    from termsnake.model import Outcome
+    from termsnake.replay import load_replay, verify
+
+    path = tmp_path / "dropped.json"
+    t = run("--ai", "hamilton", "--size", "10x10", "--speed", "30", "--record", str(path))
+    t.wait_for(lambda: re.search(r"steps \d\d", t.text()) is not None)  # ten moves or more
+    os.close(t.child.child_fd)  # the SSH connection drops: the kernel sends SIGHUP
+    deadline = time.monotonic() + 10
+    while t.child.isalive() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not t.child.isalive()
+    game = verify(load_replay(path))
+    assert game.outcome is Outcome.QUIT and game.steps >= 10
+    scores = (tmp_path / "data" / "termsnake" / "scores.json").read_text()
+    assert '"player": "hamilton"' in scores
+
+
+def test_a_file_made_during_the_game_is_not_overwritten(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from termsnake.replay import load_replay, verify
+
+    path = tmp_path / "game.json"
+    t = run("--ai", "hamilton", "--size", "6x6", "--speed", "5", "--record", str(path))
+    t.wait_for("hamilton")
+    path.write_text("made meanwhile")
+    t.send("q")
+    assert t.wait_exit() == 0
+    assert path.read_text() == "made meanwhile"
+    assert "was kept" in t.text()
+    assert verify(load_replay(tmp_path / "game-1.json")).steps >= 0

@@ -24,6 +24,7 @@ from termsnake.view import (
     pick_cell_width,
     render,
     render_too_small,
+    status_line,
     with_box,
 )
 
@@ -143,3 +144,15 @@ def test_help_box_is_drawn_over_the_board() -> None:
     assert any("| q quit |" in line for line in boxed)
     tall = with_box(lines, [str(i) for i in range(12)])
     assert len(tall) > len(lines) and tall[-1].strip().startswith("+")
+
+
+def test_the_status_line_fits_by_dropping_the_least_needed_parts() -> None:
+    g = room_game()
+    hud = Hud(who="hamilton", level="a-long-level-name", message="a direction key starts", best=7)
+    full = status_line(g, hud)
+    assert full.startswith("a direction key starts  a-long-level-name  length 3/48")
+    assert len(status_line(g, hud, 200)) == len(full)
+    fitted = status_line(g, hud, 60)
+    assert len(fitted) <= 60 and "length 3/48" in fitted and "a direction key starts" in fitted
+    assert "a-long-level-name" not in fitted
+    assert len(status_line(g, hud, 10)) == 10

@@ -146,7 +146,7 @@ class TreeSolver:
     lookahead = True
     after_weight = 2000
     always = True
-    nocommit = False
+    redecide = False
     cache = True
     hug = 400
     hugs: tuple[int, ...] = (400,)
@@ -165,6 +165,7 @@ class TreeSolver:
         self._inner: Solver | None = None  # what plays boards the cell tree cannot cut
         self._commit: deque[int] = deque()  # cells of a route chosen by look-ahead
         self._nbrs: list[list[int]] = []  # cell -> free cells next to it
+        self._contested = False  # whether the last move chosen was a guess
 
     @property
     def engine(self) -> str:
@@ -428,6 +429,7 @@ class TreeSolver:
             else:
                 return self._follow[head]
         # 2. A route chosen by look-ahead earlier: keep to it while every step stays safe.
+        self._contested = False
         commit = self._commit
         if commit:
             c = commit.popleft()
@@ -437,6 +439,7 @@ class TreeSolver:
         # 3. The shortest path to the food in the two-moves-per-cell graph.
         order = list(options)
         first, contested, route = self._first_step(food)
+        self._contested = contested
         if first in order:
             order.sort(key=lambda c: c != first)
         elif first == -2 and len(order) == 2:
@@ -448,15 +451,15 @@ class TreeSolver:
         # moves out (each then following this same policy) and keep the one that eats sooner.
         if (contested or self.always) and self.lookahead and len(safe) == 2:
             best: list[int] | None = None
-            best_score = _FAR
+            best_score, upto = _FAR, 0
             for hug in self.hugs:
                 for c in safe:
                     out = self._rollout(game, c, len(g.points) * 2, hug)
                     if out is not None and out[1] < best_score:
-                        best, best_score = out
+                        best, best_score, upto = out
             if best is not None:
-                if not self.nocommit:
-                    self._commit.extend(best[1:])
+                # Keep to the chosen route up to its next guess; there, play both out again.
+                self._commit.extend(best[1 : upto if self.redecide else None])
                 return best[0]
         # 5. A path that cuts nothing off stays the shortest as the snake walks it: keep to it
         # rather than search again each move.
@@ -466,9 +469,10 @@ class TreeSolver:
 
     def _rollout(
         self, game: Game, first: int, limit: int, hug: int
-    ) -> tuple[list[int], int] | None:
-        """The moves this policy (without look-ahead) makes from ``first`` until it eats, and
-        their score: moves, plus a weighted guess of the moves to the next food after.
+    ) -> tuple[list[int], int, int] | None:
+        """The moves this policy (without look-ahead) makes from ``first`` until it eats, their
+        score (moves, plus a weighted guess of the moves to the next food after), and how many
+        moves come before the first guess the policy had to make along the way.
 
         None if it takes ``limit`` moves or more, or the game ends otherwise.
         """
@@ -485,11 +489,13 @@ class TreeSolver:
         sim._nbrs = self._nbrs
         sim._inner = None
         sim._commit = deque()
+        sim._contested = False
         sim.lookahead = False
         sim.hug = hug
         play = game.copy()
         route = [first]
         cell = first
+        guess = 0
         try:
             while True:
                 if play.step(self._direction(sim._body[0], cell)).ate or play.over:
@@ -498,6 +504,8 @@ class TreeSolver:
                     return None
                 sim._sync(play)
                 cell = sim._choose(play)
+                if sim._contested and not guess:
+                    guess = len(route)
                 route.append(cell)
         finally:
             self._gen = sim._gen
@@ -508,7 +516,7 @@ class TreeSolver:
             sim._sync(play)
             score += self.after_weight * self._after_cost(sim) // 1000
             self._gen = sim._gen
-        return route, score
+        return route, score, guess or len(route)
 
     def _after_cost(self, sim: TreeSolver) -> int:
         """The mean number of moves, in the simulated state, to reach a free cell (x 1000)."""

@@ -1,0 +1,68 @@
+"""Argument types and the parser class shared by every termsnake command."""
+
+from __future__ import annotations
+
+import argparse
+import re
+from collections.abc import Callable
+from typing import Final, NoReturn
+
+MAX_SIDE: Final = 200
+MAX_SPEED: Final = 1000.0
+_SIZE: Final = re.compile(r"\s*(\d+)\s*[xX×]\s*(\d+)\s*")
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An argparse parser whose usage errors are one line (no usage dump) and exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def size(text: str) -> tuple[int, int]:
+    """``WxH`` -> (W, H): an open board of at least 2 cells, at most 200 a side."""
+    m = _SIZE.fullmatch(text)
+    if not m:
+        raise argparse.ArgumentTypeError(f"size must look like 20x15, not {text!r}")
+    w, h = int(m.group(1)), int(m.group(2))
+    if not (1 <= w <= MAX_SIDE and 1 <= h <= MAX_SIDE) or w * h < 2:
+        raise argparse.ArgumentTypeError(
+            f"size {w}x{h} is out of range (at least 2 cells, at most {MAX_SIDE} a side)"
+        )
+    return w, h
+
+
+def int_at_least(minimum: int) -> Callable[[str], int]:
+    """An integer type of at least ``minimum``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(
+                f"expected a number of at least {minimum}, not {value}"
+            )
+        return value
+
+    return parse
+
+
+positive_int: Final = int_at_least(1)
+
+# Seeds are non-negative: Python's generator gives seed -n the same sequence as n.
+seed: Final = int_at_least(0)
+
+
+def speed(text: str) -> float:
+    """Moves per second: above 0, at most 1000."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, not {text!r}") from None
+    if not 0 < value <= MAX_SPEED:
+        raise argparse.ArgumentTypeError(
+            f"expected moves per second above 0 and at most {MAX_SPEED:g}, not {text}"
+        )
+    return value
