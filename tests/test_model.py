@@ -57,8 +57,7 @@ def test_entering_the_cell_the_tail_leaves_is_legal() -> None:
     assert g.head == Point(1, 1) and g.length == 4
 
 
-def test_entering_the_tail_cell_kills_when_the_snake_eats_on_that_tick() -> None:
-    # The food cannot lie under the tail, so check the rule on the other cells: body kills.
+def test_entering_a_body_cell_the_tail_does_not_leave_kills() -> None:
     g = game_on(
         ["...", "...", "..."], [(0, 1), (0, 0), (1, 0), (1, 1), (1, 2)], direction=D, food=(2, 2)
     )
@@ -75,6 +74,14 @@ def test_reversing_into_the_neck_kills_a_solver() -> None:
 def test_a_snake_of_length_one_may_turn_back() -> None:
     g = game_on(["....."], [(2, 0)], food=(4, 0))
     assert g.step(L).outcome is None and g.step(R).outcome is None
+
+
+def test_after_eating_the_tail_stays_so_its_cell_is_not_free() -> None:
+    # Length 3 in a 2x2 loop eats at (0, 1); the tail at (1, 1) stays, so it still blocks.
+    g = game_on(["..", ".."], [(0, 0), (1, 0), (1, 1)], direction=L, food=(0, 1))
+    assert g.step(D).ate
+    assert g.tail == Point(1, 1) and g.length == 4
+    assert g.outcome is Outcome.WON  # 4 of 4 cells: the board is full
 
 
 def test_eating_grows_by_one_and_spawns_food_on_a_free_cell() -> None:

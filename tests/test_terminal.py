@@ -252,3 +252,49 @@ def test_a_file_made_during_the_game_is_not_overwritten(run, tmp_path: Path) -> 
     assert path.read_text() == "made meanwhile"
     assert "was kept" in t.text()
     assert verify(load_replay(tmp_path / "game-1.json")).steps >= 0
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["--ai", ""], "unknown solver ''"),
+        (["--size", "2x1", "--length", "2"], "leaves no free cell"),
+        (["--size", "8x8", "--length", "9"], "does not fit"),
+        (["--seed", "-1"], "at least 0"),
+        (["--speed", "5000"], "at most 1000"),
+        (["--level", "classic", "--length", "30"], "--length 30"),
+    ],
+)
+def test_bad_arguments_are_one_line_errors(tmp_path: Path, args: list[str], expected: str) -> None:
+    r = subprocess.run(
+        [termsnake_command(), *args],
+        capture_output=True,
+        text=True,
+        env=quiet_env(tmp_path),
+        timeout=30,
+    )
+    assert r.returncode == 2
+    assert expected in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
+def test_a_bad_level_in_the_config_says_where_it_came_from(tmp_path: Path) -> None:
+    config = tmp_path / "config" / "termsnake"
+    config.mkdir(parents=True)
+    (config / "config.toml").write_text('level = "nosuch"\n')
+    r = subprocess.run(
+        [termsnake_command()], capture_output=True, text=True, env=quiet_env(tmp_path), timeout=30
+    )
+    assert r.returncode == 2
+    assert "config.toml: level = 'nosuch'" in r.stderr and "nosuch" in r.stderr.splitlines()[1]
+
+
+def test_a_level_name_with_unusual_spaces_plays(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    level = tmp_path / "nbsp.txt"
+    level.write_text("name: two\u00a0rooms\n\n########\n#..>...#\n#......#\n########\n")
+    t = run("--level", str(level), "--seed", "1")
+    t.wait_for("a direction key starts")
+    t.send("s")
+    t.wait_for(lambda: "steps 1" in t.text())
+    t.send("q")
+    assert t.wait_exit() == 0
+    assert "Game over" in t.text()
