@@ -3,16 +3,24 @@
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Final, Literal
 
 from termsnake.board import Board
 from termsnake.geometry import Point
 from termsnake.solvers.graph import Grid, grid_of
 
 CycleStatus = Literal["found", "none", "unknown"]
+
+# The search is bounded by positions tried, never by the clock, so that its answer is the same
+# on every machine and under any load. A budget of 1 buys NODES_PER_SECOND positions: about a
+# second of search on a 16x16 board on an ordinary machine (bigger boards take longer a node).
+NODES_PER_SECOND: Final = 50_000
+# The budget ``termsnake levels`` and the hamilton solver use, so that they always agree.
+DEFAULT_BUDGET: Final = 2.0
+# Each restart of the search is allowed twice the positions of the one before, from this many.
+FIRST_LIMIT: Final = 4000
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,25 +41,32 @@ class CycleResult:
         return self.status == "found"
 
 
-# board -> (result, budget it was computed with). Boards are frozen, hence hashable.
-_CACHE: dict[Board, tuple[CycleResult, float]] = {}
+# board -> (result, node budget it was computed with). Boards are frozen, hence hashable.
+_CACHE: dict[Board, tuple[CycleResult, int]] = {}
 _CACHE_SIZE = 128
 
 
-def find_cycle(board: Board, budget: float = 1.0) -> CycleResult:
+def search_nodes(budget: float) -> int:
+    """The positions a search of ``budget`` may try: ``budget * NODES_PER_SECOND``, at least 0."""
+    return max(0, round(budget * NODES_PER_SECOND))
+
+
+def find_cycle(board: Board, budget: float = DEFAULT_BUDGET) -> CycleResult:
     """A Hamiltonian cycle of ``board``'s free cells, or why there is none (cached per board).
 
     Open rectangles, wrapping tori and boards made of 2x2 blocks are built directly; anything
-    else goes to a pruned backtracking search limited to ``budget`` seconds.
+    else goes to a pruned backtracking search that may try ``search_nodes(budget)`` positions.
+    The answer depends only on the board and the budget, never on the machine or its load.
     """
+    nodes = search_nodes(budget)
     cached = _CACHE.get(board)
-    # An "unknown" may turn into an answer with more time; anything else is final.
-    if cached is not None and (cached[0].status != "unknown" or cached[1] >= budget):
+    # An "unknown" may turn into an answer with more nodes; anything else is final.
+    if cached is not None and (cached[0].status != "unknown" or cached[1] >= nodes):
         return cached[0]
-    result = _find(board, budget)
+    result = _find(board, nodes)
     if len(_CACHE) >= _CACHE_SIZE:
         _CACHE.clear()
-    _CACHE[board] = (result, budget)
+    _CACHE[board] = (result, nodes)
     return result
 
 
@@ -84,8 +99,7 @@ def _fmt(p: Point) -> str:
     return f"({p.x}, {p.y})"
 
 
-def _find(board: Board, budget: float) -> CycleResult:
-    deadline = time.perf_counter() + budget
+def _find(board: Board, nodes: int) -> CycleResult:
     grid = grid_of(board)
     cells = board.free_cells
     n = len(cells)
@@ -114,8 +128,8 @@ def _find(board: Board, budget: float) -> CycleResult:
         cycle = build(board)
         if cycle is not None and not check_cycle(board, cycle):
             return CycleResult("found", cycle, "")
-    # 3. A pruned backtracking search under the time budget.
-    return _search(board, grid, deadline, budget)
+    # 3. A pruned backtracking search of at most ``nodes`` positions.
+    return _search(board, grid, nodes)
 
 
 def _unreachable(grid: Grid, cells: Sequence[Point]) -> Point | None:
@@ -291,29 +305,33 @@ def _blocks_at(board: Board, free: set[Point], ox: int, oy: int) -> tuple[Point,
     return tuple(out) if len(out) == len(free) else None
 
 
-def _search(board: Board, grid: Grid, deadline: float, budget: float) -> CycleResult:
-    """Randomised restarts of a pruned backtracking search, each allowed twice the nodes.
+def _search(board: Board, grid: Grid, nodes: int) -> CycleResult:
+    """Restarts of a pruned backtracking search, each allowed twice the nodes, ``nodes`` in all.
 
     A search that runs to the end without hitting its node limit has tried everything, so
-    "none" is a proof; running out of time is "unknown".
+    "none" is a proof; running out of nodes is "unknown". The restarts break ties with a
+    generator seeded by the board alone, so the same board and budget give the same answer.
     """
     cells = [grid.index(p) for p in board.free_cells]
     rng = random.Random(len(cells))
-    limit = 4000
+    limit = FIRST_LIMIT
+    left = nodes
     attempt = 0
-    while time.perf_counter() < deadline:
-        outcome = _backtrack(grid, cells, deadline, limit, rng if attempt else None)
+    while left > 0:
+        allowed = min(limit, left)
+        outcome = _backtrack(grid, cells, allowed, rng if attempt else None)
         if isinstance(outcome, tuple):
             return CycleResult("found", tuple(grid.points[c] for c in outcome), "")
         if outcome == "exhausted":
             return CycleResult("none", None, "an exhaustive search found no Hamiltonian cycle")
+        left -= allowed
         attempt += 1
         limit *= 2
-    return CycleResult("unknown", None, f"the search gave up after {budget:g} s")
+    return CycleResult("unknown", None, f"the search gave up after {nodes} positions")
 
 
 def _backtrack(
-    grid: Grid, cells: list[int], deadline: float, limit: int, rng: random.Random | None
+    grid: Grid, cells: list[int], limit: int, rng: random.Random | None
 ) -> tuple[int, ...] | Literal["exhausted", "limit"]:
     """One depth-first search for a cycle, Warnsdorff-ordered and pruned, up to ``limit`` nodes.
 
@@ -340,8 +358,6 @@ def _backtrack(
     while stack:
         nodes += 1
         if nodes >= limit:
-            return "limit"
-        if nodes & 255 == 0 and time.perf_counter() > deadline:
             return "limit"
         options = stack[-1]
         head = path[-1]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 from hypothesis import given, settings
@@ -10,7 +11,7 @@ from hypothesis import strategies as st
 
 from termsnake.board import Board
 from termsnake.geometry import Point
-from termsnake.solvers.cycle import check_cycle, find_cycle
+from termsnake.solvers.cycle import NODES_PER_SECOND, check_cycle, find_cycle, search_nodes
 
 
 def assert_cycle(board: Board, budget: float = 1.0) -> tuple[Point, ...]:
@@ -149,16 +150,47 @@ def test_unbalanced_colours() -> None:
     assert "6 light and 8 dark" in result.reason
 
 
+IRREGULAR = ["......", "..#...", "..#...", "......", "......"]
+
+
 def test_search_gives_up_within_budget() -> None:
     # A board only the search can answer, given no time at all; a fresh name avoids the cache.
-    rows = ["......", "..#...", "..#...", "......", "......"]
-    board = Board.from_rows(rows, name="no time")
+    board = Board.from_rows(IRREGULAR, name="no time")
     result = find_cycle(board, budget=0.0)
     assert result.status == "unknown"
     assert result.cycle is None
-    assert result.reason == "the search gave up after 0 s"
-    # With time, the same board has an answer; the "unknown" is not cached for good.
+    assert result.reason == "the search gave up after 0 positions"
+    # With a budget, the same board has an answer; the "unknown" is not cached for good.
     assert find_cycle(board, budget=1.0).status == "found"
+
+
+def test_the_budget_counts_positions() -> None:
+    assert search_nodes(1.0) == NODES_PER_SECOND
+    assert search_nodes(10 / NODES_PER_SECOND) == 10
+    assert search_nodes(-1.0) == 0
+    board = Board.from_rows(IRREGULAR, name="ten positions")
+    result = find_cycle(board, budget=10 / NODES_PER_SECOND)
+    assert (result.status, result.reason) == ("unknown", "the search gave up after 10 positions")
+
+
+def test_the_search_ignores_the_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A loaded machine (here a clock that leaps an hour at every look) gets the same answer as an
+    # idle one: the search is bounded by positions, never by time.
+    board = Board.from_rows(IRREGULAR, name="idle")
+    idle = find_cycle(board, budget=0.1)
+    assert idle.found
+    now = [0.0]
+
+    def leaping() -> float:
+        now[0] += 3600.0
+        return now[0]
+
+    monkeypatch.setattr(time, "perf_counter", leaping)
+    monkeypatch.setattr(time, "monotonic", leaping)
+    monkeypatch.setattr(time, "time", leaping)
+    loaded = find_cycle(Board.from_rows(IRREGULAR, name="loaded"), budget=0.1)
+    assert loaded.status == "found"
+    assert loaded.cycle == idle.cycle
 
 
 def test_results_are_cached_per_board() -> None:
