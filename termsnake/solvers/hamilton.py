@@ -11,11 +11,12 @@ from typing import Final
 from termsnake.geometry import DIRECTIONS, Direction, Point
 from termsnake.model import Game
 from termsnake.solvers.base import SolverUnavailable
-from termsnake.solvers.cycle import find_cycle
-from termsnake.solvers.graph import ARROWS, Grid, flood_count, grid_of
+from termsnake.solvers.cycle import DEFAULT_BUDGET, find_cycle
+from termsnake.solvers.graph import ARROWS, Grid, direction_number, grid_of, roomiest_move
 
-# Seconds the cycle search may take before the solver declares the board unplayable.
-SEARCH_BUDGET: Final = 2.0
+# The cycle search's budget (in nominal seconds of positions, see cycle.NODES_PER_SECOND):
+# the same as ``termsnake levels``, so a board it lists with a cycle is one hamilton plays.
+SEARCH_BUDGET: Final = DEFAULT_BUDGET
 
 
 class HamiltonSolver:
@@ -178,7 +179,7 @@ class HamiltonSolver:
             self._expect = (-1, -1, -1)
             return direction
         direction = self._cycle_move(game, grid, head)
-        target = grid.step[_NUMBER[direction]][head]
+        target = grid.step[direction_number(direction)][head]
         self._expect = (id(game), game.steps + 1, target)
         return direction
 
@@ -220,23 +221,9 @@ class HamiltonSolver:
         if game.is_safe(follow) and self._entry_works(game):
             return follow
         # Otherwise the safe move that keeps the most room, and try again next move.
-        blocked = [0] * grid.cells
-        for p in game.body:
-            blocked[grid.index(p)] = 1
-        best: Direction | None = None
-        best_room = -1
-        for d, direction in enumerate(DIRECTIONS):
-            v = grid.step[d][head]
-            if v < 0 or not game.is_safe(direction):
-                continue
-            room = flood_count(grid, v, blocked)
-            if room > best_room:
-                best, best_room = direction, room
-        return best if best is not None else follow
+        best = roomiest_move(game, grid)
+        return best if game.is_safe(best) else follow
 
     def overlay(self, game: Game) -> Mapping[Point, str]:
         """The cycle as one arrow per cell, pointing to the next cell of the cycle."""
         return self._overlay
-
-
-_NUMBER: Final[Mapping[Direction, int]] = MappingProxyType({d: i for i, d in enumerate(DIRECTIONS)})

@@ -11,8 +11,11 @@ from termsnake.board import Board
 from termsnake.geometry import Direction, Point
 from termsnake.level import Level, open_level
 from termsnake.model import Game, Outcome
+from termsnake.solvers import graph
+from termsnake.solvers import hamilton as hamilton_mod
 from termsnake.solvers.base import SolverUnavailable, play
-from termsnake.solvers.cycle import find_cycle
+from termsnake.solvers.cycle import DEFAULT_BUDGET, find_cycle
+from termsnake.solvers.graph import grid_of
 from termsnake.solvers.hamilton import HamiltonSolver
 
 
@@ -129,3 +132,30 @@ def test_every_preset_with_a_cycle_is_won() -> None:
         assert play(game, HamiltonSolver()) is Outcome.WON, name
         played += 1
     assert played > 0
+
+
+def test_an_odd_start_falls_back_to_the_shared_roomiest_move(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A bent snake the cycle cannot take up at once: the entry move is graph.roomiest_move's.
+    body = tuple(Point(x, y) for x, y in [(2, 3), (2, 2), (1, 2), (1, 3), (0, 3), (0, 2), (0, 1)])
+    game = Game(Level(Board.open(4, 4), body, Direction.DOWN), 1)
+    calls: list[Direction] = []
+
+    def spy(game: Game, grid: graph.Grid) -> Direction:
+        calls.append(graph.roomiest_move(game, grid))
+        return calls[-1]
+
+    monkeypatch.setattr(hamilton_mod, "roomiest_move", spy)
+    solver = HamiltonSolver()
+    solver.setup(game)
+    assert not solver.holds_invariant(game)
+    move = solver.next_direction(game)
+    assert calls == [graph.roomiest_move(game, grid_of(game.board))]
+    assert move == calls[0] and game.is_safe(move)
+
+
+def test_uses_the_shared_direction_numbers_and_budget() -> None:
+    assert not hasattr(hamilton_mod, "_NUMBER")
+    assert hamilton_mod.direction_number is graph.direction_number
+    assert HamiltonSolver().budget == DEFAULT_BUDGET
