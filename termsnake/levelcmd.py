@@ -148,18 +148,22 @@ def format_table(rows: Sequence[PresetRow], width: int) -> list[str]:
 
 def levels_main(argv: Sequence[str]) -> int:
     """``termsnake levels``: each preset's size, free cells, wrap and Hamiltonian cycle."""
+    from termsnake.solvers.cycle import DEFAULT_BUDGET, NODES_PER_SECOND
+
     parser = argparse.ArgumentParser(
         prog="termsnake levels",
         description="List the preset levels. The cycle column says whether the board has a "
         "Hamiltonian cycle (a closed path through every free cell): yes, no, or unknown "
-        "when the search gives up within its budget.",
+        "when the search gives up within its budget. The answer is the same on every machine, "
+        "and the same one --ai hamilton gets.",
     )
     parser.add_argument(
         "--budget",
         type=float,
-        default=1.0,
-        metavar="SECONDS",
-        help="time the cycle search may spend on each board (default: 1)",
+        default=DEFAULT_BUDGET,
+        metavar="N",
+        help=f"effort of the cycle search on each board: N x {NODES_PER_SECOND:,} positions, "
+        f"about N seconds on an ordinary machine (default: {DEFAULT_BUDGET:g}, as --ai hamilton)",
     )
     args = _parse(parser, argv)
     if isinstance(args, int):

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from pty_harness import termsnake_command
 
+from termsnake import levelcmd
 from termsnake.levelcmd import PresetRow, check_main, format_table, levels_main
 from termsnake.presets import DEFAULT_LEVEL, load_preset, preset_names, preset_path
-from termsnake.solvers.cycle import find_cycle
+from termsnake.solvers.cycle import DEFAULT_BUDGET, find_cycle
+from termsnake.solvers.hamilton import HamiltonSolver
 
 GOOD = "name: Good one\nlength: 2\n\n#####\n#.>.#\n#...#\n#####\n"
 BROKEN = "nmae: x\nwrap: maybe\n\n#####\n#.>>#\n#..\t#\n#####\n"
@@ -24,14 +25,6 @@ BROKEN_LINES = [
     "6:4: error: unknown map character '\\t' (U+0009, a tab); "
     "the map uses # wall, . floor, > < ^ v head, % food",
 ]
-
-
-def termsnake_command() -> str:
-    """The installed ``termsnake`` script of this environment."""
-    beside = Path(sys.executable).parent / "termsnake"
-    found = str(beside) if beside.exists() else shutil.which("termsnake")
-    assert found, "the termsnake command is not installed"
-    return found
 
 
 def run(*args: str, columns: int = 200) -> subprocess.CompletedProcess[str]:
@@ -188,6 +181,21 @@ def test_levels_in_process(capsys: pytest.CaptureFixture[str]) -> None:
     assert levels_main(["--budget", "2"]) == 0
     out = capsys.readouterr().out
     assert all(name in out for name in preset_names())
+
+
+def test_levels_and_hamilton_search_with_the_same_budget(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    budgets: list[float] = []
+
+    def rows(budget: float) -> tuple[list[PresetRow], list[object]]:
+        budgets.append(budget)
+        return [PresetRow("a", "8x8", 64, "no", "yes", "")], []
+
+    monkeypatch.setattr(levelcmd, "preset_rows", rows)
+    assert levels_main([]) == 0
+    assert budgets == [DEFAULT_BUDGET] == [HamiltonSolver().budget]
+    capsys.readouterr()
 
 
 def test_format_table_aligns_columns_and_cuts_descriptions() -> None:
