@@ -7,10 +7,11 @@ import json
 import os
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Final, NoReturn
+from typing import Any, Final
 
+from termsnake import cliargs
 from termsnake.atomic import write_atomic
 from termsnake.board import Board
 from termsnake.geometry import Direction, Point
@@ -96,7 +97,7 @@ class Replay:
         if top["format"] != FORMAT:
             raise ReplayError(f"format must be {FORMAT!r}, not {top['format']!r}")
         board = _object(top["board"], "board", _BOARD_KEYS)
-        name = _string(board["name"], "board.name")
+        name = _name(board["name"], "board.name")
         rows = _rows(board["rows"])
         wrap = board["wrap"]
         if not isinstance(wrap, bool):
@@ -109,7 +110,7 @@ class Replay:
         seed = _integer(top["seed"], "seed")
         solver = top["solver"]
         if solver is not None:
-            solver = _string(solver, "solver")
+            solver = _name(solver, "solver")
         moves_text = _string(top["moves"], "moves")
         try:
             moves = tuple(expand_directions(moves_text))
@@ -176,6 +177,15 @@ def _string(value: object, what: str) -> str:
     if not isinstance(value, str):
         raise ReplayError(f"{what} must be a string, not {_kind(value)}")
     return value
+
+
+def _name(value: object, what: str) -> str:
+    # Names reach the terminal: a control character there could retitle or rewrite the screen.
+    text = _string(value, what)
+    bad = next((ch for ch in text if not ch.isprintable()), None)
+    if bad is not None:
+        raise ReplayError(f"{what} holds {bad!r}, which is not a printable character")
+    return text
 
 
 def _integer(value: object, what: str, *, minimum: int | None = None) -> int:
@@ -311,13 +321,17 @@ class PlaybackGame(Game):
 
 def verify(replay: Replay) -> Game:
     """Replay the moves under the rules; ReplayError naming the first thing that differs from
-    the file's foods or result. Returns the finished game."""
+    the file's foods (when they appear, and where ``seed`` puts them) or result. Returns the
+    finished game."""
+    level = replay.level()
     try:
-        game = Game(replay.level(), replay.seed, food_plan=_plan(replay))
+        game = Game(level, replay.seed, food_plan=[p for _, p in replay.foods])
     except ValueError as e:
         raise ReplayError(f"at the start: {e}") from None
     expected = replay.foods
+    seeded = _SeedCheck(replay, level)
     _check_foods(game, expected)
+    seeded.check(game)
     for i, direction in enumerate(replay.moves, start=1):
         if game.over:
             assert game.outcome is not None
@@ -330,6 +344,8 @@ def verify(replay: Replay) -> Game:
         except ValueError as e:
             raise ReplayError(f"after move {i}: {e}") from None
         _check_foods(game, expected)
+        seeded.step(direction)
+        seeded.check(game)
     if len(game.foods) < len(expected):
         step, p = expected[len(game.foods)]
         raise ReplayError(
@@ -349,10 +365,6 @@ def verify(replay: Replay) -> Game:
     return game
 
 
-def _plan(replay: Replay) -> list[Point]:
-    return [p for _, p in replay.foods]
-
-
 def _check_foods(game: Game, expected: tuple[tuple[int, Point], ...]) -> None:
     # Only the newest food can be new: the game places at most one food a step.
     if not game.foods:
@@ -367,6 +379,57 @@ def _check_foods(game: Game, expected: tuple[tuple[int, Point], ...]) -> None:
         )
 
 
+class _SeedCheck:
+    """Ties the file's foods to its seed: games drawing their foods from the seeded generator,
+    played in step with the file's game, must put every food where the file does.
+
+    A level's first food (``%``) is not drawn, and the file does not say whether there was
+    one; so two games are played: one drawing every food, one with the file's first food
+    fixed and the rest drawn. The file passes if either reproduces all of its foods.
+    """
+
+    def __init__(self, replay: Replay, level: Level) -> None:
+        """Start both seeded games from the file's start."""
+        self.seed = replay.seed
+        self.games = [Game(level, replay.seed)]
+        if replay.foods:
+            try:
+                fixed = replace(level, food=replay.foods[0][1])
+            except ValueError:
+                pass  # the first food is not on a free cell: the plain replay says so
+            else:
+                self.games.append(Game(fixed, replay.seed))
+        # Per game, the first food it disagrees on: (index, the file's food, the seed's food).
+        self.mismatch: list[tuple[int, Point, Point | None] | None] = [None] * len(self.games)
+        self.checked = 0
+
+    def step(self, direction: Direction) -> None:
+        """Play the move in every seeded game that still agrees with the file."""
+        for game, mismatch in zip(self.games, self.mismatch, strict=True):
+            if mismatch is None and not game.over:
+                game.step(direction)
+
+    def check(self, game: Game) -> None:
+        """Compare the file game's newest food; ReplayError once no seeded game agrees."""
+        i = len(game.foods) - 1
+        if i < self.checked:
+            return
+        self.checked = i + 1
+        want = game.foods[i][1]
+        for k, seeded in enumerate(self.games):
+            if self.mismatch[k] is None:
+                got = seeded.foods[i][1] if len(seeded.foods) > i else None
+                if got != want:
+                    self.mismatch[k] = (i, want, got)
+        if all(m is not None for m in self.mismatch):
+            # Report the game that agreed the longest: the likelier reading of the file.
+            index, want, got = max((m for m in self.mismatch if m is not None), key=lambda m: m[0])
+            gives = f"({got.x}, {got.y})" if got is not None else "no food"
+            raise ReplayError(
+                f"food {index} at ({want.x}, {want.y}) is not what seed {self.seed} gives ({gives})"
+            )
+
+
 class ReplaySolver:
     """A Solver that plays back recorded moves in order."""
 
@@ -374,11 +437,9 @@ class ReplaySolver:
         """Play ``moves`` one per call of ``next_direction``."""
         self.name = name
         self._moves = tuple(moves)
-        self._next = 0
 
     def setup(self, game: Game) -> None:
-        """Start from the first recorded move."""
-        self._next = game.steps
+        """Nothing to prepare: the move for each step is looked up by the step number."""
 
     def next_direction(self, game: Game) -> Direction:
         """The recorded move for this step; ReplayError past the end of the recording."""
@@ -394,40 +455,27 @@ class ReplaySolver:
 # -- the command ------------------------------------------------------------------------------
 
 
-class _Parser(argparse.ArgumentParser):
-    """An argparse parser whose usage errors are one line and exit 2."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
-
-
-def _speed(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a positive number of moves a second: {text!r}")
-    return value
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The parser of ``termsnake replay``."""
-    parser = _Parser(
+    parser = cliargs.OneLineParser(
         prog="termsnake replay",
         description=(
             "Play a recorded game (termsnake-replay/1 JSON) back in the terminal. The file is "
-            "checked first: a replay whose moves do not reproduce its own foods and result is "
-            "refused (exit 2). Keys: space pause, n one step while paused, +/- speed, q quit."
+            "checked first: a replay whose moves do not reproduce its foods and result, or "
+            "whose foods are not the ones its seed gives, is refused (exit 2). Keys: space "
+            "pause, n one step while paused, +/- speed, q quit."
         ),
     )
     parser.add_argument("file", metavar="FILE", help="a replay file, as written by --record")
     parser.add_argument(
         "--speed",
-        type=_speed,
+        type=cliargs.speed,
         default=None,
         metavar="N",
-        help="moves per second (default: the usual watching speed, about 8)",
+        help=(
+            f"moves per second, above 0 and at most {cliargs.MAX_SPEED:g} (default: the usual "
+            "watching speed, about 8)"
+        ),
     )
     return parser
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -123,6 +124,11 @@ MALFORMED: list[tuple[str, str]] = [
     (edit(lambda o: o["start"].update(body=[[1, "1"]])), "start.body[0][1]"),
     (edit(lambda o: o.update(seed=True)), "seed must be an integer"),
     (edit(lambda o: o.update(solver=3)), "solver must be a string"),
+    (edit(lambda o: o.update(solver="zig\nzag")), "solver holds '\\n', which is not a printable"),
+    (
+        edit(lambda o: o["board"].update(name="\u001b]2;pwned\u0007")),
+        "board.name holds '\\x1b', which is not a printable character",
+    ),
     (edit(lambda o: o.update(moves="RRX")), "moves:"),
     (edit(lambda o: o.update(moves="1R")), "moves:"),
     (edit(lambda o: o.update(moves=["R"])), "moves must be a string"),
@@ -180,12 +186,19 @@ def test_a_level_with_walls_and_a_first_food() -> None:
     assert verify(back).foods == game.foods
 
 
+_FOOD5 = won_replay().foods[5][1]
+# Food 5 moved one column: the file's game still plays, but seed 3 puts that food elsewhere.
+_MOVED5 = (
+    f"food 5 at ({(_FOOD5.x + 1) % 4}, {_FOOD5.y}) is not what seed 3 gives "
+    f"(({_FOOD5.x}, {_FOOD5.y}))"
+)
+
 TAMPERED: list[tuple[Callable[[dict[str, Any]], object], str]] = [
     (lambda o: o.update(moves="L" + o["moves"][1:]), "the game ended (died) after move"),
     (lambda o: o.update(moves=o["moves"] + "R"), "the file has"),
     (lambda o: o.update(moves=o["moves"][:-1]), "end the game still running, the file says won"),
     (lambda o: o["foods"][3].__setitem__(0, o["foods"][3][0] + 1), "food 3"),
-    (lambda o: o["foods"][5].__setitem__(1, (o["foods"][5][1] + 1) % 4), "food"),
+    (lambda o: o["foods"][5].__setitem__(1, (o["foods"][5][1] + 1) % 4), _MOVED5),
     (lambda o: o["foods"].pop(), "no food"),
     (lambda o: o["foods"].append([10_000, 0, 0]), "never appeared"),
     (lambda o: o["result"].update(outcome="died"), "the file says died"),
@@ -203,6 +216,46 @@ def test_a_tampered_replay_is_refused(
     with pytest.raises(ReplayError) as info:
         verify(replay)
     assert message in str(info.value)
+
+
+def test_the_foods_must_be_the_seeds() -> None:
+    # The same game under another seed: moves, steps and result agree with the foods, but the
+    # foods are not the ones that seed draws.
+    obj = json.loads(won_replay().to_json())
+    first = Point(*obj["foods"][0][1:])
+    seed = next(s for s in range(4, 100) if Game(open_level(4, 4, 1), s).foods[0][1] != first)
+    obj["seed"] = seed
+    with pytest.raises(ReplayError) as info:
+        verify(Replay.from_dict(obj))
+    pattern = rf"food (\d+) at \(\d, \d\) is not what seed {seed} gives \(\(\d, \d\)\)"
+    assert re.fullmatch(pattern, str(info.value))
+
+
+def test_foods_from_a_plan_are_not_a_seeded_game() -> None:
+    # A game fed any foods it can eat is self-consistent, yet no seed gives those foods.
+    level = open_level(4, 4, 1)
+    seeded = played(ZigZag(), level, seed=3)
+    plan = [p for _, p in seeded.foods]
+    plan[1:3] = plan[2:0:-1]  # foods 1 and 2 swapped
+    game = Game(level, 3, food_plan=plan)
+    play(game, ZigZag())
+    assert game.outcome is Outcome.WON
+    with pytest.raises(ReplayError, match=r"^food 1 at .* is not what seed 3 gives"):
+        verify(replay_from_game(game, "zigzag"))
+
+
+def test_a_first_food_from_the_level_is_not_drawn() -> None:
+    # With a level's first food, only the foods after it come from the seed; either way passes.
+    board = Board.open(4, 4)
+    for food in (Point(0, 0), Point(3, 3)):
+        level = Level(board, (Point(2, 2),), Direction.RIGHT, food, "with food")
+        replay = replay_from_game(played(ZigZag(), level, seed=9), "zigzag")
+        assert replay.foods[0] == (0, food)
+        assert verify(replay).outcome is Outcome.WON
+        obj = json.loads(replay.to_json())
+        obj["seed"] = 10
+        with pytest.raises(ReplayError, match="is not what seed 10 gives"):
+            verify(Replay.from_dict(obj))
 
 
 @settings(max_examples=40, deadline=None)
@@ -351,6 +404,17 @@ def test_the_command_refuses_bad_files(tmp_path: Path, content: str | None, mess
     assert proc.stderr.startswith("termsnake replay: error: ")
     assert proc.stderr.count("\n") == 1 and message in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_speed_is_the_shared_type(capsys: pytest.CaptureFixture[str]) -> None:
+    parser = replay_mod.build_parser()
+    assert parser.parse_args(["r.json", "--speed", "1000"]).speed == 1000.0
+    for speed in ("1001", "inf", "nan", "0"):
+        with pytest.raises(SystemExit) as info:
+            parser.parse_args(["r.json", "--speed", speed])
+        assert info.value.code == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "at most 1000" in err, speed
 
 
 def test_the_command_checks_its_arguments(tmp_path: Path) -> None:
