@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import multiprocessing
 import os
@@ -12,16 +13,18 @@ import statistics
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Final, NoReturn
+from typing import Any, Final
 
+from termsnake import cliargs
+from termsnake.atomic import write_atomic
 from termsnake.board import Board
 from termsnake.geometry import Point
-from termsnake.level import Level, open_level, straight_body
+from termsnake.level import Level, open_level, with_length
 from termsnake.model import Game, Outcome
-from termsnake.replay import Replay, replay_from_game, save_replay
+from termsnake.replay import Replay, replay_from_game
 from termsnake.solvers.base import PlayStats, SolverUnavailable, create, play, resolve_name
 
 DEFAULT_SIZE: Final = (8, 8)
@@ -63,7 +66,10 @@ class LevelSpec:
 @lru_cache(maxsize=64)
 def _load_level(spec: LevelSpec) -> Level:
     if spec.kind == "size":
-        width, height = parse_size(spec.value)
+        try:
+            width, height = cliargs.size(spec.value)
+        except argparse.ArgumentTypeError as e:
+            raise BenchError(f"--size: {e}") from None
         try:
             return open_level(width, height, spec.length)
         except ValueError as e:
@@ -79,30 +85,17 @@ def _load_level(spec: LevelSpec) -> Level:
         raise BenchError(str(e).rstrip("\n"), located=True) from None
     except (OSError, ValueError) as e:
         raise BenchError(f"--level {spec.value}: {e}") from None
-    return with_length(level, spec.length)
-
-
-def with_length(level: Level, length: int) -> Level:
-    """``level`` with a straight snake of ``length`` behind the same head; BenchError if it
-    does not fit."""
-    if length == len(level.body):
-        return level
     try:
-        body = straight_body(level.board, level.body[0], level.direction, length)
-        return replace(level, body=body)
+        # As play does: a straight body behind the level's head, a covered first food dropped.
+        return with_length(level, spec.length)
     except ValueError as e:
-        raise BenchError(f"level {level.name}: length {length}: {e}") from None
+        raise BenchError(f"level {level.name}: length {spec.length}: {e}") from None
 
 
-_SIZE: Final = re.compile(r"\s*(\d+)\s*[xX×]\s*(\d+)\s*")
-
-
-def parse_size(text: str) -> tuple[int, int]:
-    """``"8x8"`` -> ``(8, 8)``; BenchError unless both are positive integers."""
-    m = _SIZE.fullmatch(text)
-    if not m or int(m.group(1)) < 1 or int(m.group(2)) < 1:
-        raise BenchError(f"--size wants WxH with W, H at least 1, like 8x8, not {text!r}")
-    return int(m.group(1)), int(m.group(2))
+def board_size(text: str) -> str:
+    """The --size type: ``cliargs.size``'s checks, the value kept as ``"WxH"``."""
+    width, height = cliargs.size(text)
+    return f"{width}x{height}"
 
 
 # -- one game -----------------------------------------------------------------------------------
@@ -251,9 +244,6 @@ def _play_in_worker(task: GameTask) -> GameRecord:
         _in_game = False
 
 
-_interrupted = False
-
-
 def summarize(
     solver: str, level: Level, seed: int, records: Sequence[GameRecord]
 ) -> dict[str, Any]:
@@ -322,20 +312,37 @@ def format_table(rows: Sequence[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def replay_name(solver: str, level: str, seed: int) -> str:
-    """The file name of one recorded benchmark game: ``{solver}-{level}-seed{seed}.json``."""
+def replay_name(solver: str, level: str, length: int, seed: int) -> str:
+    """The file name of one recorded benchmark game: ``{solver}-{level}-len{length}-seed{seed}
+    .json``, the level name made safe for a file name."""
     safe = re.sub(r"[^A-Za-z0-9._-]+", "-", level).strip("-.") or "level"
-    return f"{solver}-{safe}-seed{seed}.json"
+    return f"{solver}-{safe}-len{length}-seed{seed}.json"
+
+
+def save_new(replay: Replay, directory: Path, name: str) -> Path:
+    """Write ``replay`` as ``directory/name``, never replacing a file; the path it is at.
+
+    A file of that name with the very same bytes is this game already and is kept; any other
+    file moves the replay on to ``-2``, ``-3``... before ``.json``. OSError if it cannot be
+    written.
+    """
+    data = replay.to_json().encode("utf-8")
+    stem = name.removesuffix(".json")
+    for n in itertools.count(1):
+        path = directory / (name if n == 1 else f"{stem}-{n}.json")
+        try:
+            write_atomic(path, data, exclusive=True)
+            return path
+        except FileExistsError:
+            try:
+                if path.read_bytes() == data:
+                    return path
+            except OSError:
+                pass  # a directory or an unreadable file of that name: try the next name
+    raise AssertionError("unreachable")
 
 
 # -- the command ----------------------------------------------------------------------------------
-
-
-class _Parser(argparse.ArgumentParser):
-    """An argparse parser whose usage errors are one line and exit 2."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 class _AppendBoard(argparse.Action):
@@ -353,30 +360,10 @@ class _AppendBoard(argparse.Action):
         setattr(namespace, self.dest, boards)
 
 
-def _int_at_least(minimum: int) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"must be at least {minimum}, not {value}")
-        return value
-
-    return parse
-
-
-def _seed(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The parser of ``termsnake bench``."""
     w, h = DEFAULT_SIZE
-    parser = _Parser(
+    parser = cliargs.OneLineParser(
         prog="termsnake bench",
         description=(
             "Play many headless games per solver and board and print their figures, one row "
@@ -385,8 +372,10 @@ def build_parser() -> argparse.ArgumentParser:
             "aside). mean_steps, median_steps and mean_length cover every game, won or not. "
             "steps_over_bound is total steps / total bound, a game's bound being the sum over "
             "the foods it ate of the walls-only distance from the head (when the food "
-            "appeared) to the food; null ('-') if no food was eaten at all. ms_per_move is "
-            "the median over games of the solver's mean decision time."
+            "appeared) to the food; null ('-') if no game ate anything. ms_per_move is the "
+            "median over games of the solver's mean decision time per move; it leaves out "
+            "the solver's setup (such as the Hamiltonian cycle search), and is 0.0 if no "
+            "move was timed."
         ),
         epilog=(
             "A solver that cannot play a board (say, hamilton on a board with no Hamiltonian "
@@ -414,12 +403,16 @@ def build_parser() -> argparse.ArgumentParser:
         dest="boards",
         action=_AppendBoard,
         const="size",
+        type=board_size,
         metavar="WxH",
-        help=f"an open board of W x H cells; repeatable (default, with no --level: {w}x{h})",
+        help=(
+            f"an open board of W x H cells, at least 2 cells, at most {cliargs.MAX_SIDE} a "
+            f"side; repeatable (default, with no --level: {w}x{h})"
+        ),
     )
     parser.add_argument(
         "--length",
-        type=_int_at_least(1),
+        type=cliargs.positive_int,
         default=DEFAULT_LENGTH,
         metavar="N",
         help=(
@@ -429,21 +422,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--games",
-        type=_int_at_least(1),
+        type=cliargs.positive_int,
         default=DEFAULT_GAMES,
         metavar="N",
         help=f"games per solver and board (default {DEFAULT_GAMES})",
     )
     parser.add_argument(
         "--seed",
-        type=_seed,
+        type=cliargs.seed,
         default=DEFAULT_SEED,
         metavar="S",
-        help=f"game i uses seed S+i (default {DEFAULT_SEED})",
+        help=f"game i uses seed S+i; S is at least 0 (default {DEFAULT_SEED})",
     )
     parser.add_argument(
         "--jobs",
-        type=_int_at_least(0),
+        type=cliargs.int_at_least(0),
         default=1,
         metavar="J",
         help="worker processes (default 1; 0: one per CPU)",
@@ -452,7 +445,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--record-dir",
         metavar="DIR",
-        help="write every game as a replay file DIR/{solver}-{level}-seed{N}.json",
+        help=(
+            "write every game as a replay file DIR/{solver}-{level}-len{L}-seed{N}.json "
+            "(L the start length, N the game's seed). An existing file is never replaced: "
+            "one with the same bytes is the same game and is kept, otherwise the name gets "
+            "-2, -3... before .json"
+        ),
     )
     return parser
 
@@ -540,10 +538,12 @@ def main(argv: Sequence[str]) -> int:
         if record_dir is not None:
             for g, record in enumerate(games):
                 if record.replay is not None:
-                    path = record_dir / replay_name(solver, level.name, args.seed + g)
+                    start = len(record.replay.body)
+                    name = replay_name(solver, level.name, start, args.seed + g)
                     try:
-                        save_replay(record.replay, path)
+                        save_new(record.replay, record_dir, name)
                     except OSError as e:
+                        path = record_dir / name
                         return _fail(f"cannot write {path}: {e.strerror or e}")
         rows.append(summarize(solver, level, args.seed, games))
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
 import subprocess
@@ -121,7 +120,7 @@ def test_record_dir_then_verify(tmp_path: Path, capsys: pytest.CaptureFixture[st
     rows = run_json(capsys, *ARGS, "--seed", "3", "--jobs", "2", "--record-dir", str(out))
     names = sorted(p.name for p in out.iterdir())
     expected = sorted(
-        f"{solver}-{level}-seed{seed}.json"
+        f"{solver}-{level}-len1-seed{seed}.json"
         for solver in ("zigzag", "straight")
         for level in ("open-4x4", "open-6x4")
         for seed in range(3, 9)
@@ -130,7 +129,7 @@ def test_record_dir_then_verify(tmp_path: Path, capsys: pytest.CaptureFixture[st
     for row in rows:
         outcomes = []
         for seed in range(3, 9):
-            replay = load_replay(out / f"{row['solver']}-{row['level']}-seed{seed}.json")
+            replay = load_replay(out / f"{row['solver']}-{row['level']}-len1-seed{seed}.json")
             game = verify(replay)
             assert (replay.seed, replay.solver, replay.board_name) == (
                 seed,
@@ -143,7 +142,60 @@ def test_record_dir_then_verify(tmp_path: Path, capsys: pytest.CaptureFixture[st
 
 
 def test_replay_names_are_safe() -> None:
-    assert bench.replay_name("greedy", "Two rooms/../x", 4) == "greedy-Two-rooms-..-x-seed4.json"
+    name = bench.replay_name("greedy", "Two rooms/../x", 3, 4)
+    assert name == "greedy-Two-rooms-..-x-len3-seed4.json"
+
+
+def test_record_dir_never_overwrites_across_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ("--ai", "zigzag", "--size", "4x4", "--games", "2", "--record-dir", str(tmp_path))
+    run_json(capsys, *args, "--length", "1")
+    first = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    assert sorted(first) == ["zigzag-open-4x4-len1-seed1.json", "zigzag-open-4x4-len1-seed2.json"]
+    run_json(capsys, *args, "--length", "3")
+    run_json(capsys, *args, "--length", "1")  # the same games again: the same files, kept
+    files = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    assert sorted(files) == sorted(
+        [*first, "zigzag-open-4x4-len3-seed1.json", "zigzag-open-4x4-len3-seed2.json"]
+    )
+    assert all(files[name] == data for name, data in first.items())
+    assert load_replay(tmp_path / "zigzag-open-4x4-len3-seed2.json").body[2] == Point(0, 2)
+
+
+def test_record_dir_never_overwrites_within_a_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A level file that calls itself open-4x4, but starts the snake elsewhere.
+    level = tmp_path / "mine.txt"
+    level.write_text("name: open-4x4\nlength: 1\n\n>...\n....\n....\n....\n")
+    out = tmp_path / "out"
+    out.mkdir()
+    stranger = out / "zigzag-open-4x4-len1-seed1-2.json"
+    stranger.write_text("someone else's\n")
+    args = ("--ai", "zigzag", "--size", "4x4", "--level", str(level), "--games", "1")
+    run_json(capsys, *args, "--record-dir", str(out))
+    names = sorted(p.name for p in out.iterdir())
+    assert names == [
+        "zigzag-open-4x4-len1-seed1-2.json",
+        "zigzag-open-4x4-len1-seed1-3.json",
+        "zigzag-open-4x4-len1-seed1.json",
+    ]
+    assert stranger.read_text() == "someone else's\n"
+    heads = {load_replay(out / n).body[0] for n in names if n != stranger.name}
+    assert heads == {Point(2, 2), Point(0, 0)}
+    # A second run finds each game already there, byte for byte, and adds nothing.
+    run_json(capsys, *args, "--record-dir", str(out))
+    assert sorted(p.name for p in out.iterdir()) == names
+
+
+def test_save_new_keeps_a_directory_of_that_name(tmp_path: Path) -> None:
+    (tmp_path / "g.json").mkdir()
+    replay = bench.play_one(bench.GameTask("zigzag", bench.LevelSpec("size", "4x4", 1), 1, True))
+    assert replay.replay is not None
+    path = bench.save_new(replay.replay, tmp_path, "g.json")
+    assert path == tmp_path / "g-2.json" and (tmp_path / "g.json").is_dir()
+    assert bench.save_new(replay.replay, tmp_path, "g.json") == path
 
 
 def test_bound_on_a_hand_made_game() -> None:
@@ -213,13 +265,17 @@ def test_a_crashing_solver_is_reported(capsys: pytest.CaptureFixture[str]) -> No
     [
         (["--ai", "nosuch"], "unknown solver 'nosuch'; known solvers: "),
         (["--ai", ","], "--ai names no solver"),
-        (["--ai", "zigzag", "--size", "0x4"], "--size wants WxH"),
-        (["--ai", "zigzag", "--size", "big"], "--size wants WxH"),
+        (["--ai", "zigzag", "--size", "0x4"], "--size: size 0x4 is out of range"),
+        (["--ai", "zigzag", "--size", "1x1"], "--size: size 1x1 is out of range"),
+        (["--ai", "zigzag", "--size", "201x2"], "at most 200 a side"),
+        (["--ai", "zigzag", "--size", "big"], "--size: size must look like 20x15"),
         (["--ai", "zigzag", "--size", "3x3", "--length", "4"], "does not fit"),
         (["--ai", "zigzag", "--level", "nosuch-level"], "no preset or file named"),
-        (["--ai", "zigzag", "--games", "0"], "--games: must be at least 1"),
-        (["--ai", "zigzag", "--jobs", "-1"], "--jobs: must be at least 0"),
-        (["--ai", "zigzag", "--seed", "x"], "--seed: not an integer"),
+        (["--ai", "zigzag", "--games", "0"], "--games: expected a number of at least 1"),
+        (["--ai", "zigzag", "--length", "0"], "--length: expected a number of at least 1"),
+        (["--ai", "zigzag", "--jobs", "-1"], "--jobs: expected a number of at least 0"),
+        (["--ai", "zigzag", "--seed", "x"], "--seed: expected a whole number"),
+        (["--ai", "zigzag", "--seed", "-1"], "--seed: expected a number of at least 0, not -1"),
         (["--size", "4x4"], "--ai"),
     ],
 )
@@ -241,6 +297,32 @@ def test_a_bad_level_file_gives_its_located_errors(
     assert bench.main(["--ai", "zigzag", "--level", str(bad)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"{bad}:2:4: error: ")
+
+
+def test_sizes_are_the_shared_type(capsys: pytest.CaptureFixture[str]) -> None:
+    args = bench.build_parser().parse_args(["--ai", "zigzag", "--size", " 6 × 4 ", "--size", "2x1"])
+    assert args.boards == [("size", "6x4"), ("size", "2x1")]
+    (row,) = run_json(capsys, "--ai", "zigzag", "--size", "6×4", "--size", "6x4", "--games", "1")
+    assert row["level"] == "open-6x4"
+
+
+def test_help_says_what_the_timings_leave_out() -> None:
+    text = " ".join(bench.build_parser().format_help().split())
+    assert "leaves out the solver's setup (such as the Hamiltonian cycle search)" in text
+    assert "0.0 if no move was timed" in text and "null ('-') if no game ate anything" in text
+    assert "never replaced" in text and "len{L}" in text and "S is at least 0" in text
+    record = bench.GameRecord(Outcome.DIED, 0, 1, 0, None)
+    row = bench.summarize("x", open_level(4, 4, 1), 1, [record])
+    assert (row["steps_over_bound"], row["ms_per_move"]) == (None, 0.0)
+
+
+def test_a_longer_snake_drops_a_first_food_it_covers(tmp_path: Path) -> None:
+    # As play does (level.with_length): the food under the new body goes, the level stays.
+    path = tmp_path / "fed.txt"
+    path.write_text("name: fed\nlength: 1\n\n#######\n#..%>.#\n#.....#\n#######\n")
+    assert bench.LevelSpec("level", str(path), 1).load().food == Point(3, 1)
+    longer = bench.LevelSpec("level", str(path), 2).load()
+    assert longer.body == (Point(4, 1), Point(3, 1)) and longer.food is None
 
 
 def test_length_applies_to_level_files(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -272,14 +354,10 @@ def test_the_command_reports_errors_in_one_line() -> None:
     assert proc.stderr.startswith("termsnake bench: error: unknown solver 'nosuch'")
     assert "hamilton" in proc.stderr and proc.stderr.count("\n") == 1
     proc = run_bench("--ai", "hamilton", "--size", "4", "--games", "2")
-    assert proc.returncode == 2 and "--size wants WxH" in proc.stderr
+    assert proc.returncode == 2 and "size must look like 20x15" in proc.stderr
     assert "Traceback" not in proc.stderr
 
 
-@pytest.mark.skipif(
-    importlib.util.find_spec("termsnake.solvers.hamilton") is None,
-    reason="the hamilton solver is not there yet",
-)
 def test_the_command_json_with_processes(tmp_path: Path) -> None:
     args = ("--ai", "hamilton", "--size", "4x4", "--games", "4", "--seed", "2", "--json")
     one = run_bench(*args)
@@ -291,5 +369,5 @@ def test_the_command_json_with_processes(tmp_path: Path) -> None:
     assert tuple(row) == bench.ROW_KEYS
     assert row["wins"] + row["deaths"] + row["stalls"] == 4
     assert len(list(tmp_path.iterdir())) == 4
-    replay = load_replay(tmp_path / "hamilton-open-4x4-seed5.json")
+    replay = load_replay(tmp_path / "hamilton-open-4x4-len1-seed5.json")
     assert verify(replay).outcome is replay.result.outcome
