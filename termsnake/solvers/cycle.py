@@ -9,7 +9,7 @@ from typing import Final, Literal
 
 from termsnake.board import Board
 from termsnake.geometry import Point
-from termsnake.solvers.graph import Grid, grid_of
+from termsnake.solvers.graph import Grid, flood_count, grid_of
 
 CycleStatus = Literal["found", "none", "unknown"]
 
@@ -393,7 +393,7 @@ def _backtrack(
         if ok and head != start:
             ok = all(visited[u] or usable[u] >= 2 for u in adj[head])
         if ok:
-            ok = _connected(adj, v, visited, n - len(path))
+            ok = flood_count(grid, v, visited) == n - len(path)
         stack.append(_ordered(adj[v], visited, usable, noise) if ok else [])
     return "exhausted"
 
@@ -404,19 +404,3 @@ def _ordered(
     # Warnsdorff: try the neighbour with the fewest ways on first; the list is popped from the
     # end, so sort by descending degree.
     return sorted((u for u in nbrs if not visited[u]), key=lambda u: (-usable[u], noise[u]))
-
-
-def _connected(adj: Sequence[Sequence[int]], head: int, visited: bytearray, left: int) -> bool:
-    seen = bytearray(len(visited))
-    stack = [u for u in adj[head] if not visited[u]]
-    for u in stack:
-        seen[u] = 1
-    count = len(stack)
-    while stack:
-        u = stack.pop()
-        for v in adj[u]:
-            if not visited[v] and not seen[v]:
-                seen[v] = 1
-                count += 1
-                stack.append(v)
-    return count == left

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from termsnake.solvers.graph import Grid
+from termsnake.solvers.graph import Grid, flood_count
 
 
 class _OutOfBudget(Exception):
@@ -105,20 +105,7 @@ def _plausible(grid: Grid, taken: bytearray, head: int, remaining: int) -> bool:
     The free cells must form one region touching the head; on a two-coloured board the path
     alternates colours, starting on the one opposite the head's.
     """
-    adj = grid.adj
-    seen = bytearray(grid.cells)
-    stack = [v for v in adj[head] if not taken[v]]
-    for v in stack:
-        seen[v] = 1
-    count = len(stack)
-    while stack:
-        u = stack.pop()
-        for v in adj[u]:
-            if not taken[v] and not seen[v]:
-                seen[v] = 1
-                count += 1
-                stack.append(v)
-    if count != remaining:
+    if flood_count(grid, head, taken) != remaining:
         return False
     if grid.board.wrap and (grid.width % 2 or grid.height % 2):
         return True
