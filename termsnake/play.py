@@ -216,7 +216,7 @@ def keep_score(
         return ([] if previous is None else [f"best so far: length {previous.length}"]), ()
     won = game.outcome is Outcome.WON
     result = scores.record(key, ScoreEntry.now(game.length, game.steps, won, game.seed))
-    if result.new_best:
+    if result.new_best and game.eaten > 0:  # no cheers for dying at the start length
         saved = "" if result.saved else " (not saved)"
         return [f"new best! length {game.length} for {key.player} on {key.level}{saved}"], (
             result.warnings
