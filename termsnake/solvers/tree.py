@@ -10,6 +10,10 @@ body is an arc of a Hamiltonian cycle, so following that cycle is always safe. E
 the shortest path to the food in the two-moves-per-cell graph, then takes its first step only if
 the invariant still holds after it (an exact check on the block graph); otherwise it takes the
 other move, which then must keep it (the witness tree's own move is always one of the two).
+
+Look-ahead: where both moves keep the tree, each is played out on a copy of the game until the
+snake eats (the policy above, without look-ahead), and the route that eats sooner, counting the
+mean distance to a free cell afterwards, is kept to; every step of it is checked again live.
 """
 
 from __future__ import annotations
@@ -138,19 +142,18 @@ class TreeSolver:
     penalties: tuple[int, int, int] = (1, 1, 0)
     # How many more moves a path through the other move may take when the best path would cut
     # blocks off; the extra cost of passing a block the body has not reached (it closes that
-    # block's edge); whether to skip the detour to blocks a plan would cut off (for measuring).
+    # block's edge).
     slack = 2
     shut = 1000
-    no_detour = False
-    # Whether to play both moves out where the shortest path would cut blocks off.
+    # Whether to choose between the two moves by playing each out to the food; the weight of
+    # the mean distance to a free cell after eating in that choice (thousandths).
     lookahead = True
     after_weight = 2000
-    always = True
-    redecide = False
-    cache = True
+    # The extra cost of entering a cell per free neighbour (thousandths of a step), on boards of
+    # at most hug_blocks blocks: hugging the body helped on 8x8 (484 steps, 487 without) but
+    # not on 20x20 (11,439, 11,026 without), 10-300 games each.
     hug = 400
-    hugs: tuple[int, ...] = (400,)
-    cache_more = False
+    hug_blocks = 64
 
     def __init__(self) -> None:
         self._grid: BlockGrid | None = None
@@ -165,7 +168,7 @@ class TreeSolver:
         self._inner: Solver | None = None  # what plays boards the cell tree cannot cut
         self._commit: deque[int] = deque()  # cells of a route chosen by look-ahead
         self._nbrs: list[list[int]] = []  # cell -> free cells next to it
-        self._contested = False  # whether the last move chosen was a guess
+        self._hug = 0  # the hug cost on this board
 
     @property
     def engine(self) -> str:
@@ -190,6 +193,7 @@ class TreeSolver:
                 self._grid = grid
                 self._seen = [0] * len(grid.points)
                 self._nbrs = self._neighbours(grid)
+                self._hug = self.hug if len(grid.blocks) <= self.hug_blocks else 0
                 self._sync(game, force=True)
                 why = self._check_state()
                 if why is None:
@@ -302,7 +306,11 @@ class TreeSolver:
             elif state[e] != v:
                 return None
         if path:
-            for a, b in pairwise(path):
+            # Only the path's last cells are still body when the snake eats at its end.
+            drop = len(path) - 1 - len(self._body)
+            for i, (a, b) in enumerate(pairwise(path)):
+                if i < drop:
+                    continue
                 e = cedge[a]
                 if e < 0:
                     continue
@@ -428,8 +436,7 @@ class TreeSolver:
                 self._follow = None
             else:
                 return self._follow[head]
-        # 2. A route chosen by look-ahead earlier: keep to it while every step stays safe.
-        self._contested = False
+        # 2. A route chosen earlier: keep to it while every step stays safe.
         commit = self._commit
         if commit:
             c = commit.popleft()
@@ -438,8 +445,7 @@ class TreeSolver:
             commit.clear()
         # 3. The shortest path to the food in the two-moves-per-cell graph.
         order = list(options)
-        first, contested, route = self._first_step(food)
-        self._contested = contested
+        first, route = self._first_step(food)
         if first in order:
             order.sort(key=lambda c: c != first)
         elif first == -2 and len(order) == 2:
@@ -447,32 +453,29 @@ class TreeSolver:
         safe = [c for c in order if self._move_keeps_tree(c, c == food)]
         if not safe:
             raise AssertionError("the cell tree lost its spanning tree")  # pragma: no cover
-        # 4. Where the plan would cut blocks off, the heuristic detour is a guess: play both
-        # moves out (each then following this same policy) and keep the one that eats sooner.
-        if (contested or self.always) and self.lookahead and len(safe) == 2:
+        # 4. The plan ignores what the body will look like after eating: play both moves out
+        # (each then following this same policy) and keep the one that eats sooner, counting
+        # also how far, on average, a free cell is from there. The winner's route is kept to
+        # until the food, so this costs two routes' work per food, not per move.
+        if self.lookahead and len(safe) == 2:
             best: list[int] | None = None
-            best_score, upto = _FAR, 0
-            for hug in self.hugs:
-                for c in safe:
-                    out = self._rollout(game, c, len(g.points) * 2, hug)
-                    if out is not None and out[1] < best_score:
-                        best, best_score, upto = out
+            best_score = _FAR
+            for c in safe:
+                out = self._rollout(game, c, len(g.points) * 2)
+                if out is not None and out[1] < best_score:
+                    best, best_score = out
             if best is not None:
-                # Keep to the chosen route up to its next guess; there, play both out again.
-                self._commit.extend(best[1 : upto if self.redecide else None])
+                self._commit.extend(best[1:])
                 return best[0]
         # 5. A path that cuts nothing off stays the shortest as the snake walks it: keep to it
         # rather than search again each move.
-        if route and route[0] == safe[0] and self.cache:
+        if route and route[0] == safe[0]:
             self._commit.extend(route[1:])
         return safe[0]
 
-    def _rollout(
-        self, game: Game, first: int, limit: int, hug: int
-    ) -> tuple[list[int], int, int] | None:
-        """The moves this policy (without look-ahead) makes from ``first`` until it eats, their
-        score (moves, plus a weighted guess of the moves to the next food after), and how many
-        moves come before the first guess the policy had to make along the way.
+    def _rollout(self, game: Game, first: int, limit: int) -> tuple[list[int], int] | None:
+        """The moves this policy (without look-ahead) makes from ``first`` until it eats, and
+        their score: 1000 a move, plus ``after_weight`` times the mean distance to a free cell.
 
         None if it takes ``limit`` moves or more, or the game ends otherwise.
         """
@@ -483,19 +486,17 @@ class TreeSolver:
         sim._body = deque(self._body)
         sim._serial = self._serial
         sim._last = list(self._last)
-        sim._seen = self._seen
+        sim._seen = self._seen  # shared, with the generation counter handed back below
         sim._gen = self._gen
         sim._follow = None
         sim._nbrs = self._nbrs
+        sim._hug = self._hug
         sim._inner = None
         sim._commit = deque()
-        sim._contested = False
         sim.lookahead = False
-        sim.hug = hug
-        play = game.copy()
+        play = game.copy()  # the live game is never stepped
         route = [first]
         cell = first
-        guess = 0
         try:
             while True:
                 if play.step(self._direction(sim._body[0], cell)).ate or play.over:
@@ -504,19 +505,16 @@ class TreeSolver:
                     return None
                 sim._sync(play)
                 cell = sim._choose(play)
-                if sim._contested and not guess:
-                    guess = len(route)
                 route.append(cell)
+            if play.outcome is Outcome.DIED:
+                return None  # pragma: no cover - every chosen move keeps the tree
+            score = 1000 * len(route)
+            if not play.over and self.after_weight:
+                sim._sync(play)
+                score += self.after_weight * self._after_cost(sim) // 1000
         finally:
             self._gen = sim._gen
-        if play.outcome is Outcome.DIED:
-            return None
-        score = 1000 * len(route)
-        if not play.over and self.after_weight:
-            sim._sync(play)
-            score += self.after_weight * self._after_cost(sim) // 1000
-            self._gen = sim._gen
-        return route, score, guess or len(route)
+        return route, score
 
     def _after_cost(self, sim: TreeSolver) -> int:
         """The mean number of moves, in the simulated state, to reach a free cell (x 1000)."""
@@ -525,26 +523,25 @@ class TreeSolver:
         free = [c for c in reach if sim._occ[c] < 0]
         return 0 if not free else 1000 * sum(reach[c] for c in free) // len(free)
 
-    def _first_step(self, food: int) -> tuple[int, bool, list[int]]:
+    def _first_step(self, food: int) -> tuple[int, list[int]]:
         """The first cell of a good path: to the food, or to blocks it would cut off first.
 
-        -1 if there is no plan, -2 if the only plan found would break the tree; the flag says
-        whether the shortest path would cut blocks off (the choice is then a guess); the list is
-        the whole path to the food (without the head) when it cuts nothing off.
+        -1 if there is no plan, -2 if the only plan found would break the tree; the list is the
+        whole path to the food (without the head) when it cuts nothing off, else empty.
         """
         g = self._grid
         assert g is not None
         if food < 0:
-            return -1, False, []
+            return -1, []
         goal = [False] * len(g.points)
         goal[food] = True
         path = self._plan(goal)
         if path is None or len(path) < 2:
-            return -1, False, []
+            return -1, []
         # 3. If the tree cannot survive the whole path, see which blocks it cuts off.
         cut = self._path_cuts(path)
         if cut is not None and not any(cut):
-            return path[1], False, path[1:]
+            return path[1], path[1:]
         # 4. The best path that starts with the other move may keep the tree whole.
         head = self._body[0]
         other = g.cross[head] if path[1] == g.dflt[head] else g.dflt[head]
@@ -553,16 +550,16 @@ class TreeSolver:
             if path2 is not None:
                 cut2 = self._path_cuts(path2)
                 if cut2 is not None and not any(cut2) and len(path2) <= len(path) + self.slack:
-                    return other, True, path2[1:] if self.cache_more else []
+                    return other, []
         if cut is None:
-            return -2, True, []
+            return -2, []
         # 4. Visit the blocks the path would cut off first (join them to the tree).
         for c in range(len(g.points)):
             goal[c] = g.block[c] >= 0 and cut[g.block[c]] and self._occ[c] < 0
         detour = self._plan(goal)
         if detour is None or len(detour) < 2:
-            return -2, True, []
-        return detour[1], True, detour[1:] if self.cache_more else []
+            return -2, []
+        return detour[1], []
 
     def _path_cuts(self, path: list[int]) -> list[bool] | None:
         """Blocks cut off once the snake has eaten at the end of ``path``; None on a loop."""
@@ -630,18 +627,16 @@ class TreeSolver:
         tail_serial = self._serial - len(self._body) + 1
         same, new, back = self.penalties
         shut = self.shut
-        hug = self.hug
-        if hug:
-            # Prefer cells with few free neighbours, so the path hugs the body and the walls and
-            # leaves the free space in one piece.
-            nbrs = self._nbrs
-            openness = [hug * sum(1 for q in nbrs[c] if occ[q] < 0) for c in range(len(occ))]
+        hug = self._hug
+        nbrs = self._nbrs
         self._gen += 1
         gen = self._gen
         seen = self._seen  # cells settled
-        best: dict[int, int] = {head: 0}
-        prev = {head: -1}
-        steps = {head: 0}
+        n = len(occ)
+        best = [_FAR] * n
+        prev = [-1] * n
+        steps = [-1] * n
+        best[head] = steps[head] = 0
         heap = [(0, head)]
         while heap:
             cost, c = heappop(heap)
@@ -683,14 +678,18 @@ class TreeSolver:
                     continue  # still under the body when the head would arrive
                 nc = cost + step
                 if hug:
-                    nc += openness[d]
-                if nc < best.get(d, _FAR):
+                    # Prefer cells with few free neighbours: the path hugs the body and the
+                    # walls and leaves the free space in one piece.
+                    for q in nbrs[d]:
+                        if occ[q] < 0:
+                            nc += hug
+                if nc < best[d]:
                     best[d] = nc
                     prev[d] = c
                     steps[d] = t + 1
                     heappush(heap, (nc, d))
         if reach is not None:
-            reach.update(steps)
+            reach.update((c, k) for c, k in enumerate(steps) if k >= 0)
         return None
 
     def _witness_cycle(self) -> list[int]:

@@ -181,3 +181,18 @@ def test_without_look_ahead_the_plain_policy_still_wins(seed: int) -> None:
     solver.lookahead = False
     game = Game(open_level(8, 8, length=1), seed=seed)
     assert play(game, solver) is Outcome.WON
+
+
+def test_a_stale_route_is_dropped_not_followed() -> None:
+    # A kept route is checked step by step against the live body; one that no longer fits
+    # (here: cells that are not even next to the head) must be dropped, never followed.
+    game = Game(open_level(8, 8, length=1), seed=5)
+    solver = TreeSolver()
+    solver.setup(game)
+    for _ in range(40):
+        game.step(solver.next_direction(game))
+    solver._commit.extend([63, 0, 7])
+    while not game.over:
+        _assert_body_on_cycle(game, solver)
+        game.step(solver.next_direction(game))
+    assert game.outcome is Outcome.WON
