@@ -40,6 +40,14 @@ _FAR = 1 << 60
 _ARROWS: dict[Direction, str] = {_U: "^", _D: "v", _L: "<", _R: ">"}
 
 
+def find(parent: list[int], a: int) -> int:
+    """The union-find root of ``a`` (halving the path on the way)."""
+    while parent[a] != a:
+        parent[a] = parent[parent[a]]
+        a = parent[a]
+    return a
+
+
 @dataclass(slots=True)
 class BlockGrid:
     """The two-moves-per-cell graph of a board cut into 2x2 blocks, for one turning."""
@@ -327,27 +335,21 @@ class TreeSolver:
         assert g is not None
         parent = list(range(len(g.adj)))
 
-        def find(a: int) -> int:
-            while parent[a] != a:
-                parent[a] = parent[parent[a]]
-                a = parent[a]
-            return a
-
         # 1. The forced edges must not close a loop.
         for e, s in enumerate(state):
             if s == 1:
-                a, b = find(g.ends[e][0]), find(g.ends[e][1])
+                a, b = find(parent, g.ends[e][0]), find(parent, g.ends[e][1])
                 if a == b:
                     return False
                 parent[a] = b
         # 2. The edges not forbidden must join every block.
         for e, s in enumerate(state):
             if s == -1:
-                a, b = find(g.ends[e][0]), find(g.ends[e][1])
+                a, b = find(parent, g.ends[e][0]), find(parent, g.ends[e][1])
                 if a != b:
                     parent[a] = b
-        root = find(g.blocks[0])
-        return all(find(b) == root for b in g.blocks)
+        root = find(parent, g.blocks[0])
+        return all(find(parent, b) == root for b in g.blocks)
 
     def _edge_now(self, e: int, keep: int) -> int:
         """The body's constraint on edge ``e`` from cells of rank > keep: 1, 0 or -1 (none)."""
@@ -572,22 +574,16 @@ class TreeSolver:
         assert g is not None
         parent = list(range(len(g.adj)))
 
-        def find(a: int) -> int:
-            while parent[a] != a:
-                parent[a] = parent[parent[a]]
-                a = parent[a]
-            return a
-
         for want in (1, -1):
             for e, s in enumerate(state):
                 if s == want:
-                    a, b = find(g.ends[e][0]), find(g.ends[e][1])
+                    a, b = find(parent, g.ends[e][0]), find(parent, g.ends[e][1])
                     if a != b:
                         parent[a] = b
                     elif want == 1:
                         return None
-        root = find(g.block[self._body[0]])
-        return [g.block_free[b] and find(b) != root for b in range(len(g.adj))]
+        root = find(parent, g.block[self._body[0]])
+        return [g.block_free[b] and find(parent, b) != root for b in range(len(g.adj))]
 
     def _food_index(self, game: Game) -> int:
         food = game.food
@@ -700,17 +696,11 @@ class TreeSolver:
         assert state is not None
         parent = list(range(len(g.adj)))
 
-        def find(a: int) -> int:
-            while parent[a] != a:
-                parent[a] = parent[parent[a]]
-                a = parent[a]
-            return a
-
         tree = [False] * len(g.ends)
         for want in (1, -1):
             for e, s in enumerate(state):
                 if s == want:
-                    a, b = find(g.ends[e][0]), find(g.ends[e][1])
+                    a, b = find(parent, g.ends[e][0]), find(parent, g.ends[e][1])
                     if a != b:
                         parent[a] = b
                         tree[e] = True
