@@ -62,7 +62,7 @@ def completion(
     path: list[int] = []
 
     def order(cells: list[int]) -> list[int]:
-        # Fewest onward moves first (Warnsdorff), then the preferred distance.
+        # The preferred distance first (when given), then fewest onward moves (Warnsdorff).
         def key(v: int) -> tuple[int, int]:
             onward = sum(1 for w in adj[v] if not taken[w])
             return (toward[v] if toward is not None else 0, onward)
