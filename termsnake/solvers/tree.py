@@ -162,12 +162,15 @@ class TreeSolver:
     # not on 20x20 (11,439, 11,026 without), 10-300 games each.
     hug = 400
     hug_blocks = 64
-    # On boards of at most few_blocks blocks (8x8 and smaller): each play-out is also tried
-    # with these shut costs (the best route of all is kept), and a path that would cut blocks
+    # On boards of at most few_blocks blocks (8x8 and smaller), a path that would cut blocks
     # off is first re-planned with a cost of avoid_cost for passing by each block it cut off;
-    # on 8x8 x 300 games this gave 482.3 steps (484.6 without), but on 12x12 x 60 it did
-    # worse (1906.7 against 1895.4; the re-plan alone 1923.9).
+    # on boards of at most variant_blocks blocks (12x12 and smaller), each play-out is also
+    # tried with these shut costs, and the best route of all is kept. Together on 8x8 x 300
+    # games: 482.3 steps (484.6 without). The shut costs alone on 12x12 x 60 games, seeds 1,
+    # 61, 121, 181: 1898.8, 1903.8, 1909.8, 1895.1 (without: 1895.4, 1940.8, 1921.9, 1911.0);
+    # the re-plan did worse there (1923.9 against 1895.4 at seed 1).
     few_blocks = 16
+    variant_blocks = 36
     shut_variants: tuple[int, ...] = (0, 3000, 10000)
     avoid_cost = 20000
 
@@ -471,7 +474,7 @@ class TreeSolver:
             best: list[int] | None = None
             best_score = _FAR
             shuts: tuple[int, ...] = (self.shut,)
-            if len(g.blocks) <= self.few_blocks:
+            if len(g.blocks) <= self.variant_blocks:
                 shuts += self.shut_variants
             for c in safe:
                 for shut in shuts:
