@@ -48,6 +48,25 @@ def find(parent: list[int], a: int) -> int:
     return a
 
 
+def span(
+    ends: list[tuple[int, int]], blocks: int, state: list[int]
+) -> tuple[list[int], list[bool]] | None:
+    """Kruskal over the block graph: every edge of state 1 (forced), then those of state -1
+    (allowed). The union-find parents and which edges were taken; None if forced edges loop."""
+    parent = list(range(blocks))
+    taken = [False] * len(ends)
+    for want in (1, -1):
+        for e, s in enumerate(state):
+            if s == want:
+                a, b = find(parent, ends[e][0]), find(parent, ends[e][1])
+                if a != b:
+                    parent[a] = b
+                    taken[e] = True
+                elif want == 1:
+                    return None
+    return parent, taken
+
+
 @dataclass(slots=True)
 class BlockGrid:
     """The two-moves-per-cell graph of a board cut into 2x2 blocks, for one turning."""
@@ -344,21 +363,12 @@ class TreeSolver:
         """Whether a spanning tree holds every edge of state 1 and none of state 0."""
         g = self._grid
         assert g is not None
-        parent = list(range(len(g.adj)))
-
-        # 1. The forced edges must not close a loop.
-        for e, s in enumerate(state):
-            if s == 1:
-                a, b = find(parent, g.ends[e][0]), find(parent, g.ends[e][1])
-                if a == b:
-                    return False
-                parent[a] = b
-        # 2. The edges not forbidden must join every block.
-        for e, s in enumerate(state):
-            if s == -1:
-                a, b = find(parent, g.ends[e][0]), find(parent, g.ends[e][1])
-                if a != b:
-                    parent[a] = b
+        # 1. The forced edges must not close a loop; 2. the edges not forbidden must join
+        # every block.
+        spanned = span(g.ends, len(g.adj), state)
+        if spanned is None:
+            return False
+        parent = spanned[0]
         root = find(parent, g.blocks[0])
         return all(find(parent, b) == root for b in g.blocks)
 
@@ -599,16 +609,10 @@ class TreeSolver:
         """Blocks cut off from the head's by forbidden edges (all False if none); None on a loop."""
         g = self._grid
         assert g is not None
-        parent = list(range(len(g.adj)))
-
-        for want in (1, -1):
-            for e, s in enumerate(state):
-                if s == want:
-                    a, b = find(parent, g.ends[e][0]), find(parent, g.ends[e][1])
-                    if a != b:
-                        parent[a] = b
-                    elif want == 1:
-                        return None
+        spanned = span(g.ends, len(g.adj), state)
+        if spanned is None:
+            return None
+        parent = spanned[0]
         root = find(parent, g.block[self._body[0]])
         return [g.block_free[b] and find(parent, b) != root for b in range(len(g.adj))]
 
@@ -736,16 +740,9 @@ class TreeSolver:
         assert g is not None
         state = self._edge_states(-1)
         assert state is not None
-        parent = list(range(len(g.adj)))
-
-        tree = [False] * len(g.ends)
-        for want in (1, -1):
-            for e, s in enumerate(state):
-                if s == want:
-                    a, b = find(parent, g.ends[e][0]), find(parent, g.ends[e][1])
-                    if a != b:
-                        parent[a] = b
-                        tree[e] = True
+        spanned = span(g.ends, len(g.adj), state)
+        assert spanned is not None  # the body always fits some tree (the invariant)
+        tree = spanned[1]
         return [
             (g.cross[c] if g.cedge[c] >= 0 and tree[g.cedge[c]] else g.dflt[c])
             for c in range(len(g.points))
