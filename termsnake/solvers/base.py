@@ -40,6 +40,7 @@ _REGISTRY: dict[str, str] = {
     "bfs": "termsnake.solvers.shortest:BfsSolver",
     "astar": "termsnake.solvers.shortest:AStarSolver",
     "tree": "termsnake.solvers.tree:TreeSolver",
+    "replan": "termsnake.solvers.replan:ReplanSolver",
 }
 # `best` always names the strongest solver termsnake has.
 _ALIASES: dict[str, str] = {"best": "tree"}

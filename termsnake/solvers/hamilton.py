@@ -44,6 +44,8 @@ class HamiltonSolver:
     """
 
     name = "hamilton"
+    # Whether to cut across the cycle; without, the body stays one unbroken arc of the cycle.
+    shortcuts = True
 
     def __init__(self, budget: float = SEARCH_BUDGET) -> None:
         self.budget = budget
@@ -107,6 +109,30 @@ class HamiltonSolver:
                 self._succ_dir[a] = d
                 overlay[p] = ARROWS[d]
         self._overlay = MappingProxyType(overlay)
+
+    def use_cycle(self, game: Game, cycle: tuple[Point, ...]) -> bool:
+        """Follow ``cycle`` from now on if the invariant holds on it for ``game``; else keep
+        the current cycle. Whether the new one was taken."""
+        grid = self._grid
+        if grid is None or len(cycle) != self._n:
+            return False
+        old = self.cycle
+        self._load(grid, cycle)
+        if self.holds_invariant(game):
+            self._on_cycle = True
+            self._expect = (-1, -1, -1)
+            return True
+        self._load(grid, old)
+        return False
+
+    @property
+    def successors(self) -> list[int]:
+        """Cell index -> the next cell index on the cycle (-1 off it); do not modify."""
+        return self._succ
+
+    def cycle_distance(self, a: int, b: int) -> int:
+        """How many moves along the cycle lead from cell index ``a`` to cell index ``b``."""
+        return (self._pos[b] - self._pos[a]) % self._n
 
     # -- the invariant -----------------------------------------------------------------------
 
@@ -187,7 +213,7 @@ class HamiltonSolver:
         pos, n = self._pos, self._n
         follow = self._succ_dir[head]
         food = game.food
-        if food is None or n < 3:
+        if food is None or n < 3 or not self.shortcuts:
             return follow
         ph = pos[head]
         # Cycle distances forward from the head: to the tail (the empty stretch ends there) and
