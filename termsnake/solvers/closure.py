@@ -40,8 +40,9 @@ def close_body(
     ``body`` lists cell indexes head first. The cycle is returned tail first: the body from tail
     to head, then the closure. ``limit`` bounds the positions tried. The closure heads for
     ``target`` (a free cell, if given) first, by the fewest moves it can; after that, and where
-    moves are equally good, it keeps to ``prefer`` (a successor per cell, such as an old cycle's)
-    where it can. None means no cycle was found within the limit, not that there is none.
+    moves are equally good, it keeps to ``prefer`` (a successor per cell, such as an old
+    cycle's) where it can. None means no cycle was found within
+    the limit, not that there is none.
     """
     adj = grid.adj
     head, anchor = body[0], body[-1]
@@ -60,7 +61,7 @@ def close_body(
     # path's moving end and the anchor (the tail, where the closure must end).
     usable = [0] * grid.cells
     for c in empties:
-        usable[c] = sum(1 for u in adj[c] if not visited[u] or u == head or u == anchor)
+        usable[c] = sum(1 for u in adj[c] if not visited[u] or u in (head, anchor))
         if usable[c] < 2:
             return None
     if flood_count(grid, head, visited) != remaining:
@@ -74,7 +75,7 @@ def close_body(
     at_target = -1
     rest_limit = 0
     path = [head]
-    stack: list[list[int]] = [_ordered(adj[head], visited, usable, pref[head], dist)]
+    stack = [_ordered(adj[head], visited, usable, pref[head], dist)]
     nodes = 0
     while stack:
         nodes += 1

@@ -40,6 +40,7 @@ class ReplanSolver:
     min_nodes = 500
     # After a failed search for a food, wait this many moves before the next, doubling each time.
     first_wait = 1
+    wait_growth = 4  # in halves: 4 doubles the wait, 2 keeps it
 
     def __init__(self, budget: float = SEARCH_BUDGET) -> None:
         self._ham = HamiltonSolver(budget)
@@ -47,6 +48,7 @@ class ReplanSolver:
         # rebuilt instead, which takes the shortcut too when it is safe.
         self._ham.shortcuts = False
         self._grid: Grid | None = None
+        self._board: object = None
         self._food: Point | None = None  # the food the waiting below is about
         self._retry = 0  # no search before this step
         self._wait = 1
@@ -65,12 +67,13 @@ class ReplanSolver:
         except SolverUnavailable as exc:
             raise SolverUnavailable(str(exc).replace("hamilton", self.name, 1)) from None
         self._grid = grid_of(game.board)
+        self._board = game.board
         self._food = None
 
     def next_direction(self, game: Game) -> Direction:
         """``hamilton``'s move on a cycle rebuilt, when it can be, to reach the food sooner."""
         grid = self._grid
-        if grid is None or grid.board is not game.board:
+        if grid is None or self._board is not game.board:
             self.setup(game)
             grid = self._grid
             assert grid is not None
@@ -105,20 +108,18 @@ class ReplanSolver:
         limit = max(self.min_nodes, self.nodes_per_cell * free)
         self.searches += 1
         closed = close_body(grid, body, limit, self._ham.successors, goal)
-        if closed is None:
-            self._later(game)
-            return
-        cycle = tuple(grid.points[c] for c in closed)
-        # The new cycle reaches the food at its position after the head (the body is its start).
-        if closed.index(goal) - (len(body) - 1) < now and self._ham.use_cycle(game, cycle):
-            self.found += 1
-            self._retry = 1 << 62  # nothing to gain for this food any more
-        else:
-            self._later(game)
+        if closed is not None:
+            cycle = tuple(grid.points[c] for c in closed)
+            # The new cycle reaches the food at its place after the head (the body comes first).
+            if closed.index(goal) - (len(body) - 1) < now and self._ham.use_cycle(game, cycle):
+                self.found += 1
+                self._retry = 1 << 62  # nothing to gain for this food any more
+                return
+        self._later(game)
 
     def _later(self, game: Game) -> None:
         self._retry = game.steps + self._wait
-        self._wait *= 2
+        self._wait = self._wait * self.wait_growth // 2 or 1
 
     def overlay(self, game: Game) -> Mapping[Point, str]:
         """The cycle the snake follows, one arrow per cell."""

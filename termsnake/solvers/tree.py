@@ -238,11 +238,12 @@ class TreeSolver:
                     return
                 reasons.append(why)
         self._grid = None
-        # 2. No cell tree fits: play the fixed Hamiltonian cycle with shortcuts, else greedy.
+        # 2. No cell tree fits: a Hamiltonian cycle rebuilt around each food, else greedy.
         from termsnake.solvers.greedy import GreedySolver
-        from termsnake.solvers.hamilton import HamiltonSolver
+        from termsnake.solvers.replan import ReplanSolver
 
-        for inner in (HamiltonSolver(), GreedySolver()):
+        inners: tuple[Solver, ...] = (ReplanSolver(), GreedySolver())
+        for inner in inners:
             try:
                 inner.setup(game)
             except SolverUnavailable as exc:

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import itertools
-
 import pytest
+from cycle_checks import invariant_problem
 
 from termsnake import presets
 from termsnake.board import Board
@@ -17,20 +16,6 @@ from termsnake.solvers.base import SolverUnavailable, play
 from termsnake.solvers.cycle import DEFAULT_BUDGET, find_cycle
 from termsnake.solvers.graph import grid_of
 from termsnake.solvers.hamilton import HamiltonSolver
-
-
-def invariant_problem(game: Game, cycle: tuple[Point, ...]) -> str | None:
-    """The docstring's invariant, recomputed here from the cycle alone: why it fails, or None."""
-    n = len(cycle)
-    where = {p: i for i, p in enumerate(cycle)}
-    body = list(game.body)
-    base = where[body[-1]]
-    rels = [(where[p] - base) % n for p in reversed(body)]  # tail first
-    if any(a >= b for a, b in itertools.pairwise(rels)):
-        return f"body out of order along the cycle: {rels}"
-    if len(body) >= 2 and cycle[(where[body[0]] + 1) % n] == body[1]:
-        return "the head's next cell on the cycle is its neck"
-    return None
 
 
 @pytest.mark.parametrize("size", [4, 6, 8, 10, 12])

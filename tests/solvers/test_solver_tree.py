@@ -144,13 +144,13 @@ def test_a_framed_board_is_cut_with_shifted_blocks() -> None:
         assert play(game, solver) is Outcome.WON
 
 
-def test_boards_without_whole_blocks_fall_back_to_the_fixed_cycle() -> None:
+def test_boards_without_whole_blocks_fall_back_to_the_rebuilt_cycle() -> None:
     level = Level(Board.open(5, 4), (Point(0, 0),), Direction.RIGHT)
     for seed in range(4):
         game = Game(level, seed=seed)
         solver = TreeSolver()
         solver.setup(game)
-        assert solver.engine == "hamilton"
+        assert solver.engine == "replan"
         assert play(game, solver) is Outcome.WON
 
 

@@ -1,0 +1,142 @@
+"""The re-planning cycle solver and its closure search: always a valid cycle, never a death."""
+
+from __future__ import annotations
+
+import pytest
+from cycle_checks import invariant_problem
+
+from termsnake import presets
+from termsnake.board import Board
+from termsnake.geometry import Direction, Point
+from termsnake.level import Level, open_level
+from termsnake.model import Game, Outcome
+from termsnake.solvers.base import SolverUnavailable, create, play
+from termsnake.solvers.closure import close_body
+from termsnake.solvers.cycle import check_cycle, find_cycle
+from termsnake.solvers.graph import grid_of
+from termsnake.solvers.replan import ReplanSolver
+
+# Boards with walls that 2x2 blocks cannot tile, and an odd torus: the boards replan is for.
+WALLED = Board.from_rows(
+    ["..........", "..........", "....#.....", "....#.....", "..........", ".........."],
+    name="post",
+)
+ROOMS = Board.from_rows(
+    [
+        "....#.....",
+        "....#.....",
+        "..........",
+        "..........",
+        "##..####..",
+        "..........",
+        "....#.....",
+        "....#.....",
+    ],
+    name="little-rooms",
+)
+TORUS = Board.open(7, 5, wrap=True)
+
+
+def arc_problem(cycle: list[int], body: list[int]) -> str | None:
+    """Why ``cycle`` (cell indexes) does not start with ``body`` (head first) tail first."""
+    if cycle[: len(body)] != body[::-1]:
+        return f"the cycle starts {cycle[: len(body)]}, not the body tail first {body[::-1]}"
+    return None
+
+
+@pytest.mark.parametrize("board", [Board.open(6, 6), WALLED, ROOMS, TORUS], ids=lambda b: b.name)
+@pytest.mark.parametrize("target", [False, True])
+def test_a_closure_is_a_hamiltonian_cycle_with_the_body_as_its_first_arc(
+    board: Board, target: bool
+) -> None:
+    grid = grid_of(board)
+    found = find_cycle(board).cycle
+    assert found is not None
+    # Three cells of the board's own cycle, head first: the rest of that cycle closes them.
+    body = [grid.index(p) for p in found[len(found) // 2 : len(found) // 2 + 3]][::-1]
+    goal = grid.index(found[-1]) if target else -1
+    cycle = close_body(grid, body, 100_000, target=goal)
+    assert cycle is not None
+    assert check_cycle(board, [grid.points[i] for i in cycle]) == []
+    assert arc_problem(cycle, body) is None
+
+
+def test_the_closure_heads_straight_for_its_target_when_it_can() -> None:
+    board = Board.open(8, 8)
+    grid = grid_of(board)
+    body = [grid.index(Point(2, 0)), grid.index(Point(1, 0)), grid.index(Point(0, 0))]
+    goal = grid.index(Point(2, 5))
+    cycle = close_body(grid, body, 10_000, target=goal)
+    assert cycle is not None
+    # Five moves straight down from the head at (2, 0).
+    assert cycle.index(goal) - cycle.index(body[0]) == 5
+    plain = close_body(grid, body, 10_000)
+    assert plain is not None
+    assert plain.index(goal) - plain.index(body[0]) > 5
+
+
+def test_no_closure_around_a_pocket_the_body_has_sealed() -> None:
+    # The body runs along row 1 and down: (5, 0) has one free neighbour, so no cycle passes it.
+    board = Board.open(6, 6)
+    grid = grid_of(board)
+    cells = [Point(5, 2), Point(5, 1), Point(4, 1), Point(3, 1), Point(2, 1), Point(1, 1)]
+    body = [grid.index(p) for p in cells]
+    assert close_body(grid, body, 1_000_000) is None
+
+
+def test_a_closure_needs_the_head_to_reach_every_free_cell() -> None:
+    # A body across the whole width cuts the board in two.
+    board = Board.open(4, 4)
+    grid = grid_of(board)
+    body = [grid.index(Point(x, 1)) for x in range(4)]
+    assert close_body(grid, body, 1_000_000) is None
+
+
+def test_a_full_board_closes_only_if_head_and_tail_meet() -> None:
+    board = Board.open(2, 2)
+    grid = grid_of(board)
+    ring = [grid.index(p) for p in (Point(0, 0), Point(1, 0), Point(1, 1), Point(0, 1))]
+    assert close_body(grid, ring, 10) == ring[::-1]
+
+
+@pytest.mark.parametrize("board", [WALLED, ROOMS, TORUS], ids=lambda b: b.name)
+@pytest.mark.parametrize("seed", range(6))
+def test_the_body_stays_in_order_on_the_cycle_every_move(board: Board, seed: int) -> None:
+    assert find_cycle(board).found
+    start = board.free_cells[0]
+    game = Game(Level(board, (start,), Direction.RIGHT), seed)
+    solver = ReplanSolver()
+    solver.setup(game)
+    first = solver.cycle
+    changed = False
+    while not game.over:
+        assert invariant_problem(game, solver.cycle) is None, f"at step {game.steps}"
+        changed = changed or solver.cycle != first
+        game.step(solver.next_direction(game))
+    assert game.outcome is Outcome.WON
+    assert solver.found > 0 and changed
+
+
+@pytest.mark.parametrize("name", ["rooms", "pillars"])
+def test_presets_with_walls_are_won_in_fewer_moves_than_hamilton(name: str) -> None:
+    level = presets.load_preset(name)
+    game = Game(level, 2)
+    assert play(game, ReplanSolver()) is Outcome.WON
+    fixed = Game(level, 2)
+    assert play(fixed, create("hamilton")) is Outcome.WON
+    assert game.steps < fixed.steps
+
+
+def test_the_same_seed_gives_the_same_game() -> None:
+    runs = []
+    for _ in range(2):
+        game = Game(Level(ROOMS, (ROOMS.free_cells[0],), Direction.RIGHT), 7)
+        play(game, create("replan"))
+        runs.append(game.moves)
+    assert runs[0] == runs[1]
+
+
+def test_a_board_without_a_cycle_is_refused_by_name() -> None:
+    game = Game(open_level(5, 5, 1), 1)
+    with pytest.raises(SolverUnavailable, match=r"^replan cannot play .*odd number"):
+        ReplanSolver().setup(game)
