@@ -34,6 +34,7 @@ def close_body(
     prefer: Sequence[int] | None = None,
     target: int = -1,
     rest_per_cell: int = 2,
+    keep_to_prefer: bool = False,
 ) -> list[int] | None:
     """A Hamiltonian cycle of the board's free cells with ``body`` as an arc, or None.
 
@@ -75,7 +76,7 @@ def close_body(
     at_target = -1
     rest_limit = 0
     path = [head]
-    stack = [_ordered(adj[head], visited, usable, pref[head], dist)]
+    stack = [_ordered(adj[head], visited, usable, pref[head], dist, keep_to_prefer)]
     nodes = 0
     while stack:
         nodes += 1
@@ -133,7 +134,7 @@ def close_body(
             dist = None
             at_target = nodes
             rest_limit = rest_per_cell * remaining + 100
-        stack.append(_ordered(adj[v], visited, usable, pref[v], dist) if ok else [])
+        stack.append(_ordered(adj[v], visited, usable, pref[v], dist, keep_to_prefer) if ok else [])
     return None  # pragma: no cover - the loop only ends by returning
 
 
@@ -143,13 +144,16 @@ def _ordered(
     usable: Sequence[int],
     pref: int,
     dist: Sequence[int] | None,
+    keep: bool,
 ) -> list[int]:
     # The list is popped from its end, so the best comes last. Toward the target: the nearest
     # to it first. Then Warnsdorff: the neighbour with the fewest ways on first, then the
-    # preferred one.
+    # preferred one (or, to ``keep`` to the preferred moves, that one first).
     free = (u for u in nbrs if not visited[u])
     if dist is not None:
         return sorted(free, key=lambda u: (-dist[u], -usable[u], u == pref))
+    if keep:
+        return sorted(free, key=lambda u: (u == pref, -usable[u]))
     return sorted(free, key=lambda u: (-usable[u], u == pref))
 
 

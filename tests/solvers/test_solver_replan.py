@@ -140,3 +140,23 @@ def test_a_board_without_a_cycle_is_refused_by_name() -> None:
     game = Game(open_level(5, 5, 1), 1)
     with pytest.raises(SolverUnavailable, match=r"^replan cannot play .*odd number"):
         ReplanSolver().setup(game)
+
+
+def test_on_one_long_corridor_it_plays_hamilton_s_game() -> None:
+    # The spiral is one two-lane corridor: no cycle reaches a cell sooner than the one it has,
+    # so the set-up probe finds nothing to rebuild and the game is hamilton's, move for move.
+    level = presets.load_preset("spiral")
+    games = []
+    for name in ("replan", "hamilton"):
+        game = Game(level, 4)
+        assert play(game, create(name)) is Outcome.WON
+        games.append(game.moves)
+    assert games[0] == games[1]
+
+
+def test_best_plays_walled_presets_with_replan() -> None:
+    for name in ("maze", "rooms", "pillars", "torus"):
+        game = Game(presets.load_preset(name), 1)
+        solver = create("best")
+        solver.setup(game)
+        assert getattr(solver, "engine", None) == "replan", name
