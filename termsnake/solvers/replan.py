@@ -92,9 +92,17 @@ class ReplanSolver:
         self._ham.shortcuts = not self._rebuild
 
     def _probe(self, game: Game, grid: Grid) -> bool:
-        body = [grid.index(p) for p in game.body]
         cycle = self._ham.cycle
         n = len(cycle)
+        # A snake shorter than 3 could turn round and take the cycle backwards, which says
+        # nothing about the game: probe as if it had come along the cycle, 3 cells long.
+        body = [grid.index(p) for p in game.body]
+        where = {grid.index(p): i for i, p in enumerate(cycle)}
+        while len(body) < min(3, n - 1):
+            behind = grid.index(cycle[(where[body[-1]] - 1) % n])
+            if behind in body:
+                break
+            body.append(behind)
         limit = max(self.min_nodes, self.nodes_per_cell * (n - len(body)))
         head = body[0]
         for k in range(1, self.probes + 1):

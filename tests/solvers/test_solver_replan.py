@@ -8,7 +8,7 @@ from cycle_checks import invariant_problem
 from termsnake import presets
 from termsnake.board import Board
 from termsnake.geometry import Direction, Point
-from termsnake.level import Level, open_level
+from termsnake.level import Level, open_level, with_length
 from termsnake.model import Game, Outcome
 from termsnake.solvers.base import SolverUnavailable, create, play
 from termsnake.solvers.closure import close_body
@@ -142,10 +142,12 @@ def test_a_board_without_a_cycle_is_refused_by_name() -> None:
         ReplanSolver().setup(game)
 
 
-def test_on_one_long_corridor_it_plays_hamilton_s_game() -> None:
+@pytest.mark.parametrize("length", [1, 3])
+def test_on_one_long_corridor_it_plays_hamilton_s_game(length: int) -> None:
     # The spiral is one two-lane corridor: no cycle reaches a cell sooner than the one it has,
     # so the set-up probe finds nothing to rebuild and the game is hamilton's, move for move.
-    level = presets.load_preset("spiral")
+    # (A snake of length 1 could take the cycle backwards; the probe must not count that.)
+    level = with_length(presets.load_preset("spiral"), length)
     games = []
     for name in ("replan", "hamilton"):
         game = Game(level, 4)
