@@ -167,7 +167,7 @@ def _parity_reason(board: Board, cells: Sequence[Point]) -> str | None:
     return None
 
 
-def _zigzag(x0: int, y0: int, w: int, h: int) -> list[Point]:
+def zigzag(x0: int, y0: int, w: int, h: int) -> list[Point]:
     """A cycle of the w x h rectangle at (x0, y0); needs h even and w >= 2."""
     out = [Point(x0 + x, y0) for x in range(w)]
     for y in range(1, h):
@@ -187,10 +187,10 @@ def _rectangle_cycle(board: Board) -> tuple[Point, ...] | None:
     if w * h != len(cells) or w < 2 or h < 2:
         return None
     if h % 2 == 0:
-        return tuple(_zigzag(x0, y0, w, h))
+        return tuple(zigzag(x0, y0, w, h))
     if w % 2 == 0:
         # Zig-zag the transposed rectangle, then swap the coordinates back.
-        return tuple(Point(p.y, p.x) for p in _zigzag(y0, x0, h, w))
+        return tuple(Point(p.y, p.x) for p in zigzag(y0, x0, h, w))
     return None
 
 

@@ -238,11 +238,13 @@ class TreeSolver:
                     return
                 reasons.append(why)
         self._grid = None
-        # 2. No cell tree fits: a Hamiltonian cycle rebuilt around each food, else greedy.
+        # 2. No cell tree fits: a Hamiltonian cycle rebuilt around each food; on an odd open
+        # board (no cycle) one through all cells but a moving hole; else greedy.
         from termsnake.solvers.greedy import GreedySolver
+        from termsnake.solvers.holecycle import HoleCycleSolver
         from termsnake.solvers.replan import ReplanSolver
 
-        inners: tuple[Solver, ...] = (ReplanSolver(), GreedySolver())
+        inners: tuple[Solver, ...] = (ReplanSolver(), HoleCycleSolver(), GreedySolver())
         for inner in inners:
             try:
                 inner.setup(game)

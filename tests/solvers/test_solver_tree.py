@@ -154,8 +154,18 @@ def test_boards_without_whole_blocks_fall_back_to_the_rebuilt_cycle() -> None:
         assert play(game, solver) is Outcome.WON
 
 
-def test_odd_boards_are_played_not_refused() -> None:
+def test_odd_boards_are_won_with_a_moving_hole() -> None:
     game = Game(open_level(5, 5, length=1), seed=1)
+    solver = TreeSolver()
+    solver.setup(game)
+    assert solver.engine == "hole-cycle"
+    assert play(game, solver) is Outcome.WON
+
+
+def test_boards_without_any_cycle_to_use_are_played_by_greedy() -> None:
+    # A wall on a cell of the rarer colour: no cycle, and not an open odd rectangle either.
+    board = Board.from_rows([".#...", ".....", ".....", ".....", "....."])
+    game = Game(Level(board, (Point(0, 0),), Direction.RIGHT), seed=1)
     solver = TreeSolver()
     solver.setup(game)
     assert solver.engine == "greedy"

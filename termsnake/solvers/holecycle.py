@@ -1,0 +1,194 @@
+"""A safe bot for odd boards: a Hamiltonian cycle through all cells but one, the hole moving.
+
+An open board with both sides odd has an odd number of cells, so no Hamiltonian cycle: every
+move changes the checkerboard colour, and a cycle needs as many cells of each. Leave one corner
+out, though, and a cycle exists; two, in fact, that differ in one place only:
+
+    A: ... -> (0, 1) -> (1, 1) -> (1, 0) -> ...    the hole is the corner (0, 0)
+    B: ... -> (0, 1) -> (0, 0) -> (1, 0) -> ...    the hole is (1, 1)
+
+The snake follows one of them with ``hamilton``'s safe shortcuts. When the food lies in the
+hole, it keeps to the cycle until its head reaches (0, 1) (or (1, 0), going the other way round),
+and there changes to the other cycle, whose next cell is the food. The cell it leaves out was the
+next cell ahead of the head, so it was empty: the body lies on both cycles at the same places and
+stays in order, and the game goes on as safely as ``hamilton``'s. The last food always lies in
+the hole, next to the cycle, so every game is won.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+
+from termsnake.geometry import Direction, Point
+from termsnake.model import Game
+from termsnake.solvers.base import SolverUnavailable
+from termsnake.solvers.cycle import zigzag
+from termsnake.solvers.graph import ARROWS, Grid, grid_of
+
+
+def hole_cycles(cells: Sequence[Point]) -> tuple[list[Point], list[Point]] | None:
+    """The two cycles A and B of the module docstring for free cells forming one rectangle with
+    both sides odd (at least 3), as lists of points; None for any other shape."""
+    x0 = min(p.x for p in cells)
+    y0 = min(p.y for p in cells)
+    w = max(p.x for p in cells) - x0 + 1
+    h = max(p.y for p in cells) - y0 + 1
+    if w * h != len(cells) or w < 3 or h < 3 or w % 2 == 0 or h % 2 == 0:
+        return None
+    # A zig-zag over rows 1..h-1 (an even number) runs along row 1 from left to right; each pair
+    # of row-0 cells above a step of it is taken in on the way: (x, 1) -> (x, 0) -> (x+1, 0) ->
+    # (x+1, 1). Row 0 then lacks only its corner, and the zig-zag closes up the left column into
+    # (0, 1) -> (1, 1) -> (1, 0).
+    rows = zigzag(x0, y0 + 1, w, h - 1)
+    a: list[Point] = []
+    for p in rows:
+        a.append(p)
+        dx = p.x - x0
+        if p.y == y0 + 1 and dx % 2 == 1:
+            a.extend((Point(p.x, y0), Point(p.x + 1, y0)))
+    mid, corner = Point(x0 + 1, y0 + 1), Point(x0, y0)
+    b = [corner if p == mid else p for p in a]
+    return a, b
+
+
+class HoleCycleSolver:
+    """Follow a cycle through every cell but a hole; move the hole when the food is in it."""
+
+    name = "hole-cycle"
+
+    def __init__(self) -> None:
+        self._grid: Grid | None = None
+        self._board: object = None
+        self._cycles: list[list[int]] = []  # variant -> the cycle as cell indexes
+        self._holes: list[int] = []  # variant -> the cell it leaves out
+        self._variant = 0
+        self._place = 0  # where on the cycles the two differ
+        self._pos: list[list[int]] = []  # variant -> cell -> place on the cycle (-1: the hole)
+        self._overlays: list[Mapping[Point, str]] = []
+
+    @property
+    def cycle(self) -> tuple[Point, ...]:
+        """The cycle followed now."""
+        grid = self._grid
+        assert grid is not None
+        return tuple(grid.points[c] for c in self._cycles[self._variant])
+
+    def setup(self, game: Game) -> None:
+        """Build both cycles and orient them so the body lies in order on one of them."""
+        board = game.board
+        found = None if board.wrap else hole_cycles(board.free_cells)
+        if found is None:
+            raise SolverUnavailable(
+                f"{self.name} plays open boards with both sides odd only; try --ai greedy"
+            )
+        grid = grid_of(board)
+        self._grid = grid
+        self._board = board
+        a, b = ([grid.index(p) for p in cyc] for cyc in found)
+        # Both ways round; either cycle first.
+        for pair in ((a, b), (a[::-1], b[::-1])):
+            self._load(grid, pair)
+            for variant in (0, 1):
+                self._variant = variant
+                if self._in_order(game):
+                    return
+        raise SolverUnavailable(f"{self.name} cannot take up this start position; try --ai greedy")
+
+    def _load(self, grid: Grid, cycles: tuple[list[int], list[int]]) -> None:
+        a, b = cycles
+        self._cycles = [a, b]
+        # Cycle A leaves out the corner (B's cell where A has another), B the cell A has there.
+        k = next(i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y)
+        self._holes = [b[k], a[k]]
+        self._place = k
+        self._pos = []
+        self._overlays = []
+        for cyc in self._cycles:
+            pos = [-1] * grid.cells
+            arrows: dict[Point, str] = {}
+            for i, c in enumerate(cyc):
+                pos[c] = i
+                d = grid.direction(c, cyc[(i + 1) % len(cyc)])
+                if d is not None:
+                    arrows[grid.points[c]] = ARROWS[d]
+            self._pos.append(pos)
+            self._overlays.append(MappingProxyType(arrows))
+
+    def _in_order(self, game: Game) -> bool:
+        """hamilton's invariant on the current cycle: the body in order, not on the hole."""
+        grid = self._grid
+        assert grid is not None
+        pos = self._pos[self._variant]
+        n = len(self._cycles[0])
+        cells = [grid.index(p) for p in game.body]
+        if any(pos[c] < 0 for c in cells):
+            return False
+        base = pos[cells[-1]]
+        rels = [(pos[c] - base) % n for c in reversed(cells)]
+        if any(x >= y for x, y in itertools.pairwise(rels)):
+            return False
+        cyc = self._cycles[self._variant]
+        return len(cells) < 2 or cyc[(pos[cells[0]] + 1) % n] != cells[1]
+
+    def next_direction(self, game: Game) -> Direction:
+        """``hamilton``'s move on the current cycle, or the switch into the hole for its food."""
+        grid = self._grid
+        if grid is None or self._board is not game.board:
+            self.setup(game)
+            grid = self._grid
+            assert grid is not None
+        v = self._variant
+        cyc, pos = self._cycles[v], self._pos[v]
+        n = len(cyc)
+        head = grid.index(game.head)
+        ph = pos[head]
+        succ = cyc[(ph + 1) % n]
+        food = -1 if game.food is None else grid.index(game.food)
+        hole = self._holes[v]
+        target = food
+        if food >= 0 and food == hole:
+            # The cycles differ only at one place: the cell before it is where to change.
+            entry = cyc[(self._place - 1) % n]
+            if head == entry and not game.occupied(grid.points[succ]):
+                # The other cycle's next cell is the food; the cell it leaves out is empty.
+                self._variant = 1 - v
+                return self._dir(grid, head, hole)
+            if game.length >= n and hole in grid.adj[head]:
+                return self._dir(grid, head, hole)  # the last food: eating it wins
+            target = entry
+        return self._dir(grid, head, self._shortcut(game, grid, head, target))
+
+    def _shortcut(self, game: Game, grid: Grid, head: int, target: int) -> int:
+        """hamilton's rule: the free neighbour furthest along the cycle that passes neither the
+        tail nor ``target``; the next cell of the cycle if there is none."""
+        v = self._variant
+        cyc, pos = self._cycles[v], self._pos[v]
+        n = len(cyc)
+        ph = pos[head]
+        best, best_k = cyc[(ph + 1) % n], 1
+        if target < 0 or pos[target] < 0:
+            return best
+        to_tail = (pos[grid.index(game.tail)] - ph) % n or n
+        to_target = (pos[target] - ph) % n
+        for u in grid.adj[head]:
+            if pos[u] < 0 or game.occupied(grid.points[u]):
+                continue
+            k = (pos[u] - ph) % n
+            if k <= best_k or k >= to_tail or k > to_target:
+                continue
+            if k == n - 1 and game.length == 1:
+                continue
+            best, best_k = u, k
+        return best
+
+    @staticmethod
+    def _dir(grid: Grid, a: int, b: int) -> Direction:
+        d = grid.direction(a, b)
+        assert d is not None
+        return d
+
+    def overlay(self, game: Game) -> Mapping[Point, str]:
+        """The cycle followed now, one arrow per cell (the hole has none)."""
+        return self._overlays[self._variant] if self._overlays else {}
