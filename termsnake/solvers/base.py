@@ -41,6 +41,7 @@ _REGISTRY: dict[str, str] = {
     "astar": "termsnake.solvers.shortest:AStarSolver",
     "tree": "termsnake.solvers.tree:TreeSolver",
     "replan": "termsnake.solvers.replan:ReplanSolver",
+    "hole-cycle": "termsnake.solvers.holecycle:HoleCycleSolver",
 }
 # `best` always names the strongest solver termsnake has.
 _ALIASES: dict[str, str] = {"best": "tree"}
