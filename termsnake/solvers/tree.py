@@ -14,6 +14,8 @@ other move, which then must keep it (the witness tree's own move is always one o
 Look-ahead: where both moves keep the tree, each is played out on a copy of the game until the
 snake eats (the policy above, without look-ahead), and the route that eats sooner, counting the
 mean distance to a free cell afterwards, is kept to; every step of it is checked again live.
+On mid-sized boards, at each step of that route the move it does not take is played out too,
+and the snake switches to it if it scores better than the rest of the route.
 """
 
 from __future__ import annotations
@@ -193,8 +195,10 @@ class TreeSolver:
     after_weight = 2000
     # The extra cost of entering a cell per free neighbour (thousandths of a step), on boards of
     # at most hug_blocks blocks: hugging the body helped on 8x8 (484 steps, 487 without) but
-    # not on 20x20 (11,439, 11,026 without), 10-300 games each.
-    hug = 400
+    # not on 20x20 (11,439, 11,026 without), 10-300 games each. 300 rather than 400: 8x8 x 300
+    # games, seeds 1, 301, 601: 481.2, 482.5, 484.0 (400: 482.3, 483.4, 485.9; 250: 482.0,
+    # 482.2, 483.7; 200: 483.1, 482.5, 484.5), a difference within the noise (about 2 steps).
+    hug = 300
     hug_blocks = 64
     # On boards of at most few_blocks blocks (8x8 and smaller), a path that would cut blocks
     # off is first re-planned with a cost of avoid_cost for passing by each block it cut off;
@@ -210,7 +214,9 @@ class TreeSolver:
     # On boards of more than few_blocks and at most rebranch_blocks blocks (12x12), at each move
     # of a route chosen by play-outs where the other move keeps the tree too, that move is
     # played out as well (with the plain shut cost) and taken if it scores below the rest of
-    # the route.
+    # the route. 12x12 x 60 games, seeds 1, 61, 121, 181: 1864.7, 1869.8, 1903.8, 1881.5 steps
+    # (without: 1898.8, 1903.8, 1909.8, 1895.1). Not on 8x8 (seeds 1, 301 x 300 games: 482.8,
+    # 484.4, without 482.3, 483.4), nor on 20x20 (11,277 against 11,026, and slow).
     rebranch_blocks = 36
 
     def __init__(self) -> None:
