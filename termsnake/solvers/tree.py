@@ -14,6 +14,8 @@ other move, which then must keep it (the witness tree's own move is always one o
 Look-ahead: where both moves keep the tree, each is played out on a copy of the game until the
 snake eats (the policy above, without look-ahead), and the route that eats sooner, counting the
 mean distance to a free cell afterwards, is kept to; every step of it is checked again live.
+On mid-sized boards, at each step of that route the move it does not take is played out too,
+and the snake switches to it if it scores better than the rest of the route.
 """
 
 from __future__ import annotations
@@ -55,15 +57,28 @@ def span(
     (allowed). The union-find parents and which edges were taken; None if forced edges loop."""
     parent = list(range(blocks))
     taken = [False] * len(ends)
-    for want in (1, -1):
-        for e, s in enumerate(state):
-            if s == want:
-                a, b = find(parent, ends[e][0]), find(parent, ends[e][1])
-                if a != b:
-                    parent[a] = b
-                    taken[e] = True
-                elif want == 1:
-                    return None
+    allowed = []
+    for e, s in enumerate(state):
+        if s == 1:
+            a, b = ends[e]
+            a, b = find(parent, a), find(parent, b)
+            if a == b:
+                return None
+            parent[a] = b
+            taken[e] = True
+        elif s == -1:
+            allowed.append(e)
+    for e in allowed:
+        a, b = ends[e]
+        while parent[a] != a:  # find, inlined: this loop is hot
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        while parent[b] != b:
+            parent[b] = parent[parent[b]]
+            b = parent[b]
+        if a != b:
+            parent[a] = b
+            taken[e] = True
     return parent, taken
 
 
@@ -82,6 +97,7 @@ class BlockGrid:
     adj: list[list[tuple[int, int]]]  # block -> (edge, other block)
     blocks: list[int]  # the free blocks
     block_free: list[bool]  # block -> whether it is free
+    cells_of: list[list[int]]  # block -> its cells (none for walls)
 
     def index(self, p: Point) -> int:
         """The cell index of a point."""
@@ -157,6 +173,7 @@ def build_grid(board: Board, turning: int, offset: tuple[int, int] = (0, 0)) -> 
         adj,
         blocks,
         [b in set(blocks) for b in range(bw * bh)],
+        [[c for c in range(n) if block[c] == b] for b in range(bw * bh)],
     )
 
 
@@ -178,8 +195,10 @@ class TreeSolver:
     after_weight = 2000
     # The extra cost of entering a cell per free neighbour (thousandths of a step), on boards of
     # at most hug_blocks blocks: hugging the body helped on 8x8 (484 steps, 487 without) but
-    # not on 20x20 (11,439, 11,026 without), 10-300 games each.
-    hug = 400
+    # not on 20x20 (11,439, 11,026 without), 10-300 games each. 300 rather than 400: 8x8 x 300
+    # games, seeds 1, 301, 601: 481.2, 482.5, 484.0 (400: 482.3, 483.4, 485.9; 250: 482.0,
+    # 482.2, 483.7; 200: 483.1, 482.5, 484.5), a difference within the noise (about 2 steps).
+    hug = 300
     hug_blocks = 64
     # On boards of at most few_blocks blocks (8x8 and smaller), a path that would cut blocks
     # off is first re-planned with a cost of avoid_cost for passing by each block it cut off;
@@ -192,6 +211,13 @@ class TreeSolver:
     variant_blocks = 36
     shut_variants: tuple[int, ...] = (0, 3000, 10000)
     avoid_cost = 20000
+    # On boards of more than few_blocks and at most rebranch_blocks blocks (12x12), at each move
+    # of a route chosen by play-outs where the other move keeps the tree too, that move is
+    # played out as well (with the plain shut cost) and taken if it scores below the rest of
+    # the route. 12x12 x 60 games, seeds 1, 61, 121, 181: 1864.7, 1869.8, 1903.8, 1881.5 steps
+    # (without: 1898.8, 1903.8, 1909.8, 1895.1). Not on 8x8 (seeds 1, 301 x 300 games: 482.8,
+    # 484.4, without 482.3, 483.4), nor on 20x20 (11,277 against 11,026, and slow).
+    rebranch_blocks = 36
 
     def __init__(self) -> None:
         self._grid: BlockGrid | None = None
@@ -205,6 +231,7 @@ class TreeSolver:
         self._follow: list[int] | None = None  # a fixed cycle to follow when re-planning stalls
         self._inner: Solver | None = None  # what plays boards the cell tree cannot cut
         self._commit: deque[int] = deque()  # cells of a route chosen by look-ahead
+        self._commit_score = -1  # the look-ahead score of the rest of that route, -1 if none
         self._nbrs: list[list[int]] = []  # cell -> free cells next to it
         self._hug = 0  # the hug cost on this board
 
@@ -467,6 +494,17 @@ class TreeSolver:
         if commit:
             c = commit.popleft()
             if c in options and self._move_keeps_tree(c, c == food):
+                score = self._commit_score
+                self._commit_score = score - 1000
+                if score >= 0 and c != food and len(options) == 2:
+                    # On mid-sized boards, play out the move the route does not take too.
+                    other = options[0] if options[1] == c else options[1]
+                    alt = self._rebranch(game, other, food, score)
+                    if alt is not None:
+                        commit.clear()
+                        commit.extend(alt[0][1:])
+                        self._commit_score = alt[1] - 1000
+                        return other
                 return c
             commit.clear()
         # 3. The shortest path to the food in the two-moves-per-cell graph.
@@ -486,25 +524,49 @@ class TreeSolver:
         if self.lookahead and len(safe) == 2:
             best: list[int] | None = None
             best_score = _FAR
-            shuts: tuple[int, ...] = (self.shut,)
-            if len(g.blocks) <= self.variant_blocks:
-                shuts += self.shut_variants
+            variants = self._variants()
             for c in safe:
-                for shut in shuts:
-                    out = self._rollout(game, c, len(g.points) * 2, shut)
+                for shut, hug in variants:
+                    out = self._rollout(game, c, len(g.points) * 2, shut, hug, best_score)
                     if out is not None and out[1] < best_score:
                         best, best_score = out
             if best is not None:
                 self._commit.extend(best[1:])
+                self._commit_score = best_score - 1000
                 return best[0]
         # 5. A path that cuts nothing off stays the shortest as the snake walks it: keep to it
         # rather than search again each move.
         if route and route[0] == safe[0]:
             self._commit.extend(route[1:])
+            self._commit_score = -1
         return safe[0]
 
+    def _rebranch(
+        self, game: Game, other: int, food: int, score: int
+    ) -> tuple[list[int], int] | None:
+        """The play-out from ``other`` (the move a kept route does not take) and its score, if
+        the board has more than ``few_blocks`` and at most ``rebranch_blocks`` blocks, ``other``
+        keeps the tree, and the play-out scores below ``score`` (the rest of the route's)."""
+        g = self._grid
+        assert g is not None
+        if not self.few_blocks < len(g.blocks) <= self.rebranch_blocks:
+            return None
+        if not self._move_keeps_tree(other, other == food):
+            return None
+        out = self._rollout(game, other, len(g.points) * 2, self.shut, self._hug, score)
+        return out if out is not None and out[1] < score else None
+
+    def _variants(self) -> list[tuple[int, int]]:
+        """The (shut cost, hug cost) pairs each play-out is tried with on this board."""
+        g = self._grid
+        assert g is not None
+        variants: list[tuple[int, int]] = [(self.shut, self._hug)]
+        if len(g.blocks) <= self.variant_blocks:
+            variants += [(s, self._hug) for s in self.shut_variants]
+        return variants
+
     def _rollout(
-        self, game: Game, first: int, limit: int, shut: int
+        self, game: Game, first: int, limit: int, shut: int, hug: int, bound: int = _FAR
     ) -> tuple[list[int], int] | None:
         """The moves this policy (without look-ahead, with ``shut`` as its shut cost) makes from
         ``first`` until it eats, and their score: 1000 a move, plus ``after_weight`` times the
@@ -523,9 +585,10 @@ class TreeSolver:
         sim._gen = self._gen
         sim._follow = None
         sim._nbrs = self._nbrs
-        sim._hug = self._hug
+        sim._hug = hug
         sim._inner = None
         sim._commit = deque()
+        sim._commit_score = -1
         sim.lookahead = False
         sim.shut = shut
         play = game.copy()  # the live game is never stepped
@@ -535,8 +598,8 @@ class TreeSolver:
             while True:
                 if play.step(self._direction(sim._body[0], cell)).ate or play.over:
                     break
-                if len(route) >= limit:
-                    return None
+                if len(route) >= limit or 1000 * (len(route) + 1) >= bound:
+                    return None  # too long, or it cannot score below ``bound``
                 sim._sync(play)
                 cell = sim._choose(play)
                 route.append(cell)
@@ -596,8 +659,12 @@ class TreeSolver:
                 if cut3 is not None and not any(cut3):
                     return path3[1], []
         # 6. Visit the blocks the path would cut off first (join them to the tree).
-        for c in range(len(g.points)):
-            goal[c] = g.block[c] >= 0 and cut[g.block[c]] and self._occ[c] < 0
+        goal[food] = False
+        occ = self._occ
+        for b, cells in enumerate(g.cells_of):
+            if cut[b]:
+                for c in cells:
+                    goal[c] = occ[c] < 0
         detour = self._plan(goal)
         if detour is None or len(detour) < 2:
             return -2, []
@@ -664,6 +731,7 @@ class TreeSolver:
         tail_serial = self._serial - len(self._body) + 1
         same, new, back = self.penalties
         shut = self.shut
+        avoid_cost = self.avoid_cost
         hug = self._hug
         nbrs = self._nbrs
         self._gen += 1
@@ -696,31 +764,27 @@ class TreeSolver:
                     if s >= 0 and o != head and s - tail_serial > t:
                         v = 1 if succ[o] == cross[o] else 0
                         break
-            for d in (dflt[c], cross[c]) if v != 1 else (cross[c],):
+            cc = cross[c]
+            for d in (dflt[c], cc) if v != 1 else (cc,):
                 if d < 0 or seen[d] == gen or (c == head and first >= 0 and d != first):
                     continue
-                if d == cross[c]:
+                s = occ[d]
+                if s >= 0 and s - tail_serial + 1 > t:
+                    continue  # still under the body when the head would arrive
+                if d == cc:
                     if v == 1:
                         step = _STEP + back  # retracing a tree edge
                     elif v == 0 or last[block[d]] - tail_serial > t:
                         continue  # a forbidden edge, or a loop into the body's blocks
                     else:
                         step = _STEP + new
-                elif v == -1 and e >= 0 and last[block[cross[c]]] - tail_serial <= t:
-                    step = _STEP + same + shut  # passing by a block the body has not reached
                 else:
                     step = _STEP + same
-                if (
-                    avoid is not None
-                    and v == -1
-                    and e >= 0
-                    and d != cross[c]
-                    and avoid[block[cross[c]]]
-                ):
-                    step += self.avoid_cost  # passing by a block the path would cut off
-                s = occ[d]
-                if s >= 0 and s - tail_serial + 1 > t:
-                    continue  # still under the body when the head would arrive
+                    if v == -1 and e >= 0:
+                        if last[block[cc]] - tail_serial <= t:
+                            step += shut  # passing by a block the body has not reached
+                        if avoid is not None and avoid[block[cc]]:
+                            step += avoid_cost  # passing by a block the path would cut off
                 nc = cost + step
                 if hug:
                     # Prefer cells with few free neighbours: the path hugs the body and the
