@@ -11,7 +11,8 @@ from typing import Final
 from termsnake.geometry import DIRECTIONS, Direction, Point
 from termsnake.model import Game
 from termsnake.solvers.base import SolverUnavailable
-from termsnake.solvers.cycle import DEFAULT_BUDGET, find_cycle
+from termsnake.solvers.closure import close_body
+from termsnake.solvers.cycle import DEFAULT_BUDGET, find_cycle, search_nodes
 from termsnake.solvers.graph import ARROWS, Grid, direction_number, grid_of, roomiest_move
 
 # The cycle search's budget (in nominal seconds of positions, see cycle.NODES_PER_SECOND):
@@ -77,18 +78,30 @@ class HamiltonSolver:
                 "try --ai greedy"
             )
         grid = grid_of(board)
-        cycle = result.cycle
-        # Travel the cycle in whichever direction already has the snake in order on it.
-        chosen = cycle
-        for candidate in (cycle, cycle[::-1]):
-            self._load(grid, candidate)
-            if self.holds_invariant(game) or self._entry_works(game):
-                chosen = candidate
-                break
-        self._load(grid, chosen)
+        self._load(grid, self._start_cycle(game, grid, result.cycle))
         self._board = board
         self._on_cycle = self.holds_invariant(game)
         self._expect = (-1, -1, -1)
+
+    def _start_cycle(
+        self, game: Game, grid: Grid, cycle: tuple[Point, ...]
+    ) -> tuple[Point, ...]:
+        """The cycle to start on: the board's, whichever way round has the snake in order on
+        it; else one built around the body (a closure of it); else the way round from which
+        following the cycle gets the snake in order (if no food grows it on the way)."""
+        for candidate in (cycle, cycle[::-1]):
+            self._load(grid, candidate)
+            if self.holds_invariant(game):
+                return candidate
+        body = [grid.index(p) for p in game.body]
+        closed = close_body(grid, body, search_nodes(self.budget), self._succ)
+        if closed is not None:
+            return tuple(grid.points[c] for c in closed)
+        for candidate in (cycle, cycle[::-1]):
+            self._load(grid, candidate)
+            if self._entry_works(game):
+                return candidate
+        return cycle
 
     def _load(self, grid: Grid, cycle: tuple[Point, ...]) -> None:
         self._grid = grid
@@ -199,6 +212,13 @@ class HamiltonSolver:
         # The invariant carries over from our own last move; anything else is checked afresh.
         if self._expect != (id(game), game.steps, head):
             self._on_cycle = self.holds_invariant(game)
+        if not self._on_cycle:
+            # Off the cycle (an odd start, or moved by someone else): build one around the body.
+            body = [grid.index(p) for p in game.body]
+            closed = close_body(grid, body, search_nodes(self.budget), self._succ)
+            if closed is not None:
+                self._load(grid, tuple(grid.points[c] for c in closed))
+                self._on_cycle = self.holds_invariant(game)
         if not self._on_cycle:
             direction = self._entry_move(game, grid, head)
             self._on_cycle = False

@@ -9,11 +9,12 @@ from termsnake import presets
 from termsnake.board import Board
 from termsnake.geometry import Direction, Point
 from termsnake.level import Level, open_level
+from termsnake.levelfile import parse_level
 from termsnake.model import Game, Outcome
 from termsnake.solvers import graph
 from termsnake.solvers import hamilton as hamilton_mod
 from termsnake.solvers.base import SolverUnavailable, play
-from termsnake.solvers.cycle import DEFAULT_BUDGET, find_cycle
+from termsnake.solvers.cycle import DEFAULT_BUDGET, check_cycle, find_cycle
 from termsnake.solvers.graph import grid_of
 from termsnake.solvers.hamilton import HamiltonSolver
 
@@ -119,12 +120,37 @@ def test_every_preset_with_a_cycle_is_won() -> None:
     assert played > 0
 
 
-def test_an_odd_start_falls_back_to_the_shared_roomiest_move(
+BENT = tuple(Point(x, y) for x, y in [(2, 3), (2, 2), (1, 2), (1, 3), (0, 3), (0, 2), (0, 1)])
+
+
+def test_an_odd_start_gets_a_cycle_built_around_its_body() -> None:
+    # A bent snake the board's cycle cannot take up, either way round: the start cycle is a
+    # closure of the body instead, so the invariant holds from the first move.
+    game = Game(Level(Board.open(4, 4), BENT, Direction.DOWN), 1)
+    solver = HamiltonSolver()
+    solver.setup(game)
+    assert solver.holds_invariant(game)
+    assert check_cycle(game.board, solver.cycle) == []
+    assert play(game, solver) is Outcome.WON
+
+
+@pytest.mark.parametrize(
+    ("rows", "seed"),
+    [(("...<.", ".....", "....."), 4), ((".v", "..", "..", "..", ".."), 2)],
+)
+def test_a_start_across_a_whole_torus_row_is_won(rows: tuple[str, ...], seed: int) -> None:
+    # Found in review: following the cycle into the invariant failed when food fell on the way.
+    text = "wrap: yes\nlength: 5\n\n" + "\n".join(rows) + "\n"
+    for s in range(seed, seed + 10):
+        game = Game(parse_level(text), s)
+        assert play(game, HamiltonSolver()) is Outcome.WON, s
+
+
+def test_without_a_closure_an_odd_start_falls_back_to_the_shared_roomiest_move(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # A bent snake the cycle cannot take up at once: the entry move is graph.roomiest_move's.
-    body = tuple(Point(x, y) for x, y in [(2, 3), (2, 2), (1, 2), (1, 3), (0, 3), (0, 2), (0, 1)])
-    game = Game(Level(Board.open(4, 4), body, Direction.DOWN), 1)
+    monkeypatch.setattr(hamilton_mod, "close_body", lambda *args: None)
+    game = Game(Level(Board.open(4, 4), BENT, Direction.DOWN), 1)
     calls: list[Direction] = []
 
     def spy(game: Game, grid: graph.Grid) -> Direction:
