@@ -39,11 +39,14 @@ def close_body(
     """A Hamiltonian cycle of the board's free cells with ``body`` as an arc, or None.
 
     ``body`` lists cell indexes head first. The cycle is returned tail first: the body from tail
-    to head, then the closure. ``limit`` bounds the positions tried. The closure heads for
-    ``target`` (a free cell, if given) first, by the fewest moves it can; after that, and where
-    moves are equally good, it keeps to ``prefer`` (a successor per cell, such as an old
-    cycle's) where it can. None means no cycle was found within
-    the limit, not that there is none.
+    to head, then the closure. ``limit`` bounds the positions tried. With a ``target`` (a free
+    cell), the search first tries the moves nearest to it (by distance over the free cells at
+    the start), so the closure usually reaches it soon, though not always by the fewest moves:
+    when the rest cannot be covered from there within ``rest_per_cell`` positions a free cell,
+    other ways to the target are tried. After the target, and where moves are equally good, it
+    keeps to ``prefer`` (a successor per cell, such as an old cycle's) where it can, first of
+    all with ``keep_to_prefer``. None means no cycle was found within the limit, not that there
+    is none (with a target it can miss a closure a search without one would find).
     """
     adj = grid.adj
     head, anchor = body[0], body[-1]

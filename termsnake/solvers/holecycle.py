@@ -67,6 +67,7 @@ class HoleCycleSolver:
         self._place = 0  # where on the cycles the two differ
         self._pos: list[list[int]] = []  # variant -> cell -> place on the cycle (-1: the hole)
         self._overlays: list[Mapping[Point, str]] = []
+        self._expect: tuple[int, int] = (-1, -1)  # (game, steps) after our own last move
 
     @property
     def cycle(self) -> tuple[Point, ...]:
@@ -84,16 +85,25 @@ class HoleCycleSolver:
                 f"{self.name} plays open boards with both sides odd only; try --ai greedy"
             )
         grid = grid_of(board)
-        self._grid = grid
-        self._board = board
-        a, b = ([grid.index(p) for p in cyc] for cyc in found)
-        # Both ways round; either cycle first.
-        for pair in ((a, b), (a[::-1], b[::-1])):
-            self._load(grid, pair)
-            for variant in (0, 1):
-                self._variant = variant
-                if self._in_order(game):
-                    return
+        # The zig-zag by rows, and by columns (a start standing up may only fit that one).
+        swapped = hole_cycles([Point(p.y, p.x) for p in board.free_cells])
+        candidates = [found]
+        if swapped is not None:
+            candidates.append(
+                ([Point(p.y, p.x) for p in swapped[0]], [Point(p.y, p.x) for p in swapped[1]])
+            )
+        for cycles in candidates:
+            a, b = ([grid.index(p) for p in cyc] for cyc in cycles)
+            # Both ways round; either cycle first.
+            for pair in ((a, b), (a[::-1], b[::-1])):
+                self._load(grid, pair)
+                for variant in (0, 1):
+                    self._variant = variant
+                    if self._in_order(game, grid):
+                        self._grid = grid
+                        self._board = board
+                        self._expect = (id(game), game.steps)
+                        return
         raise SolverUnavailable(f"{self.name} cannot take up this start position; try --ai greedy")
 
     def _load(self, grid: Grid, cycles: tuple[list[int], list[int]]) -> None:
@@ -116,10 +126,8 @@ class HoleCycleSolver:
             self._pos.append(pos)
             self._overlays.append(MappingProxyType(arrows))
 
-    def _in_order(self, game: Game) -> bool:
+    def _in_order(self, game: Game, grid: Grid) -> bool:
         """hamilton's invariant on the current cycle: the body in order, not on the hole."""
-        grid = self._grid
-        assert grid is not None
         pos = self._pos[self._variant]
         n = len(self._cycles[0])
         cells = [grid.index(p) for p in game.body]
@@ -135,10 +143,12 @@ class HoleCycleSolver:
     def next_direction(self, game: Game) -> Direction:
         """``hamilton``'s move on the current cycle, or the switch into the hole for its food."""
         grid = self._grid
-        if grid is None or self._board is not game.board:
+        # Anything but our own last move (a new game, say) is checked afresh.
+        if grid is None or self._board is not game.board or self._expect != (id(game), game.steps):
             self.setup(game)
             grid = self._grid
             assert grid is not None
+        self._expect = (id(game), game.steps + 1)
         v = self._variant
         cyc, pos = self._cycles[v], self._pos[v]
         n = len(cyc)

@@ -16,8 +16,10 @@ long two-lane corridor, say: the set-up probes a few cells to find out) it plays
 
 Safety: the snake only ever follows a Hamiltonian cycle on which its body lies in order (each
 new cycle is checked before it is taken), the state ``hamilton`` never dies from. So it never
-dies on a board with a Hamiltonian cycle, walls and wrap included; the cell-tree solver
-(``tree``) needs a board cut into 2x2 blocks and hands every other board to this one.
+dies on a board with a Hamiltonian cycle, walls and wrap included. (A start body that is not in
+order on the board's cycle gets a cycle built around it first: see ``hamilton``.) The cell-tree
+solver (``tree``) needs a board cut into 2x2 blocks and hands every other board with a cycle to
+this one.
 """
 
 from __future__ import annotations

@@ -13,6 +13,9 @@ def invariant_problem(game: Game, cycle: tuple[Point, ...]) -> str | None:
     n = len(cycle)
     where = {p: i for i, p in enumerate(cycle)}
     body = list(game.body)
+    off = [p for p in body if p not in where]
+    if off:
+        return f"{off[0]} of the body is not on the cycle"
     base = where[body[-1]]
     rels = [(where[p] - base) % n for p in reversed(body)]  # tail first
     if any(a >= b for a, b in itertools.pairwise(rels)):

@@ -69,3 +69,32 @@ def test_a_wrapping_or_walled_board_is_refused() -> None:
         game = Game(Level(board, (Point(0, 0),), Direction.RIGHT), 1)
         with pytest.raises(SolverUnavailable, match="--ai greedy"):
             HoleCycleSolver().setup(game)
+
+
+@pytest.mark.parametrize(("width", "height"), [(5, 5), (3, 5), (7, 5)])
+@pytest.mark.parametrize("seed", range(3))
+def test_a_start_standing_up_is_taken_up_and_won(width: int, height: int, seed: int) -> None:
+    # Found in review: a vertical body fitted neither way round the zig-zag by rows.
+    body = tuple(Point(1, y) for y in range(height - 1))
+    game = Game(Level(Board.open(width, height), body, Direction.UP), seed)
+    assert play(game, HoleCycleSolver()) is Outcome.WON
+
+
+def test_a_solver_reused_for_a_second_game_starts_afresh() -> None:
+    solver = HoleCycleSolver()
+    board = Board.open(5, 5)
+    starts = [
+        (Point(2, 2),),
+        (Point(3, 4), Point(2, 4), Point(1, 4)),
+        (Point(1, 4), Point(2, 4), Point(3, 4)),
+        (Point(1, 0), Point(1, 1), Point(1, 2), Point(1, 3)),
+        (Point(4, 2), Point(4, 3)),
+    ]
+    for seed in range(40):
+        start = starts[seed % len(starts)]
+        game = Game(Level(board, start, Direction.RIGHT), seed)
+        if seed == 0:
+            solver.setup(game)
+        while not game.over:
+            game.step(solver.next_direction(game))
+        assert game.outcome is Outcome.WON, seed
