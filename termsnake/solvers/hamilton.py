@@ -83,9 +83,7 @@ class HamiltonSolver:
         self._on_cycle = self.holds_invariant(game)
         self._expect = (-1, -1, -1)
 
-    def _start_cycle(
-        self, game: Game, grid: Grid, cycle: tuple[Point, ...]
-    ) -> tuple[Point, ...]:
+    def _start_cycle(self, game: Game, grid: Grid, cycle: tuple[Point, ...]) -> tuple[Point, ...]:
         """The cycle to start on: the board's, whichever way round has the snake in order on
         it; else one built around the body (a closure of it); else the way round from which
         following the cycle gets the snake in order (if no food grows it on the way)."""
