@@ -211,9 +211,10 @@ class HamiltonSolver:
         if self._expect != (id(game), game.steps, head):
             self._on_cycle = self.holds_invariant(game)
         if not self._on_cycle:
-            # Off the cycle (an odd start, or moved by someone else): build one around the body.
+            # Off the cycle (an odd start, or moved by someone else): build one around the body,
+            # with a small search each move (the set-up made a big one).
             body = [grid.index(p) for p in game.body]
-            closed = close_body(grid, body, search_nodes(self.budget), self._succ)
+            closed = close_body(grid, body, 6 * self._n, self._succ)
             if closed is not None:
                 self._load(grid, tuple(grid.points[c] for c in closed))
                 self._on_cycle = self.holds_invariant(game)
