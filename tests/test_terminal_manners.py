@@ -111,3 +111,14 @@ def test_best_score_is_kept_and_shown(tmp_path: Path, started: list[Pty]) -> Non
     assert "best so far: length 16" in again.text()
     scores = (tmp_path / "data" / "termsnake" / "scores.json").read_text()
     assert '"player": "hamilton"' in scores
+
+
+def test_best_wins_an_odd_board_a_person_can_watch(tmp_path: Path, started: list[Pty]) -> None:
+    # 5x5 has no Hamiltonian cycle; best plays it with the moving hole and fills it.
+    t = Pty(["--ai", "best", "--size", "5x5", "--seed", "3", "--speed", "1000"], tmp_path)
+    started.append(t)
+    t.wait_for("WON")
+    assert "length 25/25" in t.text()
+    t.send(" ")
+    assert t.wait_exit() == 0
+    assert "tree won!" in t.text()
