@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Mapping
-from itertools import pairwise
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Final
 
@@ -18,6 +17,23 @@ from termsnake.solvers.graph import ARROWS, Grid, direction_number, grid_of, roo
 # The cycle search's budget (in nominal seconds of positions, see cycle.NODES_PER_SECOND):
 # the same as ``termsnake levels``, so a board it lists with a cycle is one hamilton plays.
 SEARCH_BUDGET: Final = DEFAULT_BUDGET
+
+
+def in_order(pos: Sequence[int], succ: Sequence[int], n: int, cells: Sequence[int]) -> bool:
+    """The invariant of HamiltonSolver's docstring for a body (cell indexes, head first) on a
+    cycle of ``n`` cells given as each cell's place and successor (place -1: not on the cycle):
+    (a) the body lies in order along it from the tail, within one lap, and (b) the head's next
+    cell is not its neck."""
+    base = pos[cells[-1]]
+    last = -1
+    for c in reversed(cells):
+        if pos[c] < 0:
+            return False
+        rel = (pos[c] - base) % n
+        if rel <= last:
+            return False
+        last = rel
+    return len(cells) < 2 or succ[cells[0]] != cells[1]
 
 
 class HamiltonSolver:
@@ -152,19 +168,7 @@ class HamiltonSolver:
         grid = self._grid
         if grid is None:
             return False
-        pos, n = self._pos, self._n
-        body = game.body
-        base = pos[grid.index(body[-1])]
-        last = -1
-        # Walk tail -> head: positions relative to the tail must strictly increase.
-        for i in range(len(body) - 1, -1, -1):
-            rel = (pos[grid.index(body[i])] - base) % n
-            if rel <= last:
-                return False
-            last = rel
-        if len(body) >= 2:
-            return self._succ[grid.index(body[0])] != grid.index(body[1])
-        return True
+        return in_order(self._pos, self._succ, self._n, [grid.index(p) for p in game.body])
 
     def _entry_works(self, game: Game) -> bool:
         """Whether following the cycle from here reaches the invariant alive (no new food)."""
@@ -188,11 +192,7 @@ class HamiltonSolver:
                 cells.discard(body.pop())
             body.appendleft(nxt)
             cells.add(nxt)
-            base = pos[body[-1]]
-            rels = [(pos[c] - base) % n for c in reversed(body)]
-            if all(a < b for a, b in pairwise(rels)) and (
-                len(body) < 2 or self._succ[body[0]] != body[1]
-            ):
+            if in_order(pos, self._succ, n, body):
                 return True
         return False
 

@@ -17,7 +17,6 @@ the hole, next to the cycle, so every game is won.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
@@ -26,6 +25,7 @@ from termsnake.model import Game
 from termsnake.solvers.base import SolverUnavailable
 from termsnake.solvers.cycle import zigzag
 from termsnake.solvers.graph import ARROWS, Grid, grid_of
+from termsnake.solvers.hamilton import in_order
 
 
 def hole_cycles(cells: Sequence[Point]) -> tuple[list[Point], list[Point]] | None:
@@ -66,6 +66,7 @@ class HoleCycleSolver:
         self._variant = 0
         self._place = 0  # where on the cycles the two differ
         self._pos: list[list[int]] = []  # variant -> cell -> place on the cycle (-1: the hole)
+        self._succ: list[list[int]] = []  # variant -> cell -> next cell on the cycle (-1: the hole)
         self._overlays: list[Mapping[Point, str]] = []
         self._expect: tuple[int, int] = (-1, -1)  # (game, steps) after our own last move
 
@@ -114,8 +115,10 @@ class HoleCycleSolver:
         self._holes = [b[k], a[k]]
         self._place = k
         self._pos = []
+        self._succ = []
         self._overlays = []
         for cyc in self._cycles:
+            self._succ.append(self._successors(grid, cyc))
             pos = [-1] * grid.cells
             arrows: dict[Point, str] = {}
             for i, c in enumerate(cyc):
@@ -126,19 +129,18 @@ class HoleCycleSolver:
             self._pos.append(pos)
             self._overlays.append(MappingProxyType(arrows))
 
+    @staticmethod
+    def _successors(grid: Grid, cyc: list[int]) -> list[int]:
+        succ = [-1] * grid.cells
+        for i, c in enumerate(cyc):
+            succ[c] = cyc[(i + 1) % len(cyc)]
+        return succ
+
     def _in_order(self, game: Game, grid: Grid) -> bool:
         """hamilton's invariant on the current cycle: the body in order, not on the hole."""
-        pos = self._pos[self._variant]
-        n = len(self._cycles[0])
+        v = self._variant
         cells = [grid.index(p) for p in game.body]
-        if any(pos[c] < 0 for c in cells):
-            return False
-        base = pos[cells[-1]]
-        rels = [(pos[c] - base) % n for c in reversed(cells)]
-        if any(x >= y for x, y in itertools.pairwise(rels)):
-            return False
-        cyc = self._cycles[self._variant]
-        return len(cells) < 2 or cyc[(pos[cells[0]] + 1) % n] != cells[1]
+        return in_order(self._pos[v], self._succ[v], len(self._cycles[v]), cells)
 
     def next_direction(self, game: Game) -> Direction:
         """``hamilton``'s move on the current cycle, or the switch into the hole for its food."""
