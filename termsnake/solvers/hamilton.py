@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Final
 
-from termsnake.geometry import DIRECTIONS, Direction, Point
+from termsnake.geometry import Direction, Point
 from termsnake.model import Game
 from termsnake.solvers.base import SolverUnavailable
 from termsnake.solvers.closure import close_body
@@ -34,6 +34,34 @@ def in_order(pos: Sequence[int], succ: Sequence[int], n: int, cells: Sequence[in
             return False
         last = rel
     return len(cells) < 2 or succ[cells[0]] != cells[1]
+
+
+def furthest_shortcut(
+    grid: Grid, pos: Sequence[int], n: int, game: Game, head: int, target: int
+) -> int:
+    """The shortcut rule of HamiltonSolver's docstring on a cycle of ``n`` cells given as each
+    cell's place (-1: not on it): the free neighbour of ``head`` furthest along the cycle that
+    passes neither the tail (1) nor ``target`` (2), and is not the head's predecessor at length
+    1 (3); -1 if none beats the next cell of the cycle."""
+    ph = pos[head]
+    # Cycle distances forward from the head: to the tail (the empty stretch ends there) and to
+    # the target.
+    to_tail = (pos[grid.index(game.tail)] - ph) % n or n
+    to_target = (pos[target] - ph) % n
+    # (3) only bites at length 1: k = N - 1 <= to_target makes it the target, and at length 2
+    # the predecessor is the tail, already ruled out by (1).
+    single = game.length == 1
+    best, best_k = -1, 1
+    points = grid.points
+    for v in grid.adj[head]:
+        if pos[v] < 0 or game.occupied(points[v]):
+            continue
+        k = (pos[v] - ph) % n
+        # (1) inside the empty stretch, (2) not past the target, and further than the best.
+        if k <= best_k or k >= to_tail or k > to_target or (k == n - 1 and single):
+            continue
+        best, best_k = v, k
+    return best
 
 
 class HamiltonSolver:
@@ -234,31 +262,9 @@ class HamiltonSolver:
         food = game.food
         if food is None or n < 3 or not self.shortcuts:
             return follow
-        ph = pos[head]
-        # Cycle distances forward from the head: to the tail (the empty stretch ends there) and
-        # to the food.
-        to_tail = (pos[grid.index(game.body[-1])] - ph) % n or n
-        to_food = (pos[grid.index(food)] - ph) % n
-        # (3) only bites at length 1: k = N - 1 <= to_food makes n the food, and at length 2
-        # the predecessor is the tail, already ruled out by (1).
-        single = game.length == 1
-        best_k = 1
-        best = follow
-        points = grid.points
-        occupied = game.occupied
-        for d in range(4):
-            v = grid.step[d][head]
-            if v < 0:
-                continue
-            k = (pos[v] - ph) % n
-            # (1) inside the empty stretch, (2) not past the food, and further than the best.
-            if k <= best_k or k >= to_tail or k > to_food or occupied(points[v]):
-                continue
-            if k == n - 1 and single:
-                continue
-            best_k = k
-            best = DIRECTIONS[d]
-        return best
+        v = furthest_shortcut(grid, pos, n, game, head, grid.index(food))
+        shortcut = grid.direction(head, v) if v >= 0 else None
+        return follow if shortcut is None else shortcut
 
     def _entry_move(self, game: Game, grid: Grid, head: int) -> Direction:
         """Before the invariant holds (an odd start): follow the cycle if that gets there alive."""

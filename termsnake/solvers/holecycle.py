@@ -25,7 +25,7 @@ from termsnake.model import Game
 from termsnake.solvers.base import SolverUnavailable
 from termsnake.solvers.cycle import zigzag
 from termsnake.solvers.graph import ARROWS, Grid, grid_of
-from termsnake.solvers.hamilton import in_order
+from termsnake.solvers.hamilton import furthest_shortcut, in_order
 
 
 def hole_cycles(cells: Sequence[Point]) -> tuple[list[Point], list[Point]] | None:
@@ -177,23 +177,11 @@ class HoleCycleSolver:
         tail nor ``target``; the next cell of the cycle if there is none."""
         v = self._variant
         cyc, pos = self._cycles[v], self._pos[v]
-        n = len(cyc)
-        ph = pos[head]
-        best, best_k = cyc[(ph + 1) % n], 1
+        follow = self._succ[v][head]
         if target < 0 or pos[target] < 0:
-            return best
-        to_tail = (pos[grid.index(game.tail)] - ph) % n or n
-        to_target = (pos[target] - ph) % n
-        for u in grid.adj[head]:
-            if pos[u] < 0 or game.occupied(grid.points[u]):
-                continue
-            k = (pos[u] - ph) % n
-            if k <= best_k or k >= to_tail or k > to_target:
-                continue
-            if k == n - 1 and game.length == 1:
-                continue
-            best, best_k = u, k
-        return best
+            return follow
+        best = furthest_shortcut(grid, pos, len(cyc), game, head, target)
+        return follow if best < 0 else best
 
     @staticmethod
     def _dir(grid: Grid, a: int, b: int) -> Direction:
