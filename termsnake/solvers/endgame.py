@@ -1,10 +1,12 @@
-"""Late-game search for greedy: close the body into a Hamiltonian cycle through the free cells.
+"""Late-game search for greedy and tree: close the body into a Hamiltonian cycle through the free
+cells.
 
 A snake whose head can walk through every free cell, one after another, and then step into its
 tail lies on a Hamiltonian cycle of the board; following that cycle eats every food within a
 lap, and the state stays such a cycle after each move (eating or not). Such a path through the
 free cells is a *completion* of the body. Finding one is a Hamiltonian-path search, so it is
-only attempted when few cells are free, and bounded in nodes.
+only attempted when few cells are free, and bounded in nodes. ``closing_path`` looks for the
+shortest way to the food after which such a completion exists.
 """
 
 from __future__ import annotations
@@ -217,4 +219,71 @@ def lock_route(
     return search(tuple(body), max_depth)
 
 
-__all__ = ["completion", "lock_route"]
+def closing_path(
+    grid: Grid,
+    body: Sequence[int],
+    food: int,
+    max_len: int,
+    budget: int = 20000,
+    completion_budget: int = 2000,
+) -> tuple[list[int], list[int]] | None:
+    """The shortest way to eat ``food`` after which the body closes into a Hamiltonian cycle.
+
+    Returns the moves (cells; the last is ``food``) and the completion of the grown body (see
+    :func:`completion`); None if no such way of at most ``max_len`` moves was found within
+    ``budget`` search nodes. The moves never cross themselves, and enter a body cell only once
+    the tail has left it, so they are safe by the game's rules; the grown body and its
+    completion make a Hamiltonian cycle, which is safe to follow afterwards.
+    """
+    length = len(body)
+    adj = grid.adj
+    head = body[0]
+    # Cell -> the first move that may enter it: 1 for free cells, length - i for the body's
+    # cell i (the tail leaves it as the head arrives), but never the neck at once (at length
+    # 2 it is the tail, yet turning back into it is fatal).
+    free_from = [1] * grid.cells
+    for i, c in enumerate(body):
+        free_from[c] = max(length - i, 2) if i == 1 else length - i
+    dist = grid.distance
+    nodes = [budget]
+    path: list[int] = []  # the moves so far
+    taken = bytearray(grid.cells)
+    taken[head] = 1
+
+    def dfs(cur: int, left: int) -> list[int] | None:
+        nodes[0] -= 1
+        if nodes[0] < 0:
+            raise _OutOfBudget
+        move = len(path) + 1
+        options = [v for v in adj[cur] if not taken[v] and free_from[v] <= move]
+        for v in sorted(options, key=lambda v: dist(v, food)):
+            if v == food:
+                if left == 1:
+                    # Eating: the tail stays, so the body grows by one.
+                    grown = [v, *reversed(path), *body][: length + 1]
+                    rest = completion(grid, grown, completion_budget)
+                    if rest is not None:
+                        return rest
+                continue
+            if left == 1 or dist(v, food) > left - 1:
+                continue
+            taken[v] = 1
+            path.append(v)
+            rest = dfs(v, left - 1)
+            if rest is not None:
+                return rest
+            path.pop()
+            taken[v] = 0
+        return None
+
+    try:
+        for moves in range(max(1, dist(head, food)), max_len + 1):
+            rest = dfs(head, moves)
+            if rest is not None:
+                return [*path, food], rest
+    except _OutOfBudget:
+        return None
+    return None
+
+
+__all__ = ["closing_path", "completion", "lock_route"]

@@ -16,6 +16,11 @@ snake eats (the policy above, without look-ahead), and the route that eats soone
 mean distance to a free cell afterwards, is kept to; every step of it is checked again live.
 On mid-sized boards, at each step of that route the move it does not take is played out too,
 and the snake switches to it if it scores better than the rest of the route.
+
+Late game: once at most ``endgame_free`` cells are free, the snake leaves the blocks behind. It
+follows the tree's last witness cycle, and at each food looks for a shorter way to it after which
+the body still closes into a Hamiltonian cycle (any cycle, not only the blocks'); if it finds one,
+it takes it and then follows that new cycle.
 """
 
 from __future__ import annotations
@@ -30,6 +35,8 @@ from termsnake.board import Board
 from termsnake.geometry import Direction, Point
 from termsnake.model import Game, Outcome
 from termsnake.solvers.base import Solver, SolverUnavailable
+from termsnake.solvers.endgame import closing_path
+from termsnake.solvers.graph import grid_of
 
 _D, _U, _L, _R = Direction.DOWN, Direction.UP, Direction.LEFT, Direction.RIGHT
 # (x % 2, y % 2) -> (default move inside the block, cross move out of it), for both turnings.
@@ -218,6 +225,14 @@ class TreeSolver:
     # (without: 1898.8, 1903.8, 1909.8, 1895.1). Not on 8x8 (seeds 1, 301 x 300 games: 482.8,
     # 484.4, without 482.3, 483.4), nor on 20x20 (11,277 against 11,026, and slow).
     rebranch_blocks = 36
+    # Late game (see the module's docstring) once at most this many cells are free; a search
+    # for the shorter way gives up after endgame_nodes positions. 8x8 x 300 games, seeds 1 and
+    # 301: 474.1 and 472.4 steps (without: 481.2 and 482.5; 16 cells: 477.9 and 40: 473.8,
+    # seeds 1-100 against 472.4 for 32). 12x12 x 60: 1863.6 (1862.0 without), 20x20 x 30:
+    # 11,042.8 (11,044.0): there it starts too late to matter, and 48 or 60 cells were no
+    # better. The search is exhaustive within its budget, so larger sizes cost more time.
+    endgame_free = 32
+    endgame_nodes = 20000
 
     def __init__(self) -> None:
         self._grid: BlockGrid | None = None
@@ -234,6 +249,9 @@ class TreeSolver:
         self._commit_score = -1  # the look-ahead score of the rest of that route, -1 if none
         self._nbrs: list[list[int]] = []  # cell -> free cells next to it
         self._hug = 0  # the hug cost on this board
+        self._ring: list[int] | None = None  # late game: cell -> next cell of the cycle followed
+        self._lane: deque[int] = deque()  # late game: the moves of a shorter way to the food
+        self._searched = -1  # late game: the step at which the food last searched for appeared
 
     @property
     def engine(self) -> str:
@@ -247,6 +265,9 @@ class TreeSolver:
         self._inner = None
         self._follow = None
         self._commit.clear()
+        self._ring = None
+        self._lane.clear()
+        self._searched = -1
         reasons = []
         # 1. Every way of cutting the board into 2x2 blocks, both ways round.
         for offset in ((0, 0), (1, 1), (1, 0), (0, 1)):
@@ -471,8 +492,45 @@ class TreeSolver:
         """Plan the shortest cell-tree path to the food and take its first step if it is safe."""
         if self._inner is not None:
             return self._inner.next_direction(game)
-        self._sync(game)
-        return self._direction(self._body[0], self._choose(game))
+        if self._ring is None:
+            self._sync(game)
+            g = self._grid
+            assert g is not None
+            if 4 * len(g.blocks) - game.length > self.endgame_free:
+                return self._direction(self._body[0], self._choose(game))
+            self._ring = self._witness_cycle()
+        return self._late_move(game, self._ring)
+
+    def _late_move(self, game: Game, ring: list[int]) -> Direction:
+        """A late-game move: along a shorter way to the food if one is planned, else ``ring``.
+
+        Once per food it searches for a way shorter than the ring's after which the body
+        closes into a Hamiltonian cycle; if found, the ring becomes that cycle.
+        """
+        cells = grid_of(game.board)
+        head = cells.index(game.head)
+        appeared = game.steps - game.since_food
+        if not self._lane and game.food is not None and self._searched != appeared:
+            self._searched = appeared
+            food = cells.index(game.food)
+            ahead, c = 0, head
+            while c != food:
+                c = ring[c]
+                ahead += 1
+            body = [cells.index(p) for p in game.body]
+            found = closing_path(cells, body, food, ahead - 1, self.endgame_nodes)
+            if found is not None:
+                moves, rest = found
+                grown = [*reversed(moves), *body][: len(body) + 1]
+                for a, b in pairwise(grown):
+                    ring[b] = a  # the body, from its tail to its head
+                for a, b in pairwise([grown[0], *rest, grown[-1]]):
+                    ring[a] = b  # the head through the free cells back to the tail
+                self._lane.extend(moves)
+        nxt = self._lane.popleft() if self._lane else ring[head]
+        move = cells.direction(head, nxt)
+        assert move is not None
+        return move
 
     def _choose(self, game: Game) -> int:
         """The cell to move to next; the mirror must be in step with ``game``."""
@@ -801,6 +859,19 @@ class TreeSolver:
             reach.update((c, k) for c, k in enumerate(steps) if k >= 0)
         return None
 
+    def _ring_overlay(self, game: Game, ring: list[int]) -> dict[Point, str]:
+        """The late game's cycle (after the planned way to the food, if any), as arrows."""
+        cells = grid_of(game.board)
+        out: dict[Point, str] = {}
+        c = cells.index(game.head)
+        for nxt in self._lane:
+            out[cells.points[c]] = _ARROWS[self._direction(c, nxt)]
+            c = nxt
+        while not game.occupied(cells.points[c]) or not out:
+            out[cells.points[c]] = _ARROWS[self._direction(c, ring[c])]
+            c = ring[c]
+        return out
+
     def _witness_cycle(self) -> list[int]:
         """The successor of every cell on one Hamiltonian cycle that agrees with the body."""
         g = self._grid
@@ -821,6 +892,8 @@ class TreeSolver:
             return self._inner.overlay(game)
         if self._grid is None or game.over:
             return {}
+        if self._ring is not None:
+            return self._ring_overlay(game, self._ring)
         self._sync(game)
         g = self._grid
         nxt = self._witness_cycle()

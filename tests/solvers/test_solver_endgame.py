@@ -12,7 +12,7 @@ from termsnake.board import Board
 from termsnake.geometry import Direction
 from termsnake.level import Level
 from termsnake.model import Game
-from termsnake.solvers.endgame import completion, lock_route
+from termsnake.solvers.endgame import closing_path, completion, lock_route
 from termsnake.solvers.graph import Grid, grid_of
 
 
@@ -140,3 +140,70 @@ def test_lock_route_respects_the_game_rules() -> None:
             direction = grid.direction(grid.index(game.head), c)
             assert direction is not None and game.is_safe(direction)
             game.step(direction)
+
+
+def shortest_closing_by_the_rules(grid: Grid, game: Game, limit: int) -> int | None:
+    """Brute force with the game's own rules: the fewest moves (at most ``limit``, never
+    entering a cell the moves already passed) that eat the food and leave a body with a
+    completion."""
+    best: list[int] = []
+
+    def walk(state: Game, passed: set[int], moves: int) -> None:
+        if best and moves >= best[0]:
+            return
+        for direction in Direction:
+            if not state.is_safe(direction):
+                continue
+            point = state.board.step(state.head, direction)
+            assert point is not None
+            target = grid.index(point)
+            if target in passed:
+                continue
+            after = state.copy()
+            if after.step(direction).ate:
+                body = [grid.index(p) for p in after.body]
+                if after.over or brute_force(grid, body):
+                    best[:] = [moves + 1]
+            elif moves + 1 < limit:
+                walk(after, passed | {target}, moves + 1)
+
+    walk(game, {grid.index(game.head)}, 0)
+    return best[0] if best else None
+
+
+def test_closing_path_is_the_shortest_safe_way_that_closes() -> None:
+    rng = random.Random(11)
+    checked = found = 0
+    while checked < 120:
+        board = Board.open(rng.choice((4, 5)), 4)
+        grid = grid_of(board)
+        body = random_body(rng, grid, rng.randint(2, 12))
+        if body is None:
+            continue
+        free = [c for c in range(grid.cells) if c not in body]
+        if len(free) < 2:
+            continue
+        food = rng.choice(free)
+        level = Level(board, tuple(grid.points[c] for c in body), Direction.UP, grid.points[food])
+        limit = 9
+        want = shortest_closing_by_the_rules(grid, Game(level, 1), limit)
+        got = closing_path(grid, body, food, limit, budget=10**6, completion_budget=10**6)
+        checked += 1
+        if want is None:
+            assert got is None
+            continue
+        found += 1
+        assert got is not None
+        moves, rest = got
+        assert len(moves) == want
+        # The moves are legal and eat at the last; the grown body and ``rest`` close a cycle.
+        game = Game(level, 1)
+        for i, c in enumerate(moves):
+            direction = grid.direction(grid.index(game.head), c)
+            assert direction is not None and game.is_safe(direction)
+            assert game.step(direction).ate == (i == len(moves) - 1)
+        if not game.over:
+            check_completion(grid, [grid.index(p) for p in game.body], rest)
+        # A limit below the shortest way finds nothing.
+        assert closing_path(grid, body, food, want - 1, budget=10**6) is None
+    assert found > 30  # most cases have a way, so the comparison is not vacuous

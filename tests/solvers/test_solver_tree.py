@@ -56,7 +56,34 @@ def _cycle_of(game: Game, solver: TreeSolver) -> dict[Point, Point]:
 
 
 def _assert_body_on_cycle(game: Game, solver: TreeSolver) -> None:
-    succ = _cycle_of(game, solver)
+    if solver._lane:
+        _assert_lane_closes(game, solver)
+        return
+    _assert_body_on(game, _cycle_of(game, solver))
+
+
+def _assert_lane_closes(game: Game, solver: TreeSolver) -> None:
+    """Late game, on the way to the food: the planned moves are legal, the last one eats, and
+    the grown body then lies in order on the solver's new cycle."""
+    board = game.board
+    after = game.copy()
+    w = board.width
+    lane = [Point(c % w, c // w) for c in solver._lane]
+    for i, p in enumerate(lane):
+        step = next(d for d in Direction if board.step(after.head, d) == p)
+        result = after.step(step)
+        assert after.outcome is not Outcome.DIED
+        assert result.ate == (i == len(lane) - 1)
+    ring = solver._ring
+    assert ring is not None
+    succ = {Point(c % w, c // w): Point(n % w, n // w) for c, n in enumerate(ring) if n >= 0}
+    if not after.over:
+        _assert_body_on(after, succ)
+
+
+def _assert_body_on(game: Game, succ: dict[Point, Point]) -> None:
+    """``succ`` is one cycle through every free cell with the body as the arc ending at the
+    head, in order."""
     free = set(game.board.free_cells)
     if game.length == len(free):
         return
