@@ -69,6 +69,8 @@ def _assert_lane_closes(game: Game, solver: TreeSolver) -> None:
     after = game.copy()
     w = board.width
     lane = [Point(c % w, c // w) for c in solver._lane]
+    # The overlay shows the planned moves from the head.
+    assert _cycle_of(game, solver)[game.head] == lane[0]
     for i, p in enumerate(lane):
         step = next(d for d in Direction if board.step(after.head, d) == p)
         result = after.step(step)
