@@ -172,7 +172,7 @@ def test_a_board_without_a_cycle_is_refused_clearly(tmp_path: Path) -> None:
         timeout=30,
     )
     assert r.returncode == 2
-    assert "odd number of free cells" in r.stderr and "--ai greedy" in r.stderr
+    assert "odd number of free cells" in r.stderr and "--ai best" in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
 
 

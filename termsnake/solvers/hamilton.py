@@ -119,7 +119,7 @@ class HamiltonSolver:
             )
             raise SolverUnavailable(
                 f"hamilton cannot play {board.name}: the board {what} ({result.reason}); "
-                "try --ai greedy"
+                "try --ai best"
             )
         grid = grid_of(board)
         self._load(grid, self._start_cycle(game, grid, result.cycle))

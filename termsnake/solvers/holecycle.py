@@ -83,7 +83,7 @@ class HoleCycleSolver:
         found = None if board.wrap else hole_cycles(board.free_cells)
         if found is None:
             raise SolverUnavailable(
-                f"{self.name} plays open boards with both sides odd only; try --ai greedy"
+                f"{self.name} plays open boards with both sides odd only; try --ai best"
             )
         grid = grid_of(board)
         # The zig-zag by rows, and by columns (a start standing up may only fit that one).
@@ -105,7 +105,7 @@ class HoleCycleSolver:
                         self._board = board
                         self._expect = (id(game), game.steps)
                         return
-        raise SolverUnavailable(f"{self.name} cannot take up this start position; try --ai greedy")
+        raise SolverUnavailable(f"{self.name} cannot take up this start position; try --ai best")
 
     def _load(self, grid: Grid, cycles: tuple[list[int], list[int]]) -> None:
         a, b = cycles

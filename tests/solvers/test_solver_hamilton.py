@@ -74,13 +74,13 @@ def test_unavailable_on_an_odd_board_says_why() -> None:
         HamiltonSolver().setup(game)
     message = str(info.value)
     assert "odd number of free cells (25)" in message
-    assert "--ai greedy" in message
+    assert "--ai best" in message
 
 
 def test_unavailable_with_a_dead_end() -> None:
     board = Board.from_rows(["....", "....", ".###"])
     game = Game(Level(board, (Point(0, 0),), Direction.RIGHT), 1)
-    with pytest.raises(SolverUnavailable, match=r"dead-end cell at \(0, 2\).*--ai greedy"):
+    with pytest.raises(SolverUnavailable, match=r"dead-end cell at \(0, 2\).*--ai best"):
         HamiltonSolver().setup(game)
 
 

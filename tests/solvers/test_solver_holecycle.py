@@ -67,7 +67,7 @@ def test_the_body_stays_in_order_on_the_current_cycle(seed: int) -> None:
 def test_a_wrapping_or_walled_board_is_refused() -> None:
     for board in (Board.open(5, 5, wrap=True), Board.from_rows([".....", "..#..", "....."])):
         game = Game(Level(board, (Point(0, 0),), Direction.RIGHT), 1)
-        with pytest.raises(SolverUnavailable, match="--ai greedy"):
+        with pytest.raises(SolverUnavailable, match="--ai best"):
             HoleCycleSolver().setup(game)
 
 
