@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from termsnake.solvers.graph import Grid, flood_count
+from termsnake.solvers.graph import Grid, distances, flood_count
 
 
 class _OutOfBudget(Exception):
@@ -244,7 +244,15 @@ def closing_path(
     free_from = [1] * grid.cells
     for i, c in enumerate(body):
         free_from[c] = max(length - i, 2) if i == 1 else length - i
-    dist = grid.distance
+    # Moves still needed from each cell to the food through cells the moves may ever enter (a
+    # lower bound that prunes the search; the head counts, though it cannot be entered again).
+    blocked = [0 if free_from[c] <= max_len else 1 for c in range(grid.cells)]
+    blocked[head] = 0
+    near = distances(grid, food, blocked)
+    if near[head] < 0:
+        return None
+    # On a board coloured like a chessboard every way to the food has the same parity.
+    step = 1 if grid.board.wrap and (grid.width % 2 or grid.height % 2) else 2
     nodes = [budget]
     path: list[int] = []  # the moves so far
     taken = bytearray(grid.cells)
@@ -255,8 +263,8 @@ def closing_path(
         if nodes[0] < 0:
             raise _OutOfBudget
         move = len(path) + 1
-        options = [v for v in adj[cur] if not taken[v] and free_from[v] <= move]
-        for v in sorted(options, key=lambda v: dist(v, food)):
+        options = [v for v in adj[cur] if not taken[v] and free_from[v] <= move and near[v] >= 0]
+        for v in sorted(options, key=near.__getitem__):
             if v == food:
                 if left == 1:
                     # Eating: the tail stays, so the body grows by one.
@@ -265,7 +273,7 @@ def closing_path(
                     if rest is not None:
                         return rest
                 continue
-            if left == 1 or dist(v, food) > left - 1:
+            if left == 1 or near[v] > left - 1:
                 continue
             taken[v] = 1
             path.append(v)
@@ -277,7 +285,7 @@ def closing_path(
         return None
 
     try:
-        for moves in range(max(1, dist(head, food)), max_len + 1):
+        for moves in range(near[head], max_len + 1, step):
             rest = dfs(head, moves)
             if rest is not None:
                 return [*path, food], rest

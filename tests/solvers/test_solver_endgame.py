@@ -175,7 +175,8 @@ def test_closing_path_is_the_shortest_safe_way_that_closes() -> None:
     rng = random.Random(11)
     checked = found = 0
     while checked < 120:
-        board = Board.open(rng.choice((4, 5)), 4)
+        width = rng.choice((4, 5))
+        board = Board.open(width, 4, wrap=rng.random() < 0.3)
         grid = grid_of(board)
         body = random_body(rng, grid, rng.randint(2, 12))
         if body is None:
