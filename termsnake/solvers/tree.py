@@ -17,10 +17,10 @@ mean distance to a free cell afterwards, is kept to; every step of it is checked
 On mid-sized boards, at each step of that route the move it does not take is played out too,
 and the snake switches to it if it scores better than the rest of the route.
 
-Late game: once at most ``endgame_free`` cells are free, the snake leaves the blocks behind. It
-follows the tree's last witness cycle, and at each food looks for a shorter way to it after which
-the body still closes into a Hamiltonian cycle (any cycle, not only the blocks'); if it finds one,
-it takes it and then follows that new cycle.
+Late game, on boards of up to ``endgame_blocks`` blocks: once at most ``endgame_free`` cells are
+free, the snake leaves the blocks behind. It follows the tree's last witness cycle, and at each
+food looks for a shorter way to it after which the body still closes into a Hamiltonian cycle
+(any cycle, not only the blocks'); if it finds one, it takes it and then follows that new cycle.
 """
 
 from __future__ import annotations
@@ -225,13 +225,15 @@ class TreeSolver:
     # (without: 1898.8, 1903.8, 1909.8, 1895.1). Not on 8x8 (seeds 1, 301 x 300 games: 482.8,
     # 484.4, without 482.3, 483.4), nor on 20x20 (11,277 against 11,026, and slow).
     rebranch_blocks = 36
-    # Late game (see the module's docstring) once at most this many cells are free; a search
-    # for the shorter way gives up after endgame_nodes positions. 8x8 x 300 games, seeds 1 and
-    # 301: 474.1 and 472.4 steps (without: 481.2 and 482.5; 16 cells: 477.9 and 40: 473.8,
-    # seeds 1-100 against 472.4 for 32). 12x12 x 60: 1863.6 (1862.0 without), 20x20 x 30:
-    # 11,042.8 (11,044.0): there it starts too late to matter, and 48 or 60 cells were no
-    # better. The search is exhaustive within its budget, so larger sizes cost more time.
+    # Late game (see the module's docstring) once at most endgame_free cells are free, on
+    # boards of at most endgame_blocks blocks; a search for the shorter way gives up after
+    # endgame_nodes positions. 8x8 x 300 games, seeds 1 and 301: 474.1 and 472.4 steps
+    # (without: 481.2 and 482.5; 16 cells: 477.9 and 40: 473.8, seeds 1-100 against 472.4 for
+    # 32); 6x6 x 100: 175.8 (188.6). 12x12 x 60: 1863.6 (1862.0 without), at little cost. Not
+    # on 20x20: x 30, 11,042.8 (11,044.0 without; 48 or 60 cells no better), and its searches
+    # took up to 15% of the time of a game: there it starts too late to matter.
     endgame_free = 32
+    endgame_blocks = 36
     endgame_nodes = 20000
 
     def __init__(self) -> None:
@@ -496,7 +498,8 @@ class TreeSolver:
             self._sync(game)
             g = self._grid
             assert g is not None
-            if 4 * len(g.blocks) - game.length > self.endgame_free:
+            blocks = len(g.blocks)
+            if blocks > self.endgame_blocks or 4 * blocks - game.length > self.endgame_free:
                 return self._direction(self._body[0], self._choose(game))
             self._ring = self._witness_cycle()
         return self._late_move(game, self._ring)
