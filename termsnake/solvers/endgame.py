@@ -229,11 +229,11 @@ def closing_path(
 ) -> tuple[list[int], list[int]] | None:
     """The shortest way to eat ``food`` after which the body closes into a Hamiltonian cycle.
 
-    Returns the moves (cells; the last is ``food``) and the completion of the grown body (see
-    :func:`completion`); None if no such way of at most ``max_len`` moves was found within
-    ``budget`` search nodes. The moves never cross themselves, and enter a body cell only once
-    the tail has left it, so they are safe by the game's rules; the grown body and its
-    completion make a Hamiltonian cycle, which is safe to follow afterwards.
+    Returns the moves (cells; the last is ``food``) and that cycle: the grown body from its tail
+    to its head, then its completion (see :func:`completion`). None if no such way of at most
+    ``max_len`` moves was found within ``budget`` search nodes. The moves never cross
+    themselves, and enter a body cell only once the tail has left it, so they are safe by the
+    game's rules; the cycle is safe to follow afterwards.
     """
     length = len(body)
     adj = grid.adj
@@ -259,6 +259,7 @@ def closing_path(
     taken[head] = 1
 
     def dfs(cur: int, left: int) -> list[int] | None:
+        """The cycle after eating at the end of ``left`` more moves, or None."""
         nodes[0] -= 1
         if nodes[0] < 0:
             raise _OutOfBudget
@@ -271,24 +272,24 @@ def closing_path(
                     grown = [v, *reversed(path), *body][: length + 1]
                     rest = completion(grid, grown, completion_budget)
                     if rest is not None:
-                        return rest
+                        return [*reversed(grown), *rest]
                 continue
             if left == 1 or near[v] > left - 1:
                 continue
             taken[v] = 1
             path.append(v)
-            rest = dfs(v, left - 1)
-            if rest is not None:
-                return rest
+            cycle = dfs(v, left - 1)
+            if cycle is not None:
+                return cycle
             path.pop()
             taken[v] = 0
         return None
 
     try:
         for moves in range(near[head], max_len + 1, step):
-            rest = dfs(head, moves)
-            if rest is not None:
-                return [*path, food], rest
+            cycle = dfs(head, moves)
+            if cycle is not None:
+                return [*path, food], cycle
     except _OutOfBudget:
         return None
     return None

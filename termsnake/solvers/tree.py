@@ -523,12 +523,9 @@ class TreeSolver:
             body = [cells.index(p) for p in game.body]
             found = closing_path(cells, body, food, ahead - 1, self.endgame_nodes)
             if found is not None:
-                moves, rest = found
-                grown = [*reversed(moves), *body][: len(body) + 1]
-                for a, b in pairwise(grown):
-                    ring[b] = a  # the body, from its tail to its head
-                for a, b in pairwise([grown[0], *rest, grown[-1]]):
-                    ring[a] = b  # the head through the free cells back to the tail
+                moves, cycle = found
+                for a, b in pairwise([*cycle, cycle[0]]):
+                    ring[a] = b
                 self._lane.extend(moves)
         nxt = self._lane.popleft() if self._lane else ring[head]
         move = cells.direction(head, nxt)

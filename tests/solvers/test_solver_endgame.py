@@ -195,16 +195,19 @@ def test_closing_path_is_the_shortest_safe_way_that_closes() -> None:
             continue
         found += 1
         assert got is not None
-        moves, rest = got
+        moves, cycle = got
         assert len(moves) == want
-        # The moves are legal and eat at the last; the grown body and ``rest`` close a cycle.
+        # The moves are legal and eat at the last; the cycle runs from the grown body's tail to
+        # its head, then through every free cell back to the tail.
         game = Game(level, 1)
         for i, c in enumerate(moves):
             direction = grid.direction(grid.index(game.head), c)
             assert direction is not None and game.is_safe(direction)
             assert game.step(direction).ate == (i == len(moves) - 1)
+        grown = [grid.index(p) for p in game.body]
+        assert cycle[: len(grown)] == grown[::-1]
         if not game.over:
-            check_completion(grid, [grid.index(p) for p in game.body], rest)
+            check_completion(grid, grown, cycle[len(grown) :])
         # A limit below the shortest way finds nothing.
         assert closing_path(grid, body, food, want - 1, budget=10**6) is None
     assert found > 30  # most cases have a way, so the comparison is not vacuous
