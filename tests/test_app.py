@@ -29,7 +29,9 @@ class FakeTerminal:
     clear = "<clear>"
     home = "<home>"
 
-    def __init__(self, clock: FakeClock, keys: Iterator[tuple[float, str]], size=(80, 24)):
+    def __init__(
+        self, clock: FakeClock, keys: Iterator[tuple[float, str]], size: tuple[int, int] = (80, 24)
+    ) -> None:
         self.clock = clock
         self.keys = keys
         self.width, self.height = size
@@ -55,7 +57,7 @@ class FakeTerminal:
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
     c = FakeClock()
-    monkeypatch.setattr(app.time, "monotonic", c)
+    monkeypatch.setattr("termsnake.app.time.monotonic", c)
     return c
 
 

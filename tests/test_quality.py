@@ -1,4 +1,4 @@
-"""ruff and mypy run clean on the package, as part of the test command."""
+"""ruff and mypy run clean on the package and its tests, as part of the test command."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def test_ruff_is_clean() -> None:
 
 def test_mypy_is_clean() -> None:
     r = subprocess.run(
-        [tool("mypy"), "--cache-dir", "/dev/null", "termsnake"],
+        [tool("mypy"), "--cache-dir", "/dev/null", "termsnake", "tests"],
         cwd=ROOT,
         capture_output=True,
         text=True,

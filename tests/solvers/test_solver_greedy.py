@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from termsnake.board import Board
 from termsnake.geometry import DIRECTIONS, Direction, Point
 from termsnake.level import Level, open_level
-from termsnake.model import Game
+from termsnake.model import Game, Outcome
 from termsnake.solvers.base import play
 from termsnake.solvers.greedy import GreedySolver
 
@@ -101,7 +101,7 @@ def test_greedy_wins_from_a_snake_on_a_hamiltonian_cycle() -> None:
     body = tuple(reversed(cycle[:9]))
     for seed in range(1, 11):
         game = Game(Level(board, body, Direction.LEFT), seed)
-        assert play(game, GreedySolver()).value == "won"
+        assert play(game, GreedySolver()) is Outcome.WON
 
 
 def test_greedy_wins_small_open_boards() -> None:
@@ -109,4 +109,4 @@ def test_greedy_wins_small_open_boards() -> None:
     for size, seeds in ((4, range(1, 9)), (6, range(1, 5))):
         for seed in seeds:
             game = Game(open_level(size, size, 1), seed)
-            assert play(game, GreedySolver()).value == "won", (size, seed)
+            assert play(game, GreedySolver()) is Outcome.WON, (size, seed)
