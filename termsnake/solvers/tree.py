@@ -59,20 +59,28 @@ def find(parent: list[int], a: int) -> int:
 
 def span(
     ends: list[tuple[int, int]], blocks: int, state: list[int]
-) -> tuple[list[int], list[bool]] | None:
+) -> tuple[list[int], list[bool], int] | None:
     """Kruskal over the block graph: every edge of state 1 (forced), then those of state -1
-    (allowed). The union-find parents and which edges were taken; None if forced edges loop."""
+    (allowed). The union-find parents, which edges were taken and how many; None if forced
+    edges loop."""
     parent = list(range(blocks))
     taken = [False] * len(ends)
+    joins = 0
     allowed = []
     for e, s in enumerate(state):
         if s == 1:
             a, b = ends[e]
-            a, b = find(parent, a), find(parent, b)
+            while parent[a] != a:  # find, inlined as below
+                parent[a] = parent[parent[a]]
+                a = parent[a]
+            while parent[b] != b:
+                parent[b] = parent[parent[b]]
+                b = parent[b]
             if a == b:
                 return None
             parent[a] = b
             taken[e] = True
+            joins += 1
         elif s == -1:
             allowed.append(e)
     for e in allowed:
@@ -86,7 +94,8 @@ def span(
         if a != b:
             parent[a] = b
             taken[e] = True
-    return parent, taken
+            joins += 1
+    return parent, taken, joins
 
 
 @dataclass(slots=True)
@@ -419,11 +428,8 @@ class TreeSolver:
         # 1. The forced edges must not close a loop; 2. the edges not forbidden must join
         # every block.
         spanned = span(g.ends, len(g.adj), state)
-        if spanned is None:
-            return False
-        parent = spanned[0]
-        root = find(parent, g.blocks[0])
-        return all(find(parent, b) == root for b in g.blocks)
+        # Edges join only free blocks: a tree over them all takes one edge fewer than blocks.
+        return spanned is not None and spanned[2] == len(g.blocks) - 1
 
     def _edge_now(self, e: int, keep: int) -> int:
         """The body's constraint on edge ``e`` from cells of rank > keep: 1, 0 or -1 (none)."""
@@ -740,9 +746,18 @@ class TreeSolver:
         spanned = span(g.ends, len(g.adj), state)
         if spanned is None:
             return None
+        if spanned[2] == len(g.blocks) - 1:
+            return [False] * len(g.adj)  # one tree: nothing cut off
         parent = spanned[0]
         root = find(parent, g.block[self._body[0]])
-        return [g.block_free[b] and find(parent, b) != root for b in range(len(g.adj))]
+        cut = [False] * len(g.adj)
+        for b in g.blocks:
+            r = b
+            while parent[r] != r:
+                r = parent[r]
+            if r != root:
+                cut[b] = True
+        return cut
 
     def _food_index(self, game: Game) -> int:
         food = game.food
@@ -813,33 +828,32 @@ class TreeSolver:
                 path.reverse()
                 return path
             t = steps[c]
+            lim = t + tail_serial  # serial numbers above this are still body at time t
             e = cedge[c]
             # The body's constraint on this cell's edge while it lasts (rank > t).
             v = -1
             if e >= 0:
                 for o in owners[e]:
-                    s = occ[o]
-                    if s >= 0 and o != head and s - tail_serial > t:
+                    if occ[o] > lim and o != head:
                         v = 1 if succ[o] == cross[o] else 0
                         break
             cc = cross[c]
             for d in (dflt[c], cc) if v != 1 else (cc,):
                 if d < 0 or seen[d] == gen or (c == head and first >= 0 and d != first):
                     continue
-                s = occ[d]
-                if s >= 0 and s - tail_serial + 1 > t:
+                if occ[d] >= lim:
                     continue  # still under the body when the head would arrive
                 if d == cc:
                     if v == 1:
                         step = _STEP + back  # retracing a tree edge
-                    elif v == 0 or last[block[d]] - tail_serial > t:
+                    elif v == 0 or last[block[d]] > lim:
                         continue  # a forbidden edge, or a loop into the body's blocks
                     else:
                         step = _STEP + new
                 else:
                     step = _STEP + same
                     if v == -1 and e >= 0:
-                        if last[block[cc]] - tail_serial <= t:
+                        if last[block[cc]] <= lim:
                             step += shut  # passing by a block the body has not reached
                         if avoid is not None and avoid[block[cc]]:
                             step += avoid_cost  # passing by a block the path would cut off
