@@ -189,6 +189,7 @@ class Session:
     showing_help: bool = False
     suspend_requested: bool = False
     stop_signal: int | None = None  # set by a signal handler; acted on between moves
+    played: float = 0.0  # seconds the snake was moving (not waiting, paused or in the help)
     on_step: Callable[[Game], None] | None = None
     stream: TextIO | None = None  # where frames go; stdout when None
 
@@ -214,13 +215,19 @@ class Session:
         screen = Screen(self.term, self.stream or sys.stdout, style)
         next_tick = time.monotonic() + 1 / self.speed
         shown_size: tuple[int, int] | None = None
+        last, moving = time.monotonic(), False
         while not self.game.over and not self.suspend_requested and self.stop_signal is None:
+            now = time.monotonic()
+            if moving:
+                self.played += now - last
+            last = now
             size = (self.term.width, self.term.height)
             if size != shown_size:
                 screen.invalidate()
                 shown_size = size
             cell_width = pick_cell_width(self.game, size[0])
             need = board_size(self.game, cell_width)
+            moving = self._running() and need[0] <= size[0] and need[1] <= size[1]
             if need[0] > size[0] or need[1] > size[1]:
                 screen.draw(render_too_small(need, size))
                 self._handle(self.term.inkey(timeout=POLL), screen, allow_steps=False)
@@ -241,6 +248,8 @@ class Session:
                 if ticks >= MAX_TICKS_PER_FRAME:
                     next_tick = max(next_tick, time.monotonic())
                     break
+        if moving:
+            self.played += time.monotonic() - last
         if self.stop_signal is not None:
             raise Terminated(self.stop_signal)
         if self.suspend_requested and not self.game.over:
@@ -326,3 +335,5 @@ class Session:
         while time.monotonic() < deadline and self.stop_signal is None:
             if self.term.inkey(timeout=POLL):
                 break
+        if self.stop_signal is not None:
+            raise Terminated(self.stop_signal)  # a signal on the final board still counts

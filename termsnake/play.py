@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -76,6 +75,8 @@ def choose_level(
             return open_level(size[0], size[1], DEFAULT_LENGTH if length is None else length)
         except ValueError as e:
             raise UsageError(f"termsnake: --size {size[0]}x{size[1]}: {e}") from None
+    if level == "":
+        raise UsageError("termsnake: --level: give a preset name (termsnake levels) or a file")
     try:
         base = presets.load_level(level or default)
     except LevelError as e:
@@ -160,7 +161,7 @@ def main(argv: Sequence[str]) -> int:
         )
         game = Game(level, args.seed)
         solver = prepare_solver(args.ai, game) if args.ai is not None else None
-        if args.record:
+        if args.record is not None:
             check_record_path(args.record)
     except UsageError as e:
         print(e, file=sys.stderr)
@@ -215,13 +216,14 @@ def keep_score(
     if game.steps == 0:
         return ([] if previous is None else [f"best so far: length {previous.length}"]), ()
     won = game.outcome is Outcome.WON
-    result = scores.record(key, ScoreEntry.now(game.length, game.steps, won, game.seed))
+    entry = ScoreEntry.now(game.length, game.steps, won, game.seed)
+    result = scores.record(key, entry)
     if result.new_best and game.eaten > 0:  # no cheers for dying at the start length
         saved = "" if result.saved else " (not saved)"
         return [f"new best! length {game.length} for {key.player} on {key.level}{saved}"], (
             result.warnings
         )
-    best = result.previous or previous
+    best = entry if result.new_best else (result.previous or previous)
     if best is None:
         return [], result.warnings
     return [f"best so far: length {best.length} in {best.steps} steps"], result.warnings
@@ -229,6 +231,8 @@ def keep_score(
 
 def check_record_path(path: str) -> None:
     """Refuse, before the game, a replay path that would overwrite a file or cannot be written."""
+    if not path:
+        raise UsageError("termsnake: --record: give the name of a new file")
     target = Path(path)
     if target.exists() or target.is_symlink():
         raise UsageError(f"termsnake: --record {path}: the file exists; pick a new name")
@@ -301,7 +305,8 @@ def run(
     best: int | None = None,
 ) -> tuple[int, float]:
     """The interactive part: enter the terminal, play, restore it. Returns the exit code and
-    the seconds played. Ctrl-Z restores the terminal and stops; after `fg` the game waits."""
+    the seconds the snake was moving. Ctrl-Z restores the terminal and stops; after `fg` the
+    game waits."""
     from termsnake import app
 
     preset = KEY_PRESETS[look.keys]
@@ -327,7 +332,6 @@ def run(
         color=look.color and app.colours_wanted() and term.number_of_colors >= 8,
         help_text=help_lines(preset, bot=solver is not None),
     )
-    started = time.monotonic()
     code = 0
     try:
         while True:
@@ -342,7 +346,7 @@ def run(
         code = 128 + e.signum
     finally:
         game.quit()  # a no-op unless the game was cut short
-    return code, time.monotonic() - started
+    return code, session.played
 
 
 def utf8_output() -> bool:

@@ -13,6 +13,8 @@ from typing import Final, Literal, get_args
 
 import platformdirs
 
+from termsnake.levelfile import printable
+
 APP_NAME: Final = "termsnake"
 FILE_NAME: Final = "config.toml"
 MAX_SPEED: Final = 1000.0
@@ -94,7 +96,7 @@ def _show(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        return f'"{value}"'
+        return f'"{printable(value)}"'
     if isinstance(value, dict):
         return "a table"
     if isinstance(value, list):

@@ -128,3 +128,30 @@ def test_terminal_mode_restores_on_an_exception() -> None:
     text = out.getvalue()
     after = text[text.index("<game>") :]
     assert term.exit_fullscreen in after and term.normal_cursor in after
+
+
+def test_played_time_counts_only_the_moving_snake(clock: FakeClock) -> None:
+    # Waiting 3 s for the first key, 1 s moving, 4 s paused, 0.5 s moving, then the help for
+    # 2 s (which pauses) and quit: 1.5 s of play.
+    keys = [(3.0, "d"), (4.0, " "), (8.0, " "), (8.5, "?"), (10.5, "x"), (10.6, "q")]
+    s = session(clock, keys, speed=10)
+    s.waiting = True
+    s.help_text = ["keys"]
+    s.run()
+    assert 13 <= s.game.steps <= 15  # ten moves a second for 1.5 s
+    assert s.played == pytest.approx(1.5, abs=0.1)
+
+
+def test_a_signal_on_the_final_board_ends_with_its_code(clock: FakeClock) -> None:
+    s = session(clock, [], speed=10)  # no keys: the snake runs into the wall and dies
+    real_inkey = s.term.inkey
+
+    def inkey(timeout: float | None = None) -> Keystroke:
+        if s.game.over:
+            s.request_stop(15)  # SIGTERM while the final board is up
+        return real_inkey(timeout)
+
+    s.term.inkey = inkey  # type: ignore[method-assign,assignment]
+    with pytest.raises(app.Terminated) as caught:
+        s.run()
+    assert s.game.outcome is Outcome.DIED and caught.value.signum == 15

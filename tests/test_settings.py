@@ -134,6 +134,7 @@ def test_an_unknown_key_suggests_the_nearest(tmp_path: Path) -> None:
         ('level = ""', "level must not be empty"),
         ("player = [1]", "player must be a string, not an array"),
         ('player = "a\\tb"', "player must be 1 to 32 printable characters"),
+        ('player = "a\\u0007b"', 'player must be 1 to 32 printable characters, not "a\\x07b"'),
         ("[color]\nx = 1", "color must be true or false, not a table"),
     ],
 )

@@ -263,6 +263,8 @@ def test_a_file_made_during_the_game_is_not_overwritten(run, tmp_path: Path) -> 
         (["--seed", "-1"], "at least 0"),
         (["--speed", "5000"], "at most 1000"),
         (["--level", "classic", "--length", "30"], "--length 30"),
+        (["--level", ""], "--level: give a preset name"),
+        (["--record", ""], "--record: give the name of a new file"),
     ],
 )
 def test_bad_arguments_are_one_line_errors(tmp_path: Path, args: list[str], expected: str) -> None:
