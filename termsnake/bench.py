@@ -360,6 +360,13 @@ class _AppendBoard(argparse.Action):
         setattr(namespace, self.dest, boards)
 
 
+def directory_name(text: str) -> str:
+    """A --record-dir value: any path but the empty one, which names no directory."""
+    if not text:
+        raise argparse.ArgumentTypeError("expected a directory, not an empty string")
+    return text
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The parser of ``termsnake bench``."""
     w, h = DEFAULT_SIZE
@@ -444,6 +451,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--json", action="store_true", help="print one JSON array, no table")
     parser.add_argument(
         "--record-dir",
+        type=directory_name,
         metavar="DIR",
         help=(
             "write every game as a replay file DIR/{solver}-{level}-len{L}-seed{N}.json "
@@ -484,10 +492,12 @@ def main(argv: Sequence[str]) -> int:
                 print(e, file=sys.stderr)
                 return 2
             return _fail(str(e))
-    record_dir = Path(args.record_dir) if args.record_dir else None
+    record_dir = Path(args.record_dir) if args.record_dir is not None else None
     if record_dir is not None:
         try:
             record_dir.mkdir(parents=True, exist_ok=True)
+        except FileExistsError:  # mkdir's word for "exists, and is not a directory"
+            return _fail(f"--record-dir {record_dir}: exists and is not a directory")
         except OSError as e:
             return _fail(f"--record-dir {record_dir}: {e.strerror or e}")
     jobs = args.jobs or os.cpu_count() or 1

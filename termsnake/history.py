@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+import sys
+from collections.abc import Iterable, Iterator
 from itertools import groupby
 
 from termsnake.geometry import Direction
 
-_TOKEN = re.compile(r"(\d*)([UDLR])")
+# ASCII digits only: a run count is what ``compress`` writes, nothing else that int() reads.
+_TOKEN = re.compile(r"([0-9]*)([UDLR])")
+# A dict lookup a move, not Direction(letter): a history may expand to millions of moves.
+_DIRECTIONS = {d.value: d for d in Direction}
+
+
+class TooManyMoves(ValueError):
+    """A history whose run counts add up to more moves than the caller's limit."""
 
 
 def compress(moves: Iterable[Direction] | str) -> str:
@@ -21,23 +29,53 @@ def compress(moves: Iterable[Direction] | str) -> str:
     return "".join(out)
 
 
-def expand(text: str) -> str:
-    """Undo ``compress``: ``3R2DL`` -> ``RRRDDL``; ValueError on anything malformed."""
-    out = []
+def _runs(text: str) -> Iterator[tuple[int, str, str]]:
+    """The runs of a compressed history as (position, count digits, letter), checked in
+    order; ValueError at the first malformed one."""
     pos = 0
-    for m in _TOKEN.finditer(text):
-        if m.start() != pos:
-            break
-        count = m.group(1)
-        if count and (count.startswith("0") or int(count) < 2):
-            raise ValueError(f"bad run count {count!r} at position {pos} of a move history")
-        out.append(m.group(2) * (int(count) if count else 1))
+    while pos < len(text):
+        # match() at pos, not finditer(): a search would rescan a long run of digits from
+        # every position in it.
+        m = _TOKEN.match(text, pos)
+        if m is None:
+            raise ValueError(f"bad move history at position {pos}: {text[pos : pos + 10]!r}")
+        digits = m.group(1)
+        if digits.startswith("0") or digits == "1":
+            raise ValueError(f"bad run count {digits!r} at position {pos} of a move history")
+        yield pos, digits, m.group(2)
         pos = m.end()
-    if pos != len(text):
-        raise ValueError(f"bad move history at position {pos}: {text[pos : pos + 10]!r}")
-    return "".join(out)
 
 
-def expand_directions(text: str) -> list[Direction]:
-    """Expand a compressed history into directions."""
-    return [Direction(ch) for ch in expand(text)]
+def count_moves(text: str, limit: int | None = None) -> int:
+    """The number of moves ``text`` expands to, found without expanding it; ValueError if it is
+    malformed, TooManyMoves if the count is over ``limit`` (default: what a list can hold)."""
+    cap = sys.maxsize if limit is None else limit
+    cap_digits = len(str(cap))
+    total = 0
+    for pos, digits, letter in _runs(text):
+        # A count longer than the limit is over it: never convert (let alone multiply) it.
+        if len(digits) > cap_digits:
+            shown = digits if len(digits) <= 30 else f"{digits[:20]}...({len(digits)} digits)"
+            raise TooManyMoves(
+                f"the run {shown}{letter} at position {pos} is more than the limit of {cap} moves"
+            )
+        total += int(digits) if digits else 1
+        if total > cap:
+            raise TooManyMoves(
+                f"the run {digits}{letter} at position {pos} brings the history to {total} "
+                f"moves, more than the limit of {cap}"
+            )
+    return total
+
+
+def expand(text: str, limit: int | None = None) -> str:
+    """Undo ``compress``: ``3R2DL`` -> ``RRRDDL``; ValueError on anything malformed, and
+    TooManyMoves (a ValueError), before anything is built, if it holds more than ``limit``."""
+    count_moves(text, limit)
+    # count_moves has checked that the runs follow one another from the start to the end.
+    return "".join(m[2] * (int(m[1]) if m[1] else 1) for m in _TOKEN.finditer(text))
+
+
+def expand_directions(text: str, limit: int | None = None) -> list[Direction]:
+    """Expand a compressed history into directions (at most ``limit`` of them, as ``expand``)."""
+    return list(map(_DIRECTIONS.__getitem__, expand(text, limit)))

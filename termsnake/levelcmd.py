@@ -18,6 +18,10 @@ from termsnake.presets import DEFAULT_LEVEL, load_preset, preset_names
 EXIT_OK: Final = 0
 EXIT_BAD: Final = 2
 CYCLE_WORDS: Final = {"found": "yes", "none": "no", "unknown": "unknown"}
+# The largest --budget: a day of search a board (a budget of 1 is about a second). The search
+# turns the budget into round(budget x cycle.NODES_PER_SECOND) positions, which a non-finite or
+# huge float cannot be.
+MAX_BUDGET: Final = 86_400.0
 
 
 def describe(level: Level) -> str:
@@ -163,14 +167,19 @@ def levels_main(argv: Sequence[str]) -> int:
         default=DEFAULT_BUDGET,
         metavar="N",
         help=f"effort of the cycle search on each board: N x {NODES_PER_SECOND:,} positions, "
-        f"about N seconds on an ordinary machine (default: {DEFAULT_BUDGET:g}, as --ai hamilton)",
+        f"about N seconds on an ordinary machine; more than 0, at most {MAX_BUDGET:g} "
+        f"(default: {DEFAULT_BUDGET:g}, as --ai hamilton)",
     )
     args = _parse(parser, argv)
     if isinstance(args, int):
         return args
-    if not args.budget > 0:
+    if not 0 < args.budget <= MAX_BUDGET:  # also false for nan
         parser.print_usage(sys.stderr)
-        print("termsnake levels: error: --budget must be more than 0", file=sys.stderr)
+        print(
+            f"termsnake levels: error: --budget must be more than 0 and at most "
+            f"{MAX_BUDGET:g}, not {args.budget:g}",
+            file=sys.stderr,
+        )
         return EXIT_BAD
 
     def run() -> int:

@@ -15,11 +15,17 @@ from termsnake import cliargs
 from termsnake.atomic import write_atomic
 from termsnake.board import Board
 from termsnake.geometry import Direction, Point
-from termsnake.history import compress, expand_directions
+from termsnake.history import TooManyMoves, compress, expand_directions
 from termsnake.level import Level
-from termsnake.model import Game, Outcome, StepResult
+from termsnake.levelfile import MAX_FILE_BYTES
+from termsnake.model import STALL_FACTOR, Game, Outcome, StepResult
 
 FORMAT: Final = "termsnake-replay/1"
+# Files over this are refused unread: a replay within the limits below is far smaller.
+MAX_REPLAY_BYTES: Final = 64 * 1024 * 1024
+# At most this many moves whatever the board, so that a replay's expanded moves (a list of
+# directions, 8 bytes a move) fit in memory.
+MAX_MOVES: Final = 10_000_000
 
 _KEYS: Final = ("format", "board", "start", "seed", "solver", "moves", "foods", "result")
 _BOARD_KEYS: Final = ("name", "rows", "wrap")
@@ -111,11 +117,7 @@ class Replay:
         solver = top["solver"]
         if solver is not None:
             solver = _name(solver, "solver")
-        moves_text = _string(top["moves"], "moves")
-        try:
-            moves = tuple(expand_directions(moves_text))
-        except ValueError as e:
-            raise ReplayError(f"moves: {e}") from None
+        moves = _moves(_string(top["moves"], "moves"), rows)
         foods = _foods(top["foods"])
         result = _object(top["result"], "result", _RESULT_KEYS)
         outcome_text = _string(result["outcome"], "result.outcome")
@@ -207,6 +209,13 @@ def _direction(value: object, what: str) -> Direction:
 def _rows(value: object) -> tuple[str, ...]:
     if not isinstance(value, list) or not value:
         raise ReplayError("board.rows must be a non-empty array of strings")
+    # Sized before any row is read character by character: a board no level file could hold
+    # would take minutes to check and to replay.
+    cells = sum(len(row) for row in value if isinstance(row, str))
+    if cells > MAX_FILE_BYTES:
+        raise ReplayError(
+            f"board.rows hold {cells} cells, more than the {MAX_FILE_BYTES} a level file can hold"
+        )
     rows = []
     for y, row in enumerate(value):
         text = _string(row, f"board.rows[{y}]")
@@ -219,6 +228,32 @@ def _rows(value: object) -> tuple[str, ...]:
     if not any("." in row for row in rows):
         raise ReplayError("board.rows has no free cell")
     return tuple(rows)
+
+
+def move_limit(rows: Sequence[str]) -> int:
+    """The most moves a game on a board of these rows can make, at most MAX_MOVES.
+
+    A game eats at most once per free cell and stalls after ``STALL_FACTOR x free`` moves
+    without food, so it ends within ``STALL_FACTOR * free * (free + 1)`` moves.
+    """
+    free = sum(row.count(".") for row in rows)
+    return min(STALL_FACTOR * free * (free + 1), MAX_MOVES)
+
+
+def _moves(text: str, rows: Sequence[str]) -> tuple[Direction, ...]:
+    limit = move_limit(rows)
+    try:
+        return tuple(expand_directions(text, limit))
+    except TooManyMoves as e:
+        free = sum(row.count(".") for row in rows)
+        why = (
+            "the most a replay may hold"
+            if limit == MAX_MOVES
+            else f"the most a game on a board of {free} free cells can make"
+        )
+        raise ReplayError(f"moves: {e}, {why}") from None
+    except ValueError as e:
+        raise ReplayError(f"moves: {e}") from None
 
 
 def _points(value: object, what: str) -> tuple[Point, ...]:
@@ -278,17 +313,40 @@ def save_replay(replay: Replay, path: str | os.PathLike[str]) -> None:
 
 
 def load_replay(path: str | os.PathLike[str]) -> Replay:
-    """Read and validate a replay file; ReplayError (naming the file) on any problem."""
+    """Read and validate a replay file; ReplayError (naming the file) on any problem, and for a
+    file over MAX_REPLAY_BYTES, which is not read."""
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except OSError as e:
-        raise ReplayError(f"{os.fspath(path)}: cannot read: {e.strerror or e}") from None
+        text = _read_bytes(path).decode("utf-8-sig")
     except UnicodeDecodeError:
         raise ReplayError(f"{os.fspath(path)}: not UTF-8 text") from None
     try:
         return Replay.from_json(text)
     except ReplayError as e:
         raise ReplayError(f"{os.fspath(path)}: {e}") from None
+
+
+def _read_bytes(path: str | os.PathLike[str]) -> bytes:
+    """The file's bytes, at most MAX_REPLAY_BYTES of them; ReplayError naming the file."""
+    shown = os.fspath(path)
+    try:
+        size = os.stat(path).st_size
+        if size > MAX_REPLAY_BYTES:
+            raise ReplayError(f"{shown}: {_too_large(size)}")
+        with Path(path).open("rb") as f:
+            data = f.read(MAX_REPLAY_BYTES + 1)
+    except OSError as e:
+        raise ReplayError(f"{shown}: cannot read: {e.strerror or e}") from None
+    if len(data) > MAX_REPLAY_BYTES:  # a device or pipe, whose size stat cannot tell
+        raise ReplayError(f"{shown}: {_too_large(None)}")
+    return data
+
+
+def _too_large(size: int | None) -> str:
+    got = f"{size} bytes" if size is not None else "more than that"
+    return (
+        f"the file is too large for a replay ({got}; the limit is {MAX_REPLAY_BYTES} bytes, "
+        f"{MAX_REPLAY_BYTES // 1024 // 1024} MiB)"
+    )
 
 
 # -- verification and playback ----------------------------------------------------------------

@@ -277,6 +277,7 @@ def test_a_crashing_solver_is_reported(capsys: pytest.CaptureFixture[str]) -> No
         (["--ai", "zigzag", "--seed", "x"], "--seed: expected a whole number"),
         (["--ai", "zigzag", "--seed", "-1"], "--seed: expected a number of at least 0, not -1"),
         (["--size", "4x4"], "--ai"),
+        (["--ai", "zigzag", "--record-dir", ""], "--record-dir: expected a directory, not an"),
     ],
 )
 def test_usage_errors(args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -287,6 +288,18 @@ def test_usage_errors(args: list[str], message: str, capsys: pytest.CaptureFixtu
     out, err = capsys.readouterr()
     assert out == "" and message in err
     assert err.count("\n") == 1
+
+
+def test_a_record_dir_that_is_a_file_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "games"
+    path.write_text("keep me")
+    assert bench.main(["--ai", "zigzag", "--size", "4x4", "--record-dir", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == f"termsnake bench: error: --record-dir {path}: exists and is not a directory\n"
+    assert path.read_text() == "keep me"
 
 
 def test_a_bad_level_file_gives_its_located_errors(

@@ -177,6 +177,20 @@ def test_levels_bad_usage_exits_2(args: list[str]) -> None:
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.parametrize("budget", ["inf", "-inf", "nan", "1e308", "86401"])
+def test_levels_refuses_a_budget_the_search_cannot_take(
+    budget: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert levels_main([f"--budget={budget}"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.splitlines() == [
+        "usage: termsnake levels [-h] [--budget N]",
+        f"termsnake levels: error: --budget must be more than 0 and at most 86400, "
+        f"not {float(budget):g}",
+    ]
+
+
 def test_levels_in_process(capsys: pytest.CaptureFixture[str]) -> None:
     assert levels_main(["--budget", "2"]) == 0
     out = capsys.readouterr().out

@@ -17,17 +17,22 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from solver_doubles import ZigZag
 
+from termsnake import cli
 from termsnake import replay as replay_mod
 from termsnake.board import Board
 from termsnake.geometry import DIRECTIONS, Direction, Point
 from termsnake.level import Level, open_level
+from termsnake.levelfile import MAX_FILE_BYTES
 from termsnake.model import Game, Outcome
 from termsnake.replay import (
+    MAX_MOVES,
+    MAX_REPLAY_BYTES,
     PlaybackGame,
     Replay,
     ReplayError,
     ReplaySolver,
     load_replay,
+    move_limit,
     replay_from_game,
     save_replay,
     verify,
@@ -469,3 +474,101 @@ def test_the_command_plays_a_replay_back_in_a_terminal(tmp_path: Path) -> None:
 def test_json_that_python_refuses_is_a_replay_error(text: str) -> None:
     with pytest.raises(ReplayError, match="not valid JSON"):
         Replay.from_json(text)
+
+
+# -- limits: a file cannot make termsnake run for minutes or fill the memory -------------------
+
+
+def test_the_move_limit_is_the_longest_game_a_board_allows() -> None:
+    # 16 free cells: at most 16 foods, and a stall after 4 x 16 moves without one.
+    assert move_limit(["...."] * 4) == 4 * 16 * 17
+    assert move_limit(["#..#"]) == 4 * 2 * 3
+    assert move_limit(["." * 100] * 100) == MAX_MOVES
+
+
+def test_moves_up_to_the_limit_are_read() -> None:
+    replay = Replay.from_json(edit(lambda o: o.update(moves="1088R")))
+    assert len(replay.moves) == 1088
+
+
+TOO_MANY: list[tuple[str, str]] = [
+    (
+        "99999999999999999999R",
+        "moves: the run 99999999999999999999R at position 0 is more than the limit of 1088 "
+        "moves, the most a game on a board of 16 free cells can make",
+    ),
+    ("100000000R", "moves: the run 100000000R at position 0 is more than the limit of 1088"),
+    ("1000R89L", "moves: the run 89L at position 5 brings the history to 1089 moves, more"),
+]
+
+
+@pytest.mark.parametrize(("moves", "message"), TOO_MANY)
+def test_more_moves_than_the_board_allows_are_refused(moves: str, message: str) -> None:
+    with pytest.raises(ReplayError) as info:
+        Replay.from_json(edit(lambda o: o.update(moves=moves)))
+    assert str(info.value).startswith(message)
+
+
+def test_more_moves_than_any_replay_holds_are_refused() -> None:
+    def change(o: dict[str, Any]) -> None:
+        o["board"]["rows"] = ["." * 1000] * 1000
+        o["moves"] = "5000000R5000001L"
+
+    with pytest.raises(ReplayError) as info:
+        Replay.from_json(edit(change))
+    assert str(info.value) == (
+        "moves: the run 5000001L at position 8 brings the history to 10000001 moves, more "
+        "than the limit of 10000000, the most a replay may hold"
+    )
+
+
+def test_a_board_larger_than_a_level_file_is_refused() -> None:
+    side = 1024  # side x side = MAX_FILE_BYTES cells: the largest board a level file holds
+    assert side * side == MAX_FILE_BYTES
+    at_limit = Replay.from_json(edit(lambda o: o["board"].update(rows=["." * side] * side)))
+    assert len(at_limit.rows) == side
+    with pytest.raises(ReplayError) as info:
+        Replay.from_json(edit(lambda o: o["board"].update(rows=["." * side] * (side + 1))))
+    assert str(info.value) == (
+        f"board.rows hold {side * (side + 1)} cells, more than the {MAX_FILE_BYTES} a level "
+        "file can hold"
+    )
+
+
+def test_a_replay_file_over_the_size_limit_is_refused_unread(tmp_path: Path) -> None:
+    path = tmp_path / "huge.json"
+    with path.open("wb") as f:
+        f.truncate(MAX_REPLAY_BYTES + 1)  # sparse: no disk used, and nothing may read it
+    with pytest.raises(ReplayError) as info:
+        load_replay(path)
+    assert str(info.value) == (
+        f"{path}: the file is too large for a replay ({MAX_REPLAY_BYTES + 1} bytes; the limit "
+        f"is {MAX_REPLAY_BYTES} bytes, 64 MiB)"
+    )
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
+def test_an_endless_device_is_read_no_further_than_the_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(replay_mod, "MAX_REPLAY_BYTES", 1000)
+    with pytest.raises(ReplayError, match=r"too large for a replay \(more than that; the limit"):
+        load_replay("/dev/zero")
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (edit(lambda o: o.update(moves="99999999999999999999R")), "moves: the run 9999"),
+        (edit(lambda o: o["board"].update(rows=["." * 5000] * 300)), "board.rows hold 1500000"),
+    ],
+)
+def test_the_command_refuses_a_replay_over_the_limits(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, message: str
+) -> None:
+    path = tmp_path / "r.json"
+    path.write_text(content)
+    assert cli.main(["replay", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith(f"termsnake replay: error: {path}: {message}")
