@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -46,18 +45,6 @@ def _parse(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argparse.Nam
         return exc.code if isinstance(exc.code, int) else EXIT_BAD
 
 
-def _guard(run: Callable[[], int]) -> int:
-    """Run a command body; a closed stdout (``| head``) ends it quietly instead of a traceback."""
-    try:
-        code = run()
-        sys.stdout.flush()
-        return code
-    except BrokenPipeError:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return EXIT_BAD
-
-
 def check_main(argv: Sequence[str]) -> int:
     """``termsnake check FILE...``: 0 when every file is a good level, else 2 with the errors."""
     parser = argparse.ArgumentParser(
@@ -70,21 +57,17 @@ def check_main(argv: Sequence[str]) -> int:
     args = _parse(parser, argv)
     if isinstance(args, int):
         return args
-
-    def run() -> int:
-        status = EXIT_OK
-        for path in args.files:
-            try:
-                level = load_level_file(path)
-            except LevelError as exc:
-                status = EXIT_BAD
-                for diagnostic in exc.diagnostics:
-                    print(diagnostic, file=sys.stderr)
-            else:
-                print(f"{printable(path)}: ok: {describe(level)}")
-        return status
-
-    return _guard(run)
+    status = EXIT_OK
+    for path in args.files:
+        try:
+            level = load_level_file(path)
+        except LevelError as exc:
+            status = EXIT_BAD
+            for diagnostic in exc.diagnostics:
+                print(diagnostic, file=sys.stderr)
+        else:
+            print(f"{printable(path)}: ok: {describe(level)}")
+    return status
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,21 +165,15 @@ def levels_main(argv: Sequence[str]) -> int:
         )
         return EXIT_BAD
 
-    def run() -> int:
-        rows, errors = preset_rows(args.budget)
-        for exc in errors:
-            for diagnostic in exc.diagnostics:
-                print(diagnostic, file=sys.stderr)
-        if rows:
-            width = shutil.get_terminal_size((80, 24)).columns
-            print("\n".join(format_table(rows, width)))
-            print(
-                f"\nPlay one with `termsnake --level NAME`; plain `termsnake` plays "
-                f"{DEFAULT_LEVEL}."
-            )
-        else:
-            print("termsnake levels: no presets found", file=sys.stderr)
-            return EXIT_BAD
-        return EXIT_BAD if errors else EXIT_OK
-
-    return _guard(run)
+    rows, errors = preset_rows(args.budget)
+    for exc in errors:
+        for diagnostic in exc.diagnostics:
+            print(diagnostic, file=sys.stderr)
+    if rows:
+        width = shutil.get_terminal_size((80, 24)).columns
+        print("\n".join(format_table(rows, width)))
+        print(f"\nPlay one with `termsnake --level NAME`; plain `termsnake` plays {DEFAULT_LEVEL}.")
+    else:
+        print("termsnake levels: no presets found", file=sys.stderr)
+        return EXIT_BAD
+    return EXIT_BAD if errors else EXIT_OK
