@@ -14,8 +14,9 @@ other move, which then must keep it (the witness tree's own move is always one o
 Look-ahead: where both moves keep the tree, each is played out on a copy of the game until the
 snake eats (the policy above, without look-ahead), and the route that eats sooner, counting the
 mean distance to a free cell afterwards, is kept to; every step of it is checked again live.
-On mid-sized boards, at each step of that route the move it does not take is played out too,
-and the snake switches to it if it scores better than the rest of the route.
+On mid-sized boards, at each step of that route (every fourth step on 20x20, to save time) the
+move it does not take is played out too, and the snake switches to it if it scores better than
+the rest of the route.
 
 Late game, on boards of up to ``endgame_blocks`` blocks: once at most ``endgame_free`` cells are
 free, the snake leaves the blocks behind. It follows the tree's last witness cycle, and at each
@@ -232,8 +233,13 @@ class TreeSolver:
     # played out as well (with the plain shut cost) and taken if it scores below the rest of
     # the route. 12x12 x 60 games, seeds 1, 61, 121, 181: 1864.7, 1869.8, 1903.8, 1881.5 steps
     # (without: 1898.8, 1903.8, 1909.8, 1895.1). Not on 8x8 (seeds 1, 301 x 300 games: 482.8,
-    # 484.4, without 482.3, 483.4), nor on 20x20 (11,277 against 11,026, and slow).
-    rebranch_blocks = 36
+    # 484.4, without 482.3, 483.4). On boards of more than sparse_blocks blocks (20x20), only at
+    # every rebranch_every-th move of the route (the score drops by one step a move), which costs
+    # about half as much time again: 20x20, seeds 1-200 and 201-360: 11,210.1 and 11,132.6
+    # steps (without: 11,296.0 and 11,305.6); every move there was 3-7 times slower.
+    rebranch_blocks = 100
+    sparse_blocks = 36
+    rebranch_every = 4
     # Late game (see the module's docstring) once at most endgame_free cells are free, on
     # boards of at most endgame_blocks blocks; a search for the shorter way gives up after
     # endgame_nodes positions. 8x8 x 300 games, seeds 1 and 301: 474.1 and 472.4 steps
@@ -560,7 +566,7 @@ class TreeSolver:
             if c in options and self._move_keeps_tree(c, c == food):
                 score = self._commit_score
                 self._commit_score = score - 1000
-                if score >= 0 and c != food and len(options) == 2:
+                if score >= 0 and c != food and len(options) == 2 and self._rebranch_now(score):
                     # On mid-sized boards, play out the move the route does not take too.
                     other = options[0] if options[1] == c else options[1]
                     alt = self._rebranch(game, other, food, score)
@@ -604,6 +610,13 @@ class TreeSolver:
             self._commit.extend(route[1:])
             self._commit_score = -1
         return safe[0]
+
+    def _rebranch_now(self, score: int) -> bool:
+        """Whether to play out the other move at this move of a route scoring ``score``: at
+        every move on boards of up to ``sparse_blocks`` blocks, else every ``rebranch_every``-th."""
+        g = self._grid
+        assert g is not None
+        return len(g.blocks) <= self.sparse_blocks or (score // _STEP) % self.rebranch_every == 0
 
     def _rebranch(
         self, game: Game, other: int, food: int, score: int

@@ -235,3 +235,27 @@ def test_a_stale_route_is_dropped_not_followed() -> None:
         _assert_body_on_cycle(game, solver)
         game.step(solver.next_direction(game))
     assert game.outcome is Outcome.WON
+
+
+def test_sparse_boards_rebranch_every_fourth_move_and_hold_the_cycle(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # 16x12 is 48 blocks: more than sparse_blocks, so the move a kept route does not take is
+    # played out only at every rebranch_every-th move of the route.
+    assert TreeSolver.sparse_blocks < 48 <= TreeSolver.rebranch_blocks
+    calls: list[tuple[int, bool]] = []
+    real = TreeSolver._rebranch
+
+    def spy(
+        self: TreeSolver, game: Game, other: int, food: int, score: int
+    ) -> tuple[list[int], int] | None:
+        out = real(self, game, other, food, score)
+        if self.lookahead:  # the live solver, not a play-out's copy
+            calls.append((score, out is not None))
+        return out
+
+    monkeypatch.setattr(TreeSolver, "_rebranch", spy)
+    game = _play_checked(open_level(16, 12, length=1), seed=3, check_every=11)
+    assert game.outcome is Outcome.WON
+    assert calls and all((score // 1000) % TreeSolver.rebranch_every == 0 for score, _ in calls)
+    assert any(taken for _, taken in calls)  # and a re-branch was taken at least once
