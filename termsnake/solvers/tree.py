@@ -14,7 +14,7 @@ other move, which then must keep it (the witness tree's own move is always one o
 Look-ahead: where both moves keep the tree, each is played out on a copy of the game until the
 snake eats (the policy above, without look-ahead), and the route that eats sooner, counting the
 mean distance to a free cell afterwards, is kept to; every step of it is checked again live.
-On mid-sized boards, at each step of that route (every fourth step on 20x20, to save time) the
+On mid-sized boards, at each step of that route (every second step on 20x20, to save time) the
 move it does not take is played out too, and the snake switches to it if it scores better than
 the rest of the route.
 
@@ -234,12 +234,13 @@ class TreeSolver:
     # the route. 12x12 x 60 games, seeds 1, 61, 121, 181: 1864.7, 1869.8, 1903.8, 1881.5 steps
     # (without: 1898.8, 1903.8, 1909.8, 1895.1). Not on 8x8 (seeds 1, 301 x 300 games: 482.8,
     # 484.4, without 482.3, 483.4). On boards of more than sparse_blocks blocks (20x20), only at
-    # every rebranch_every-th move of the route (the score drops by one step a move), which costs
-    # about half as much time again: 20x20, seeds 1-200 and 201-360: 11,210.1 and 11,132.6
-    # steps (without: 11,296.0 and 11,305.6); every move there was 3-7 times slower.
+    # every rebranch_every-th move of the route (the score drops by one step a move). 20x20,
+    # seeds 1-200 and 201-360: every 2nd move 11,014.3 and 10,983.1 steps at about 1 ms a move;
+    # every 4th 11,210.1 and 11,132.6 at about 0.6 ms; never 11,296.0 and 11,305.6 at 0.3 ms.
+    # Every move was 3-7 times slower than never, for no clear gain (60 games).
     rebranch_blocks = 100
     sparse_blocks = 36
-    rebranch_every = 4
+    rebranch_every = 2
     # Late game (see the module's docstring) once at most endgame_free cells are free, on
     # boards of at most endgame_blocks blocks; a search for the shorter way gives up after
     # endgame_nodes positions. 8x8 x 300 games, seeds 1 and 301: 474.1 and 472.4 steps

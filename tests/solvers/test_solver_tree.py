@@ -237,7 +237,7 @@ def test_a_stale_route_is_dropped_not_followed() -> None:
     assert game.outcome is Outcome.WON
 
 
-def test_sparse_boards_rebranch_every_fourth_move_and_hold_the_cycle(
+def test_sparse_boards_rebranch_every_few_moves_and_hold_the_cycle(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # 16x12 is 48 blocks: more than sparse_blocks, so the move a kept route does not take is
