@@ -672,20 +672,15 @@ class TreeSolver:
         play = game.copy()  # the live game is never stepped
         route = [first]
         cell = first
-        g = self._grid
-        assert g is not None
-        food = play.food
-        points, w, h, wrap = g.points, g.board.width, g.board.height, g.board.wrap
+        cells = grid_of(game.board)
+        food = self._food_index(play)
         try:
             while True:
                 if play.step(self._direction(sim._body[0], cell)).ate or play.over:
                     break
                 # No route eats in fewer moves than the distance to the food, walls aside.
-                p = points[cell]
-                dx, dy = (abs(p.x - food.x), abs(p.y - food.y)) if food else (1, 0)
-                if wrap:
-                    dx, dy = min(dx, w - dx), min(dy, h - dy)
-                if len(route) >= limit or _STEP * (len(route) + dx + dy) >= bound:
+                ahead = cells.distance(cell, food)
+                if len(route) >= limit or _STEP * (len(route) + ahead) >= bound:
                     return None  # too long, or it cannot score below ``bound``
                 sim._sync(play)
                 cell = sim._choose(play)
