@@ -15,7 +15,6 @@ from __future__ import annotations
 import difflib
 import os
 import re
-import stat
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass
@@ -23,6 +22,7 @@ from pathlib import Path
 from typing import Final
 
 from termsnake.board import FLOOR, WALL, Board
+from termsnake.capped import TooLarge, read_capped
 from termsnake.geometry import Direction, Point
 from termsnake.level import DEFAULT_LENGTH, Level, straight_body
 
@@ -501,26 +501,16 @@ def read_level_bytes(path: str | os.PathLike[str]) -> bytes:
     """A level file's bytes; LevelError for a missing path, a directory or a file over 1 MiB."""
     shown = os.fspath(path)
     try:
-        info = os.stat(path)
-        if stat.S_ISDIR(info.st_mode):
-            raise LevelError([Diagnostic(shown, 1, 1, "is a directory, not a level file")])
-        if info.st_size > MAX_FILE_BYTES:
-            raise LevelError([Diagnostic(shown, 1, 1, _too_large(info.st_size))])
-        with open(path, "rb") as f:
-            data = f.read(MAX_FILE_BYTES + 1)
+        return read_capped(path, MAX_FILE_BYTES)
+    except TooLarge as exc:
+        raise LevelError([Diagnostic(shown, 1, 1, exc.describe("a level"))]) from None
+    except IsADirectoryError:
+        raise LevelError([Diagnostic(shown, 1, 1, "is a directory, not a level file")]) from None
     except FileNotFoundError:
         raise LevelError([Diagnostic(shown, 1, 1, "no such file")]) from None
     except OSError as exc:
         reason = exc.strerror or type(exc).__name__
         raise LevelError([Diagnostic(shown, 1, 1, f"cannot read the file: {reason}")]) from None
-    if len(data) > MAX_FILE_BYTES:  # a device or pipe, whose size stat cannot tell
-        raise LevelError([Diagnostic(shown, 1, 1, _too_large(None))])
-    return data
-
-
-def _too_large(size: int | None) -> str:
-    got = f"{size} bytes" if size is not None else "more than that"
-    return f"the file is too large for a level ({got}; the limit is {MAX_FILE_BYTES} bytes, 1 MiB)"
 
 
 def load_level_file(path: str | os.PathLike[str]) -> Level:

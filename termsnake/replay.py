@@ -8,12 +8,12 @@ import os
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any, Final
 
 from termsnake import cliargs
 from termsnake.atomic import write_atomic
 from termsnake.board import Board
+from termsnake.capped import TooLarge, read_capped
 from termsnake.geometry import Direction, Point
 from termsnake.history import TooManyMoves, compress, expand_directions
 from termsnake.level import Level
@@ -329,24 +329,11 @@ def _read_bytes(path: str | os.PathLike[str]) -> bytes:
     """The file's bytes, at most MAX_REPLAY_BYTES of them; ReplayError naming the file."""
     shown = os.fspath(path)
     try:
-        size = os.stat(path).st_size
-        if size > MAX_REPLAY_BYTES:
-            raise ReplayError(f"{shown}: {_too_large(size)}")
-        with Path(path).open("rb") as f:
-            data = f.read(MAX_REPLAY_BYTES + 1)
+        return read_capped(path, MAX_REPLAY_BYTES)
+    except TooLarge as e:
+        raise ReplayError(f"{shown}: {e.describe('a replay')}") from None
     except OSError as e:
         raise ReplayError(f"{shown}: cannot read: {e.strerror or e}") from None
-    if len(data) > MAX_REPLAY_BYTES:  # a device or pipe, whose size stat cannot tell
-        raise ReplayError(f"{shown}: {_too_large(None)}")
-    return data
-
-
-def _too_large(size: int | None) -> str:
-    got = f"{size} bytes" if size is not None else "more than that"
-    return (
-        f"the file is too large for a replay ({got}; the limit is {MAX_REPLAY_BYTES} bytes, "
-        f"{MAX_REPLAY_BYTES // 1024 // 1024} MiB)"
-    )
 
 
 # -- verification and playback ----------------------------------------------------------------

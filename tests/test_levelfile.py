@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from termsnake import levelfile
+from termsnake import capped
 from termsnake.board import Board
 from termsnake.geometry import Direction, Point
 from termsnake.level import Level, open_level, straight_body
@@ -431,7 +431,7 @@ def test_unreadable_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
         raise PermissionError(13, "Permission denied")
 
     # root may read any file whatever its mode, so make the open itself fail
-    monkeypatch.setattr(levelfile, "open", refuse, raising=False)
+    monkeypatch.setattr(capped, "open", refuse, raising=False)
     with pytest.raises(LevelError) as info:
         load_level_file(path)
     assert str(info.value) == f"{path}:1:1: error: cannot read the file: Permission denied"
