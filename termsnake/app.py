@@ -227,8 +227,9 @@ class Session:
                 shown_size = size
             cell_width = pick_cell_width(self.game, size[0])
             need = board_size(self.game, cell_width)
-            moving = self._running() and need[0] <= size[0] and need[1] <= size[1]
-            if need[0] > size[0] or need[1] > size[1]:
+            fits = need[0] <= size[0] and need[1] <= size[1]
+            moving = self._running() and fits
+            if not fits:
                 screen.draw(render_too_small(need, size))
                 self._handle(self.term.inkey(timeout=POLL), screen, allow_steps=False)
                 next_tick = time.monotonic() + 1 / self.speed
