@@ -30,7 +30,7 @@ from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
 from heapq import heappop, heappush
-from itertools import pairwise
+from itertools import islice, pairwise
 
 from termsnake.board import Board
 from termsnake.geometry import Direction, Point
@@ -107,10 +107,12 @@ class BlockGrid:
     points: list[Point]  # cell index -> point (index = y * width + x)
     dflt: list[int]  # cell -> its default (in-block) successor, -1 for walls
     cross: list[int]  # cell -> its cross successor, -1 if none
+    turns: list[tuple[Direction, Direction] | None]  # cell -> (default, cross) move, None: wall
     cedge: list[int]  # cell -> the block edge its cross move uses, -1 if none
     block: list[int]  # cell -> its block, -1 for walls
     ends: list[tuple[int, int]]  # edge -> its two blocks
     owners: list[tuple[int, int]]  # edge -> the two cells whose cross move uses it
+    partner: list[int]  # cell -> the other cell whose cross move uses its edge, -1 if none
     adj: list[list[tuple[int, int]]]  # block -> (edge, other block)
     blocks: list[int]  # the free blocks
     block_free: list[bool]  # block -> whether it is free
@@ -149,6 +151,7 @@ def build_grid(board: Board, turning: int, offset: tuple[int, int] = (0, 0)) -> 
         for p in cells:
             block[p.y * w + p.x] = b
     dflt, cross, cedge = [-1] * n, [-1] * n, [-1] * n
+    moves: list[tuple[Direction, Direction] | None] = [None] * n
     keys: dict[tuple[int, Direction], int] = {}
     ends: list[tuple[int, int]] = []
     owners: list[list[int]] = []
@@ -156,7 +159,7 @@ def build_grid(board: Board, turning: int, offset: tuple[int, int] = (0, 0)) -> 
     for i, p in enumerate(points):
         if block[i] < 0:
             continue
-        d_dir, c_dir = turns[((p.x + ox) % 2, (p.y + oy) % 2)]
+        d_dir, c_dir = moves[i] = turns[((p.x + ox) % 2, (p.y + oy) % 2)]
         q = board.step(p, d_dir)
         assert q is not None
         dflt[i] = q.y * w + q.x
@@ -183,10 +186,12 @@ def build_grid(board: Board, turning: int, offset: tuple[int, int] = (0, 0)) -> 
         points,
         dflt,
         cross,
+        moves,
         cedge,
         block,
         ends,
         [(o[0], o[1]) for o in owners],
+        [-1 if e < 0 else sum(owners[e]) - c for c, e in enumerate(cedge)],
         adj,
         blocks,
         [b in set(blocks) for b in range(bw * bh)],
@@ -398,12 +403,10 @@ class TreeSolver:
         g = self._grid
         assert g is not None
         state = [-1] * len(g.ends)
-        occ, succ, cross, cedge = self._occ, self._succ, g.cross, g.cedge
-        tail_serial = self._serial - len(self._body) + 1
-        head = self._body[0]
-        for c in self._body:
-            if c == head or occ[c] - tail_serial <= keep:
-                continue
+        succ, cross, cedge = self._succ, g.cross, g.cedge
+        body = self._body
+        # body[i] has rank len(body) - 1 - i; the head (i = 0) has no constraint yet.
+        for c in islice(body, 1, max(0, len(body) - 1 - keep)):
             e = cedge[c]
             if e < 0:
                 continue
@@ -414,10 +417,8 @@ class TreeSolver:
                 return None
         if path:
             # Only the path's last cells are still body when the snake eats at its end.
-            drop = len(path) - 1 - len(self._body)
-            for i, (a, b) in enumerate(pairwise(path)):
-                if i < drop:
-                    continue
+            drop = max(0, len(path) - 1 - len(body))
+            for a, b in pairwise(islice(path, drop, None)):
                 e = cedge[a]
                 if e < 0:
                     continue
@@ -784,7 +785,12 @@ class TreeSolver:
     def _direction(self, a: int, b: int) -> Direction:
         g = self._grid
         assert g is not None
-        pa, pb = g.points[a], g.points[b]
+        turns = g.turns[a]
+        if turns is not None and b == g.dflt[a]:
+            return turns[0]
+        if turns is not None and b == g.cross[a]:
+            return turns[1]
+        pa, pb = g.points[a], g.points[b]  # a late-game move off the blocks' ways
         for d in (_U, _D, _L, _R):
             if g.board.step(pa, d) == pb:
                 return d
@@ -808,13 +814,12 @@ class TreeSolver:
         """
         g = self._grid
         assert g is not None
-        occ, succ, dflt, cross, cedge, owners, block, last = (
+        occ, succ, dflt, cross, partner, block, last = (
             self._occ,
             self._succ,
             g.dflt,
             g.cross,
-            g.cedge,
-            g.owners,
+            g.partner,
             g.block,
             self._last,
         )
@@ -829,13 +834,15 @@ class TreeSolver:
         gen = self._gen
         seen = self._seen  # cells settled
         n = len(occ)
+        # Heap keys are cost * n + cell: one int orders as the pair (cost, cell) would.
         best = [_FAR] * n
         prev = [-1] * n
         steps = [-1] * n
         best[head] = steps[head] = 0
-        heap = [(0, head)]
+        heap = [head]
         while heap:
-            cost, c = heappop(heap)
+            key = heappop(heap)
+            cost, c = divmod(key, n)
             if seen[c] == gen:
                 continue
             seen[c] = gen
@@ -847,14 +854,12 @@ class TreeSolver:
                 return path
             t = steps[c]
             lim = t + tail_serial  # serial numbers above this are still body at time t
-            e = cedge[c]
-            # The body's constraint on this cell's edge while it lasts (rank > t).
+            # The body's constraint on this cell's edge while it lasts (rank > t): only the
+            # other owner of the edge can hold it, as this cell was free on arrival.
             v = -1
-            if e >= 0:
-                for o in owners[e]:
-                    if occ[o] > lim and o != head:
-                        v = 1 if succ[o] == cross[o] else 0
-                        break
+            o = partner[c]
+            if o >= 0 and occ[o] > lim and o != head:
+                v = 1 if succ[o] == cross[o] else 0
             cc = cross[c]
             for d in (dflt[c], cc) if v != 1 else (cc,):
                 if d < 0 or seen[d] == gen or (c == head and first >= 0 and d != first):
@@ -870,7 +875,7 @@ class TreeSolver:
                         step = _STEP + new
                 else:
                     step = _STEP + same
-                    if v == -1 and e >= 0:
+                    if v == -1 and o >= 0:
                         if last[block[cc]] <= lim:
                             step += shut  # passing by a block the body has not reached
                         if avoid is not None and avoid[block[cc]]:
@@ -886,7 +891,7 @@ class TreeSolver:
                     best[d] = nc
                     prev[d] = c
                     steps[d] = t + 1
-                    heappush(heap, (nc, d))
+                    heappush(heap, nc * n + d)
         if reach is not None:
             reach.update((c, k) for c, k in enumerate(steps) if k >= 0)
         return None
