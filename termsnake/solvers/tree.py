@@ -99,6 +99,17 @@ def span(
     return parent, taken, joins
 
 
+def pred_of(dflt: list[int], cross: list[int]) -> list[list[int]]:
+    """Cell -> the cells whose default or cross move enters it."""
+    pred: list[list[int]] = [[] for _ in dflt]
+    for c, (d, x) in enumerate(zip(dflt, cross, strict=True)):
+        if d >= 0:
+            pred[d].append(c)
+        if x >= 0:
+            pred[x].append(c)
+    return pred
+
+
 @dataclass(slots=True)
 class BlockGrid:
     """The two-moves-per-cell graph of a board cut into 2x2 blocks, for one turning."""
@@ -111,12 +122,11 @@ class BlockGrid:
     cedge: list[int]  # cell -> the block edge its cross move uses, -1 if none
     block: list[int]  # cell -> its block, -1 for walls
     ends: list[tuple[int, int]]  # edge -> its two blocks
-    owners: list[tuple[int, int]]  # edge -> the two cells whose cross move uses it
-    partner: list[int]  # cell -> the other cell whose cross move uses its edge, -1 if none
     adj: list[list[tuple[int, int]]]  # block -> (edge, other block)
     blocks: list[int]  # the free blocks
     block_free: list[bool]  # block -> whether it is free
     cells_of: list[list[int]]  # block -> its cells (none for walls)
+    pred: list[list[int]]  # cell -> the cells whose default or cross move enters it
 
     def index(self, p: Point) -> int:
         """The cell index of a point."""
@@ -154,7 +164,6 @@ def build_grid(board: Board, turning: int, offset: tuple[int, int] = (0, 0)) -> 
     moves: list[tuple[Direction, Direction] | None] = [None] * n
     keys: dict[tuple[int, Direction], int] = {}
     ends: list[tuple[int, int]] = []
-    owners: list[list[int]] = []
     turns = _TURNS[turning]
     for i, p in enumerate(points):
         if block[i] < 0:
@@ -167,15 +176,13 @@ def build_grid(board: Board, turning: int, offset: tuple[int, int] = (0, 0)) -> 
         if q is None or block[q.y * w + q.x] < 0 or block[q.y * w + q.x] == block[i]:
             continue
         j = q.y * w + q.x
-        # One key per edge, seen from its left or upper block, so both owners share it.
+        # One key per edge, seen from its left or upper block, so both cells crossing it share it.
         key = (block[i], c_dir) if c_dir in (_R, _D) else (block[j], c_dir.opposite)
         if key not in keys:
             keys[key] = len(ends)
             ends.append((block[i], block[j]))
-            owners.append([])
         e = keys[key]
         cross[i], cedge[i] = j, e
-        owners[e].append(i)
     adj: list[list[tuple[int, int]]] = [[] for _ in range(bw * bh)]
     for e, (a, b) in enumerate(ends):
         adj[a].append((e, b))
@@ -190,12 +197,11 @@ def build_grid(board: Board, turning: int, offset: tuple[int, int] = (0, 0)) -> 
         cedge,
         block,
         ends,
-        [(o[0], o[1]) for o in owners],
-        [-1 if e < 0 else sum(owners[e]) - c for c, e in enumerate(cedge)],
         adj,
         blocks,
         [b in set(blocks) for b in range(bw * bh)],
         [[c for c in range(n) if block[c] == b] for b in range(bw * bh)],
+        pred_of(dflt, cross),
     )
 
 
@@ -206,6 +212,10 @@ class TreeSolver:
     # Tie-break costs, in thousandths of a step: a move inside a block, into a new block, back
     # along a tree edge.
     penalties: tuple[int, int, int] = (1, 1, 0)
+    # Whether the planner searches toward the food with A*, bounded below by the distance along
+    # the blocks' ways with no body in the way. 20x20 seed 1: a third fewer instructions, and
+    # the same games as Dijkstra on 6x6 to 20x20 (38 seeds) and 8x8 x 300.
+    astar = True
     # How many more moves a path through the other move may take when the best path would cut
     # blocks off; the extra cost of passing a block the body has not reached (it closes that
     # block's edge).
@@ -264,6 +274,10 @@ class TreeSolver:
         self._body: deque[int] = deque()  # the body as cell indexes, head first
         self._serial = 0  # serial number of the head
         self._last: list[int] = []  # block -> serial of the body cell that last entered it
+        # Edge -> the serial of the youngest body cell whose move fixed it, and how (1 across,
+        # 0 not); the constraint holds while that cell is body (older serials have left).
+        self._fixed: list[int] = []
+        self._fixed_by: list[int] = []
         self._seen: list[int] = []  # BFS marks (generation numbers)
         self._gen = 0
         self._follow: list[int] | None = None  # a fixed cycle to follow when re-planning stalls
@@ -275,6 +289,7 @@ class TreeSolver:
         self._ring: list[int] | None = None  # late game: cell -> next cell of the cycle followed
         self._lane: deque[int] = deque()  # late game: the moves of a shorter way to the food
         self._searched = -1  # late game: the step at which the food last searched for appeared
+        self._toward: tuple[int, list[int]] = (-1, [])  # food -> A* bound of each cell
 
     @property
     def engine(self) -> str:
@@ -353,6 +368,10 @@ class TreeSolver:
                 self._occ[head] = self._serial
                 self._last[g.block[head]] = self._serial
                 self._succ[last] = head
+                e = g.cedge[last]
+                if e >= 0:
+                    self._fixed[e] = self._occ[last]
+                    self._fixed_by[e] = 1 if head == g.cross[last] else 0
                 body.appendleft(head)
                 if len(body) > game.length:
                     self._occ[body.pop()] = -1
@@ -366,6 +385,8 @@ class TreeSolver:
         self._occ = [-1] * n
         self._succ = [-1] * n
         self._last = [-(1 << 30)] * len(g.adj)
+        self._fixed = [-(1 << 30)] * len(g.ends)
+        self._fixed_by = [-1] * len(g.ends)
         cells = [p.y * w + p.x for p in game.body]
         self._body = deque(cells)
         length = len(cells)
@@ -375,6 +396,10 @@ class TreeSolver:
             self._last[g.block[c]] = max(self._last[g.block[c]], length - i)
             if i:
                 self._succ[c] = cells[i - 1]
+                e = g.cedge[c]
+                if e >= 0 and self._fixed[e] < length - i:
+                    self._fixed[e] = length - i
+                    self._fixed_by[e] = 1 if cells[i - 1] == g.cross[c] else 0
 
     def _check_state(self) -> str | None:
         """Why no spanning tree agrees with the body, or None if one does."""
@@ -385,9 +410,11 @@ class TreeSolver:
             s = self._succ[c]
             if s != g.dflt[c] and s != g.cross[c]:
                 return f"the body at {g.points[c]} turns against the block's way round"
+            e = g.cedge[c]
+            if e >= 0 and self._fixed_by[e] != (1 if s == g.cross[c] else 0):
+                return "two body cells disagree on a block edge"
         state = self._edge_states(-1)
-        if state is None:
-            return "two body cells disagree on a block edge"
+        assert state is not None
         if not self._tree_possible(state):
             return "the body cuts the blocks apart or closes a loop"
         return None
@@ -402,19 +429,11 @@ class TreeSolver:
         """
         g = self._grid
         assert g is not None
-        state = [-1] * len(g.ends)
-        succ, cross, cedge = self._succ, g.cross, g.cedge
+        cross, cedge = g.cross, g.cedge
         body = self._body
-        # body[i] has rank len(body) - 1 - i; the head (i = 0) has no constraint yet.
-        for c in islice(body, 1, max(0, len(body) - 1 - keep)):
-            e = cedge[c]
-            if e < 0:
-                continue
-            v = 1 if succ[c] == cross[c] else 0
-            if state[e] == -1:
-                state[e] = v
-            elif state[e] != v:
-                return None
+        # The body's cells of rank > keep agree (the invariant); serials above this have it.
+        newer = self._serial - len(body) + 1 + keep
+        state = [v if s > newer else -1 for s, v in zip(self._fixed, self._fixed_by, strict=True)]
         if path:
             # Only the path's last cells are still body when the snake eats at its end.
             drop = max(0, len(path) - 1 - len(body))
@@ -441,15 +460,8 @@ class TreeSolver:
 
     def _edge_now(self, e: int, keep: int) -> int:
         """The body's constraint on edge ``e`` from cells of rank > keep: 1, 0 or -1 (none)."""
-        g = self._grid
-        assert g is not None
         tail_serial = self._serial - len(self._body) + 1
-        head = self._body[0]
-        for o in g.owners[e]:
-            s = self._occ[o]
-            if s >= 0 and o != head and s - tail_serial > keep:
-                return 1 if self._succ[o] == g.cross[o] else 0
-        return -1
+        return self._fixed_by[e] if self._fixed[e] - tail_serial > keep else -1
 
     def _move_keeps_tree(self, target: int, eats: bool) -> bool:
         """Exact check: after the head moves to ``target``, some spanning tree still fits."""
@@ -481,20 +493,14 @@ class TreeSolver:
         seen[a] = gen
         # Breadth first: a and b are neighbours, so an open way round is usually a few blocks.
         queue = deque([a])
-        occ, succ, cross, owners, adj = self._occ, self._succ, g.cross, g.owners, g.adj
-        tail_serial = self._serial - len(self._body) + 1
-        head = self._body[0]
+        fixed, fixed_by, adj = self._fixed, self._fixed_by, g.adj
+        newer = self._serial - len(self._body) + 1 + keep
         while queue:
             x = queue.popleft()
             for e, y in adj[x]:
                 if e == skip or seen[y] == gen:
                     continue
-                s = -1  # the body's constraint on e (inlined _edge_now: this loop is hot)
-                for o in owners[e]:
-                    so = occ[o]
-                    if so >= 0 and o != head and so - tail_serial > keep:
-                        s = 1 if succ[o] == cross[o] else 0
-                        break
+                s = fixed_by[e] if fixed[e] > newer else -1  # inlined _edge_now: this is hot
                 if (s == 1) if forced else (s != 0):
                     if y == b:
                         return True
@@ -586,7 +592,12 @@ class TreeSolver:
             order.sort(key=lambda c: c != first)
         elif first == -2 and len(order) == 2:
             order.reverse()
-        safe = [c for c in order if self._move_keeps_tree(c, c == food)]
+        safe: list[int] = []
+        for c in order:
+            if self._move_keeps_tree(c, c == food):
+                safe.append(c)
+                if not self.lookahead:
+                    break  # a play-out takes the first safe move
         if not safe:
             raise AssertionError("the cell tree lost its spanning tree")  # pragma: no cover
         # 4. The plan ignores what the body will look like after eating: play both moves out
@@ -660,10 +671,13 @@ class TreeSolver:
         sim._body = deque(self._body)
         sim._serial = self._serial
         sim._last = list(self._last)
+        sim._fixed = list(self._fixed)
+        sim._fixed_by = list(self._fixed_by)
         sim._seen = self._seen  # shared, with the generation counter handed back below
         sim._gen = self._gen
         sim._follow = None
         sim._nbrs = self._nbrs
+        sim._toward = self._toward  # the same food: the bounds carry over (read only)
         sim._hug = hug
         sim._inner = None
         sim._commit = deque()
@@ -715,7 +729,8 @@ class TreeSolver:
             return -1, []
         goal = [False] * len(g.points)
         goal[food] = True
-        path = self._plan(goal)
+        bound = self._bound_to(food)
+        path = self._plan(goal, bound=bound)
         if path is None or len(path) < 2:
             return -1, []
         # 3. If the tree cannot survive the whole path, see which blocks it cuts off.
@@ -726,7 +741,7 @@ class TreeSolver:
         head = self._body[0]
         other = g.cross[head] if path[1] == g.dflt[head] else g.dflt[head]
         if other >= 0 and self._occ[other] < 0:
-            path2 = self._plan(goal, other)
+            path2 = self._plan(goal, other, bound=bound)
             if path2 is not None:
                 cut2 = self._path_cuts(path2)
                 if cut2 is not None and not any(cut2) and len(path2) <= len(path) + self.slack:
@@ -736,7 +751,7 @@ class TreeSolver:
         # 5. On small boards: the best path that enters the blocks it would cut off as it
         # passes them, if that path cuts nothing off.
         if len(g.blocks) <= self.few_blocks:
-            path3 = self._plan(goal, avoid=cut)
+            path3 = self._plan(goal, avoid=cut, bound=bound)
             if path3 is not None and len(path3) >= 2:
                 cut3 = self._path_cuts(path3)
                 if cut3 is not None and not any(cut3):
@@ -752,6 +767,26 @@ class TreeSolver:
         if detour is None or len(detour) < 2:
             return -2, []
         return detour[1], []
+
+    def _bound_to(self, food: int) -> list[int]:
+        """Cell -> a lower bound on the cost of a plan from it to ``food``: 1000 times its
+        distance there along the blocks' ways with no body in the way (cached per food)."""
+        if self.astar and self._toward[0] != food:
+            g = self._grid
+            assert g is not None
+            far = [_FAR] * len(g.points)
+            far[food] = 0
+            queue = deque([food])
+            pred = g.pred
+            while queue:
+                c = queue.popleft()
+                k = far[c] + _STEP
+                for p in pred[c]:
+                    if far[p] == _FAR:
+                        far[p] = k
+                        queue.append(p)
+            self._toward = (food, far)
+        return self._toward[1] if self.astar else []
 
     def _path_cuts(self, path: list[int]) -> list[bool] | None:
         """Blocks cut off once the snake has eaten at the end of ``path``; None on a loop."""
@@ -802,6 +837,7 @@ class TreeSolver:
         first: int = -1,
         reach: dict[int, int] | None = None,
         avoid: list[bool] | None = None,
+        bound: list[int] | None = None,
     ) -> list[int] | None:
         """Cheapest path from the head (through ``first`` if given) to a goal cell.
 
@@ -814,12 +850,13 @@ class TreeSolver:
         """
         g = self._grid
         assert g is not None
-        occ, succ, dflt, cross, partner, block, last = (
+        occ, fixed, fixed_by, dflt, cross, cedge, block, last = (
             self._occ,
-            self._succ,
+            self._fixed,
+            self._fixed_by,
             g.dflt,
             g.cross,
-            g.partner,
+            g.cedge,
             g.block,
             self._last,
         )
@@ -834,15 +871,17 @@ class TreeSolver:
         gen = self._gen
         seen = self._seen  # cells settled
         n = len(occ)
-        # Heap keys are cost * n + cell: one int orders as the pair (cost, cell) would.
+        # A* when ``bound`` is given. Heap keys are (cost + bound) * n + cell: one int orders
+        # as the pair would.
+        h = bound or [0] * n
         best = [_FAR] * n
         prev = [-1] * n
         steps = [-1] * n
         best[head] = steps[head] = 0
         heap = [head]
         while heap:
-            key = heappop(heap)
-            cost, c = divmod(key, n)
+            c = heappop(heap) % n
+            cost = best[c]
             if seen[c] == gen:
                 continue
             seen[c] = gen
@@ -854,12 +893,9 @@ class TreeSolver:
                 return path
             t = steps[c]
             lim = t + tail_serial  # serial numbers above this are still body at time t
-            # The body's constraint on this cell's edge while it lasts (rank > t): only the
-            # other owner of the edge can hold it, as this cell was free on arrival.
-            v = -1
-            o = partner[c]
-            if o >= 0 and occ[o] > lim and o != head:
-                v = 1 if succ[o] == cross[o] else 0
+            # The body's constraint on this cell's edge while it lasts (rank > t).
+            e = cedge[c]
+            v = fixed_by[e] if e >= 0 and fixed[e] > lim else -1
             cc = cross[c]
             for d in (dflt[c], cc) if v != 1 else (cc,):
                 if d < 0 or seen[d] == gen or (c == head and first >= 0 and d != first):
@@ -875,7 +911,7 @@ class TreeSolver:
                         step = _STEP + new
                 else:
                     step = _STEP + same
-                    if v == -1 and o >= 0:
+                    if v == -1 and e >= 0:
                         if last[block[cc]] <= lim:
                             step += shut  # passing by a block the body has not reached
                         if avoid is not None and avoid[block[cc]]:
@@ -887,11 +923,11 @@ class TreeSolver:
                     for q in nbrs[d]:
                         if occ[q] < 0:
                             nc += hug
-                if nc < best[d]:
+                if nc < best[d] and h[d] < _FAR:
                     best[d] = nc
                     prev[d] = c
                     steps[d] = t + 1
-                    heappush(heap, nc * n + d)
+                    heappush(heap, (nc + h[d]) * n + d)
         if reach is not None:
             reach.update((c, k) for c, k in enumerate(steps) if k >= 0)
         return None
