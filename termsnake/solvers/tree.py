@@ -689,12 +689,14 @@ class TreeSolver:
         cell = first
         cells = grid_of(game.board)
         food = self._food_index(play)
+        toward = self._bound_to(food)
         try:
             while True:
                 if play.step(self._direction(sim._body[0], cell)).ate or play.over:
                     break
-                # No route eats in fewer moves than the distance to the food, walls aside.
-                ahead = cells.distance(cell, food)
+                # No route eats in fewer moves than the distance to the food along the blocks'
+                # ways with no body in the way (or, without A*, walls aside).
+                ahead = toward[cell] // _STEP if toward else cells.distance(cell, food)
                 if len(route) >= limit or _STEP * (len(route) + ahead) >= bound:
                     return None  # too long, or it cannot score below ``bound``
                 sim._sync(play)
