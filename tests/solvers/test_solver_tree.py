@@ -259,3 +259,49 @@ def test_sparse_boards_rebranch_every_few_moves_and_hold_the_cycle(
     assert game.outcome is Outcome.WON
     assert calls and all((score // 1000) % TreeSolver.rebranch_every == 0 for score, _ in calls)
     assert any(taken for _, taken in calls)  # and a re-branch was taken at least once
+
+
+def test_a_star_plans_the_same_paths_as_dijkstra() -> None:
+    # The A* bound (distance along the blocks' ways with no body) must never overestimate:
+    # if it did, A* would return longer paths than Dijkstra somewhere in these games.
+    compared = 0
+    for size, seed in ((12, 1), (20, 2)):
+        game = Game(open_level(size, size, length=1), seed=seed)
+        solver = TreeSolver()
+        solver.setup(game)
+        while not game.over and game.steps < 1500:
+            solver._sync(game)
+            food = solver._food_index(game)
+            goal = [False] * size * size
+            goal[food] = True
+            slow = solver._plan(goal)
+            assert solver._plan(goal, bound=solver._bound_to(food)) == slow
+            compared += slow is not None
+            game.step(solver.next_direction(game))
+    assert compared > 1000
+
+
+def test_the_mirrors_edge_constraints_follow_the_body() -> None:
+    # Each edge's constraint is kept as the body moves; read again from the body cells (the
+    # cells of rank > keep, but the head), it must agree at every move, whatever the rank,
+    # until the late game leaves the blocks' ways.
+    game = Game(open_level(12, 12, length=1), seed=4)
+    solver = TreeSolver()
+    solver.setup(game)
+    grid = solver._grid
+    assert grid is not None
+    checked = 0
+    while solver._ring is None:
+        solver._sync(game)
+        body = [grid.index(p) for p in game.body]
+        for keep in (-1, 0, len(body) // 2, len(body) - 2):
+            want = [-1] * len(grid.ends)
+            for i, c in enumerate(body[1:], start=1):
+                rank = len(body) - 1 - i
+                if rank > keep and grid.cedge[c] >= 0:
+                    want[grid.cedge[c]] = 1 if body[i - 1] == grid.cross[c] else 0
+            assert [solver._edge_now(e, keep) for e in range(len(grid.ends))] == want
+            checked += sum(v >= 0 for v in want)
+        game.step(solver.next_direction(game))
+    assert game.length > 100
+    assert checked > 10_000
