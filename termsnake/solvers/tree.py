@@ -127,6 +127,8 @@ class BlockGrid:
     block_free: list[bool]  # block -> whether it is free
     cells_of: list[list[int]]  # block -> its cells (none for walls)
     pred: list[list[int]]  # cell -> the cells whose default or cross move enters it
+    ways: list[tuple[int, ...]]  # cell -> its default and cross successors that exist
+    crossing: list[tuple[int, ...]]  # cell -> its cross successor, if any
 
     def index(self, p: Point) -> int:
         """The cell index of a point."""
@@ -202,6 +204,8 @@ def build_grid(board: Board, turning: int, offset: tuple[int, int] = (0, 0)) -> 
         [b in set(blocks) for b in range(bw * bh)],
         [[c for c in range(n) if block[c] == b] for b in range(bw * bh)],
         pred_of(dflt, cross),
+        [tuple(d for d in (dflt[c], cross[c]) if d >= 0) for c in range(n)],
+        [(x,) if x >= 0 else () for x in cross],
     )
 
 
@@ -714,10 +718,10 @@ class TreeSolver:
 
     def _after_cost(self, sim: TreeSolver) -> int:
         """The mean number of moves, in the simulated state, to reach a free cell (x 1000)."""
-        reach: dict[int, int] = {}
+        reach: list[int] = []
         sim._plan([False] * len(sim._occ), reach=reach)
-        free = [c for c in reach if sim._occ[c] < 0]
-        return 0 if not free else 1000 * sum(reach[c] for c in free) // len(free)
+        free = [k for k, o in zip(reach, sim._occ, strict=True) if k >= 0 and o < 0]
+        return 0 if not free else 1000 * sum(free) // len(free)
 
     def _first_step(self, food: int) -> tuple[int, list[int]]:
         """The first cell of a good path: to the food, or to blocks it would cut off first.
@@ -837,14 +841,16 @@ class TreeSolver:
         self,
         goal: list[bool],
         first: int = -1,
-        reach: dict[int, int] | None = None,
+        reach: list[int] | None = None,
         avoid: list[bool] | None = None,
         bound: list[int] | None = None,
     ) -> list[int] | None:
         """Cheapest path from the head (through ``first`` if given) to a goal cell.
 
         With ``avoid`` (block -> bool), passing by one of those blocks without entering it costs
-        ``avoid_cost`` more.
+        ``avoid_cost`` more. With ``bound`` (cell -> a lower bound on its cost to the goal), the
+        search is A*. ``reach``, if given, receives each cell's number of moves along its
+        cheapest path (-1 where none), when no goal is reached.
 
         Body cells count as free once the tail has left them, a body cell's edge constraint
         holds until then, and a cross move may not enter a block the body still holds (that
@@ -852,11 +858,10 @@ class TreeSolver:
         """
         g = self._grid
         assert g is not None
-        occ, fixed, fixed_by, dflt, cross, cedge, block, last = (
+        occ, fixed, fixed_by, cross, cedge, block, last = (
             self._occ,
             self._fixed,
             self._fixed_by,
-            g.dflt,
             g.cross,
             g.cedge,
             g.block,
@@ -864,7 +869,8 @@ class TreeSolver:
         )
         head = self._body[0]
         tail_serial = self._serial - len(self._body) + 1
-        same, new, back = self.penalties
+        step_same, step_new, step_back = (_STEP + p for p in self.penalties)
+        ways, crossing = g.ways, g.crossing
         shut = self.shut
         avoid_cost = self.avoid_cost
         hug = self._hug
@@ -883,7 +889,6 @@ class TreeSolver:
         heap = [head]
         while heap:
             c = heappop(heap) % n
-            cost = best[c]
             if seen[c] == gen:
                 continue
             seen[c] = gen
@@ -893,26 +898,26 @@ class TreeSolver:
                     path.append(prev[path[-1]])
                 path.reverse()
                 return path
+            cost = best[c]
             t = steps[c]
             lim = t + tail_serial  # serial numbers above this are still body at time t
+            t += 1
             # The body's constraint on this cell's edge while it lasts (rank > t).
             e = cedge[c]
             v = fixed_by[e] if e >= 0 and fixed[e] > lim else -1
             cc = cross[c]
-            for d in (dflt[c], cc) if v != 1 else (cc,):
-                if d < 0 or seen[d] == gen or (c == head and first >= 0 and d != first):
-                    continue
-                if occ[d] >= lim:
-                    continue  # still under the body when the head would arrive
+            for d in ways[c] if v != 1 else crossing[c]:
+                if seen[d] == gen or occ[d] >= lim or (c == head and first >= 0 and d != first):
+                    continue  # settled, still under the body on arrival, or not ``first``
                 if d == cc:
                     if v == 1:
-                        step = _STEP + back  # retracing a tree edge
+                        step = step_back  # retracing a tree edge
                     elif v == 0 or last[block[d]] > lim:
                         continue  # a forbidden edge, or a loop into the body's blocks
                     else:
-                        step = _STEP + new
+                        step = step_new
                 else:
-                    step = _STEP + same
+                    step = step_same
                     if v == -1 and e >= 0:
                         if last[block[cc]] <= lim:
                             step += shut  # passing by a block the body has not reached
@@ -925,13 +930,15 @@ class TreeSolver:
                     for q in nbrs[d]:
                         if occ[q] < 0:
                             nc += hug
-                if nc < best[d] and h[d] < _FAR:
-                    best[d] = nc
-                    prev[d] = c
-                    steps[d] = t + 1
-                    heappush(heap, (nc + h[d]) * n + d)
+                if nc < best[d]:
+                    to_go = h[d]
+                    if to_go < _FAR:
+                        best[d] = nc
+                        prev[d] = c
+                        steps[d] = t
+                        heappush(heap, (nc + to_go) * n + d)
         if reach is not None:
-            reach.update((c, k) for c, k in enumerate(steps) if k >= 0)
+            reach[:] = steps
         return None
 
     def _ring_overlay(self, game: Game, ring: list[int]) -> dict[Point, str]:
