@@ -482,13 +482,17 @@ class TreeSolver:
             return now == v0
         a, b = g.ends[e0]
         if v0 == 1:
-            # A new tree edge must not join two blocks the forced edges already join.
-            return not self._joined(a, b, keep, forced=True, skip=e0)
+            # A new tree edge must not join two blocks the forced edges already join. Those are
+            # the crossings of the body's cells of rank > keep, a run of cells ending at the
+            # head: they join just the blocks that run passes through, the head's among them.
+            # So the edge closes a loop if and only if the run passes through its other block.
+            other = b if a == g.block[head] else a
+            return self._last[other] <= self._serial - len(self._body) + 1 + keep
         # A forbidden edge must not cut the blocks the other edges still join.
-        return self._joined(a, b, keep, forced=False, skip=e0)
+        return self._joined(a, b, keep, skip=e0)
 
-    def _joined(self, a: int, b: int, keep: int, *, forced: bool, skip: int) -> bool:
-        """Whether blocks a and b meet over forced edges (or over edges not forbidden)."""
+    def _joined(self, a: int, b: int, keep: int, *, skip: int) -> bool:
+        """Whether blocks a and b meet over edges not forbidden (``skip`` aside)."""
         g = self._grid
         assert g is not None
         self._gen += 1
@@ -502,14 +506,12 @@ class TreeSolver:
         while queue:
             x = queue.popleft()
             for e, y in adj[x]:
-                if e == skip or seen[y] == gen:
-                    continue
-                s = fixed_by[e] if fixed[e] > newer else -1  # inlined _edge_now: this is hot
-                if (s == 1) if forced else (s != 0):
-                    if y == b:
-                        return True
-                    seen[y] = gen
-                    queue.append(y)
+                if e == skip or seen[y] == gen or (fixed[e] > newer and not fixed_by[e]):
+                    continue  # skipped, seen, or forbidden by the body (_edge_now, inlined)
+                if y == b:
+                    return True
+                seen[y] = gen
+                queue.append(y)
         return False
 
     # -- choosing a move -------------------------------------------------------------------

@@ -305,3 +305,31 @@ def test_the_mirrors_edge_constraints_follow_the_body() -> None:
         game.step(solver.next_direction(game))
     assert game.length > 100
     assert checked > 10_000
+
+
+@pytest.mark.parametrize(("width", "height", "seed"), [(12, 12, 2), (16, 12, 5)])
+def test_the_move_check_agrees_with_a_whole_tree_search(width: int, height: int, seed: int) -> None:
+    # The live check of each move (one edge at a time) must say what a search for a spanning
+    # tree over the whole body after that move says, for both moves, at every move of a game.
+    game = Game(open_level(width, height, length=1), seed=seed)
+    solver = TreeSolver()
+    solver.setup(game)
+    grid = solver._grid
+    assert grid is not None
+    verdicts = set()
+    while solver._ring is None and not game.over:
+        solver._sync(game)
+        head = solver._body[0]
+        for target in (grid.dflt[head], grid.cross[head]):
+            if target < 0 or solver._occ[target] >= 0:
+                continue
+            after = game.copy()
+            after.step(solver._direction(head, target))
+            fresh = TreeSolver()
+            fresh._grid = grid
+            fresh._sync(after, force=True)
+            whole = fresh._check_state() is None
+            assert solver._move_keeps_tree(target, target == solver._food_index(game)) == whole
+            verdicts.add(whole)
+        game.step(solver.next_direction(game))
+    assert verdicts == {True, False}
