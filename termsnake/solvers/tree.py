@@ -319,6 +319,7 @@ class TreeSolver:
                     reasons.append(grid)
                     break
                 self._grid = grid
+                self._toward = (-1, [])  # bounds belong to one grid
                 self._seen = [0] * len(grid.points)
                 self._nbrs = self._neighbours(grid)
                 self._hug = self.hug if len(grid.blocks) <= self.hug_blocks else 0
@@ -429,7 +430,8 @@ class TreeSolver:
         """Edge -> 1 in the tree, 0 not, -1 free, from body cells of rank > keep and a path.
 
         Rank counts from the tail (0); ``keep = k - 2`` gives the state after eating at the end
-        of a path of k moves. None if two constraints disagree.
+        of a path of k moves. None if the path disagrees with the body or with itself (the
+        body's cells agree with each other: that is the invariant).
         """
         g = self._grid
         assert g is not None
@@ -695,7 +697,7 @@ class TreeSolver:
         cell = first
         cells = grid_of(game.board)
         food = self._food_index(play)
-        toward = self._bound_to(food)
+        toward = self._bound_to(food) if food >= 0 else []
         try:
             while True:
                 if play.step(self._direction(sim._body[0], cell)).ate or play.over:

@@ -333,3 +333,24 @@ def test_the_move_check_agrees_with_a_whole_tree_search(width: int, height: int,
             verdicts.add(whole)
         game.step(solver.next_direction(game))
     assert verdicts == {True, False}
+
+
+def test_a_solver_used_again_plays_as_a_fresh_one() -> None:
+    # Nothing cached for one game (such as the A* bounds, per food cell) may leak into the
+    # next, on another board whose blocks are cut another way.
+    boards = [open_level(8, 8, length=1), open_level(10, 8, length=1), _level(ROOMS)]
+    reused = TreeSolver()
+    for level in boards:
+        game_a, game_b = Game(level, seed=1), Game(level, seed=1)
+        fresh = TreeSolver()
+        cached = reused._toward[0]  # the last food cell of the game before, if any
+        reused.setup(game_a)
+        fresh.setup(game_b)
+        if cached >= 0:
+            assert reused._bound_to(cached) == fresh._bound_to(cached)
+        while not game_a.over:
+            move = reused.next_direction(game_a)
+            assert move == fresh.next_direction(game_b)
+            game_a.step(move)
+            game_b.step(move)
+        assert game_a.outcome is Outcome.WON
