@@ -354,3 +354,16 @@ def test_a_solver_used_again_plays_as_a_fresh_one() -> None:
             game_a.step(move)
             game_b.step(move)
         assert game_a.outcome is Outcome.WON
+
+
+def test_without_a_star_the_games_are_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A* only finds the planner's paths sooner: switched off, a whole game is move for move the
+    # same (the play-outs then bound their length by the distance, walls aside).
+    def moves(seed: int) -> list[Direction]:
+        game = Game(open_level(8, 8, length=1), seed=seed)
+        assert play(game, TreeSolver()) is Outcome.WON
+        return game.moves
+
+    with_a_star = [moves(seed) for seed in range(3)]
+    monkeypatch.setattr(TreeSolver, "astar", False)
+    assert [moves(seed) for seed in range(3)] == with_a_star
