@@ -255,8 +255,10 @@ class TreeSolver:
     # 484.4, without 482.3, 483.4). On boards of more than sparse_blocks blocks (20x20), only at
     # every rebranch_every-th move of the route (the score drops by one step a move). 20x20,
     # seeds 1-200 and 201-360: every 2nd move 11,014.3 and 10,983.1 steps at about 1 ms a move;
-    # every 4th 11,210.1 and 11,132.6 at about 0.6 ms; never 11,296.0 and 11,305.6 at 0.3 ms.
-    # Every move was 3-7 times slower than never, for no clear gain (60 games).
+    # every 4th 11,210.1 and 11,132.6 at about 0.6 ms; never 11,296.0 and 11,305.6 at 0.3 ms
+    # (timings of the planner before A*). At every move, seeds 1-200: 11,035.9 (se 34) at
+    # about 1.6 times the time of every 2nd move; committing the re-branching play-outs to
+    # their detours instead of re-planning at each move of them: 11,117.2 at 2/3 the time.
     rebranch_blocks = 100
     sparse_blocks = 36
     rebranch_every = 2
