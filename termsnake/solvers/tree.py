@@ -11,9 +11,10 @@ the shortest path to the food in the two-moves-per-cell graph, then takes its fi
 the invariant still holds after it (an exact check on the block graph); otherwise it takes the
 other move, which then must keep it (the witness tree's own move is always one of the two).
 
-Look-ahead: where both moves keep the tree, each is played out on a copy of the game until the
-snake eats (the policy above, without look-ahead), and the route that eats sooner, counting the
-mean distance to a free cell afterwards, is kept to; every step of it is checked again live.
+Look-ahead: where both moves keep the tree, each is played out on a copy of the solver's mirror
+of the body until the snake eats (the policy above, without look-ahead), and the route that eats
+sooner, counting the mean distance to a free cell afterwards, is kept to; every step of it is
+checked again live.
 On mid-sized boards, at each step of that route (every second step on 20x20, to save time) the
 move it does not take is played out too, and the snake switches to it if it scores better than
 the rest of the route.
@@ -34,7 +35,7 @@ from itertools import islice, pairwise
 
 from termsnake.board import Board
 from termsnake.geometry import Direction, Point
-from termsnake.model import Game, Outcome
+from termsnake.model import Game
 from termsnake.solvers.base import Solver, SolverUnavailable
 from termsnake.solvers.endgame import closing_path
 from termsnake.solvers.graph import grid_of
@@ -371,17 +372,7 @@ class TreeSolver:
         if not force and body and head != body[0]:
             last = body[0]
             if g.dflt[last] == head or g.cross[last] == head:
-                self._serial += 1
-                self._occ[head] = self._serial
-                self._last[g.block[head]] = self._serial
-                self._succ[last] = head
-                e = g.cedge[last]
-                if e >= 0:
-                    self._fixed[e] = self._occ[last]
-                    self._fixed_by[e] = 1 if head == g.cross[last] else 0
-                body.appendleft(head)
-                if len(body) > game.length:
-                    self._occ[body.pop()] = -1
+                self._advance(head, grow=len(body) < game.length)
                 tail = game.tail
                 if len(body) == game.length and body[-1] == tail.y * w + tail.x:
                     return
@@ -407,6 +398,24 @@ class TreeSolver:
                 if e >= 0 and self._fixed[e] < length - i:
                     self._fixed[e] = length - i
                     self._fixed_by[e] = 1 if cells[i - 1] == g.cross[c] else 0
+
+    def _advance(self, head: int, *, grow: bool) -> None:
+        """Move the mirror's head to ``head`` (a move along the blocks' ways); the tail stays if
+        the snake grows."""
+        g = self._grid
+        assert g is not None
+        last = self._body[0]
+        self._serial += 1
+        self._occ[head] = self._serial
+        self._last[g.block[head]] = self._serial
+        self._succ[last] = head
+        e = g.cedge[last]
+        if e >= 0:
+            self._fixed[e] = self._occ[last]
+            self._fixed_by[e] = 1 if head == g.cross[last] else 0
+        self._body.appendleft(head)
+        if not grow:
+            self._occ[self._body.pop()] = -1
 
     def _check_state(self) -> str | None:
         """Why no spanning tree agrees with the body, or None if one does."""
@@ -530,7 +539,8 @@ class TreeSolver:
             assert g is not None
             blocks = len(g.blocks)
             if blocks > self.endgame_blocks or 4 * blocks - game.length > self.endgame_free:
-                return self._direction(self._body[0], self._choose(game))
+                choice = self._choose(self._food_index(game), game.since_food, game)
+                return self._direction(self._body[0], choice)
             self._ring = self._witness_cycle()
         return self._late_move(game, self._ring)
 
@@ -562,18 +572,19 @@ class TreeSolver:
         assert move is not None
         return move
 
-    def _choose(self, game: Game) -> int:
-        """The cell to move to next; the mirror must be in step with ``game``."""
+    def _choose(self, food: int, since_food: int, game: Game | None) -> int:
+        """The cell to move to next, with the food at ``food`` (-1: none), ``since_food`` moves
+        after the last one eaten; the mirror must be in step with the game. Without ``game`` (a
+        play-out's), no move is played out."""
         g = self._grid
         assert g is not None
         head = self._body[0]
-        food = self._food_index(game)
         options = [c for c in (g.dflt[head], g.cross[head]) if c >= 0 and self._occ[c] < 0]
         # 1. Re-planning is a heuristic; after a lap without food, follow a fixed cycle.
-        if game.since_food > len(g.blocks) * 4 and self._follow is None:
+        if since_food > len(g.blocks) * 4 and self._follow is None:
             self._follow = self._witness_cycle()
         if self._follow is not None:
-            if game.since_food == 0:
+            if since_food == 0:
                 self._follow = None
             else:
                 return self._follow[head]
@@ -584,7 +595,13 @@ class TreeSolver:
             if c in options and self._move_keeps_tree(c, c == food):
                 score = self._commit_score
                 self._commit_score = score - 1000
-                if score >= 0 and c != food and len(options) == 2 and self._rebranch_now(score):
+                if (
+                    game is not None
+                    and score >= 0
+                    and c != food
+                    and len(options) == 2
+                    and self._rebranch_now(score)
+                ):
                     # On mid-sized boards, play out the move the route does not take too.
                     other = options[0] if options[1] == c else options[1]
                     alt = self._rebranch(game, other, food, score)
@@ -614,7 +631,7 @@ class TreeSolver:
         # (each then following this same policy) and keep the one that eats sooner, counting
         # also how far, on average, a free cell is from there. The winner's route is kept to
         # until the food, so this costs two routes' work per food, not per move.
-        if self.lookahead and len(safe) == 2:
+        if self.lookahead and game is not None and len(safe) == 2:
             best: list[int] | None = None
             best_score = _FAR
             variants = self._variants()
@@ -672,7 +689,8 @@ class TreeSolver:
         ``first`` until it eats, and their score: 1000 a move, plus ``after_weight`` times the
         mean distance to a free cell.
 
-        None if it takes ``limit`` moves or more, or the game ends otherwise.
+        None if it takes ``limit`` moves or more, or the game ends otherwise. The play-out
+        moves only its own mirror of the body, by the rules of ``game`` (which it leaves alone).
         """
         sim = TreeSolver.__new__(TreeSolver)
         sim._grid = self._grid
@@ -694,29 +712,34 @@ class TreeSolver:
         sim._commit_score = -1
         sim.lookahead = False
         sim.shut = shut
-        play = game.copy()  # the live game is never stepped
         route = [first]
         cell = first
         cells = grid_of(game.board)
-        food = self._food_index(play)
+        food = self._food_index(game)
+        since_food = game.since_food
         toward = self._bound_to(food) if food >= 0 else []
         try:
+            # Every chosen move keeps the tree, so none is fatal; the play-out ends when the
+            # snake eats (and the game is won if the snake then fills the board) or stalls.
             while True:
-                if play.step(self._direction(sim._body[0], cell)).ate or play.over:
+                if cell == food:
+                    sim._advance(cell, grow=True)
+                    over = len(sim._body) >= game.board.size
+                    break
+                since_food += 1
+                if since_food >= game.stall_limit:
+                    over = True
                     break
                 # No route eats in fewer moves than the distance to the food along the blocks'
                 # ways with no body in the way (or, without A*, walls aside).
                 ahead = toward[cell] // _STEP if toward else cells.distance(cell, food)
                 if len(route) >= limit or _STEP * (len(route) + ahead) >= bound:
                     return None  # too long, or it cannot score below ``bound``
-                sim._sync(play)
-                cell = sim._choose(play)
+                sim._advance(cell, grow=False)
+                cell = sim._choose(food, since_food, None)
                 route.append(cell)
-            if play.outcome is Outcome.DIED:
-                return None  # pragma: no cover - every chosen move keeps the tree
             score = 1000 * len(route)
-            if not play.over and self.after_weight:
-                sim._sync(play)
+            if not over and self.after_weight:
                 score += self.after_weight * self._after_cost(sim) // 1000
         finally:
             self._gen = sim._gen

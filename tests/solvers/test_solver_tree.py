@@ -367,3 +367,31 @@ def test_without_a_star_the_games_are_the_same(monkeypatch: pytest.MonkeyPatch) 
     with_a_star = [moves(seed) for seed in range(3)]
     monkeypatch.setattr(TreeSolver, "astar", False)
     assert [moves(seed) for seed in range(3)] == with_a_star
+
+
+def test_a_play_out_is_a_legal_game_that_eats_at_its_end() -> None:
+    # A play-out moves only the solver's mirror, by the game's rules: its route, played on a
+    # copy of the live game, never dies and eats at its last move and not before.
+    game = Game(open_level(12, 12, length=1), seed=6)
+    solver = TreeSolver()
+    solver.setup(game)
+    grid = solver._grid
+    assert grid is not None
+    routes = 0
+    while solver._ring is None and not game.over:
+        solver._sync(game)
+        head = solver._body[0]
+        for first in (grid.dflt[head], grid.cross[head]):
+            if first < 0 or not solver._move_keeps_tree(first, first == solver._food_index(game)):
+                continue
+            out = solver._rollout(game, first, 2 * len(grid.points), solver.shut, 0)
+            assert out is not None
+            route, _ = out
+            copy = game.copy()
+            for i, cell in enumerate(route):
+                step = copy.step(solver._direction(grid.index(copy.head), cell))
+                assert copy.outcome is not Outcome.DIED
+                assert step.ate == (i == len(route) - 1)
+            routes += 1
+        game.step(solver.next_direction(game))
+    assert routes > 100
