@@ -9,7 +9,7 @@ from termsnake.geometry import Direction, Point
 from termsnake.level import Level, open_level
 from termsnake.model import Game, Outcome
 from termsnake.solvers.base import play
-from termsnake.solvers.tree import TreeSolver, build_grid
+from termsnake.solvers.tree import BlockGrid, TreeSolver, build_grid
 
 # Block-aligned walls: whole 2x2 blocks of '#'.
 ROOMS = (
@@ -112,6 +112,15 @@ def _play_checked(level: Level, seed: int, *, check_every: int = 1) -> Game:
             _assert_body_on_cycle(game, solver)
         game.step(solver.next_direction(game))
     return game
+
+
+def _started(level: Level, seed: int) -> tuple[Game, TreeSolver, BlockGrid]:
+    """A new game on ``level`` and a tree solver set up for it, with its grid."""
+    game = Game(level, seed=seed)
+    solver = TreeSolver()
+    solver.setup(game)
+    assert solver._grid is not None
+    return game, solver, solver._grid
 
 
 @pytest.mark.parametrize("size", [4, 6])
@@ -285,11 +294,7 @@ def test_the_mirrors_edge_constraints_follow_the_body() -> None:
     # Each edge's constraint is kept as the body moves; read again from the body cells (the
     # cells of rank > keep, but the head), it must agree at every move, whatever the rank,
     # until the late game leaves the blocks' ways.
-    game = Game(open_level(12, 12, length=1), seed=4)
-    solver = TreeSolver()
-    solver.setup(game)
-    grid = solver._grid
-    assert grid is not None
+    game, solver, grid = _started(open_level(12, 12, length=1), 4)
     checked = 0
     while solver._ring is None:
         solver._sync(game)
@@ -311,11 +316,7 @@ def test_the_mirrors_edge_constraints_follow_the_body() -> None:
 def test_the_move_check_agrees_with_a_whole_tree_search(width: int, height: int, seed: int) -> None:
     # The live check of each move (one edge at a time) must say what a search for a spanning
     # tree over the whole body after that move says, for both moves, at every move of a game.
-    game = Game(open_level(width, height, length=1), seed=seed)
-    solver = TreeSolver()
-    solver.setup(game)
-    grid = solver._grid
-    assert grid is not None
+    game, solver, grid = _started(open_level(width, height, length=1), seed)
     verdicts = set()
     while solver._ring is None and not game.over:
         solver._sync(game)
@@ -372,11 +373,7 @@ def test_without_a_star_the_games_are_the_same(monkeypatch: pytest.MonkeyPatch) 
 def test_a_play_out_is_a_legal_game_that_eats_at_its_end() -> None:
     # A play-out moves only the solver's mirror, by the game's rules: its route, played on a
     # copy of the live game, never dies and eats at its last move and not before.
-    game = Game(open_level(12, 12, length=1), seed=6)
-    solver = TreeSolver()
-    solver.setup(game)
-    grid = solver._grid
-    assert grid is not None
+    game, solver, grid = _started(open_level(12, 12, length=1), 6)
     routes = 0
     while solver._ring is None and not game.over:
         solver._sync(game)
