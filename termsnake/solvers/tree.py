@@ -277,7 +277,6 @@ class TreeSolver:
     def __init__(self) -> None:
         self._grid: BlockGrid | None = None
         self._occ: list[int] = []  # cell -> serial number while in the body, else -1
-        self._succ: list[int] = []  # body cell -> the next cell toward the head
         self._body: deque[int] = deque()  # the body as cell indexes, head first
         self._serial = 0  # serial number of the head
         self._last: list[int] = []  # block -> serial of the body cell that last entered it
@@ -381,7 +380,6 @@ class TreeSolver:
         # Rebuild from the game's body.
         n = len(g.points)
         self._occ = [-1] * n
-        self._succ = [-1] * n
         self._last = [-(1 << 30)] * len(g.adj)
         self._fixed = [-(1 << 30)] * len(g.ends)
         self._fixed_by = [-1] * len(g.ends)
@@ -393,7 +391,6 @@ class TreeSolver:
             self._occ[c] = length - i
             self._last[g.block[c]] = max(self._last[g.block[c]], length - i)
             if i:
-                self._succ[c] = cells[i - 1]
                 e = g.cedge[c]
                 if e >= 0 and self._fixed[e] < length - i:
                     self._fixed[e] = length - i
@@ -408,7 +405,6 @@ class TreeSolver:
         self._serial += 1
         self._occ[head] = self._serial
         self._last[g.block[head]] = self._serial
-        self._succ[last] = head
         e = g.cedge[last]
         if e >= 0:
             self._fixed[e] = self._occ[last]
@@ -421,9 +417,7 @@ class TreeSolver:
         """Why no spanning tree agrees with the body, or None if one does."""
         g = self._grid
         assert g is not None
-        body = self._body
-        for c in list(body)[1:]:
-            s = self._succ[c]
+        for s, c in pairwise(self._body):  # each body cell (c) and the cell it moved to (s)
             if s != g.dflt[c] and s != g.cross[c]:
                 return f"the body at {g.points[c]} turns against the block's way round"
             e = g.cedge[c]
@@ -695,7 +689,6 @@ class TreeSolver:
         sim = TreeSolver.__new__(TreeSolver)
         sim._grid = self._grid
         sim._occ = list(self._occ)
-        sim._succ = list(self._succ)
         sim._body = deque(self._body)
         sim._serial = self._serial
         sim._last = list(self._last)
