@@ -51,14 +51,6 @@ _FAR = 1 << 60
 _ARROWS: dict[Direction, str] = {_U: "^", _D: "v", _L: "<", _R: ">"}
 
 
-def find(parent: list[int], a: int) -> int:
-    """The union-find root of ``a`` (halving the path on the way)."""
-    while parent[a] != a:
-        parent[a] = parent[parent[a]]
-        a = parent[a]
-    return a
-
-
 def span(
     ends: list[tuple[int, int]], blocks: int, state: list[int]
 ) -> tuple[list[int], list[bool], int] | None:
@@ -763,34 +755,36 @@ class TreeSolver:
             return -1, []
         # 3. If the tree cannot survive the whole path, see which blocks it cuts off.
         cut = self._path_cuts(path)
-        if cut is not None and not any(cut):
+        if cut == []:
             return path[1], path[1:]
         # 4. The best path that starts with the other move may keep the tree whole.
         head = self._body[0]
         other = g.cross[head] if path[1] == g.dflt[head] else g.dflt[head]
         if other >= 0 and self._occ[other] < 0:
             path2 = self._plan(goal, other, bound=bound)
-            if path2 is not None:
-                cut2 = self._path_cuts(path2)
-                if cut2 is not None and not any(cut2) and len(path2) <= len(path) + self.slack:
-                    return other, []
+            if (
+                path2 is not None
+                and len(path2) <= len(path) + self.slack
+                and self._path_cuts(path2) == []
+            ):
+                return other, []
         if cut is None:
             return -2, []
         # 5. On small boards: the best path that enters the blocks it would cut off as it
         # passes them, if that path cuts nothing off.
         if len(g.blocks) <= self.few_blocks:
-            path3 = self._plan(goal, avoid=cut, bound=bound)
-            if path3 is not None and len(path3) >= 2:
-                cut3 = self._path_cuts(path3)
-                if cut3 is not None and not any(cut3):
-                    return path3[1], []
+            avoid = [False] * len(g.adj)
+            for b in cut:
+                avoid[b] = True
+            path3 = self._plan(goal, avoid=avoid, bound=bound)
+            if path3 is not None and len(path3) >= 2 and self._path_cuts(path3) == []:
+                return path3[1], []
         # 6. Visit the blocks the path would cut off first (join them to the tree).
         goal[food] = False
         occ = self._occ
-        for b, cells in enumerate(g.cells_of):
-            if cut[b]:
-                for c in cells:
-                    goal[c] = occ[c] < 0
+        for b in cut:
+            for c in g.cells_of[b]:
+                goal[c] = occ[c] < 0
         detour = self._plan(goal)
         if detour is None or len(detour) < 2:
             return -2, []
@@ -816,29 +810,71 @@ class TreeSolver:
             self._toward = (food, far)
         return self._toward[1] if self.astar else []
 
-    def _path_cuts(self, path: list[int]) -> list[bool] | None:
-        """Blocks cut off once the snake has eaten at the end of ``path``; None on a loop."""
-        state = self._edge_states(len(path) - 3, path)
-        return None if state is None else self._cut_off(state)
+    def _path_cuts(self, path: list[int]) -> list[int] | None:
+        """The blocks cut off once the snake has eaten at the end of ``path`` (none: []), or
+        None if the path disagrees with the body or with itself, or closes a loop of tree edges.
 
-    def _cut_off(self, state: list[int]) -> list[bool] | None:
-        """Blocks cut off from the head's by forbidden edges (all False if none); None on a loop."""
+        This is the spanning-tree question of ``_tree_possible`` for the state of
+        ``_edge_states(len(path) - 3, path)``, answered along the walk instead of over every
+        edge. The cells that constrain edges then are one walk: the body's cells of rank >
+        keep, ending at the head, then the path. Its cross moves are the forced edges, so they
+        join exactly the blocks the walk passes through (W), and they close a loop if and only
+        if a cross move on a new edge enters a block already passed. Every constrained edge has
+        a block of W at one end (a cell constrains only its own block's edge), so the blocks
+        outside W meet over free edges, and a group of them is cut off if and only if each of
+        its edges to W is forbidden.
+        """
         g = self._grid
         assert g is not None
-        spanned = span(g.ends, len(g.adj), state)
-        if spanned is None:
-            return None
-        if spanned[2] == len(g.blocks) - 1:
-            return [False] * len(g.adj)  # one tree: nothing cut off
-        parent = spanned[0]
-        root = find(parent, g.block[self._body[0]])
-        cut = [False] * len(g.adj)
-        for b in g.blocks:
-            r = b
-            while parent[r] != r:
-                r = parent[r]
-            if r != root:
-                cut[b] = True
+        cross, cedge, block, adj = g.cross, g.cedge, g.block, g.adj
+        fixed, fixed_by, last = self._fixed, self._fixed_by, self._last
+        body = self._body
+        # Serial numbers above this are still body, with their constraints, after eating.
+        newer = self._serial - len(body) + len(path) - 2
+        # When the path is longer than the body, its first cells are no longer body either.
+        drop = max(0, len(path) - 1 - len(body))
+        a = path[drop]
+        walked = {block[a]}  # the blocks the path passes through
+        mine: dict[int, int] = {}  # edge -> the path's constraint on it
+        for b in islice(path, drop + 1, None):
+            e = cedge[a]
+            if e >= 0:
+                v = 1 if b == cross[a] else 0
+                if fixed[e] > newer:
+                    if fixed_by[e] != v:
+                        return None  # the body holds this edge the other way
+                elif e in mine:
+                    if mine[e] != v:
+                        return None  # the path holds it both ways
+                else:
+                    mine[e] = v
+                    if v:
+                        d = block[b]
+                        if last[d] > newer or d in walked:
+                            return None  # a new tree edge into a block passed: a loop
+                        walked.add(d)
+            a = b
+        self._gen += 1
+        gen = self._gen
+        seen = self._seen  # marks blocks outside W as grouped
+        cut: list[int] = []
+        for u in g.blocks:
+            if last[u] > newer or u in walked or seen[u] == gen:
+                continue
+            # A new group of blocks outside W: is any of its edges to W not forbidden?
+            seen[u] = gen
+            group = [u]
+            joined = False
+            for x in group:
+                for e, y in adj[x]:
+                    if last[y] > newer or y in walked:
+                        if not joined and not (fixed[e] > newer and not fixed_by[e]):
+                            joined = mine.get(e, 1) != 0
+                    elif seen[y] != gen:
+                        seen[y] = gen
+                        group.append(y)
+            if not joined:
+                cut += group
         return cut
 
     def _food_index(self, game: Game) -> int:

@@ -392,3 +392,68 @@ def test_a_play_out_is_a_legal_game_that_eats_at_its_end() -> None:
             routes += 1
         game.step(solver.next_direction(game))
     assert routes > 100
+
+
+def _cut_by_whole_search(grid: BlockGrid, state: list[int], head_block: int) -> list[int] | None:
+    """The blocks that edges not forbidden by ``state`` leave apart from the head's, or None if
+    the forced edges close a loop: the spanning-tree question asked over every edge."""
+    parent = list(range(len(grid.adj)))
+
+    def root(a: int) -> int:
+        while parent[a] != a:
+            a = parent[a]
+        return a
+
+    for e, (a, b) in enumerate(grid.ends):
+        if state[e] == 1:
+            if root(a) == root(b):
+                return None
+            parent[root(a)] = root(b)
+    reached = {head_block}
+    todo = [head_block]
+    while todo:
+        for e, other in grid.adj[todo.pop()]:
+            if state[e] != 0 and other not in reached:
+                reached.add(other)
+                todo.append(other)
+    return [b for b in grid.blocks if b not in reached]
+
+
+@pytest.mark.parametrize(
+    ("level", "seed"),
+    [
+        (open_level(12, 12, length=1), 3),
+        (open_level(16, 12, length=1), 8),
+        (_level(ROOMS), 2),
+        (_level(("." * 8,) * 6, wrap=True), 5),
+        (_level(RING), 4),
+    ],
+)
+def test_the_path_check_agrees_with_a_whole_tree_search(level: Level, seed: int) -> None:
+    # Which blocks a path cuts off (or whether it breaks the tree) is read along the walk of the
+    # body and the path; a search over every edge of the state after eating must agree, for
+    # the planner's paths to the food and to other cells, at every move of a game.
+    game, solver, grid = _started(level, seed)
+    verdicts = set()
+    goals = [c for c in range(len(grid.points)) if grid.block[c] >= 0]
+    while solver._ring is None and not game.over:
+        solver._sync(game)
+        for target in (solver._food_index(game), goals[game.steps * 7919 % len(goals)]):
+            goal = [False] * len(grid.points)
+            goal[target] = True
+            for first in (-1, grid.dflt[solver._body[0]], grid.cross[solver._body[0]]):
+                path = solver._plan(goal, first)
+                if path is None or len(path) < 2:
+                    continue
+                state = solver._edge_states(len(path) - 3, path)
+                want = (
+                    None
+                    if state is None
+                    else _cut_by_whole_search(grid, state, grid.block[path[0]])
+                )
+                got = solver._path_cuts(path)
+                assert (got if got is None else sorted(got)) == want
+                verdicts.add("loop" if want is None else "cut" if want else "whole")
+        game.step(solver.next_direction(game))
+    # Small boards do not show every verdict; the open ones do.
+    assert "whole" in verdicts and len(verdicts) >= (3 if len(grid.blocks) >= 36 else 2)
