@@ -854,27 +854,40 @@ class TreeSolver:
                             return None  # a new tree edge into a block passed: a loop
                         walked.add(d)
             a = b
-        self._gen += 1
-        gen = self._gen
-        seen = self._seen  # marks blocks outside W as grouped
+        # Before the path, some tree fitted the whole body, so a group cut off now has an edge
+        # the path forbids: look for groups only from there. A group's search stops at its
+        # first edge to W that is not forbidden, or at a block an earlier search (which must
+        # have found one) marked.
+        seen = self._seen
+        first_gen = self._gen + 1
         cut: list[int] = []
-        for u in g.blocks:
-            if last[u] > newer or u in walked or seen[u] == gen:
+        for e, v in mine.items():
+            if v:
                 continue
-            # A new group of blocks outside W: is any of its edges to W not forbidden?
-            seen[u] = gen
-            group = [u]
-            joined = False
-            for x in group:
-                for e, y in adj[x]:
-                    if last[y] > newer or y in walked:
-                        if not joined and not (fixed[e] > newer and not fixed_by[e]):
-                            joined = mine.get(e, 1) != 0
-                    elif seen[y] != gen:
-                        seen[y] = gen
-                        group.append(y)
-            if not joined:
-                cut += group
+            for u in g.ends[e]:
+                if last[u] > newer or u in walked or seen[u] >= first_gen:
+                    continue
+                self._gen += 1
+                gen = self._gen
+                seen[u] = gen
+                group = [u]
+                joined = False
+                k = 0
+                while k < len(group) and not joined:
+                    for f, y in adj[group[k]]:
+                        if last[y] > newer or y in walked:
+                            if not (fixed[f] > newer and not fixed_by[f]) and mine.get(f, 1):
+                                joined = True  # an edge to W that nothing forbids
+                                break
+                        elif seen[y] < first_gen:
+                            seen[y] = gen
+                            group.append(y)
+                        elif seen[y] != gen:
+                            joined = True  # a block of a group found joined already
+                            break
+                    k += 1
+                if not joined:
+                    cut += group
         return cut
 
     def _food_index(self, game: Game) -> int:
