@@ -757,16 +757,18 @@ class TreeSolver:
         cut = self._path_cuts(path)
         if cut == []:
             return path[1], path[1:]
-        # 4. The best path that starts with the other move may keep the tree whole.
+        # 4. The best path that starts with the other move may keep the tree whole, if it is
+        # at most ``slack`` moves longer (it takes at least the distance from there).
         head = self._body[0]
         other = g.cross[head] if path[1] == g.dflt[head] else g.dflt[head]
-        if other >= 0 and self._occ[other] < 0:
+        longest = len(path) + self.slack
+        if (
+            other >= 0
+            and self._occ[other] < 0
+            and (not bound or 2 + bound[other] // _STEP <= longest)
+        ):
             path2 = self._plan(goal, other, bound=bound)
-            if (
-                path2 is not None
-                and len(path2) <= len(path) + self.slack
-                and self._path_cuts(path2) == []
-            ):
+            if path2 is not None and len(path2) <= longest and self._path_cuts(path2) == []:
                 return other, []
         if cut is None:
             return -2, []
