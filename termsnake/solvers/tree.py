@@ -415,41 +415,18 @@ class TreeSolver:
             e = g.cedge[c]
             if e >= 0 and self._fixed_by[e] != (1 if s == g.cross[c] else 0):
                 return "two body cells disagree on a block edge"
-        state = self._edge_states(-1)
-        assert state is not None
-        if not self._tree_possible(state):
+        if not self._tree_possible(self._edge_states()):
             return "the body cuts the blocks apart or closes a loop"
         return None
 
     # -- constraints -----------------------------------------------------------------------
 
-    def _edge_states(self, keep: int, path: list[int] | None = None) -> list[int] | None:
-        """Edge -> 1 in the tree, 0 not, -1 free, from body cells of rank > keep and a path.
-
-        Rank counts from the tail (0); ``keep = k - 2`` gives the state after eating at the end
-        of a path of k moves. None if the path disagrees with the body or with itself (the
-        body's cells agree with each other: that is the invariant).
-        """
-        g = self._grid
-        assert g is not None
-        cross, cedge = g.cross, g.cedge
-        body = self._body
-        # The body's cells of rank > keep agree (the invariant); serials above this have it.
-        newer = self._serial - len(body) + 1 + keep
-        state = [v if s > newer else -1 for s, v in zip(self._fixed, self._fixed_by, strict=True)]
-        if path:
-            # Only the path's last cells are still body when the snake eats at its end.
-            drop = max(0, len(path) - 1 - len(body))
-            for a, b in pairwise(islice(path, drop, None)):
-                e = cedge[a]
-                if e < 0:
-                    continue
-                v = 1 if b == cross[a] else 0
-                if state[e] == -1:
-                    state[e] = v
-                elif state[e] != v:
-                    return None
-        return state
+    def _edge_states(self) -> list[int]:
+        """Edge -> 1 in the tree, 0 not, -1 free, as the body's cells fix them."""
+        tail_serial = self._serial - len(self._body) + 1
+        return [
+            v if s >= tail_serial else -1 for s, v in zip(self._fixed, self._fixed_by, strict=True)
+        ]
 
     def _tree_possible(self, state: list[int]) -> bool:
         """Whether a spanning tree holds every edge of state 1 and none of state 0."""
@@ -816,10 +793,10 @@ class TreeSolver:
         """The blocks cut off once the snake has eaten at the end of ``path`` (none: []), or
         None if the path disagrees with the body or with itself, or closes a loop of tree edges.
 
-        This is the spanning-tree question of ``_tree_possible`` for the state of
-        ``_edge_states(len(path) - 3, path)``, answered along the walk instead of over every
-        edge. The cells that constrain edges then are one walk: the body's cells of rank >
-        keep, ending at the head, then the path. Its cross moves are the forced edges, so they
+        This is the spanning-tree question of ``_tree_possible`` for the edge states after
+        eating, answered along the walk instead of over every edge. The cells that constrain
+        edges then are one walk: the body's cells that are still body, ending at the head, then
+        the path. Its cross moves are the forced edges, so they
         join exactly the blocks the walk passes through (W), and they close a loop if and only
         if a cross move on a new edge enters a block already passed. Every constrained edge has
         a block of W at one end (a cell constrains only its own block's edge), so the blocks
@@ -1031,9 +1008,7 @@ class TreeSolver:
         """The successor of every cell on one Hamiltonian cycle that agrees with the body."""
         g = self._grid
         assert g is not None
-        state = self._edge_states(-1)
-        assert state is not None
-        spanned = span(g.ends, len(g.adj), state)
+        spanned = span(g.ends, len(g.adj), self._edge_states())
         assert spanned is not None  # the body always fits some tree (the invariant)
         tree = spanned[1]
         return [

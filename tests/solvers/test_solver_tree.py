@@ -394,6 +394,21 @@ def test_a_play_out_is_a_legal_game_that_eats_at_its_end() -> None:
     assert routes > 100
 
 
+def _state_after(grid: BlockGrid, body: list[int], path: list[int]) -> list[int] | None:
+    """Edge -> 1 in the tree, 0 not, -1 free once the snake (``body``, head first) has eaten at
+    the end of ``path``, read off the cells that are body then; None if two disagree."""
+    cells = [*reversed(path), *body[1:]][: len(body) + 1]  # the body after eating, head first
+    state = [-1] * len(grid.ends)
+    for i, c in enumerate(cells[1:], start=1):
+        e = grid.cedge[c]
+        if e >= 0:
+            v = 1 if cells[i - 1] == grid.cross[c] else 0
+            if state[e] not in (-1, v):
+                return None
+            state[e] = v
+    return state
+
+
 def _cut_by_whole_search(grid: BlockGrid, state: list[int], head_block: int) -> list[int] | None:
     """The blocks that edges not forbidden by ``state`` leave apart from the head's, or None if
     the forced edges close a loop: the spanning-tree question asked over every edge."""
@@ -445,7 +460,7 @@ def test_the_path_check_agrees_with_a_whole_tree_search(level: Level, seed: int)
                 path = solver._plan(goal, first)
                 if path is None or len(path) < 2:
                     continue
-                state = solver._edge_states(len(path) - 3, path)
+                state = _state_after(grid, [grid.index(p) for p in game.body], path)
                 want = (
                     None
                     if state is None
