@@ -709,10 +709,78 @@ class TreeSolver:
 
     def _after_cost(self, sim: TreeSolver) -> int:
         """The mean number of moves, in the simulated state, to reach a free cell (x 1000)."""
-        reach: list[int] = []
-        sim._plan([False] * len(sim._occ), reach=reach)
+        reach = sim._moves_to_cells()
         free = [k for k, o in zip(reach, sim._occ, strict=True) if k >= 0 and o < 0]
         return 0 if not free else 1000 * sum(free) // len(free)
+
+    def _moves_to_cells(self) -> list[int]:
+        """Cell -> the number of moves along the planner's cheapest path to it from the head
+        (-1: none). The same search as ``_plan`` with no goal, in a leaner loop: it runs over
+        the whole board once per play-out, and the costs must stay the same as ``_plan``'s."""
+        g = self._grid
+        assert g is not None
+        occ, fixed, fixed_by, dflt, cross, cedge, block, last = (
+            self._occ,
+            self._fixed,
+            self._fixed_by,
+            g.dflt,
+            g.cross,
+            g.cedge,
+            g.block,
+            self._last,
+        )
+        head = self._body[0]
+        tail_serial = self._serial - len(self._body) + 1
+        step_same, step_new, step_back = (_STEP + p for p in self.penalties)
+        shut, hug, nbrs = self.shut, self._hug, self._nbrs
+        n = len(occ)
+        done = [False] * n
+        best = [_FAR] * n
+        steps = [-1] * n
+        best[head] = steps[head] = 0
+        heap = [head]
+        while heap:
+            c = heappop(heap) % n
+            if done[c]:
+                continue
+            done[c] = True
+            cost = best[c]
+            t = steps[c]
+            lim = t + tail_serial
+            t += 1
+            e = cedge[c]
+            v = fixed_by[e] if e >= 0 and fixed[e] > lim else -1
+            cc = cross[c]
+            if v != 1:
+                d = dflt[c]
+                if not done[d] and occ[d] < lim:
+                    nc = cost + step_same
+                    if v == -1 and cc >= 0 and last[block[cc]] <= lim:
+                        nc += shut
+                    if hug:
+                        for q in nbrs[d]:
+                            if occ[q] < 0:
+                                nc += hug
+                    if nc < best[d]:
+                        best[d] = nc
+                        steps[d] = t
+                        heappush(heap, nc * n + d)
+            if cc >= 0 and v != 0 and not done[cc] and occ[cc] < lim:
+                if v == 1:
+                    nc = cost + step_back
+                elif last[block[cc]] <= lim:
+                    nc = cost + step_new
+                else:
+                    continue
+                if hug:
+                    for q in nbrs[cc]:
+                        if occ[q] < 0:
+                            nc += hug
+                if nc < best[cc]:
+                    best[cc] = nc
+                    steps[cc] = t
+                    heappush(heap, nc * n + cc)
+        return steps
 
     def _first_step(self, food: int) -> tuple[int, list[int]]:
         """The first cell of a good path: to the food, or to blocks it would cut off first.
@@ -891,7 +959,6 @@ class TreeSolver:
         self,
         goal: list[bool],
         first: int = -1,
-        reach: list[int] | None = None,
         avoid: list[bool] | None = None,
         bound: list[int] | None = None,
     ) -> list[int] | None:
@@ -899,8 +966,7 @@ class TreeSolver:
 
         With ``avoid`` (block -> bool), passing by one of those blocks without entering it costs
         ``avoid_cost`` more. With ``bound`` (cell -> a lower bound on its cost to the goal), the
-        search is A*. ``reach``, if given, receives each cell's number of moves along its
-        cheapest path (-1 where none), when no goal is reached.
+        search is A*.
 
         Body cells count as free once the tail has left them, a body cell's edge constraint
         holds until then, and a cross move may not enter a block the body still holds (that
@@ -987,8 +1053,6 @@ class TreeSolver:
                         prev[d] = c
                         steps[d] = t
                         heappush(heap, (nc + to_go) * n + d)
-        if reach is not None:
-            reach[:] = steps
         return None
 
     def _ring_overlay(self, game: Game, ring: list[int]) -> dict[Point, str]:

@@ -472,3 +472,26 @@ def test_the_path_check_agrees_with_a_whole_tree_search(level: Level, seed: int)
         game.step(solver.next_direction(game))
     # Small boards do not show every verdict; the open ones do.
     assert "whole" in verdicts and len(verdicts) >= (3 if len(grid.blocks) >= 36 else 2)
+
+
+@pytest.mark.parametrize(("size", "seed"), [(8, 1), (12, 2)])
+def test_the_after_eating_search_costs_moves_as_the_planner_does(size: int, seed: int) -> None:
+    # The mean distance after eating comes from a leaner copy of the planner's search: for each
+    # cell, its number of moves must be the length of the planner's own path there (-1 where
+    # the planner finds none), including the hugging costs of small boards.
+    game, solver, grid = _started(open_level(size, size, length=1), seed)
+    compared = 0
+    while solver._ring is None and not game.over:
+        solver._sync(game)
+        moves = solver._moves_to_cells()
+        for cell in range(game.steps % 5, len(grid.points), 5):
+            goal = [False] * len(grid.points)
+            goal[cell] = True
+            path = solver._plan(goal)
+            if cell == solver._body[0]:
+                continue
+            assert moves[cell] == (-1 if path is None else len(path) - 1)
+            compared += path is not None
+        game.step(solver.next_direction(game))
+    assert solver._hug > 0 or size > 8
+    assert compared > 2000
