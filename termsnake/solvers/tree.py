@@ -716,23 +716,16 @@ class TreeSolver:
     def _moves_to_cells(self) -> list[int]:
         """Cell -> the number of moves along the planner's cheapest path to it from the head
         (-1: none). The same search as ``_plan`` with no goal, in a leaner loop: it runs over
-        the whole board once per play-out, and the costs must stay the same as ``_plan``'s."""
+        the whole board once per play-out, and the costs must stay the same as ``_plan``'s (see
+        the comments there; a test holds the two to the same move counts)."""
         g = self._grid
         assert g is not None
-        occ, fixed, fixed_by, dflt, cross, cedge, block, last = (
-            self._occ,
-            self._fixed,
-            self._fixed_by,
-            g.dflt,
-            g.cross,
-            g.cedge,
-            g.block,
-            self._last,
-        )
-        head = self._body[0]
-        tail_serial = self._serial - len(self._body) + 1
+        occ, fixed, fixed_by, last = self._occ, self._fixed, self._fixed_by, self._last
+        ways, crossing, cross, cedge, block = g.ways, g.crossing, g.cross, g.cedge, g.block
         step_same, step_new, step_back = (_STEP + p for p in self.penalties)
         shut, hug, nbrs = self.shut, self._hug, self._nbrs
+        head = self._body[0]
+        tail_serial = self._serial - len(self._body) + 1
         n = len(occ)
         done = [False] * n
         best = [_FAR] * n
@@ -751,35 +744,27 @@ class TreeSolver:
             e = cedge[c]
             v = fixed_by[e] if e >= 0 and fixed[e] > lim else -1
             cc = cross[c]
-            if v != 1:
-                d = dflt[c]
-                if not done[d] and occ[d] < lim:
+            for d in ways[c] if v != 1 else crossing[c]:
+                if done[d] or occ[d] >= lim:
+                    continue
+                if d != cc:
                     nc = cost + step_same
                     if v == -1 and cc >= 0 and last[block[cc]] <= lim:
                         nc += shut
-                    if hug:
-                        for q in nbrs[d]:
-                            if occ[q] < 0:
-                                nc += hug
-                    if nc < best[d]:
-                        best[d] = nc
-                        steps[d] = t
-                        heappush(heap, nc * n + d)
-            if cc >= 0 and v != 0 and not done[cc] and occ[cc] < lim:
-                if v == 1:
+                elif v == 1:
                     nc = cost + step_back
-                elif last[block[cc]] <= lim:
-                    nc = cost + step_new
-                else:
+                elif v == 0 or last[block[d]] > lim:
                     continue
+                else:
+                    nc = cost + step_new
                 if hug:
-                    for q in nbrs[cc]:
+                    for q in nbrs[d]:
                         if occ[q] < 0:
                             nc += hug
-                if nc < best[cc]:
-                    best[cc] = nc
-                    steps[cc] = t
-                    heappush(heap, nc * n + cc)
+                if nc < best[d]:
+                    best[d] = nc
+                    steps[d] = t
+                    heappush(heap, nc * n + d)
         return steps
 
     def _first_step(self, food: int) -> tuple[int, list[int]]:
