@@ -219,7 +219,10 @@ class TreeSolver:
     slack = 2
     shut = 1000
     # Whether to choose between the two moves by playing each out to the food; the weight of
-    # the mean distance to a free cell after eating in that choice (thousandths).
+    # the mean distance to a free cell after eating in that choice (thousandths). 20x20, seeds
+    # 1-200: 11,014.3 steps; weight 1000: 11,014.9; none: 11,178.4 (at 0.7 times the time);
+    # counting the fewest moves to each cell (a breadth-first search) instead of the moves of
+    # the planner's cheapest paths: 11,064.2, or 11,126.7 at weight 3000 (0.8 times the time).
     lookahead = True
     after_weight = 2000
     # The extra cost of entering a cell per free neighbour (thousandths of a step), on boards of
