@@ -853,12 +853,12 @@ class TreeSolver:
         This is the spanning-tree question of ``_tree_possible`` for the edge states after
         eating, answered along the walk instead of over every edge. The cells that constrain
         edges then are one walk: the body's cells that are still body, ending at the head, then
-        the path. Its cross moves are the forced edges, so they
-        join exactly the blocks the walk passes through (W), and they close a loop if and only
-        if a cross move on a new edge enters a block already passed. Every constrained edge has
-        a block of W at one end (a cell constrains only its own block's edge), so the blocks
-        outside W meet over free edges, and a group of them is cut off if and only if each of
-        its edges to W is forbidden.
+        the path. Its cross moves are the forced edges, so they join exactly the blocks the walk
+        passes through (W), and they close a loop if and only if a cross move on a new edge
+        enters a block already passed. Every constrained edge has a block of W at one end (a
+        cell constrains only its own block's edge), so the blocks outside W meet over free
+        edges, and a group of them is cut off if and only if each of its edges to W is
+        forbidden.
         """
         g = self._grid
         assert g is not None
@@ -870,7 +870,9 @@ class TreeSolver:
         # When the path is longer than the body, its first cells are no longer body either.
         drop = max(0, len(path) - 1 - len(body))
         a = path[drop]
-        walked = {block[a]}  # the blocks the path passes through
+        # The path's first block and those it enters over new tree edges; with the blocks of
+        # the body's run (``last`` above ``newer``), they make W.
+        walked = {block[a]}
         mine: dict[int, int] = {}  # edge -> the path's constraint on it
         for b in islice(path, drop + 1, None):
             e = cedge[a]
