@@ -292,6 +292,8 @@ class TreeSolver:
         self._lane: deque[int] = deque()  # late game: the moves of a shorter way to the food
         self._searched = -1  # late game: the step at which the food last searched for appeared
         self._toward: tuple[int, list[int]] = (-1, [])  # food -> A* bound of each cell
+        self._open: list[int] = []  # the cells that are not wall
+        self._spread: tuple[int, list[int]] = (-1, [])  # food -> sums of its nearest distances
 
     @property
     def engine(self) -> str:
@@ -317,7 +319,8 @@ class TreeSolver:
                     reasons.append(grid)
                     break
                 self._grid = grid
-                self._toward = (-1, [])  # bounds belong to one grid
+                self._toward = self._spread = (-1, [])  # bounds belong to one grid
+                self._open = [c for c in range(len(grid.points)) if grid.block[c] >= 0]
                 self._seen = [0] * len(grid.points)
                 self._nbrs = self._neighbours(grid)
                 self._hug = self.hug if len(grid.blocks) <= self.hug_blocks else 0
@@ -672,6 +675,7 @@ class TreeSolver:
         sim._follow = None
         sim._nbrs = self._nbrs
         sim._toward = self._toward  # the same food: the bounds carry over (read only)
+        sim._open = self._open
         sim._hug = hug
         sim._inner = None
         sim._commit = deque()
@@ -684,6 +688,11 @@ class TreeSolver:
         food = self._food_index(game)
         since_food = game.since_food
         toward = self._bound_to(food) if food >= 0 else []
+        # No play-out scores less than its moves plus the least its after-eating term can be
+        # (unless it stalls first, which ends it without that term).
+        floor = 0
+        if self.after_weight and food >= 0 and game.since_food + limit < game.stall_limit:
+            floor = self._after_floor(food, len(self._open) - len(self._body) - 1)
         try:
             # Every chosen move keeps the tree, so none is fatal; the play-out ends when the
             # snake eats (and the game is won if the snake then fills the board) or stalls.
@@ -699,7 +708,7 @@ class TreeSolver:
                 # No route eats in fewer moves than the distance to the food along the blocks'
                 # ways with no body in the way (or, without A*, walls aside).
                 ahead = toward[cell] // _STEP if toward else cells.distance(cell, food)
-                if len(route) >= limit or _STEP * (len(route) + ahead) >= bound:
+                if len(route) >= limit or _STEP * (len(route) + ahead) + floor >= bound:
                     return None  # too long, or it cannot score below ``bound``
                 sim._advance(cell, grow=False)
                 cell = sim._choose(food, since_food, None)
@@ -712,10 +721,45 @@ class TreeSolver:
         return route, score
 
     def _after_cost(self, sim: TreeSolver) -> int:
-        """The mean number of moves, in the simulated state, to reach a free cell (x 1000)."""
+        """The mean number of moves, in the simulated state, to reach a free cell (x 1000); a
+        cell out of reach counts as many moves as the board has cells."""
         reach = sim._moves_to_cells()
-        free = [k for k, o in zip(reach, sim._occ, strict=True) if k >= 0 and o < 0]
-        return 0 if not free else 1000 * sum(free) // len(free)
+        occ = sim._occ
+        free = [reach[c] for c in self._open if occ[c] < 0]
+        if not free:
+            return 0
+        n = len(occ)
+        return 1000 * sum(k if k >= 0 else n for k in free) // len(free)
+
+    def _after_floor(self, food: int, free: int) -> int:
+        """The least after-eating term (``after_weight`` times ``_after_cost``) of a play-out
+        that eats at ``food`` leaving ``free`` cells free.
+
+        No way from there is shorter than along the blocks' ways with no body in the way, so
+        the mean over any ``free`` cells is at least that of the ``free`` nearest ones."""
+        if free <= 0:
+            return 0
+        if self._spread[0] != food:
+            g = self._grid
+            assert g is not None
+            n = len(g.points)
+            far = [n] * n
+            far[food] = 0
+            queue = deque([food])
+            ways = g.ways
+            while queue:
+                c = queue.popleft()
+                k = far[c] + 1
+                for d in ways[c]:
+                    if far[d] == n:
+                        far[d] = k
+                        queue.append(d)
+            sums = [0]
+            for k in sorted(far[c] for c in self._open if c != food):
+                sums.append(sums[-1] + k)
+            self._spread = (food, sums)
+        sums = self._spread[1]
+        return self.after_weight * (1000 * sums[free] // free) // 1000
 
     def _moves_to_cells(self) -> list[int]:
         """Cell -> the number of moves along the planner's cheapest path to it from the head

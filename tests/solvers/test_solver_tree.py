@@ -394,6 +394,30 @@ def test_a_play_out_is_a_legal_game_that_eats_at_its_end() -> None:
     assert routes > 100
 
 
+def test_a_play_out_is_cut_short_only_when_it_could_not_win() -> None:
+    # A play-out stops once its moves so far, the distance left and the least its after-eating
+    # term can be reach its bound. That least term must never be over the real one: a bound
+    # just above a play-out's score must still let it finish.
+    game, solver, grid = _started(open_level(12, 12, length=1), 4)
+    limit = 2 * len(grid.points)
+    checked = 0
+    while solver._ring is None and not game.over:
+        solver._sync(game)
+        head, food = solver._body[0], solver._food_index(game)
+        for first in (grid.dflt[head], grid.cross[head]):
+            if game.steps % 7 or first < 0 or not solver._move_keeps_tree(first, first == food):
+                continue
+            out = solver._rollout(game, first, limit, solver.shut, 0)
+            assert out is not None
+            route, score = out
+            floor = solver._after_floor(food, len(solver._open) - len(solver._body) - 1)
+            assert 0 < floor <= score - 1000 * len(route)
+            assert solver._rollout(game, first, limit, solver.shut, 0, score + 1) == out
+            checked += 1
+        game.step(solver.next_direction(game))
+    assert checked > 200
+
+
 def _state_after(grid: BlockGrid, body: list[int], path: list[int]) -> list[int] | None:
     """Edge -> 1 in the tree, 0 not, -1 free once the snake (``body``, head first) has eaten at
     the end of ``path``, read off the cells that are body then; None if two disagree."""
