@@ -297,7 +297,9 @@ class TreeSolver:
         self._open: list[int] = []  # the cells that are not wall
         # The last path planned to the food: the head's serial then, the path, and its cut check.
         self._kept: tuple[int, list[int], list[int] | None] = (-1, [], None)
-        self._spread: tuple[int, list[int]] = (-1, [])  # food -> sums of its nearest distances
+        # Food -> each cell's distance from it along the blocks' ways, and the sums of the
+        # nearest distances (the first k for each k).
+        self._spread: tuple[int, list[int], list[int]] = (-1, [], [])
 
     @property
     def engine(self) -> str:
@@ -323,7 +325,8 @@ class TreeSolver:
                     reasons.append(grid)
                     break
                 self._grid = grid
-                self._toward = self._spread = (-1, [])  # bounds belong to one grid
+                self._toward = (-1, [])  # bounds belong to one grid
+                self._spread = (-1, [], [])
                 self._kept = (-1, [], None)
                 self._open = [c for c in range(len(grid.points)) if grid.block[c] >= 0]
                 self._seen = [0] * len(grid.points)
@@ -721,21 +724,34 @@ class TreeSolver:
                 route.append(cell)
             score = 1000 * len(route)
             if not over and self.after_weight:
-                score += self.after_weight * self._after_cost(sim) // 1000
+                after = self._after_term(sim, food, bound - score)
+                if after is None:
+                    return None  # it cannot score below ``bound``
+                score += after
         finally:
             self._gen = sim._gen
         return route, score
 
-    def _after_cost(self, sim: TreeSolver) -> int:
-        """The mean number of moves, in the simulated state, to reach a free cell (x 1000); a
-        cell out of reach counts as many moves as the board has cells."""
-        reach = sim._moves_to_cells()
+    def _after_term(self, sim: TreeSolver, food: int, limit: int) -> int | None:
+        """``after_weight`` times the mean number of moves (x 1000), in the simulated state just
+        after eating at ``food``, to reach a free cell (one out of reach counts as many moves as
+        the board has cells); None as soon as that is sure to be ``limit`` or more."""
         occ = sim._occ
-        free = [reach[c] for c in self._open if occ[c] < 0]
+        free = [c for c in self._open if occ[c] < 0]
         if not free:
             return 0
+        if limit <= 0:
+            return None
+        weight, count = self.after_weight, len(free)
+        need = -(-1000 * limit // weight)  # the least mean (x 1000) whose term reaches limit
+        cap = -(-need * count // 1000)  # the least sum of moves with that mean
+        far = self._spread_from(food)[0]
+        reach = sim._moves_to_cells(far, sum(far[c] for c in free), cap)
+        if reach is None:
+            return None
         n = len(occ)
-        return 1000 * sum(k if k >= 0 else n for k in free) // len(free)
+        total = sum(k if k >= 0 else n for k in (reach[c] for c in free))
+        return weight * (1000 * total // count) // 1000
 
     def _after_floor(self, food: int, free: int) -> int:
         """The least after-eating term (``after_weight`` times ``_after_cost``) of a play-out
@@ -745,6 +761,12 @@ class TreeSolver:
         the mean over any ``free`` cells is at least that of the ``free`` nearest ones."""
         if free <= 0:
             return 0
+        sums = self._spread_from(food)[1]
+        return self.after_weight * (1000 * sums[free] // free) // 1000
+
+    def _spread_from(self, food: int) -> tuple[list[int], list[int]]:
+        """Cell -> its distance from ``food`` along the blocks' ways with no body in the way (the
+        board's cell count if none), and k -> the sum of the k nearest (cached per food)."""
         if self._spread[0] != food:
             g = self._grid
             assert g is not None
@@ -763,15 +785,20 @@ class TreeSolver:
             sums = [0]
             for k in sorted(far[c] for c in self._open if c != food):
                 sums.append(sums[-1] + k)
-            self._spread = (food, sums)
-        sums = self._spread[1]
-        return self.after_weight * (1000 * sums[free] // free) // 1000
+            self._spread = (food, far, sums)
+        return self._spread[1], self._spread[2]
 
-    def _moves_to_cells(self) -> list[int]:
+    def _moves_to_cells(
+        self, far: list[int] | None = None, low: int = 0, cap: int = _FAR
+    ) -> list[int] | None:
         """Cell -> the number of moves along the planner's cheapest path to it from the head
         (-1: none). The same search as ``_plan`` with no goal, in a leaner loop: it runs over
         the whole board once per play-out, and the costs must stay the same as ``_plan``'s (see
-        the comments there; a test holds the two to the same move counts)."""
+        the comments there; a test holds the two to the same move counts).
+
+        With ``far`` (cell -> at most its number of moves) and ``low`` (the sum of ``far`` over
+        the free cells), None as soon as the sum of the moves to the free cells is sure to
+        reach ``cap``."""
         g = self._grid
         assert g is not None
         occ, fixed, fixed_by, last = self._occ, self._fixed, self._fixed_by, self._last
@@ -781,6 +808,7 @@ class TreeSolver:
         head = self._body[0]
         tail_serial = self._serial - len(self._body) + 1
         n = len(occ)
+        far = far or [0] * n
         done = [False] * n
         best = [_FAR] * n
         steps = [-1] * n
@@ -793,6 +821,10 @@ class TreeSolver:
             done[c] = True
             cost = best[c]
             t = steps[c]
+            if occ[c] < 0:
+                low += t - far[c]  # a free cell's moves are known: the sum's floor rises
+                if low >= cap:
+                    return None
             lim = t + tail_serial
             t += 1
             e = cedge[c]

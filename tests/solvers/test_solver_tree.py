@@ -549,6 +549,7 @@ def test_the_after_eating_search_costs_moves_as_the_planner_does(size: int, seed
     while solver._ring is None and not game.over:
         solver._sync(game)
         moves = solver._moves_to_cells()
+        assert moves is not None
         for cell in range(game.steps % 5, len(grid.points), 5):
             goal = [False] * len(grid.points)
             goal[cell] = True
