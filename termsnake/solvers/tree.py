@@ -754,8 +754,8 @@ class TreeSolver:
         return weight * (1000 * total // count) // 1000
 
     def _after_floor(self, food: int, free: int) -> int:
-        """The least after-eating term (``after_weight`` times ``_after_cost``) of a play-out
-        that eats at ``food`` leaving ``free`` cells free.
+        """The least after-eating term (``_after_term``) of a play-out that eats at ``food``
+        leaving ``free`` cells free.
 
         No way from there is shorter than along the blocks' ways with no body in the way, so
         the mean over any ``free`` cells is at least that of the ``free`` nearest ones."""
