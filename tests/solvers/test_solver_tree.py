@@ -423,9 +423,9 @@ def test_a_path_is_taken_again_only_while_the_head_walks_it(
 ) -> None:
     # While the head takes the moves of its last path to the food, the planner takes the rest of
     # that path again instead of searching. At every plan of a 12x12 game and its play-outs:
-    # then, a new search must nearly always find that same rest, and the cut check of the rest
-    # must be the one kept (eating at its end leaves the same body); otherwise, the plan must
-    # be the one a solver with nothing kept makes.
+    # where the head walked the last path, a new search must nearly always find that same rest,
+    # and a new cut check of the rest must give the kept one (eating at its end leaves the same
+    # body); elsewhere, the plan must be the one a solver with nothing kept makes.
     original = TreeSolver._first_step
     counts = {"kept": 0, "same": 0, "fresh": 0}
 
