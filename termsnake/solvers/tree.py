@@ -241,7 +241,8 @@ class TreeSolver:
     # 61, 121, 181: 1898.8, 1903.8, 1909.8, 1895.1 (without: 1895.4, 1940.8, 1921.9, 1911.0);
     # the re-plan did worse there (1923.9 against 1895.4 at seed 1). The shut costs on 20x20
     # too, seeds 1-400: 10,932.6 steps (10,994.0 without, a difference of 1.5 standard errors)
-    # at 1.9 times the time; only the 10000 one, seeds 1-200: 11,049.3 (11,007.2 without).
+    # at 1.9 times the time; only the 10000 one, seeds 1-200: 11,049.3 (11,007.2 without);
+    # only the 3000 one: 11,095.2.
     few_blocks = 16
     variant_blocks = 36
     shut_variants: tuple[int, ...] = (0, 3000, 10000)
