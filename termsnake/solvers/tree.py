@@ -28,7 +28,7 @@ food looks for a shorter way to it after which the body still closes into a Hami
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from heapq import heappop, heappush
 from itertools import islice, pairwise
@@ -90,6 +90,22 @@ def span(
             taken[e] = True
             joins += 1
     return parent, taken, joins
+
+
+def spread(start: int, links: Sequence[Sequence[int]], step: int, unreached: int) -> list[int]:
+    """Cell -> ``step`` times its number of links from ``start``, breadth first (``unreached``
+    where there is no way)."""
+    far = [unreached] * len(links)
+    far[start] = 0
+    queue = deque([start])
+    while queue:
+        c = queue.popleft()
+        k = far[c] + step
+        for d in links[c]:
+            if far[d] == unreached:
+                far[d] = k
+                queue.append(d)
+    return far
 
 
 def pred_of(dflt: list[int], cross: list[int]) -> list[list[int]]:
@@ -751,8 +767,12 @@ class TreeSolver:
         if reach is None:
             return None
         n = len(occ)
-        total = sum(k if k >= 0 else n for k in (reach[c] for c in free))
-        return weight * (1000 * total // count) // 1000
+        return self._weighted_mean(sum(k if k >= 0 else n for k in (reach[c] for c in free)), count)
+
+    def _weighted_mean(self, total: int, count: int) -> int:
+        """``after_weight`` times the mean ``total / count`` (thousandths, rounded down, as the
+        after-eating term counts it; it grows with ``total``)."""
+        return self.after_weight * (1000 * total // count) // 1000
 
     def _after_floor(self, food: int, free: int) -> int:
         """The least after-eating term (``_after_term``) of a play-out that eats at ``food``
@@ -762,8 +782,7 @@ class TreeSolver:
         the mean over any ``free`` cells is at least that of the ``free`` nearest ones."""
         if free <= 0:
             return 0
-        sums = self._spread_from(food)[1]
-        return self.after_weight * (1000 * sums[free] // free) // 1000
+        return self._weighted_mean(self._spread_from(food)[1][free], free)
 
     def _spread_from(self, food: int) -> tuple[list[int], list[int]]:
         """Cell -> its distance from ``food`` along the blocks' ways with no body in the way (the
@@ -771,18 +790,7 @@ class TreeSolver:
         if self._spread[0] != food:
             g = self._grid
             assert g is not None
-            n = len(g.points)
-            far = [n] * n
-            far[food] = 0
-            queue = deque([food])
-            ways = g.ways
-            while queue:
-                c = queue.popleft()
-                k = far[c] + 1
-                for d in ways[c]:
-                    if far[d] == n:
-                        far[d] = k
-                        queue.append(d)
+            far = spread(food, g.ways, 1, len(g.points))
             sums = [0]
             for k in sorted(far[c] for c in self._open if c != food):
                 sums.append(sums[-1] + k)
@@ -928,18 +936,7 @@ class TreeSolver:
         if self.astar and self._toward[0] != food:
             g = self._grid
             assert g is not None
-            far = [_FAR] * len(g.points)
-            far[food] = 0
-            queue = deque([food])
-            pred = g.pred
-            while queue:
-                c = queue.popleft()
-                k = far[c] + _STEP
-                for p in pred[c]:
-                    if far[p] == _FAR:
-                        far[p] = k
-                        queue.append(p)
-            self._toward = (food, far)
+            self._toward = (food, spread(food, g.pred, _STEP, _FAR))
         return self._toward[1] if self.astar else []
 
     def _path_cuts(self, path: list[int]) -> list[int] | None:
