@@ -256,12 +256,15 @@ class TreeSolver:
     # games: 482.3 steps (484.6 without). The shut costs alone on 12x12 x 60 games, seeds 1,
     # 61, 121, 181: 1898.8, 1903.8, 1909.8, 1895.1 (without: 1895.4, 1940.8, 1921.9, 1911.0);
     # the re-plan did worse there (1923.9 against 1895.4 at seed 1). The shut costs on 20x20
-    # too, seeds 1-400: 10,932.6 steps (10,994.0 without, a difference of 1.5 standard errors)
-    # at 1.9 times the time; only the 10000 one, seeds 1-200: 11,049.3 (11,007.2 without);
-    # only the 3000 one: 11,095.2.
+    # too, seeds 1-600: 10,930.2 steps (11,015.7 without), but at 0.47 ms a move (0.28
+    # without); only the 10000 one, seeds 1-200: 11,049.3 (11,007.2 without); only the 3000
+    # one: 11,095.2. So on larger boards only wide_variants: shut cost 0 won 141 of the 152
+    # choices the variants won in a 20x20 game (most of them while the snake was short), and
+    # alone it gave 10,964.2 on seeds 1-600 (1-200: 10,916.5) at 0.24 to 0.28 ms a move.
     few_blocks = 16
     variant_blocks = 36
     shut_variants: tuple[int, ...] = (0, 3000, 10000)
+    wide_variants: tuple[int, ...] = (0,)
     avoid_cost = 20000
     # On boards of more than few_blocks and at most rebranch_blocks blocks (12x12), at each move
     # of a route chosen by play-outs where the other move keeps the tree too, that move is
@@ -672,10 +675,8 @@ class TreeSolver:
         """The (shut cost, hug cost) pairs each play-out is tried with on this board."""
         g = self._grid
         assert g is not None
-        variants: list[tuple[int, int]] = [(self.shut, self._hug)]
-        if len(g.blocks) <= self.variant_blocks:
-            variants += [(s, self._hug) for s in self.shut_variants]
-        return variants
+        more = self.shut_variants if len(g.blocks) <= self.variant_blocks else self.wide_variants
+        return [(self.shut, self._hug)] + [(s, self._hug) for s in more]
 
     def _rollout(
         self, game: Game, first: int, limit: int, shut: int, hug: int, bound: int = _FAR

@@ -418,6 +418,46 @@ def test_a_play_out_is_cut_short_only_when_it_could_not_win() -> None:
     assert checked > 200
 
 
+@pytest.mark.parametrize(("width", "height", "shuts"), [(12, 12, 4), (16, 12, 2)])
+def test_the_look_ahead_keeps_the_best_of_every_play_out_it_tries(
+    width: int, height: int, shuts: int
+) -> None:
+    # Where both moves keep the tree, each is played out with the plain shut cost and with
+    # the board's other ones (12x12: three more; larger boards: only shut cost 0); the route
+    # kept must score the least of all those play-outs, each run in full.
+    game, solver, grid = _started(open_level(width, height, length=1), 2)
+    limit = 2 * len(grid.points)
+    checked = won_by_other = 0
+    while solver._ring is None and not game.over:
+        solver._sync(game)
+        head, food = solver._body[0], solver._food_index(game)
+        moves = [c for c in (grid.dflt[head], grid.cross[head]) if c >= 0 and solver._occ[c] < 0]
+        both = len(moves) == 2 and all(solver._move_keeps_tree(c, c == food) for c in moves)
+        if both and game.steps % 5 == 0:
+            variants = solver._variants()
+            assert len(variants) == shuts and variants[0][0] == solver.shut
+            scores = {
+                (c, shut): out
+                for c in moves
+                for shut, hug in variants
+                if (out := solver._rollout(game, c, limit, shut, hug)) is not None
+            }
+            least = min(score for _, score in scores.values())
+            solver._commit.clear()
+            first = solver._choose(food, game.since_food, game)
+            route = [first, *solver._commit]
+            assert solver._commit_score == least - 1000
+            assert (route, least) in scores.values()
+            plain = min(s for (_, shut), (_, s) in scores.items() if shut == solver.shut)
+            won_by_other += least < plain
+            checked += 1
+        game.step(solver.next_direction(game))
+    while not game.over:
+        game.step(solver.next_direction(game))
+    assert game.outcome is Outcome.WON
+    assert checked > 40 and won_by_other > 5
+
+
 def test_a_path_is_taken_again_only_while_the_head_walks_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
