@@ -14,7 +14,9 @@ other move, which then must keep it (the witness tree's own move is always one o
 Look-ahead: where both moves keep the tree, each is played out on a copy of the solver's mirror
 of the body until the snake eats (the policy above, without look-ahead), and the route that eats
 sooner, counting the mean distance to a free cell afterwards, is kept to; every step of it is
-checked again live.
+checked again live. Each move is also played out with other costs for passing by a block the
+body has not reached (a move's worth: none, 3 or 10 on 12x12 and smaller; on larger boards only
+none), and the best route of all is kept.
 On mid-sized boards, at each step of that route (every second step on 20x20, to save time) the
 move it does not take is played out too, and the snake switches to it if it scores better than
 the rest of the route.
