@@ -15,8 +15,8 @@ Look-ahead: where both moves keep the tree, each is played out on a copy of the 
 of the body until the snake eats (the policy above, without look-ahead), and the route that eats
 sooner, counting the mean distance to a free cell afterwards, is kept to; every step of it is
 checked again live. Each move is also played out with other costs for passing by a block the
-body has not reached (a move's worth: none, 3 or 10 on 12x12 and smaller; on larger boards only
-none), and the best route of all is kept.
+body has not reached (a move's worth: none, 3 or 10 on 12x12 and smaller; none or 10 on larger
+boards), and the best route of all is kept.
 On mid-sized boards, at each step of that route (every second step on 20x20, to save time) the
 move it does not take is played out too, and the snake switches to it if it scores better than
 the rest of the route.
@@ -261,12 +261,13 @@ class TreeSolver:
     # too, seeds 1-600: 10,930.2 steps (11,015.7 without), but at 0.47 ms a move (0.28
     # without); only the 10000 one, seeds 1-200: 11,049.3 (11,007.2 without); only the 3000
     # one: 11,095.2. So on larger boards only wide_variants: shut cost 0 won 141 of the 152
-    # choices the variants won in a 20x20 game (most of them while the snake was short), and
-    # alone it gave 10,964.2 on seeds 1-600 (1-200: 10,916.5) at 0.24 to 0.28 ms a move.
+    # choices the variants won in a 20x20 game (most of them while the snake was short);
+    # alone it gave 10,964.2 on seeds 1-600 (1-200: 10,916.5) at 0.24 to 0.28 ms a move, and
+    # with 10000, 10,921.4 (1-400: 10,905.3; 401-600: 10,953.5) at about 0.33.
     few_blocks = 16
     variant_blocks = 36
     shut_variants: tuple[int, ...] = (0, 3000, 10000)
-    wide_variants: tuple[int, ...] = (0,)
+    wide_variants: tuple[int, ...] = (0, 10000)
     avoid_cost = 20000
     # On boards of more than few_blocks and at most rebranch_blocks blocks (12x12), at each move
     # of a route chosen by play-outs where the other move keeps the tree too, that move is

@@ -418,12 +418,12 @@ def test_a_play_out_is_cut_short_only_when_it_could_not_win() -> None:
     assert checked > 200
 
 
-@pytest.mark.parametrize(("width", "height", "shuts"), [(12, 12, 4), (16, 12, 2)])
+@pytest.mark.parametrize(("width", "height", "shuts"), [(12, 12, 4), (16, 12, 3)])
 def test_the_look_ahead_keeps_the_best_of_every_play_out_it_tries(
     width: int, height: int, shuts: int
 ) -> None:
     # Where both moves keep the tree, each is played out with the plain shut cost and with
-    # the board's other ones (12x12: three more; larger boards: only shut cost 0); the route
+    # the board's other ones (12x12: three more; larger boards: two more); the route
     # kept must score the least of all those play-outs, each run in full.
     game, solver, grid = _started(open_level(width, height, length=1), 2)
     limit = 2 * len(grid.points)
