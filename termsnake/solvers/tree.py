@@ -258,12 +258,13 @@ class TreeSolver:
     # games: 482.3 steps (484.6 without). The shut costs alone on 12x12 x 60 games, seeds 1,
     # 61, 121, 181: 1898.8, 1903.8, 1909.8, 1895.1 (without: 1895.4, 1940.8, 1921.9, 1911.0);
     # the re-plan did worse there (1923.9 against 1895.4 at seed 1). The shut costs on 20x20
-    # too, seeds 1-600: 10,930.2 steps (11,015.7 without), but at 0.47 ms a move (0.28
-    # without); only the 10000 one, seeds 1-200: 11,049.3 (11,007.2 without); only the 3000
-    # one: 11,095.2. So on larger boards only wide_variants: shut cost 0 won 141 of the 152
-    # choices the variants won in a 20x20 game (most of them while the snake was short);
-    # alone it gave 10,964.2 on seeds 1-600 (1-200: 10,916.5) at 0.24 to 0.28 ms a move, and
-    # with 10000, 10,921.4 (1-400: 10,905.3; 401-600: 10,953.5) at about 0.33.
+    # too, seeds 1-600: 10,930.2 steps (11,015.7 without), at 0.47 ms a move in one run; only
+    # the 10000 one, seeds 1-200: 11,049.3 (11,007.2 without); only the 3000 one: 11,095.2.
+    # Shut cost 0 won 141 of the 152 choices the variants won in a 20x20 game (most of them
+    # while the snake was short): alone, seeds 1-600 gave 10,964.2; with 10000 (wide_variants,
+    # on boards of more than variant_blocks blocks), 10,921.4 (1-400: 10,905.3; 401-600:
+    # 10,953.5). Bench runs taken in turn: 0.28 ms a move without them, 0.39 to 0.43 with 0
+    # alone, 0.42 to 0.44 with 0 and 10000.
     few_blocks = 16
     variant_blocks = 36
     shut_variants: tuple[int, ...] = (0, 3000, 10000)
