@@ -1,0 +1,122 @@
+"""Fixed games of every solver on small boards, recorded as replays: the same code gives the
+same bytes. The golden files in tests/golden/games/ were recorded before the package redesign."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from termsnake.level import Level, open_level, with_length
+from termsnake.levelfile import parse_level
+from termsnake.model import Game
+from termsnake.presets import load_preset
+from termsnake.replay import replay_from_game
+from termsnake.solvers import SolverUnavailable, create, play
+
+GOLDEN = Path(__file__).parent / "golden" / "games"
+
+BOARDS: dict[str, str] = {
+    # a wall that no 2x2 block grid fits: best hands it to another solver
+    "notch": "\n".join(
+        [
+            "name: notch",
+            "length: 2",
+            "",
+            "##########",
+            "#........#",
+            "#...#....#",
+            "#...#....#",
+            "#.>......#",
+            "#........#",
+            "#........#",
+            "##########",
+        ]
+    ),
+    # 2x2-aligned walls inside an open board
+    "block": "\n".join(
+        [
+            "name: block",
+            "length: 1",
+            "",
+            "..........",
+            "..........",
+            "....##....",
+            "....##....",
+            "..>.......",
+            "..........",
+        ]
+    ),
+    "ring": "\n".join(
+        [
+            "name: ring",
+            "wrap: yes",
+            "length: 2",
+            "",
+            "........",
+            "..##....",
+            "........",
+            ".....>..",
+            "........",
+            "........",
+        ]
+    ),
+}
+
+SOLVERS = ("best", "tree", "replan", "hole-cycle", "hamilton", "greedy", "bfs", "astar")
+
+
+@dataclass(frozen=True)
+class Case:
+    """One recorded game: a solver on a board with a seed."""
+
+    solver: str
+    board: str
+    seed: int
+
+    @property
+    def file(self) -> Path:
+        return GOLDEN / f"{self.solver}-{self.board}-{self.seed}.txt"
+
+
+def level_of(board: str) -> Level:
+    """A board by case name: `open-WxH-lN`, a preset `preset-NAME`, or one of BOARDS."""
+    if board.startswith("open-"):
+        size, length = board[5:].split("-l")
+        w, h = (int(v) for v in size.split("x"))
+        return open_level(w, h, int(length))
+    if board.startswith("preset-"):
+        return with_length(load_preset(board[7:]), 1)
+    return parse_level(BOARDS[board], f"{board}.txt")
+
+
+def record(case: Case) -> str:
+    """The game's replay JSON, or the solver's refusal."""
+    game = Game(level_of(case.board), case.seed)
+    try:
+        play(game, create(case.solver))
+    except SolverUnavailable as e:
+        return f"unavailable: {e}\n"
+    return replay_from_game(game, case.solver).to_json() + "\n"
+
+
+FAST_BOARDS = ("open-6x6-l1", "open-8x8-l3", "open-7x7-l1", "open-5x4-l2", "notch", "block", "ring")
+SLOW_BOARDS = ("open-12x12-l1", "open-9x9-l1", "preset-rooms", "preset-torus", "preset-dead-end")
+
+
+def cases(boards: tuple[str, ...], seeds: tuple[int, ...]) -> list[Case]:
+    """Every solver on every board with every seed."""
+    return [Case(s, b, seed) for b in boards for s in SOLVERS for seed in seeds]
+
+
+FAST_CASES = cases(FAST_BOARDS, (1, 2))
+SLOW_CASES = [c for c in cases(SLOW_BOARDS, (1,)) if c.solver in ("best", "tree", "replan", "hole-cycle", "hamilton", "greedy")]
+
+
+if __name__ == "__main__":
+    import sys
+
+    GOLDEN.mkdir(parents=True, exist_ok=True)
+    which = SLOW_CASES if "--slow" in sys.argv else FAST_CASES
+    for case in which:
+        case.file.write_text(record(case))
+        print(case.file.name, flush=True)
