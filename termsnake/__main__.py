@@ -2,6 +2,6 @@
 
 import sys
 
-from termsnake.cli import main
+from termsnake.commands.cli import main
 
 sys.exit(main())

@@ -6,11 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from termsnake.level import Level, open_level, with_length
-from termsnake.levelfile import parse_level
-from termsnake.model import Game
-from termsnake.presets import load_preset
-from termsnake.replay import replay_from_game
+from termsnake.core.game import Game
+from termsnake.core.level import Level, open_level, with_length
+from termsnake.formats.levelfile import parse_level
+from termsnake.formats.presets import load_preset
+from termsnake.formats.replay import replay_from_game
 from termsnake.solvers import SolverUnavailable, create, play
 
 GOLDEN = Path(__file__).parent / "golden" / "games"
@@ -109,7 +109,11 @@ def cases(boards: tuple[str, ...], seeds: tuple[int, ...]) -> list[Case]:
 
 
 FAST_CASES = cases(FAST_BOARDS, (1, 2))
-SLOW_CASES = [c for c in cases(SLOW_BOARDS, (1,)) if c.solver in ("best", "tree", "replan", "hole-cycle", "hamilton", "greedy")]
+SLOW_CASES = [
+    c
+    for c in cases(SLOW_BOARDS, (1,))
+    if c.solver in ("best", "tree", "replan", "hole-cycle", "hamilton", "greedy")
+]
 
 
 if __name__ == "__main__":

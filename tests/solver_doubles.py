@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from termsnake.geometry import Direction, Point
-from termsnake.model import Game
+from termsnake.core.game import Game
+from termsnake.core.geometry import Direction, Point
 from termsnake.solvers.base import SolverUnavailable
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from same_games import FAST_CASES, SLOW_CASES, Case, record
 
 

@@ -8,8 +8,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
-from termsnake.geometry import Direction, Point
-from termsnake.model import Game, Outcome
+from termsnake.core.game import Game, Outcome
+from termsnake.core.geometry import Direction, Point
 
 
 class SolverUnavailable(Exception):

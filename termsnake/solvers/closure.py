@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from termsnake.solvers.graph import Grid, distances, flood_count
+from termsnake.solvers.grid import Grid, distances, flood_count
 
 # The ring of the eight cells around a cell, as pairs of direction numbers (UP, DOWN, LEFT,
 # RIGHT = 0..3): a straight neighbour is (d, -1), a diagonal one (d, e) = one step d then e.

@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from termsnake.board import Board
-from termsnake.geometry import Point
-from termsnake.solvers.graph import Grid, flood_count, grid_of
+from termsnake.core.board import Board
+from termsnake.core.geometry import Point
+from termsnake.solvers.grid import Grid, flood_count, grid_of
 
 CycleStatus = Literal["found", "none", "unknown"]
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from termsnake.solvers.graph import Grid, distances, flood_count
+from termsnake.solvers.grid import Grid, distances, flood_count
 
 
 class _OutOfBudget(Exception):

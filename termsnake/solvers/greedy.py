@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
-from termsnake.geometry import DIRECTIONS, Direction, Point
-from termsnake.model import Game
+from termsnake.core.game import Game
+from termsnake.core.geometry import DIRECTIONS, Direction, Point
 from termsnake.solvers.endgame import completion, lock_route
-from termsnake.solvers.graph import (
+from termsnake.solvers.grid import (
     Grid,
     body_free_at,
     direction_number,

@@ -7,12 +7,12 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Final
 
-from termsnake.geometry import Direction, Point
-from termsnake.model import Game
+from termsnake.core.game import Game
+from termsnake.core.geometry import Direction, Point
 from termsnake.solvers.base import SolverUnavailable
 from termsnake.solvers.closure import close_body
 from termsnake.solvers.cycle import DEFAULT_BUDGET, find_cycle, search_nodes
-from termsnake.solvers.graph import ARROWS, Grid, direction_number, grid_of, roomiest_move
+from termsnake.solvers.grid import ARROWS, Grid, direction_number, grid_of, roomiest_move
 
 # The cycle search's budget (in nominal seconds of positions, see cycle.NODES_PER_SECOND):
 # the same as ``termsnake levels``, so a board it lists with a cycle is one hamilton plays.

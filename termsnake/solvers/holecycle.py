@@ -20,11 +20,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
-from termsnake.geometry import Direction, Point
-from termsnake.model import Game
+from termsnake.core.game import Game
+from termsnake.core.geometry import Direction, Point
 from termsnake.solvers.base import SolverUnavailable
 from termsnake.solvers.cycle import zigzag
-from termsnake.solvers.graph import ARROWS, Grid, grid_of
+from termsnake.solvers.grid import ARROWS, Grid, grid_of
 from termsnake.solvers.hamilton import furthest_shortcut, in_order
 
 

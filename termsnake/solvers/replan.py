@@ -26,11 +26,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from termsnake.geometry import Direction, Point
-from termsnake.model import Game
+from termsnake.core.game import Game
+from termsnake.core.geometry import Direction, Point
 from termsnake.solvers.base import SolverUnavailable
 from termsnake.solvers.closure import close_body
-from termsnake.solvers.graph import (
+from termsnake.solvers.grid import (
     Grid,
     body_free_at,
     grid_of,

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
-from termsnake.geometry import Direction, Point
-from termsnake.model import Game
-from termsnake.solvers.graph import (
+from termsnake.core.game import Game
+from termsnake.core.geometry import Direction, Point
+from termsnake.solvers.grid import (
     Grid,
     astar_path,
     body_free_at,

@@ -35,12 +35,12 @@ from dataclasses import dataclass
 from heapq import heappop, heappush
 from itertools import islice, pairwise
 
-from termsnake.board import Board
-from termsnake.geometry import Direction, Point
-from termsnake.model import Game
+from termsnake.core.board import Board
+from termsnake.core.game import Game
+from termsnake.core.geometry import Direction, Point
 from termsnake.solvers.base import Solver, SolverUnavailable
 from termsnake.solvers.endgame import closing_path
-from termsnake.solvers.graph import grid_of
+from termsnake.solvers.grid import grid_of
 
 _D, _U, _L, _R = Direction.DOWN, Direction.UP, Direction.LEFT, Direction.RIGHT
 # (x % 2, y % 2) -> (default move inside the block, cross move out of it), for both turnings.

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import itertools
 
-from termsnake.geometry import Point
-from termsnake.model import Game
+from termsnake.core.game import Game
+from termsnake.core.geometry import Point
 
 
 def invariant_problem(game: Game, cycle: tuple[Point, ...]) -> str | None:

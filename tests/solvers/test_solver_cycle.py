@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from termsnake.board import Board
-from termsnake.geometry import Point
+from termsnake.core.board import Board
+from termsnake.core.geometry import Point
 from termsnake.solvers.cycle import NODES_PER_SECOND, check_cycle, find_cycle, search_nodes
 
 

@@ -8,12 +8,12 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from termsnake.board import Board
-from termsnake.geometry import Direction
-from termsnake.level import Level
-from termsnake.model import Game
+from termsnake.core.board import Board
+from termsnake.core.game import Game
+from termsnake.core.geometry import Direction
+from termsnake.core.level import Level
 from termsnake.solvers.endgame import closing_path, completion, lock_route
-from termsnake.solvers.graph import Grid, grid_of
+from termsnake.solvers.grid import Grid, grid_of
 
 
 def random_body(rng: random.Random, grid: Grid, length: int) -> list[int] | None:

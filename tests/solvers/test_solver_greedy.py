@@ -7,10 +7,10 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from termsnake.board import Board
-from termsnake.geometry import DIRECTIONS, Direction, Point
-from termsnake.level import Level, open_level
-from termsnake.model import Game, Outcome
+from termsnake.core.board import Board
+from termsnake.core.game import Game, Outcome
+from termsnake.core.geometry import DIRECTIONS, Direction, Point
+from termsnake.core.level import Level, open_level
 from termsnake.solvers.base import play
 from termsnake.solvers.greedy import GreedySolver
 

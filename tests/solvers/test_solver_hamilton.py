@@ -5,17 +5,17 @@ from __future__ import annotations
 import pytest
 from cycle_checks import invariant_problem
 
-from termsnake import presets
-from termsnake.board import Board
-from termsnake.geometry import Direction, Point
-from termsnake.level import Level, open_level
-from termsnake.levelfile import parse_level
-from termsnake.model import Game, Outcome
-from termsnake.solvers import graph
+from termsnake.core.board import Board
+from termsnake.core.game import Game, Outcome
+from termsnake.core.geometry import Direction, Point
+from termsnake.core.level import Level, open_level
+from termsnake.formats import presets
+from termsnake.formats.levelfile import parse_level
+from termsnake.solvers import grid as graph
 from termsnake.solvers import hamilton as hamilton_mod
 from termsnake.solvers.base import SolverUnavailable, play
 from termsnake.solvers.cycle import DEFAULT_BUDGET, check_cycle, find_cycle
-from termsnake.solvers.graph import grid_of
+from termsnake.solvers.grid import grid_of
 from termsnake.solvers.hamilton import HamiltonSolver
 
 

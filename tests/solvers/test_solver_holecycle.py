@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from cycle_checks import invariant_problem
 
-from termsnake.board import Board
-from termsnake.geometry import Direction, Point
-from termsnake.level import Level, open_level
-from termsnake.model import Game, Outcome
+from termsnake.core.board import Board
+from termsnake.core.game import Game, Outcome
+from termsnake.core.geometry import Direction, Point
+from termsnake.core.level import Level, open_level
 from termsnake.solvers.base import SolverUnavailable, play
 from termsnake.solvers.cycle import check_cycle
 from termsnake.solvers.holecycle import HoleCycleSolver, hole_cycles

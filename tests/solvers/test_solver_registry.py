@@ -7,11 +7,11 @@ import re
 
 import pytest
 
-from termsnake import presets
-from termsnake.board import Board
-from termsnake.geometry import Direction, Point
-from termsnake.level import Level, open_level
-from termsnake.model import Game, Outcome
+from termsnake.core.board import Board
+from termsnake.core.game import Game, Outcome
+from termsnake.core.geometry import Direction, Point
+from termsnake.core.level import Level, open_level
+from termsnake.formats import presets
 from termsnake.solvers.base import Solver, SolverUnavailable, create, known_names, resolve_name
 
 NAMES = ["hamilton", "replan", "hole-cycle", "greedy", "bfs", "astar"]

@@ -5,15 +5,15 @@ from __future__ import annotations
 import pytest
 from cycle_checks import invariant_problem
 
-from termsnake import presets
-from termsnake.board import Board
-from termsnake.geometry import Direction, Point
-from termsnake.level import Level, open_level, with_length
-from termsnake.model import Game, Outcome
+from termsnake.core.board import Board
+from termsnake.core.game import Game, Outcome
+from termsnake.core.geometry import Direction, Point
+from termsnake.core.level import Level, open_level, with_length
+from termsnake.formats import presets
 from termsnake.solvers.base import SolverUnavailable, create, play
 from termsnake.solvers.closure import close_body
 from termsnake.solvers.cycle import check_cycle, find_cycle
-from termsnake.solvers.graph import grid_of
+from termsnake.solvers.grid import grid_of
 from termsnake.solvers.replan import ReplanSolver
 
 # Boards with walls that 2x2 blocks cannot tile, and an odd torus: the boards replan is for.

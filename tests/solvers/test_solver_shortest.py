@@ -6,11 +6,11 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
-from termsnake.board import Board
-from termsnake.geometry import Direction, Point
-from termsnake.level import Level
-from termsnake.model import Game
-from termsnake.solvers.graph import Grid, astar_path, grid_of, shortest_path
+from termsnake.core.board import Board
+from termsnake.core.game import Game
+from termsnake.core.geometry import Direction, Point
+from termsnake.core.level import Level
+from termsnake.solvers.grid import Grid, astar_path, grid_of, shortest_path
 from termsnake.solvers.shortest import AStarSolver, BfsSolver
 
 SOLVERS = [BfsSolver, AStarSolver]

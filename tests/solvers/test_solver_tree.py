@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from termsnake.board import Board
-from termsnake.geometry import Direction, Point
-from termsnake.level import Level, open_level
-from termsnake.model import Game, Outcome
+from termsnake.core.board import Board
+from termsnake.core.game import Game, Outcome
+from termsnake.core.geometry import Direction, Point
+from termsnake.core.level import Level, open_level
 from termsnake.solvers.base import play
 from termsnake.solvers.tree import BlockGrid, TreeSolver, build_grid
 

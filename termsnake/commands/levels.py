@@ -1,0 +1,179 @@
+"""The ``termsnake check FILE...`` and ``termsnake levels`` commands."""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from termsnake.core.board import Board
+from termsnake.core.level import Level
+from termsnake.formats.levelfile import MAX_FILE_BYTES, LevelError, load_level_file, printable
+from termsnake.formats.presets import DEFAULT_LEVEL, load_preset, preset_names
+
+EXIT_OK: Final = 0
+EXIT_BAD: Final = 2
+CYCLE_WORDS: Final = {"found": "yes", "none": "no", "unknown": "unknown"}
+# The largest --budget: a day of search a board (a budget of 1 is about a second). The search
+# turns the budget into round(budget x cycle.NODES_PER_SECOND) positions, which a non-finite or
+# huge float cannot be.
+MAX_BUDGET: Final = 86_400.0
+
+
+def describe(level: Level) -> str:
+    """A one-line summary of a level: name, size, free cells, snake, wrap."""
+    board = level.board
+    parts = [
+        f"'{printable(level.name)}'",
+        f"{board.width}x{board.height}",
+        f"{board.size} free cells",
+        f"snake of {len(level.body)} heading {level.direction.name.lower()}",
+    ]
+    if board.wrap:
+        parts.append("wraps around")
+    return ", ".join(parts)
+
+
+def _parse(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argparse.Namespace | int:
+    """Parsed arguments, or the exit code argparse chose (2 for bad usage, 0 for --help)."""
+    try:
+        return parser.parse_args(list(argv))
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else EXIT_BAD
+
+
+def check_main(argv: Sequence[str]) -> int:
+    """``termsnake check FILE...``: 0 when every file is a good level, else 2 with the errors."""
+    parser = argparse.ArgumentParser(
+        prog="termsnake check",
+        description="Check level files; each problem is printed as path:line:col: error: message.",
+        epilog=f"Files over {MAX_FILE_BYTES // 1024 // 1024} MiB are refused. "
+        "Exit status: 0 when every file is good, 2 otherwise.",
+    )
+    parser.add_argument("files", nargs="+", metavar="FILE", help="a level file to check")
+    args = _parse(parser, argv)
+    if isinstance(args, int):
+        return args
+    status = EXIT_OK
+    for path in args.files:
+        try:
+            level = load_level_file(path)
+        except LevelError as exc:
+            status = EXIT_BAD
+            for diagnostic in exc.diagnostics:
+                print(diagnostic, file=sys.stderr)
+        else:
+            print(f"{printable(path)}: ok: {describe(level)}")
+    return status
+
+
+@dataclass(frozen=True, slots=True)
+class PresetRow:
+    """One line of ``termsnake levels``."""
+
+    name: str
+    size: str
+    free: int
+    wrap: str
+    cycle: str
+    description: str
+
+
+def cycle_word(board: Board, budget: float) -> str:
+    """``yes``, ``no`` or ``unknown``: whether the cycle search finds a Hamiltonian cycle."""
+    from termsnake.solvers.cycle import find_cycle  # lazily: only this command needs it
+
+    return CYCLE_WORDS.get(find_cycle(board, budget).status, "unknown")
+
+
+def preset_rows(budget: float) -> tuple[list[PresetRow], list[LevelError]]:
+    """A row for each preset that loads, and the errors of those that do not."""
+    rows: list[PresetRow] = []
+    errors: list[LevelError] = []
+    for name in preset_names():
+        try:
+            level = load_preset(name)
+        except LevelError as exc:
+            errors.append(exc)
+            continue
+        board = level.board
+        rows.append(
+            PresetRow(
+                name=name,
+                size=f"{board.width}x{board.height}",
+                free=board.size,
+                wrap="yes" if board.wrap else "no",
+                cycle=cycle_word(board, budget),
+                description=printable(dict(level.meta).get("description", "")),
+            )
+        )
+    return rows, errors
+
+
+def format_table(rows: Sequence[PresetRow], width: int) -> list[str]:
+    """The rows as an aligned table, descriptions cut to fit ``width`` columns."""
+    header = PresetRow("name", "size", 0, "wrap", "cycle", "description")
+    name_w = max(len(r.name) for r in (header, *rows))
+    size_w = max(len(r.size) for r in (header, *rows))
+    free_w = max(len("free"), *(len(str(r.free)) for r in rows))
+    cycle_w = max(len("unknown"), len("cycle"))
+    lines = []
+    for r in (header, *rows):
+        free = "free" if r is header else str(r.free)
+        left = (
+            f"{r.name:<{name_w}}  {r.size:>{size_w}}  {free:>{free_w}}  "
+            f"{r.wrap:<4}  {r.cycle:<{cycle_w}}  "
+        )
+        room = max(width - 1 - len(left), 12)
+        text = r.description if len(r.description) <= room else r.description[: room - 1] + "…"
+        lines.append((left + text).rstrip())
+    return lines
+
+
+def levels_main(argv: Sequence[str]) -> int:
+    """``termsnake levels``: each preset's size, free cells, wrap and Hamiltonian cycle."""
+    from termsnake.solvers.cycle import DEFAULT_BUDGET, NODES_PER_SECOND
+
+    parser = argparse.ArgumentParser(
+        prog="termsnake levels",
+        description="List the preset levels. The cycle column says whether the board has a "
+        "Hamiltonian cycle (a closed path through every free cell): yes, no, or unknown "
+        "when the search gives up within its budget. The answer is the same on every machine, "
+        "and the same one --ai hamilton gets.",
+    )
+    parser.add_argument(
+        "--budget",
+        type=float,
+        default=DEFAULT_BUDGET,
+        metavar="N",
+        help=f"effort of the cycle search on each board: N x {NODES_PER_SECOND:,} positions, "
+        f"about N seconds on an ordinary machine; more than 0, at most {MAX_BUDGET:g} "
+        f"(default: {DEFAULT_BUDGET:g}, as --ai hamilton)",
+    )
+    args = _parse(parser, argv)
+    if isinstance(args, int):
+        return args
+    if not 0 < args.budget <= MAX_BUDGET:  # also false for nan
+        parser.print_usage(sys.stderr)
+        print(
+            f"termsnake levels: error: --budget must be more than 0 and at most "
+            f"{MAX_BUDGET:g}, not {args.budget:g}",
+            file=sys.stderr,
+        )
+        return EXIT_BAD
+
+    rows, errors = preset_rows(args.budget)
+    for exc in errors:
+        for diagnostic in exc.diagnostics:
+            print(diagnostic, file=sys.stderr)
+    if rows:
+        width = shutil.get_terminal_size((80, 24)).columns
+        print("\n".join(format_table(rows, width)))
+        print(f"\nPlay one with `termsnake --level NAME`; plain `termsnake` plays {DEFAULT_LEVEL}.")
+    else:
+        print("termsnake levels: no presets found", file=sys.stderr)
+        return EXIT_BAD
+    return EXIT_BAD if errors else EXIT_OK

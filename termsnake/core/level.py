@@ -1,0 +1,85 @@
+"""A level: a board plus where the snake starts and, optionally, the first food."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from termsnake.core.board import Board
+from termsnake.core.geometry import Direction, Point
+
+DEFAULT_LENGTH = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """Everything a game needs to start: the board, the snake (head first), the first food."""
+
+    board: Board
+    body: tuple[Point, ...]
+    direction: Direction
+    food: Point | None = None
+    name: str = "level"
+    meta: tuple[tuple[str, str], ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        if not self.body:
+            raise ValueError("a level needs a snake of at least one cell")
+        if len(set(self.body)) != len(self.body):
+            raise ValueError("the snake's body overlaps itself")
+        for p in self.body:
+            if not self.board.is_free(p):
+                raise ValueError(f"the snake's body lies on a wall or off the board at {p}")
+        if self.food is not None and (not self.board.is_free(self.food) or self.food in self.body):
+            raise ValueError(f"the first food at {self.food} is not on a free cell")
+
+
+def straight_body(
+    board: Board, head: Point, direction: Direction, length: int
+) -> tuple[Point, ...]:
+    """The cells of a snake of ``length`` behind ``head``; ValueError if they do not fit."""
+    body = [head]
+    back = direction.opposite
+    p = head
+    for _ in range(length - 1):
+        q = board.step(p, back)
+        if q is None or q in board.walls or q in body:
+            raise ValueError(f"a body of length {length} does not fit behind the head at {head}")
+        body.append(q)
+        p = q
+    return tuple(body)
+
+
+def with_length(level: Level, length: int) -> Level:
+    """``level`` with a straight snake of ``length`` behind the same head (a first food the new
+    body covers is dropped); ValueError if it does not fit or would leave no free cell."""
+    if length == len(level.body):
+        return level
+    if length >= level.board.size:
+        raise ValueError(f"a snake of length {length} leaves no free cell on {level.name}")
+    body = straight_body(level.board, level.body[0], level.direction, length)
+    food = level.food if level.food not in body else None
+    return replace(level, body=body, food=food)
+
+
+def open_level(width: int, height: int, length: int = DEFAULT_LENGTH) -> Level:
+    """An open ``width`` x ``height`` board, the snake in the middle heading right."""
+    if length < 1:
+        raise ValueError("the length must be at least 1")
+    if length > width:
+        raise ValueError(f"a snake of length {length} does not fit across a board {width} wide")
+    if length >= width * height:
+        raise ValueError(
+            f"a snake of length {length} leaves no free cell on a {width}x{height} board"
+        )
+    board = Board.open(width, height)
+    head = Point(max(width // 2, length - 1), height // 2)
+    body = straight_body(board, head, Direction.RIGHT, length)
+    return Level(board, body, Direction.RIGHT, None, board.name)
+
+
+DEFAULT_WIDTH, DEFAULT_HEIGHT = 24, 16
+
+
+def default_level() -> Level:
+    """The built-in board a person gets from plain ``termsnake``: it fits an 80x24 terminal."""
+    return open_level(DEFAULT_WIDTH, DEFAULT_HEIGHT)

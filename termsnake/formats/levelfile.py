@@ -1,0 +1,518 @@
+"""Level files: parse the text format of DESIGN.md into a Level, print a Level back as text.
+
+A file is optional ``key: value`` header lines, then the map. Lines are split on LF, CRLF or a
+lone CR; a leading UTF-8 BOM, trailing spaces, blank lines and ``;`` comment lines are ignored.
+Every problem found is reported, each located as ``path:line:col: error: message``.
+
+Header keys (case-insensitive, each at most once): ``name`` (the level's name; default: the file's
+stem), ``length`` (the snake's starting length, default 3), ``wrap`` (``yes``/``no``: the edges
+wrap around), ``author`` and ``description`` (free text), and any ``x-...`` key of your own; those
+last three are kept in ``Level.meta`` in file order. Files over 1 MiB are refused.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from termsnake.core.board import FLOOR, WALL, Board
+from termsnake.core.geometry import Direction, Point
+from termsnake.core.level import DEFAULT_LENGTH, Level, straight_body
+from termsnake.formats.capped import TooLarge, read_capped
+
+MAX_FILE_BYTES: Final = 1024 * 1024
+"""A level file larger than this (1 MiB) is refused unread: no playable board comes close."""
+
+MAX_DIAGNOSTICS: Final = 100
+"""At most this many errors are kept per file; a last one says how many more were dropped."""
+
+FOOD: Final = "%"
+COMMENT: Final = ";"
+HEADS: Final[dict[str, Direction]] = {
+    ">": Direction.RIGHT,
+    "<": Direction.LEFT,
+    "^": Direction.UP,
+    "v": Direction.DOWN,
+}
+HEAD_CHARS: Final[dict[Direction, str]] = {d: ch for ch, d in HEADS.items()}
+MAP_CHARS: Final = frozenset({WALL, FLOOR, FOOD, *HEADS})
+
+FIELD_KEYS: Final = ("name", "length", "wrap")
+"""Header keys that become fields of the Level (its name, the snake's length, the board's wrap)."""
+META_KEYS: Final = ("author", "description")
+"""Header keys kept as free text in ``Level.meta``; keys starting ``x-`` are kept there too."""
+KNOWN_KEYS: Final = (*FIELD_KEYS, *META_KEYS)
+USER_KEY_PREFIX: Final = "x-"
+
+_KEY_RE: Final = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+_TRUE: Final = frozenset({"yes", "true", "on", "1"})
+_FALSE: Final = frozenset({"no", "false", "off", "0"})
+_BLANK: Final = " \t"
+_CHAR_NAMES: Final = {" ": "a space", "\t": "a tab", "\x00": "a NUL byte", "\ufeff": "a BOM"}
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """One problem in a level file, at a 1-based line and column (in characters)."""
+
+    path: str
+    line: int
+    col: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{printable(self.path)}:{self.line}:{self.col}: error: {self.message}"
+
+
+class LevelError(ValueError):
+    """A level file that cannot be used; ``diagnostics`` holds every problem found."""
+
+    def __init__(self, diagnostics: list[Diagnostic] | tuple[Diagnostic, ...]) -> None:
+        self.diagnostics: tuple[Diagnostic, ...] = tuple(diagnostics)
+        super().__init__("\n".join(str(d) for d in self.diagnostics))
+
+
+def printable(text: str) -> str:
+    """``text`` with control and other invisible format characters escaped, safe for a terminal."""
+    if all(_is_safe(ch) for ch in text):
+        return text
+    return "".join(ch if _is_safe(ch) else _escape(ch) for ch in text)
+
+
+def _is_safe(ch: str) -> bool:
+    return ch == " " or not unicodedata.category(ch).startswith(("C", "Z"))
+
+
+def _escape(ch: str) -> str:
+    code = ord(ch)
+    if ch in "\t\n\r":
+        return repr(ch)[1:-1]
+    if code <= 0xFF:
+        return f"\\x{code:02x}"
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    return f"\\U{code:08x}"
+
+
+def describe_char(ch: str) -> str:
+    """A character as an error message shows it: quoted, escaped if unprintable, with U+XXXX."""
+    shown = f"'{printable(ch)}'"
+    extra = _CHAR_NAMES.get(ch)
+    return f"{shown} (U+{ord(ch):04X}, {extra})" if extra else f"{shown} (U+{ord(ch):04X})"
+
+
+class _Collector:
+    """Gathers diagnostics for one file, capped at MAX_DIAGNOSTICS."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.items: list[Diagnostic] = []
+        self.dropped = 0
+
+    def add(self, line: int, col: int, message: str) -> None:
+        if len(self.items) < MAX_DIAGNOSTICS:
+            self.items.append(Diagnostic(self.path, line, col, message))
+        else:
+            self.dropped += 1
+
+    def raise_if_any(self) -> None:
+        if not self.items:
+            return
+        items = sorted(self.items, key=lambda d: (d.line, d.col))
+        if self.dropped:
+            last = items[-1]
+            more = f"too many errors: {self.dropped} more not shown"
+            items.append(Diagnostic(self.path, last.line, last.col, more))
+        raise LevelError(items)
+
+
+# -- reading text --------------------------------------------------------------------------------
+
+
+def _split_lines(text: str) -> list[str]:
+    """Lines split on CRLF, LF or a lone CR, like universal newlines (no other separators)."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def _decode(data: bytes, errors: _Collector) -> str | None:
+    """UTF-8 text of ``data`` (BOM dropped); None after reporting each invalid byte sequence."""
+    text = data.removeprefix(b"\xef\xbb\xbf").decode("utf-8", "surrogateescape")
+    if not _BAD_BYTES.search(text):
+        return text
+    # surrogateescape turns each undecodable byte into one lone surrogate, so positions hold.
+    for number, line in enumerate(_split_lines(text), start=1):
+        for match in _BAD_BYTES.finditer(line):
+            shown = " ".join(f"0x{ord(ch) - 0xDC00:02x}" for ch in match.group())
+            errors.add(
+                number,
+                match.start() + 1,
+                f"invalid UTF-8 (bytes {shown}); save the file as UTF-8",
+            )
+    return None
+
+
+_BAD_BYTES: Final = re.compile("[\udc80-\udcff]+")
+
+
+@dataclass(frozen=True, slots=True)
+class _Header:
+    key: str
+    value: str
+    line: int
+    value_col: int
+
+
+def parse_level(source: str | bytes, path: str = "<string>") -> Level:
+    """Parse a level file's text (or raw bytes); raises LevelError listing every problem."""
+    errors = _Collector(path)
+    if isinstance(source, bytes):
+        decoded = _decode(source, errors)
+        if decoded is None:
+            errors.raise_if_any()
+            raise AssertionError("unreachable: undecodable bytes reported no error")
+        text = decoded
+    else:
+        text = source.removeprefix("\ufeff")
+    lines = _split_lines(text)
+    if not any(line.strip(_BLANK) for line in lines):
+        errors.add(1, 1, "empty file: a level needs a map of # . and a head > < ^ v")
+        errors.raise_if_any()
+
+    headers: list[_Header] = []
+    rows: list[tuple[int, str]] = []  # (line number, row text without trailing spaces)
+    map_ended_at: int | None = None  # the blank line after the map, if any
+    for number, raw in enumerate(lines, start=1):
+        line = raw.rstrip(" ")
+        stripped = line.strip(_BLANK)
+        if not stripped:
+            if rows and map_ended_at is None:
+                map_ended_at = number
+            continue
+        if stripped.startswith(COMMENT):
+            continue
+        if ":" in line:
+            if rows:
+                errors.add(number, 1, "a header line after the map; header lines go before it")
+            else:
+                header = _parse_header_line(line, number, errors)
+                if header is not None:
+                    headers.append(header)
+            continue
+        if not rows and _looks_like_header(line):
+            key = line.split()[0]
+            errors.add(number, 1, f"a header line needs a colon: '{printable(key)}: ...'")
+            continue
+        if map_ended_at is not None:
+            errors.add(
+                number,
+                1,
+                f"the map's rows must be contiguous, but line {map_ended_at} is blank",
+            )
+            map_ended_at = None  # report a split map once per gap
+        rows.append((number, line))
+
+    fields = _read_headers(headers, errors)
+    if not rows:
+        last = len(lines)
+        errors.add(last, 1, "no map: after the header comes the map of # . and a head > < ^ v")
+        errors.raise_if_any()
+    name = fields.name if fields.name is not None else _default_name(path)
+    level = _read_map(rows, fields, name, errors)
+    errors.raise_if_any()
+    assert level is not None
+    return level
+
+
+def _looks_like_header(line: str) -> bool:
+    words = line.split()
+    return len(words) > 1 and words[0].lower() in KNOWN_KEYS
+
+
+def _parse_header_line(line: str, number: int, errors: _Collector) -> _Header | None:
+    key_part, _, value_part = line.partition(":")
+    key = key_part.strip(_BLANK)
+    key_col = len(key_part) - len(key_part.lstrip(_BLANK)) + 1
+    if not _KEY_RE.fullmatch(key):
+        shown = printable(key)
+        errors.add(
+            number,
+            key_col,
+            f"'{shown}' is not a header key; header lines are 'key: value' "
+            "(letters, digits, - and _ in the key)",
+        )
+        return None
+    value = value_part.strip(_BLANK)
+    value_col = len(key_part) + 2 + (len(value_part) - len(value_part.lstrip(_BLANK)))
+    return _Header(key.lower(), value, number, value_col)
+
+
+@dataclass(frozen=True, slots=True)
+class _Fields:
+    name: str | None
+    length: int
+    wrap: bool
+    meta: tuple[tuple[str, str], ...]
+    length_line: int | None
+    length_ok: bool
+
+
+def _read_headers(headers: list[_Header], errors: _Collector) -> _Fields:
+    """Check each header line's key and value; return the values (defaults where bad)."""
+    seen: dict[str, int] = {}
+    name: str | None = None
+    length, wrap, length_line, length_ok = DEFAULT_LENGTH, False, None, True
+    meta: list[tuple[str, str]] = []
+    for h in headers:
+        if h.key in seen:
+            errors.add(h.line, 1, f"'{h.key}' is given twice (first on line {seen[h.key]})")
+            continue
+        seen[h.key] = h.line
+        bad = next((i for i, ch in enumerate(h.value) if unicodedata.category(ch) == "Cc"), None)
+        if bad is not None:
+            errors.add(
+                h.line,
+                h.value_col + bad,
+                f"{h.key} holds a control character {describe_char(h.value[bad])}: "
+                f"'{printable(h.value)}'",
+            )
+            continue
+        if h.key == "name":
+            if not h.value:
+                errors.add(h.line, h.value_col, "the name is empty; write 'name: My level'")
+            else:
+                name = h.value
+        elif h.key == "length":
+            if h.value.isascii() and h.value.isdigit() and int(h.value) >= 1:
+                length, length_line = int(h.value), h.line
+            else:
+                length_ok = False
+                errors.add(
+                    h.line,
+                    h.value_col,
+                    f"length must be a whole number of 1 or more, not '{printable(h.value)}'",
+                )
+        elif h.key == "wrap":
+            word = h.value.lower()
+            if word in _TRUE or word in _FALSE:
+                wrap = word in _TRUE
+            else:
+                errors.add(
+                    h.line, h.value_col, f"wrap must be yes or no, not '{printable(h.value)}'"
+                )
+        elif h.key in META_KEYS or (
+            h.key.startswith(USER_KEY_PREFIX) and len(h.key) > len(USER_KEY_PREFIX)
+        ):
+            meta.append((h.key, h.value))
+        else:
+            errors.add(h.line, 1, _unknown_key_message(h.key))
+    return _Fields(name, length, wrap, tuple(meta), length_line, length_ok)
+
+
+def _unknown_key_message(key: str) -> str:
+    close = difflib.get_close_matches(key, KNOWN_KEYS, n=1, cutoff=0.6)
+    hint = f"did you mean '{close[0]}'?" if close else f"known keys: {', '.join(KNOWN_KEYS)}"
+    return f"unknown header key '{printable(key)}'; {hint} (or start your own keys with 'x-')"
+
+
+def _default_name(path: str) -> str:
+    if path.startswith("<"):
+        return "level"
+    stem = Path(path).stem
+    return stem if stem and all(_is_safe(ch) for ch in stem) else "level"
+
+
+def _read_map(
+    rows: list[tuple[int, str]], fields: _Fields, name: str, errors: _Collector
+) -> Level | None:
+    """Check the map's rows and build the Level; None (with errors reported) if it is broken."""
+    counts = Counter(len(text) for _, text in rows)
+    width = max(counts, key=lambda w: counts[w])  # ties: the first width seen (dict order)
+    reference = next(number for (number, text) in rows if len(text) == width)
+    ok = True
+    heads: list[tuple[int, int, Point, Direction]] = []
+    foods: list[tuple[int, int, Point]] = []
+    walls: set[Point] = set()
+    for y, (number, text) in enumerate(rows):
+        if len(text) != width:
+            ok = False
+            errors.add(
+                number,
+                min(len(text), width) + 1,
+                f"ragged map: this row is {len(text)} cells wide, but line {reference} "
+                f"and most rows are {width}; every row must be the same width",
+            )
+        for x, ch in enumerate(text):
+            col = x + 1
+            if ch == WALL:
+                walls.add(Point(x, y))
+            elif ch == FOOD:
+                foods.append((number, col, Point(x, y)))
+            elif ch in HEADS:
+                heads.append((number, col, Point(x, y), HEADS[ch]))
+            elif ch != FLOOR:
+                ok = False
+                errors.add(
+                    number,
+                    col,
+                    f"unknown map character {describe_char(ch)}; "
+                    "the map uses # wall, . floor, > < ^ v head, % food",
+                )
+    if not heads:
+        ok = False
+        errors.add(rows[0][0], 1, "no head: put one of > < ^ v on the map where the snake starts")
+    for number, col, _, _ in heads[1:]:
+        ok = False
+        errors.add(
+            number,
+            col,
+            f"a second head; the first is at line {heads[0][0]} col {heads[0][1]}, "
+            "and a level has one snake",
+        )
+    for number, col, _ in foods[1:]:
+        ok = False
+        errors.add(
+            number, col, f"a second food; the first is at line {foods[0][0]} col {foods[0][1]}"
+        )
+    if not ok:
+        return None
+    board = Board(width, len(rows), frozenset(walls), fields.wrap, name)
+    head_line, head_col, head, direction = heads[0]
+    # with a bad length line (already reported) check nothing more of the body
+    length = fields.length if fields.length_ok else 1
+    try:
+        body = straight_body(board, head, direction, length)
+    except ValueError:
+        errors.add(head_line, head_col, _misfit_message(board, head, direction, fields, rows))
+        return None
+    food = foods[0][2] if foods else None
+    if food is not None and food in body:
+        food_line, food_col, _ = foods[0]
+        errors.add(food_line, food_col, "the food lies under the snake's body behind the head")
+        return None
+    if len(body) >= board.size:
+        errors.add(
+            head_line,
+            head_col,
+            f"the snake of length {len(body)} fills all {board.size} free cells; "
+            "leave room for food",
+        )
+        return None
+    try:
+        return Level(board, body, direction, food, name, fields.meta)
+    except ValueError as exc:  # the checks above should make this unreachable
+        errors.add(head_line, head_col, str(exc))
+        return None
+
+
+def _misfit_message(
+    board: Board, head: Point, direction: Direction, fields: _Fields, rows: list[tuple[int, str]]
+) -> str:
+    """Why a straight body of ``fields.length`` cells does not fit behind ``head``."""
+    back = direction.opposite
+    p, seen, fit = head, {head}, 1
+    why = "the edge of the board"
+    while True:
+        q = board.step(p, back)
+        if q is None:
+            break
+        if q in board.walls:
+            why = f"a wall at line {rows[q.y][0]} col {q.x + 1}"
+            break
+        if q in seen:
+            why = "itself (the row wraps around)"
+            break
+        seen.add(q)
+        fit += 1
+        p = q
+    where = f" (line {fields.length_line})" if fields.length_line is not None else " (the default)"
+    cells = "1 cell" if fit == 1 else f"{fit} cells"
+    return (
+        f"a snake of length {fields.length}{where} does not fit straight behind the head "
+        f"(facing {direction.name.lower()}): there is room for {cells} before {why}"
+    )
+
+
+# -- printing ------------------------------------------------------------------------------------
+
+
+def format_level(level: Level) -> str:
+    """The level as file text; ``parse_level`` reads it back equal. ValueError if it cannot be."""
+    _check_printable(level)
+    lines = [f"name: {level.name}"]
+    lines += [f"{key}: {value}".rstrip(" ") for key, value in level.meta]
+    lines.append(f"length: {len(level.body)}")
+    if level.board.wrap:
+        lines.append("wrap: yes")
+    lines.append("")
+    grid = [list(row) for row in level.board.rows()]
+    head = level.body[0]
+    grid[head.y][head.x] = HEAD_CHARS[level.direction]
+    if level.food is not None:
+        grid[level.food.y][level.food.x] = FOOD
+    lines += ["".join(row) for row in grid]
+    return "\n".join(lines) + "\n"
+
+
+def _check_printable(level: Level) -> None:
+    problems: list[str] = []
+    texts = [("name", level.name), *level.meta]
+    for key, value in texts:
+        if any(unicodedata.category(ch) == "Cc" for ch in value) or value != value.strip(_BLANK):
+            problems.append(f"{key} {value!r} has control characters or outer spaces")
+    if not level.name:
+        problems.append("the name is empty")
+    for key, _ in level.meta:
+        user = key.startswith(USER_KEY_PREFIX) and len(key) > len(USER_KEY_PREFIX)
+        if key not in META_KEYS and not (user and _KEY_RE.fullmatch(key) and key == key.lower()):
+            problems.append(f"{key!r} cannot be a header key of meta")
+    if len({key for key, _ in level.meta}) != len(level.meta):
+        problems.append("meta repeats a key")
+    if level.board.name != level.name:
+        problems.append(f"the board's name {level.board.name!r} is not the level's {level.name!r}")
+    expected = _straight_or_none(level)
+    if expected != level.body:
+        problems.append("the body does not lie straight behind the head")
+    if len(level.body) >= level.board.size:
+        problems.append("the snake fills the board")
+    if problems:
+        raise ValueError("this level cannot be written as a level file: " + "; ".join(problems))
+
+
+def _straight_or_none(level: Level) -> tuple[Point, ...] | None:
+    try:
+        return straight_body(level.board, level.body[0], level.direction, len(level.body))
+    except ValueError:
+        return None
+
+
+# -- files ---------------------------------------------------------------------------------------
+
+
+def read_level_bytes(path: str | os.PathLike[str]) -> bytes:
+    """A level file's bytes; LevelError for a missing path, a directory or a file over 1 MiB."""
+    shown = os.fspath(path)
+    try:
+        return read_capped(path, MAX_FILE_BYTES)
+    except TooLarge as exc:
+        raise LevelError([Diagnostic(shown, 1, 1, exc.describe("a level"))]) from None
+    except IsADirectoryError:
+        raise LevelError([Diagnostic(shown, 1, 1, "is a directory, not a level file")]) from None
+    except FileNotFoundError:
+        raise LevelError([Diagnostic(shown, 1, 1, "no such file")]) from None
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        raise LevelError([Diagnostic(shown, 1, 1, f"cannot read the file: {reason}")]) from None
+
+
+def load_level_file(path: str | os.PathLike[str]) -> Level:
+    """Read and parse the level file at ``path``; LevelError says what is wrong and where."""
+    return parse_level(read_level_bytes(path), os.fspath(path))

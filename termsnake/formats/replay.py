@@ -1,0 +1,545 @@
+"""Replay files (format termsnake-replay/1): record, load, verify and play back a game."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Final
+
+from termsnake.commands import args as cliargs
+from termsnake.core.board import Board
+from termsnake.core.game import STALL_FACTOR, Game, Outcome, StepResult
+from termsnake.core.geometry import Direction, Point
+from termsnake.core.level import Level
+from termsnake.core.moves import TooManyMoves, compress, expand_directions
+from termsnake.formats.atomic import write_atomic
+from termsnake.formats.capped import TooLarge, read_capped
+from termsnake.formats.levelfile import MAX_FILE_BYTES
+
+FORMAT: Final = "termsnake-replay/1"
+# Files over this are refused unread: a replay within the limits below is far smaller.
+MAX_REPLAY_BYTES: Final = 64 * 1024 * 1024
+# At most this many moves whatever the board, so that a replay's expanded moves (a list of
+# directions, 8 bytes a move) fit in memory.
+MAX_MOVES: Final = 10_000_000
+
+_KEYS: Final = ("format", "board", "start", "seed", "solver", "moves", "foods", "result")
+_BOARD_KEYS: Final = ("name", "rows", "wrap")
+_START_KEYS: Final = ("body", "direction")
+_RESULT_KEYS: Final = ("outcome", "length", "steps")
+
+
+class ReplayError(Exception):
+    """A replay file that cannot be read, is malformed, or does not reproduce its own game."""
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """How a recorded game ended: its outcome, final length and number of moves."""
+
+    outcome: Outcome
+    length: int
+    steps: int
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """One recorded game, field for field the JSON of termsnake-replay/1 (moves expanded)."""
+
+    board_name: str
+    rows: tuple[str, ...]
+    wrap: bool
+    body: tuple[Point, ...]
+    direction: Direction
+    seed: int
+    solver: str | None
+    moves: tuple[Direction, ...]
+    foods: tuple[tuple[int, Point], ...]
+    result: Result
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object of this replay, keys in the documented order."""
+        return {
+            "format": FORMAT,
+            "board": {"name": self.board_name, "rows": list(self.rows), "wrap": self.wrap},
+            "start": {
+                "body": [[p.x, p.y] for p in self.body],
+                "direction": self.direction.letter,
+            },
+            "seed": self.seed,
+            "solver": self.solver,
+            "moves": compress(self.moves),
+            "foods": [[step, p.x, p.y] for step, p in self.foods],
+            "result": {
+                "outcome": self.result.outcome.value,
+                "length": self.result.length,
+                "steps": self.result.steps,
+            },
+        }
+
+    def to_json(self) -> str:
+        """The file text: one top-level key a line, compact values, a final newline."""
+        obj = self.to_dict()
+        lines = [f"{json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in obj.items()]
+        return "{" + ",\n ".join(lines) + "}\n"
+
+    @classmethod
+    def from_json(cls, text: str) -> Replay:
+        """Parse and validate replay text; ReplayError saying what is wrong, never anything else."""
+        try:
+            obj = json.loads(text)
+        except (ValueError, RecursionError) as e:  # JSONDecodeError is a ValueError
+            raise ReplayError(f"not valid JSON: {e}") from None
+        return cls.from_dict(obj)
+
+    @classmethod
+    def from_dict(cls, obj: object) -> Replay:
+        """Validate a decoded JSON value field by field; ReplayError on anything malformed."""
+        top = _object(obj, "the replay", _KEYS)
+        if top["format"] != FORMAT:
+            raise ReplayError(f"format must be {FORMAT!r}, not {top['format']!r}")
+        board = _object(top["board"], "board", _BOARD_KEYS)
+        name = _name(board["name"], "board.name")
+        rows = _rows(board["rows"])
+        wrap = board["wrap"]
+        if not isinstance(wrap, bool):
+            raise ReplayError(f"board.wrap must be true or false, not {wrap!r}")
+        start = _object(top["start"], "start", _START_KEYS)
+        body = _points(start["body"], "start.body")
+        if not body:
+            raise ReplayError("start.body must hold at least one cell")
+        direction = _direction(start["direction"], "start.direction")
+        seed = _integer(top["seed"], "seed")
+        solver = top["solver"]
+        if solver is not None:
+            solver = _name(solver, "solver")
+        moves = _moves(_string(top["moves"], "moves"), rows)
+        foods = _foods(top["foods"])
+        result = _object(top["result"], "result", _RESULT_KEYS)
+        outcome_text = _string(result["outcome"], "result.outcome")
+        try:
+            outcome = Outcome(outcome_text)
+        except ValueError:
+            known = ", ".join(o.value for o in Outcome)
+            raise ReplayError(
+                f"result.outcome must be one of {known}, not {outcome_text!r}"
+            ) from None
+        length = _integer(result["length"], "result.length", minimum=1)
+        steps = _integer(result["steps"], "result.steps", minimum=0)
+        return cls(
+            name, rows, wrap, body, direction, seed, solver, moves, foods,
+            Result(outcome, length, steps),
+        )  # fmt: skip
+
+    def board(self) -> Board:
+        """The recorded board."""
+        return Board.from_rows(self.rows, wrap=self.wrap, name=self.board_name)
+
+    def level(self) -> Level:
+        """The recorded start (board, body, direction), without a first food: foods come from
+        the file's food list."""
+        board = self.board()
+        for i, (a, b) in enumerate(zip(self.body, self.body[1:], strict=False)):
+            if all(board.step(a, d) != b for d in Direction):
+                raise ReplayError(f"start.body[{i + 1}] is not next to start.body[{i}]")
+        try:
+            return Level(board, self.body, self.direction, None, self.board_name)
+        except ValueError as e:
+            raise ReplayError(f"start: {e}") from None
+
+
+# -- validation helpers ---------------------------------------------------------------------
+
+
+def _object(value: object, what: str, keys: Sequence[str]) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ReplayError(f"{what} must be a JSON object, not {_kind(value)}")
+    missing = [k for k in keys if k not in value]
+    if missing:
+        raise ReplayError(f"{what} lacks {', '.join(repr(k) for k in missing)}")
+    extra = [k for k in value if k not in keys]
+    if extra:
+        raise ReplayError(f"{what} has unknown {', '.join(repr(k) for k in extra)}")
+    return value
+
+
+def _kind(value: object) -> str:
+    names: Mapping[type, str] = {
+        dict: "an object", list: "an array", str: "a string", bool: "a boolean",
+        int: "a number", float: "a number", type(None): "null",
+    }  # fmt: skip
+    return names.get(type(value), type(value).__name__)
+
+
+def _string(value: object, what: str) -> str:
+    if not isinstance(value, str):
+        raise ReplayError(f"{what} must be a string, not {_kind(value)}")
+    return value
+
+
+def _name(value: object, what: str) -> str:
+    # Names reach the terminal: a control character there could retitle or rewrite the screen.
+    text = _string(value, what)
+    bad = next((ch for ch in text if not ch.isprintable()), None)
+    if bad is not None:
+        raise ReplayError(f"{what} holds {bad!r}, which is not a printable character")
+    return text
+
+
+def _integer(value: object, what: str, *, minimum: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ReplayError(f"{what} must be an integer, not {_kind(value)}")
+    if minimum is not None and value < minimum:
+        raise ReplayError(f"{what} must be at least {minimum}, not {value}")
+    return value
+
+
+def _direction(value: object, what: str) -> Direction:
+    text = _string(value, what)
+    try:
+        return Direction.from_letter(text)
+    except ValueError:
+        raise ReplayError(f"{what} must be one of U, D, L, R, not {text!r}") from None
+
+
+def _rows(value: object) -> tuple[str, ...]:
+    if not isinstance(value, list) or not value:
+        raise ReplayError("board.rows must be a non-empty array of strings")
+    # Sized before any row is read character by character: a board no level file could hold
+    # would take minutes to check and to replay.
+    cells = sum(len(row) for row in value if isinstance(row, str))
+    if cells > MAX_FILE_BYTES:
+        raise ReplayError(
+            f"board.rows hold {cells} cells, more than the {MAX_FILE_BYTES} a level file can hold"
+        )
+    rows = []
+    for y, row in enumerate(value):
+        text = _string(row, f"board.rows[{y}]")
+        bad = next((ch for ch in text if ch not in "#."), None)
+        if bad is not None:
+            raise ReplayError(f"board.rows[{y}] holds {bad!r}; rows hold only '#' and '.'")
+        if not text or len(text) != len(value[0]):
+            raise ReplayError(f"board.rows[{y}] is {len(text)} wide, row 0 is {len(value[0])}")
+        rows.append(text)
+    if not any("." in row for row in rows):
+        raise ReplayError("board.rows has no free cell")
+    return tuple(rows)
+
+
+def move_limit(rows: Sequence[str]) -> int:
+    """The most moves a game on a board of these rows can make, at most MAX_MOVES.
+
+    A game eats at most once per free cell and stalls after ``STALL_FACTOR x free`` moves
+    without food, so it ends within ``STALL_FACTOR * free * (free + 1)`` moves.
+    """
+    free = sum(row.count(".") for row in rows)
+    return min(STALL_FACTOR * free * (free + 1), MAX_MOVES)
+
+
+def _moves(text: str, rows: Sequence[str]) -> tuple[Direction, ...]:
+    limit = move_limit(rows)
+    try:
+        return tuple(expand_directions(text, limit))
+    except TooManyMoves as e:
+        free = sum(row.count(".") for row in rows)
+        why = (
+            "the most a replay may hold"
+            if limit == MAX_MOVES
+            else f"the most a game on a board of {free} free cells can make"
+        )
+        raise ReplayError(f"moves: {e}, {why}") from None
+    except ValueError as e:
+        raise ReplayError(f"moves: {e}") from None
+
+
+def _points(value: object, what: str) -> tuple[Point, ...]:
+    if not isinstance(value, list):
+        raise ReplayError(f"{what} must be an array of [x, y] pairs, not {_kind(value)}")
+    points = []
+    for i, item in enumerate(value):
+        if not isinstance(item, list) or len(item) != 2:
+            raise ReplayError(f"{what}[{i}] must be an [x, y] pair")
+        x = _integer(item[0], f"{what}[{i}][0]")
+        y = _integer(item[1], f"{what}[{i}][1]")
+        points.append(Point(x, y))
+    return tuple(points)
+
+
+def _foods(value: object) -> tuple[tuple[int, Point], ...]:
+    if not isinstance(value, list):
+        raise ReplayError(f"foods must be an array of [step, x, y], not {_kind(value)}")
+    foods: list[tuple[int, Point]] = []
+    for i, item in enumerate(value):
+        if not isinstance(item, list) or len(item) != 3:
+            raise ReplayError(f"foods[{i}] must be a [step, x, y] triple")
+        step = _integer(item[0], f"foods[{i}][0]", minimum=0)
+        x = _integer(item[1], f"foods[{i}][1]")
+        y = _integer(item[2], f"foods[{i}][2]")
+        if foods and step <= foods[-1][0]:
+            raise ReplayError(
+                f"foods[{i}] appears after move {step}, not after foods[{i - 1}] ({foods[-1][0]})"
+            )
+        foods.append((step, Point(x, y)))
+    return tuple(foods)
+
+
+# -- building, saving, loading --------------------------------------------------------------
+
+
+def replay_from_game(game: Game, solver_name: str | None) -> Replay:
+    """The replay of ``game`` as it stands; a game not over is recorded as ``quit``."""
+    level = game.level
+    return Replay(
+        board_name=level.name,
+        rows=game.board.rows(),
+        wrap=game.board.wrap,
+        body=level.body,
+        direction=level.direction,
+        seed=game.seed,
+        solver=solver_name,
+        moves=tuple(game.moves),
+        foods=tuple(game.foods),
+        result=Result(game.outcome or Outcome.QUIT, game.length, game.steps),
+    )
+
+
+def save_replay(replay: Replay, path: str | os.PathLike[str]) -> None:
+    """Write ``replay`` to ``path`` atomically: a temp file beside it, fsync, then rename."""
+    write_atomic(path, replay.to_json().encode("utf-8"))
+
+
+def load_replay(path: str | os.PathLike[str]) -> Replay:
+    """Read and validate a replay file; ReplayError (naming the file) on any problem, and for a
+    file over MAX_REPLAY_BYTES, which is not read."""
+    try:
+        text = _read_bytes(path).decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ReplayError(f"{os.fspath(path)}: not UTF-8 text") from None
+    try:
+        return Replay.from_json(text)
+    except ReplayError as e:
+        raise ReplayError(f"{os.fspath(path)}: {e}") from None
+
+
+def _read_bytes(path: str | os.PathLike[str]) -> bytes:
+    """The file's bytes, at most MAX_REPLAY_BYTES of them; ReplayError naming the file."""
+    shown = os.fspath(path)
+    try:
+        return read_capped(path, MAX_REPLAY_BYTES)
+    except TooLarge as e:
+        raise ReplayError(f"{shown}: {e.describe('a replay')}") from None
+    except OSError as e:
+        raise ReplayError(f"{shown}: cannot read: {e.strerror or e}") from None
+
+
+# -- verification and playback ----------------------------------------------------------------
+
+
+class PlaybackGame(Game):
+    """A game fed by a replay's foods that ends as ``quit`` once its recorded moves run out
+    (a game the person quit, or one cut short, has no fatal last move to end it)."""
+
+    __slots__ = ("stop_after",)
+
+    def __init__(self, replay: Replay) -> None:
+        """Start the recorded game: its board, start, seed and food list."""
+        try:
+            super().__init__(replay.level(), replay.seed, food_plan=[p for _, p in replay.foods])
+        except ValueError as e:
+            raise ReplayError(f"the first food: {e}") from None
+        self.stop_after = len(replay.moves)
+        if replay.result.outcome is Outcome.QUIT and self.steps >= self.stop_after:
+            self.quit()
+
+    def step(self, direction: Direction) -> StepResult:
+        """One move, then ``quit`` if it was the last recorded move and the game goes on."""
+        result = super().step(direction)
+        if self.outcome is None and self.steps >= self.stop_after:
+            self.quit()
+            return StepResult(result.direction, result.ate, self.outcome)
+        return result
+
+
+def verify(replay: Replay) -> Game:
+    """Replay the moves under the rules; ReplayError naming the first thing that differs from
+    the file's foods (when they appear, and where ``seed`` puts them) or result. Returns the
+    finished game."""
+    level = replay.level()
+    try:
+        game = Game(level, replay.seed, food_plan=[p for _, p in replay.foods])
+    except ValueError as e:
+        raise ReplayError(f"at the start: {e}") from None
+    expected = replay.foods
+    seeded = _SeedCheck(replay, level)
+    _check_foods(game, expected)
+    seeded.check(game)
+    for i, direction in enumerate(replay.moves, start=1):
+        if game.over:
+            assert game.outcome is not None
+            raise ReplayError(
+                f"the game ended ({game.outcome.value}) after move {game.steps}, "
+                f"but the file has {len(replay.moves)} moves"
+            )
+        try:
+            game.step(direction)
+        except ValueError as e:
+            raise ReplayError(f"after move {i}: {e}") from None
+        _check_foods(game, expected)
+        seeded.step(direction)
+        seeded.check(game)
+    if len(game.foods) < len(expected):
+        step, p = expected[len(game.foods)]
+        raise ReplayError(
+            f"food {len(game.foods)} at ({p.x}, {p.y}) after move {step} never appeared: "
+            f"the food before it was not eaten"
+        )
+    if game.outcome is None and replay.result.outcome is Outcome.QUIT:
+        game.quit()
+    res = replay.result
+    outcome = game.outcome.value if game.outcome else "still running"
+    if outcome != res.outcome.value:
+        raise ReplayError(f"the moves end the game {outcome}, the file says {res.outcome.value}")
+    if game.length != res.length:
+        raise ReplayError(f"the moves end at length {game.length}, the file says {res.length}")
+    if game.steps != res.steps:
+        raise ReplayError(f"the game took {game.steps} steps, the file says {res.steps}")
+    return game
+
+
+def _check_foods(game: Game, expected: tuple[tuple[int, Point], ...]) -> None:
+    # Only the newest food can be new: the game places at most one food a step.
+    if not game.foods:
+        return
+    i = len(game.foods) - 1
+    step, p = game.foods[i]
+    want_step, want_p = expected[i]
+    if step != want_step or p != want_p:
+        raise ReplayError(
+            f"food {i} at ({p.x}, {p.y}) appeared after move {step}, "
+            f"the file says after move {want_step}"
+        )
+
+
+class _SeedCheck:
+    """Ties the file's foods to its seed: games drawing their foods from the seeded generator,
+    played in step with the file's game, must put every food where the file does.
+
+    A level's first food (``%``) is not drawn, and the file does not say whether there was
+    one; so two games are played: one drawing every food, one with the file's first food
+    fixed and the rest drawn. The file passes if either reproduces all of its foods.
+    """
+
+    def __init__(self, replay: Replay, level: Level) -> None:
+        """Start both seeded games from the file's start."""
+        self.seed = replay.seed
+        self.games = [Game(level, replay.seed)]
+        if replay.foods:
+            try:
+                fixed = replace(level, food=replay.foods[0][1])
+            except ValueError:
+                pass  # the first food is not on a free cell: the plain replay says so
+            else:
+                self.games.append(Game(fixed, replay.seed))
+        # Per game, the first food it disagrees on: (index, the file's food, the seed's food).
+        self.mismatch: list[tuple[int, Point, Point | None] | None] = [None] * len(self.games)
+        self.checked = 0
+
+    def step(self, direction: Direction) -> None:
+        """Play the move in every seeded game that still agrees with the file."""
+        for game, mismatch in zip(self.games, self.mismatch, strict=True):
+            if mismatch is None and not game.over:
+                game.step(direction)
+
+    def check(self, game: Game) -> None:
+        """Compare the file game's newest food; ReplayError once no seeded game agrees."""
+        i = len(game.foods) - 1
+        if i < self.checked:
+            return
+        self.checked = i + 1
+        want = game.foods[i][1]
+        for k, seeded in enumerate(self.games):
+            if self.mismatch[k] is None:
+                got = seeded.foods[i][1] if len(seeded.foods) > i else None
+                if got != want:
+                    self.mismatch[k] = (i, want, got)
+        if all(m is not None for m in self.mismatch):
+            # Report the game that agreed the longest: the likelier reading of the file.
+            index, want, got = max((m for m in self.mismatch if m is not None), key=lambda m: m[0])
+            gives = f"({got.x}, {got.y})" if got is not None else "no food"
+            raise ReplayError(
+                f"food {index} at ({want.x}, {want.y}) is not what seed {self.seed} gives ({gives})"
+            )
+
+
+class ReplaySolver:
+    """A Solver that plays back recorded moves in order."""
+
+    def __init__(self, moves: Sequence[Direction], name: str = "replay") -> None:
+        """Play ``moves`` one per call of ``next_direction``."""
+        self.name = name
+        self._moves = tuple(moves)
+
+    def setup(self, game: Game) -> None:
+        """Nothing to prepare: the move for each step is looked up by the step number."""
+
+    def next_direction(self, game: Game) -> Direction:
+        """The recorded move for this step; ReplayError past the end of the recording."""
+        if game.steps >= len(self._moves):
+            raise ReplayError(f"the recording has no move {game.steps + 1}")
+        return self._moves[game.steps]
+
+    def overlay(self, game: Game) -> Mapping[Point, str]:
+        """No plan to draw: a replay only knows the moves made."""
+        return {}
+
+
+# -- the command ------------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of ``termsnake replay``."""
+    parser = cliargs.OneLineParser(
+        prog="termsnake replay",
+        description=(
+            "Play a recorded game (termsnake-replay/1 JSON) back in the terminal. The file is "
+            "checked first: a replay whose moves do not reproduce its foods and result, or "
+            "whose foods are not the ones its seed gives, is refused (exit 2). Keys: space "
+            "pause, n one step while paused, +/- speed, q quit."
+        ),
+    )
+    parser.add_argument("file", metavar="FILE", help="a replay file, as written by --record")
+    parser.add_argument(
+        "--speed",
+        type=cliargs.speed,
+        default=None,
+        metavar="N",
+        help=(
+            f"moves per second, above 0 and at most {cliargs.MAX_SPEED:g} (default: the usual "
+            "watching speed, about 8)"
+        ),
+    )
+    return parser
+
+
+def main(argv: Sequence[str]) -> int:
+    """``termsnake replay FILE [--speed N]``: verify a replay, then watch it; the exit code."""
+    args = build_parser().parse_args(list(argv))
+    try:
+        replay = load_replay(args.file)
+        verify(replay)
+        game = PlaybackGame(replay)
+    except ReplayError as e:
+        message = str(e)
+        if not message.startswith(f"{args.file}:"):
+            message = f"{args.file}: {message}"
+        print(f"termsnake replay: error: {message}", file=sys.stderr)
+        return 2
+    from termsnake.commands.play import watch
+
+    solver = ReplaySolver(replay.moves, name=replay.solver or "person")
+    who = f"replay of {replay.solver or 'a person'}"
+    return watch(game, solver, speed=args.speed, who=who, level_name=replay.board_name)

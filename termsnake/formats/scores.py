@@ -1,0 +1,427 @@
+"""High scores (format termsnake-scores/1): a locked file written atomically; `termsnake scores`."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import fcntl
+import json
+import os
+import re
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Final
+
+import platformdirs
+
+from termsnake.formats.atomic import write_atomic
+
+FORMAT: Final = "termsnake-scores/1"
+APP_NAME: Final = "termsnake"
+FILE_NAME: Final = "scores.json"
+PERSON: Final = "you"
+# A game only holds the lock for a read and a write; waiting longer means something is stuck,
+# and a finished game should not hang on it.
+LOCK_TIMEOUT: Final = 10.0
+
+_SIZE: Final = re.compile(r"[1-9][0-9]*x[1-9][0-9]*")
+_FIELDS: Final = (
+    "level",
+    "size",
+    "start_length",
+    "player",
+    "length",
+    "steps",
+    "won",
+    "seed",
+    "date",
+)
+
+
+def default_path() -> Path:
+    """Where scores live: ``scores.json`` in the user's data directory (XDG_DATA_HOME on Linux)."""
+    return platformdirs.user_data_path(APP_NAME) / FILE_NAME
+
+
+def _is_int(value: object) -> bool:
+    # bool is an int subclass in Python, but `true` is never a length or a seed.
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _one_line(text: str) -> bool:
+    return bool(text) and text.isprintable()
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreKey:
+    """What a best is kept for: level name, board size "WxH", start length, player."""
+
+    level: str
+    size: str
+    length: int
+    player: str = PERSON
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.level, str) or not _one_line(self.level):
+            raise ValueError(f"level must be a non-empty one-line string, not {self.level!r}")
+        if not isinstance(self.size, str) or not _SIZE.fullmatch(self.size):
+            raise ValueError(f"size must look like 20x10, not {self.size!r}")
+        if not _is_int(self.length) or self.length < 1:
+            raise ValueError(f"start length must be a positive integer, not {self.length!r}")
+        if not isinstance(self.player, str) or not _one_line(self.player):
+            raise ValueError(f"player must be a non-empty one-line string, not {self.player!r}")
+
+    @classmethod
+    def of(cls, level: str, width: int, height: int, length: int, player: str = PERSON) -> ScoreKey:
+        """The key for a game on a ``width`` x ``height`` board."""
+        return cls(level, f"{width}x{height}", length, player)
+
+    def sort_key(self) -> tuple[str, int, int, int, str]:
+        """Level by name, then board width and height as numbers, start length, player."""
+        w, _, h = self.size.partition("x")
+        return (self.level, int(w), int(h), self.length, self.player)
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreEntry:
+    """One best result: final length, steps taken, won or not, the seed, and an ISO date."""
+
+    length: int
+    steps: int
+    won: bool
+    seed: int | None
+    date: str
+
+    def __post_init__(self) -> None:
+        if not _is_int(self.length) or self.length < 1:
+            raise ValueError(f"length must be a positive integer, not {self.length!r}")
+        if not _is_int(self.steps) or self.steps < 0:
+            raise ValueError(f"steps must be a non-negative integer, not {self.steps!r}")
+        if not isinstance(self.won, bool):
+            raise ValueError(f"won must be true or false, not {self.won!r}")
+        if self.seed is not None and not _is_int(self.seed):
+            raise ValueError(f"seed must be an integer or null, not {self.seed!r}")
+        if not isinstance(self.date, str):
+            raise ValueError(f"date must be an ISO date string, not {self.date!r}")
+        try:
+            datetime.fromisoformat(self.date)
+        except ValueError:
+            raise ValueError(f"date must be an ISO date, not {self.date!r}") from None
+
+    @classmethod
+    def now(cls, length: int, steps: int, won: bool, seed: int | None) -> ScoreEntry:
+        """An entry dated now, in local time with its UTC offset, to the second."""
+        return cls(length, steps, won, seed, datetime.now().astimezone().isoformat("T", "seconds"))
+
+    def beats(self, other: ScoreEntry | None) -> bool:
+        """True if this is strictly better: longer, or as long in fewer steps."""
+        if other is None:
+            return True
+        if self.length != other.length:
+            return self.length > other.length
+        return self.steps < other.steps
+
+
+@dataclass(frozen=True, slots=True)
+class RecordResult:
+    """What recording a result did: new best or not, the best before, whether it was saved."""
+
+    new_best: bool
+    previous: ScoreEntry | None
+    saved: bool
+    warnings: tuple[str, ...] = field(default=())
+
+
+@dataclass(frozen=True, slots=True)
+class ReadResult:
+    """The scores in a file, and why the file could not be read (None if it could, or is absent)."""
+
+    scores: dict[ScoreKey, ScoreEntry]
+    problem: str | None = None
+
+
+class FormatError(Exception):
+    """A scores file that is not valid termsnake-scores/1."""
+
+
+def parse(data: bytes) -> dict[ScoreKey, ScoreEntry]:
+    """The scores in the bytes of a scores file; FormatError saying what is wrong."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise FormatError(f"not UTF-8 (byte {data[e.start]:#04x} at offset {e.start})") from None
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise FormatError(f"bad JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
+    except (ValueError, RecursionError) as e:  # a 5000-digit number, nesting 10,000 deep
+        raise FormatError(f"bad JSON: {e}") from None
+    if not isinstance(obj, dict):
+        raise FormatError("not a JSON object")
+    if obj.get("format") != FORMAT:
+        raise FormatError(f"format is {obj.get('format')!r}, expected {FORMAT!r}")
+    if set(obj) != {"format", "scores"}:
+        raise FormatError(f"expected the keys format and scores, found {', '.join(sorted(obj))}")
+    rows = obj["scores"]
+    if not isinstance(rows, list):
+        raise FormatError("scores is not a list")
+    scores: dict[ScoreKey, ScoreEntry] = {}
+    for i, row in enumerate(rows):
+        key, entry = _parse_row(row, i)
+        # A hand-merged file may hold a key twice: keep the better, lose nothing that counts.
+        if entry.beats(scores.get(key)):
+            scores[key] = entry
+    return scores
+
+
+def _parse_row(row: Any, i: int) -> tuple[ScoreKey, ScoreEntry]:
+    if not isinstance(row, dict):
+        raise FormatError(f"scores[{i}] is not an object")
+    if set(row) != set(_FIELDS):
+        missing = [f for f in _FIELDS if f not in row]
+        extra = sorted(str(k) for k in row if k not in _FIELDS)
+        what = "; ".join(
+            part
+            for part in (
+                f"missing {', '.join(missing)}" if missing else "",
+                f"unknown {', '.join(extra)}" if extra else "",
+            )
+            if part
+        )
+        raise FormatError(f"scores[{i}]: {what}")
+    try:
+        key = ScoreKey(row["level"], row["size"], row["start_length"], row["player"])
+        entry = ScoreEntry(row["length"], row["steps"], row["won"], row["seed"], row["date"])
+    except ValueError as e:
+        raise FormatError(f"scores[{i}]: {e}") from None
+    return key, entry
+
+
+def to_json(scores: dict[ScoreKey, ScoreEntry]) -> str:
+    """The file text: sorted, one score a line so that the file reads and diffs well."""
+    rows = []
+    for key in sorted(scores, key=ScoreKey.sort_key):
+        entry = scores[key]
+        row = {
+            "level": key.level,
+            "size": key.size,
+            "start_length": key.length,
+            "player": key.player,
+            "length": entry.length,
+            "steps": entry.steps,
+            "won": entry.won,
+            "seed": entry.seed,
+            "date": entry.date,
+        }
+        rows.append(json.dumps(row, ensure_ascii=False))
+    body = ",\n  ".join(rows)
+    scores_text = f"[\n  {body}\n ]" if rows else "[]"
+    return f'{{"format": {json.dumps(FORMAT)},\n "scores": {scores_text}}}\n'
+
+
+def _describe(err: OSError) -> str:
+    # "Permission denied: /home/x/.local/share/termsnake" rather than "[Errno 13] ...".
+    reason = err.strerror or str(err)
+    return f"{reason}: {err.filename}" if err.filename else reason
+
+
+class _LockTimeout(Exception):
+    pass
+
+
+class ScoreStore:
+    """The high-score file: read it any time; record under a lock, written atomically."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = Path(path) if path is not None else default_path()
+
+    @property
+    def lock_path(self) -> Path:
+        """The lock file beside the scores (kept, never deleted: deleting a lock file races)."""
+        return self.path.with_name(self.path.name + ".lock")
+
+    def read(self) -> ReadResult:
+        """Every score in the file; never raises, never changes the file."""
+        try:
+            data = self.path.read_bytes()
+        except FileNotFoundError:
+            return ReadResult({})
+        except OSError as e:
+            return ReadResult({}, f"cannot be read ({_describe(e)})")
+        try:
+            return ReadResult(parse(data))
+        except FormatError as e:
+            return ReadResult({}, str(e))
+
+    def best(self, key: ScoreKey) -> ScoreEntry | None:
+        """The best stored for ``key``, or None (also when the file is unreadable)."""
+        return self.read().scores.get(key)
+
+    def record(self, key: ScoreKey, entry: ScoreEntry) -> RecordResult:
+        """Keep ``entry`` if it beats the stored best; never raises for file-system trouble."""
+        warnings: list[str] = []
+        previous: ScoreEntry | None = None
+        try:
+            with self._locked():
+                current = self.read()
+                if current.problem is not None:
+                    try:
+                        warnings.append(
+                            self._set_aside(current.problem) + " and started a new scores file"
+                        )
+                    except OSError as e:
+                        # Never write over a file we could not read: the scores in it may matter.
+                        warnings.append(
+                            f"scores not saved: {self.path}: {current.problem}, and it could not "
+                            f"be moved aside ({_describe(e)})"
+                        )
+                        return RecordResult(entry.beats(None), None, False, tuple(warnings))
+                previous = current.scores.get(key)
+                new_best = entry.beats(previous)
+                if new_best or current.problem is not None:
+                    scores = dict(current.scores)
+                    if new_best:
+                        scores[key] = entry
+                    self._write(scores)
+        except _LockTimeout:
+            # The stored best is still worth reporting, read without the lock.
+            previous = self.best(key)
+            warnings.append(
+                f"scores not saved: {self.lock_path} stayed locked for {LOCK_TIMEOUT:g} s"
+            )
+            return RecordResult(entry.beats(previous), previous, False, tuple(warnings))
+        except OSError as e:
+            if previous is None:
+                previous = self.best(key)
+            warnings.append(f"scores not saved: {_describe(e)}")
+            return RecordResult(entry.beats(previous), previous, False, tuple(warnings))
+        return RecordResult(new_best, previous, True, tuple(warnings))
+
+    def set_aside_unreadable(self) -> list[str]:
+        """Move an unreadable scores file aside (under the lock); the warnings to show."""
+        if self.read().problem is None:
+            return []
+        try:
+            with self._locked():
+                current = self.read()
+                if current.problem is None:
+                    return []
+                return [self._set_aside(current.problem)]
+        except (OSError, _LockTimeout) as e:
+            why = _describe(e) if isinstance(e, OSError) else "it stayed locked"
+            return [f"{self.path}: {self.read().problem}; could not move it aside ({why})"]
+
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[None]:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            deadline = time.monotonic() + LOCK_TIMEOUT
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() >= deadline:
+                        raise _LockTimeout from None
+                    time.sleep(0.01)
+            try:
+                yield
+            finally:
+                fcntl.flock(fd, fcntl.LOCK_UN)
+        finally:
+            os.close(fd)
+
+    def _set_aside(self, problem: str) -> str:
+        # Called under the lock, so no other termsnake can take the name between check and rename.
+        stamp = datetime.now().strftime("%Y%m%dT%H%M%S")
+        base = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
+        target, n = base, 1
+        while target.exists() or target.is_symlink():
+            n += 1
+            target = base.with_name(f"{base.name}-{n}")
+        os.rename(self.path, target)
+        return f"{self.path}: {problem}; kept it as {target.name}"
+
+    def _write(self, scores: dict[ScoreKey, ScoreEntry]) -> None:
+        write_atomic(self.path, to_json(scores).encode("utf-8"))
+
+
+HEADERS: Final = ("level", "size", "start", "player", "best", "steps", "won", "date")
+_RIGHT: Final = frozenset({"start", "best", "steps"})
+
+
+def table(scores: dict[ScoreKey, ScoreEntry]) -> list[str]:
+    """Aligned text rows: per level, size and start length, players from best to worst."""
+
+    def order(key: ScoreKey) -> tuple[Any, ...]:
+        level, w, h, length, player = key.sort_key()
+        entry = scores[key]
+        return (level, w, h, length, -entry.length, entry.steps, player)
+
+    rows = [HEADERS]
+    for key in sorted(scores, key=order):
+        e = scores[key]
+        date = e.date[:16].replace("T", " ")
+        won = "yes" if e.won else "no"
+        rows.append(
+            (
+                key.level,
+                key.size,
+                str(key.length),
+                key.player,
+                str(e.length),
+                str(e.steps),
+                won,
+                date,
+            )
+        )
+    widths = [max(len(row[i]) for row in rows) for i in range(len(HEADERS))]
+    lines = []
+    for row in rows:
+        cells = [
+            cell.rjust(w) if HEADERS[i] in _RIGHT else cell.ljust(w)
+            for i, (cell, w) in enumerate(zip(row, widths, strict=True))
+        ]
+        lines.append("  ".join(cells).rstrip())
+    return lines
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of ``termsnake scores``."""
+    parser = argparse.ArgumentParser(
+        prog="termsnake scores",
+        description=f"List the high scores kept in {default_path()}.",
+    )
+    parser.add_argument("--level", metavar="NAME", help="only this level")
+    parser.add_argument("--player", metavar="NAME", help=f"only this player ({PERSON!r} or a bot)")
+    return parser
+
+
+def main(argv: Sequence[str]) -> int:
+    """``termsnake scores [--level NAME] [--player NAME]``: print the table; the exit code."""
+    try:
+        args = build_parser().parse_args(list(argv))
+    except SystemExit as e:
+        return e.code if isinstance(e.code, int) else 2
+    store = ScoreStore()
+    for warning in store.set_aside_unreadable():
+        print(f"termsnake scores: warning: {warning}", file=sys.stderr)
+    scores = store.read().scores
+    chosen = {
+        k: v
+        for k, v in scores.items()
+        if (args.level is None or k.level == args.level)
+        and (args.player is None or k.player == args.player)
+    }
+    if not scores:
+        print(f"no scores yet ({store.path})")
+    elif not chosen:
+        print("no scores match")
+    else:
+        print("\n".join(table(chosen)))
+    return 0

@@ -1,0 +1,231 @@
+"""Settings from config.toml in the user's config directory; command-line flags win over them."""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import re
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final, Literal, get_args
+
+import platformdirs
+
+from termsnake.formats.levelfile import printable
+
+APP_NAME: Final = "termsnake"
+FILE_NAME: Final = "config.toml"
+MAX_SPEED: Final = 1000.0
+MAX_PLAYER: Final = 32
+
+Glyphs = Literal["ascii", "unicode"]
+Keys = Literal["default", "azerty", "dvorak"]
+GLYPHS: Final[tuple[str, ...]] = get_args(Glyphs)
+KEY_PRESETS: Final[tuple[str, ...]] = get_args(Keys)
+
+# Every key of config.toml and what it means; the README documents the same table.
+KEYS: Final[Mapping[str, str]] = {
+    "speed": f"moves per second, a number > 0 and <= {MAX_SPEED:g} (default 8)",
+    "level": 'the level played without --level: a preset name or a file path (default "classic")',
+    "glyphs": 'the glyph set: "ascii" or "unicode" (default "ascii")',
+    "keys": 'the key preset: "default", "azerty" or "dvorak" (default "default")',
+    "color": "colours where the terminal has them: true or false (default true)",
+    "player": f'your name in high scores, up to {MAX_PLAYER} characters (default "you")',
+}
+
+
+class SettingsError(Exception):
+    """A config file that cannot be used; str() is one ``path:line: error: message`` a line."""
+
+
+def _check_speed(value: object) -> str | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return f"speed must be a number of moves per second, not {_show(value)}"
+    if not 0 < value <= MAX_SPEED:  # also false for nan
+        return f"speed must be > 0 and <= {MAX_SPEED:g}, not {_show(value)}"
+    return None
+
+
+def _check_level(value: object) -> str | None:
+    if not isinstance(value, str):
+        return f"level must be a string (a preset name or a path), not {_show(value)}"
+    if not value.strip():
+        return "level must not be empty"
+    return None
+
+
+def _check_choice(name: str, allowed: tuple[str, ...]) -> Callable[[object], str | None]:
+    def check(value: object) -> str | None:
+        if value in allowed:
+            return None
+        choices = ", ".join(f'"{a}"' for a in allowed)
+        return f"{name} must be one of {choices}, not {_show(value)}"
+
+    return check
+
+
+def _check_color(value: object) -> str | None:
+    if not isinstance(value, bool):
+        return f"color must be true or false, not {_show(value)}"
+    return None
+
+
+def _check_player(value: object) -> str | None:
+    if not isinstance(value, str):
+        return f"player must be a string, not {_show(value)}"
+    # The name is a column of `termsnake scores`: one printable line, of a sensible width.
+    if not value.strip() or not value.isprintable() or len(value) > MAX_PLAYER:
+        return f"player must be 1 to {MAX_PLAYER} printable characters, not {_show(value)}"
+    return None
+
+
+_CHECKS: Final[Mapping[str, Callable[[object], str | None]]] = {
+    "speed": _check_speed,
+    "level": _check_level,
+    "glyphs": _check_choice("glyphs", GLYPHS),
+    "keys": _check_choice("keys", KEY_PRESETS),
+    "color": _check_color,
+    "player": _check_player,
+}
+
+
+def _show(value: object) -> str:
+    # TOML spelling in messages, since that is what the user wrote.
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{printable(value)}"'
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        return "an array"
+    return repr(value) if isinstance(value, int | float) else type(value).__name__
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What config.toml can set; the defaults are what termsnake does without one."""
+
+    speed: float = 8.0
+    level: str = "classic"
+    glyphs: Glyphs = "ascii"
+    keys: Keys = "default"
+    color: bool = True
+    player: str = "you"
+
+    def __post_init__(self) -> None:
+        for name, check in _CHECKS.items():
+            problem = check(getattr(self, name))
+            if problem is not None:
+                raise ValueError(problem)
+        # TOML and flags may give `speed = 8`; keep the field a float as annotated.
+        object.__setattr__(self, "speed", float(self.speed))
+
+
+def settings_path() -> Path:
+    """Where config.toml lives: the user's config directory (XDG_CONFIG_HOME on Linux)."""
+    return platformdirs.user_config_path(APP_NAME) / FILE_NAME
+
+
+_TOML_WHERE: Final = re.compile(r"\s*\((?:at line (\d+), column \d+|at end of document)\)$")
+
+
+def _key_line(text: str, key: str) -> int:
+    # tomllib keeps no positions for values, so find where the key is assigned (bare or quoted).
+    pattern = re.compile(
+        rf"""^\s*(?:{re.escape(key)}|"{re.escape(key)}"|'{re.escape(key)}')\s*[=.]"""
+    )
+    for number, line in enumerate(text.splitlines(), 1):
+        if pattern.match(line):
+            return number
+    # A table header such as [speed] also sets the key.
+    header = re.compile(rf"^\s*\[+\s*{re.escape(key)}\s*[\].]")
+    for number, line in enumerate(text.splitlines(), 1):
+        if header.match(line):
+            return number
+    return 1
+
+
+def parse_settings(text: str, path: str) -> Settings:
+    """Settings from the text of a config file; SettingsError locating every problem."""
+    if text.startswith("\ufeff"):
+        text = text[1:]  # editors on Windows add a BOM; TOML does not allow it, users do
+    try:
+        table = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        message = str(e)
+        where = _TOML_WHERE.search(message)
+        line = int(where.group(1)) if where and where.group(1) else max(1, len(text.splitlines()))
+        if where:
+            message = message[: where.start()]
+        message = message[:1].lower() + message[1:]
+        raise SettingsError(f"{path}:{line}: error: {message}") from None
+    except (ValueError, RecursionError) as e:  # a 5000-digit number, arrays 10,000 deep
+        raise SettingsError(f"{path}:1: error: not a config file termsnake can read: {e}") from None
+    errors: list[tuple[int, str]] = []
+    values: dict[str, object] = {}
+    for key, value in table.items():
+        line = _key_line(text, key)
+        if key not in _CHECKS:
+            close = difflib.get_close_matches(key, list(_CHECKS), n=1)
+            hint = f'; did you mean "{close[0]}"?' if close else ""
+            known = ", ".join(_CHECKS)
+            errors.append((line, f'unknown key "{key}"{hint} (known keys: {known})'))
+            continue
+        problem = _CHECKS[key](value)
+        if problem is not None:
+            errors.append((line, problem))
+        else:
+            values[key] = value
+    if errors:
+        raise SettingsError(
+            "\n".join(f"{path}:{line}: error: {message}" for line, message in sorted(errors))
+        )
+    return Settings(**values)  # type: ignore[arg-type]  # every value was checked above
+
+
+def load_settings(path: Path | None = None) -> Settings:
+    """Settings from ``path`` (default: settings_path()); defaults if it does not exist."""
+    target = Path(path) if path is not None else settings_path()
+    try:
+        data = target.read_bytes()
+    except FileNotFoundError:
+        return Settings()
+    except OSError as e:
+        raise SettingsError(f"{target}:1: error: cannot read: {e.strerror or e}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        raise SettingsError(
+            f"{target}:{line}: error: not UTF-8 (byte {data[e.start]:#04x}); save the file as UTF-8"
+        ) from None
+    return parse_settings(text, str(target))
+
+
+def merge(
+    settings: Settings,
+    *,
+    speed: float | None = None,
+    level: str | None = None,
+    glyphs: str | None = None,
+    keys: str | None = None,
+    color: bool | None = None,
+    player: str | None = None,
+) -> Settings:
+    """``settings`` with the flags the user gave (not None) in place; ValueError if one is bad."""
+    given = {
+        name: value
+        for name, value in (
+            ("speed", speed),
+            ("level", level),
+            ("glyphs", glyphs),
+            ("keys", keys),
+            ("color", color),
+            ("player", player),
+        )
+        if value is not None
+    }
+    return dataclasses.replace(settings, **given)  # type: ignore[arg-type]

@@ -1,0 +1,218 @@
+"""Controllers turn key presses and ticks into directions and commands for the app."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Mapping
+from enum import Enum
+from typing import Final, NamedTuple, Protocol
+
+from termsnake.core.game import Game
+from termsnake.core.geometry import Direction, Point
+from termsnake.solvers.base import Solver
+
+
+class Command(Enum):
+    """What a key asks the app to do."""
+
+    QUIT = "quit"
+    PAUSE = "pause"
+    FASTER = "faster"
+    SLOWER = "slower"
+    STEP = "step"
+    OVERLAY = "overlay"
+    HELP = "help"
+
+
+# Keys are blessed key names for special keys (KEY_UP ...) and the character otherwise.
+ARROW_KEYS: Final[Mapping[str, Direction]] = {
+    "KEY_UP": Direction.UP,
+    "KEY_LEFT": Direction.LEFT,
+    "KEY_DOWN": Direction.DOWN,
+    "KEY_RIGHT": Direction.RIGHT,
+}
+VI_KEYS: Final[Mapping[str, Direction]] = {
+    "k": Direction.UP,
+    "h": Direction.LEFT,
+    "j": Direction.DOWN,
+    "l": Direction.RIGHT,
+}
+
+
+def _steer(up: str, left: str, down: str, right: str) -> dict[str, Direction]:
+    """The four letter keys of a layout, plus the arrows and hjkl."""
+    keys = {up: Direction.UP, left: Direction.LEFT, down: Direction.DOWN, right: Direction.RIGHT}
+    return {**ARROW_KEYS, **VI_KEYS, **keys}
+
+
+DIRECTION_KEYS: Final[Mapping[str, Direction]] = _steer("w", "a", "s", "d")
+
+COMMAND_KEYS: Final[Mapping[str, Command]] = {
+    "q": Command.QUIT,
+    "KEY_ESCAPE": Command.QUIT,
+    " ": Command.PAUSE,
+    "p": Command.PAUSE,
+    "+": Command.FASTER,
+    "=": Command.FASTER,
+    "-": Command.SLOWER,
+    "_": Command.SLOWER,
+    "?": Command.HELP,
+}
+
+
+class KeyPreset(NamedTuple):
+    """A keyboard layout: which keys steer and which give commands."""
+
+    directions: Mapping[str, Direction]
+    commands: Mapping[str, Command]
+
+
+# AZERTY steers with ZQSD (the WASD positions), so quit moves from `q` to `x` (and Escape);
+# Dvorak's WASD positions are `,aoe`.
+KEY_PRESETS: Final[Mapping[str, KeyPreset]] = {
+    "default": KeyPreset(DIRECTION_KEYS, COMMAND_KEYS),
+    "azerty": KeyPreset(
+        _steer("z", "q", "s", "d"),
+        {**{k: c for k, c in COMMAND_KEYS.items() if k != "q"}, "x": Command.QUIT},
+    ),
+    "dvorak": KeyPreset(_steer(",", "a", "o", "e"), COMMAND_KEYS),
+}
+
+
+def help_lines(preset: KeyPreset, bot: bool) -> list[str]:
+    """The keys of a preset, for the help overlay."""
+
+    def keys_for(value: object, table: Mapping[str, object]) -> str:
+        names = [
+            k.removeprefix("KEY_").lower() if len(k) > 1 else k
+            for k, v in table.items()
+            if v == value
+        ]
+        return " ".join("space" if n == " " else n for n in names)
+
+    lines = ["termsnake keys", ""]
+    if not bot:
+        for d in (Direction.UP, Direction.LEFT, Direction.DOWN, Direction.RIGHT):
+            lines.append(f"{d.name.lower():>6}  {keys_for(d, preset.directions)}")
+    lines.append(f"{'pause':>6}  {keys_for(Command.PAUSE, preset.commands)}")
+    lines.append(f"{'step':>6}  {'n or a direction' if bot else 'a direction'} while paused")
+    lines.append(
+        f"{'speed':>6}  {keys_for(Command.FASTER, preset.commands)} faster, "
+        f"{keys_for(Command.SLOWER, preset.commands)} slower"
+    )
+    if bot:
+        lines.append(f"{'plan':>6}  c shows the bot's plan")
+    lines.append(f"{'quit':>6}  {keys_for(Command.QUIT, preset.commands)}")
+    lines += ["", "? or any key closes this help"]
+    return lines
+
+
+# Bots also listen to `n` (one step while paused) and `c` (show the plan).
+BOT_KEYS: Final[Mapping[str, Command]] = {"n": Command.STEP, "c": Command.OVERLAY}
+
+
+def normalize_key(key: str) -> str:
+    """Letters are case-insensitive (caps lock on is still a game); names pass through."""
+    return key.lower() if len(key) == 1 else key
+
+
+class TurnQueue:
+    """Up to ``depth`` pending turns. A turn equal or opposite to the last queued direction is
+    dropped, so two quick keys within one tick never reverse the snake and are never lost."""
+
+    def __init__(self, depth: int = 2) -> None:
+        self.depth = depth
+        self._turns: deque[Direction] = deque()
+
+    def __len__(self) -> int:
+        return len(self._turns)
+
+    def push(self, turn: Direction, heading: Direction) -> bool:
+        """Queue ``turn`` given the snake's current ``heading``; whether it was kept."""
+        last = self._turns[-1] if self._turns else heading
+        if turn in (last, last.opposite) or len(self._turns) >= self.depth:
+            return False
+        self._turns.append(turn)
+        return True
+
+    def pop(self, heading: Direction) -> Direction:
+        """The direction for this tick: the oldest queued turn, else straight on."""
+        return self._turns.popleft() if self._turns else heading
+
+    def clear(self) -> None:
+        """Forget pending turns."""
+        self._turns.clear()
+
+
+class Controller(Protocol):
+    """Feeds the app: ``on_key`` maps a key to a command (or None); ``next_direction`` is asked
+    once per tick. ``who`` names the player in the status line and scores."""
+
+    who: str
+
+    def on_key(self, key: str, game: Game) -> Command | None: ...
+
+    def next_direction(self, game: Game) -> Direction: ...
+
+    def overlay(self, game: Game) -> Mapping[Point, str]: ...
+
+
+class KeyboardController:
+    """A person at the keys: directions go through the turn queue."""
+
+    who = "you"
+
+    def __init__(
+        self,
+        direction_keys: Mapping[str, Direction] = DIRECTION_KEYS,
+        command_keys: Mapping[str, Command] = COMMAND_KEYS,
+    ) -> None:
+        self.direction_keys = direction_keys
+        self.command_keys = command_keys
+        self.queue = TurnQueue()
+
+    def on_key(self, key: str, game: Game) -> Command | None:
+        """A direction key queues a turn (and steps once while paused); others are commands."""
+        key = normalize_key(key)
+        turn = self.direction_keys.get(key)
+        if turn is not None:
+            self.queue.push(turn, game.direction)
+            return Command.STEP
+        return self.command_keys.get(key)
+
+    def next_direction(self, game: Game) -> Direction:
+        """The next queued turn, else straight on."""
+        return self.queue.pop(game.direction)
+
+    def overlay(self, game: Game) -> Mapping[Point, str]:
+        """A person has no plan to show."""
+        return {}
+
+
+class AIController:
+    """A bot: the solver chooses every move; the keys only pause, step, change speed and quit."""
+
+    def __init__(
+        self,
+        solver: Solver,
+        who: str | None = None,
+        command_keys: Mapping[str, Command] = COMMAND_KEYS,
+        direction_keys: Mapping[str, Direction] = DIRECTION_KEYS,
+    ) -> None:
+        self.solver = solver
+        self.who = who or solver.name
+        self.keys: dict[str, Command] = {k: Command.STEP for k in direction_keys}
+        self.keys.update(command_keys)
+        self.keys.update(BOT_KEYS)
+
+    def on_key(self, key: str, game: Game) -> Command | None:
+        """`n` or a direction key steps once while paused; `c` toggles the plan overlay."""
+        return self.keys.get(normalize_key(key))
+
+    def next_direction(self, game: Game) -> Direction:
+        """Ask the solver."""
+        return self.solver.next_direction(game)
+
+    def overlay(self, game: Game) -> Mapping[Point, str]:
+        """The solver's plan, drawn under the snake."""
+        return self.solver.overlay(game)

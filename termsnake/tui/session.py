@@ -1,0 +1,340 @@
+"""The terminal app: the only place that enters fullscreen and cbreak, runs the clock and draws."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import termios
+import time
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
+from types import FrameType
+from typing import Final, TextIO
+
+# A terminal that never answers blessed's start-up query would otherwise stall us for 5 s.
+os.environ.setdefault("BLESSED_QUERY_TIMEOUT_SECONDS", "1")
+
+import blessed
+
+from termsnake.core.game import Game, Outcome
+from termsnake.tui.controllers import Command, Controller
+from termsnake.tui.screen import Screen
+from termsnake.tui.view import (
+    ASCII,
+    Glyphs,
+    Hud,
+    board_size,
+    pick_cell_width,
+    render,
+    render_too_small,
+    with_box,
+)
+
+SPEEDS: Final = (
+    *(1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100),
+    *(150, 200, 300, 400, 500, 700, 1000),
+)
+DEFAULT_SPEED: Final = 8
+MAX_TICKS_PER_FRAME: Final = 10  # above ~60 moves a second, draw every few moves
+END_WAIT: Final = 10.0  # seconds the final frame stays up unless a key is pressed
+POLL: Final = 0.1  # the longest wait for a key: resizes and Ctrl-Z are noticed this fast
+
+# Colour by what a glyph shows; the names are blessed formatting attributes.
+PALETTE: Final = {
+    "wall": "blue",
+    "frame": "blue",
+    "floor": "bright_black",
+    "head": "bold_yellow",
+    "body": "green",
+    "food": "bold_red",
+    "dead": "bold_red",
+}
+
+
+class Terminated(Exception):
+    """SIGINT, SIGTERM or SIGHUP arrived: unwind, restore the terminal, exit 128 + signal."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def make_terminal() -> blessed.Terminal:
+    """The terminal on stdin/stdout, with cursor movement even under NO_COLOR.
+
+    blessed treats NO_COLOR as "no styling at all", cursor movement included, which would
+    scramble the board; termsnake honours NO_COLOR itself by drawing without colours.
+    """
+    no_color = os.environ.pop("NO_COLOR", None)
+    try:
+        return blessed.Terminal()
+    finally:
+        if no_color is not None:
+            os.environ["NO_COLOR"] = no_color
+
+
+def colours_wanted() -> bool:
+    """False when the user asked for no colour (NO_COLOR set and non-empty)."""
+    return not os.environ.get("NO_COLOR")
+
+
+def faster(speed: float) -> float:
+    """The next speed up the ladder (a speed off its top stays)."""
+    return next((s for s in SPEEDS if s > speed), speed)
+
+
+def slower(speed: float) -> float:
+    """The next speed down the ladder (a speed under its bottom stays)."""
+    return next((s for s in reversed(SPEEDS) if s < speed), speed)
+
+
+def check_terminal() -> str | None:
+    """Why the game cannot run here (stdin or stdout not a terminal), or None if it can."""
+    for name, stream in (("stdin", sys.stdin), ("stdout", sys.stdout)):
+        if stream is None or not stream.isatty():
+            return (
+                f"termsnake: {name} is not a terminal; play in one (over SSH: ssh -t HOST "
+                "termsnake), or measure bots without one: termsnake bench"
+            )
+    return None
+
+
+@contextmanager
+def terminal_mode(
+    term: blessed.Terminal,
+    on_signal: Callable[[int], None] | None = None,
+    on_suspend: Callable[[], None] | None = None,
+) -> Iterator[None]:
+    """Fullscreen, cbreak and a hidden cursor, undone however the block ends (signals too).
+
+    SIGINT, SIGTERM and SIGHUP call ``on_signal(signum)`` (the caller stops at a safe point
+    and raises Terminated), or raise Terminated at once when it is None. ``on_suspend`` is
+    called on Ctrl-Z (SIGTSTP) instead of stopping: the caller leaves the block (restoring the
+    terminal) and then stops the process itself. After a hang-up the terminal is gone, so
+    failures to restore it are ignored.
+    """
+
+    def raise_now(signum: int, frame: FrameType | None) -> None:
+        raise Terminated(signum)
+
+    def defer(signum: int, frame: FrameType | None) -> None:
+        assert on_signal is not None
+        on_signal(signum)
+
+    handlers: dict[int, Callable[[int, FrameType | None], None]] = {
+        s: raise_now if on_signal is None else defer
+        for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+    }
+    if on_suspend is not None:
+        handlers[signal.SIGTSTP] = lambda signum, frame: on_suspend()
+    previous = {s: signal.signal(s, h) for s, h in handlers.items()}
+    modes = ExitStack()
+    try:
+        modes.enter_context(term.fullscreen())
+        modes.enter_context(term.cbreak())
+        modes.enter_context(term.hidden_cursor())
+        yield
+    finally:
+        try:
+            modes.close()
+            sys.stdout.flush()
+        except (OSError, termios.error):
+            pass  # the terminal hung up: there is nothing left to restore
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+
+
+def stop_process() -> None:
+    """Stop like Ctrl-Z would (the shell's `fg` continues us); the terminal is already restored."""
+    os.kill(os.getpid(), signal.SIGSTOP)
+
+
+def make_style(term: blessed.Terminal, glyphs: Glyphs) -> Callable[[str], str]:
+    """Colour a run of board text glyph by glyph (runs of one role share one sequence)."""
+    roles = glyphs.roles()
+    paint = {role: getattr(term, name) for role, name in PALETTE.items()}
+
+    def style(text: str) -> str:
+        out = []
+        start = 0
+        for i in range(1, len(text) + 1):
+            if i == len(text) or roles.get(text[i]) != roles.get(text[start]):
+                run = text[start:i]
+                role = roles.get(text[start])
+                out.append(paint[role](run) if role in paint and run.strip() else run)
+                start = i
+        return "".join(out)
+
+    return style
+
+
+@dataclass(slots=True)
+class Session:
+    """One game on screen: the controller's moves on the clock, drawn after every change."""
+
+    term: blessed.Terminal
+    game: Game
+    controller: Controller
+    level_name: str
+    speed: float = DEFAULT_SPEED
+    paused: bool = False
+    waiting: bool = False  # before the first move: a person starts the game with a key
+    show_overlay: bool = False
+    best: int | None = None
+    glyphs: Glyphs = ASCII
+    color: bool = False
+    help_text: list[str] = field(default_factory=list)
+    showing_help: bool = False
+    suspend_requested: bool = False
+    stop_signal: int | None = None  # set by a signal handler; acted on between moves
+    played: float = 0.0  # seconds the snake was moving (not waiting, paused or in the help)
+    on_step: Callable[[Game], None] | None = None
+    stream: TextIO | None = None  # where frames go; stdout when None
+
+    def request_suspend(self) -> None:
+        """Called from the SIGTSTP handler: ``run`` returns at its next wake-up."""
+        self.suspend_requested = True
+
+    def request_stop(self, signum: int) -> None:
+        """Called from a signal handler: ``run`` raises Terminated at its next wake-up, never
+        in the middle of a move, so the game (and its replay) stays consistent."""
+        self.stop_signal = signum
+
+    def run(self) -> bool:
+        """Play until the game ends (True) or Ctrl-Z asks to suspend (False)."""
+        styler = make_style(self.term, self.glyphs) if self.color else None
+        board_rows = self.game.board.height + 2
+
+        def style(text: str, y: int) -> str:
+            if styler is None or y >= board_rows or self.showing_help:
+                return text
+            return styler(text)
+
+        screen = Screen(self.term, self.stream or sys.stdout, style)
+        next_tick = time.monotonic() + 1 / self.speed
+        shown_size: tuple[int, int] | None = None
+        last, moving = time.monotonic(), False
+        while not self.game.over and not self.suspend_requested and self.stop_signal is None:
+            now = time.monotonic()
+            if moving:
+                self.played += now - last
+            last = now
+            size = (self.term.width, self.term.height)
+            if size != shown_size:
+                screen.invalidate()
+                shown_size = size
+            cell_width = pick_cell_width(self.game, size[0])
+            need = board_size(self.game, cell_width)
+            fits = need[0] <= size[0] and need[1] <= size[1]
+            moving = self._running() and fits
+            if not fits:
+                screen.draw(render_too_small(need, size))
+                self._handle(self.term.inkey(timeout=POLL), screen, allow_steps=False)
+                next_tick = time.monotonic() + 1 / self.speed
+                continue
+            screen.draw(self._frame(cell_width, size[0]))
+            wait = max(0.0, next_tick - time.monotonic()) if self._running() else POLL
+            key = self.term.inkey(timeout=min(wait, POLL))
+            if key:
+                if self._handle(key, screen, allow_steps=True) is Command.PAUSE:
+                    next_tick = time.monotonic() + 1 / self.speed
+                continue
+            ticks = 0
+            while self._running() and time.monotonic() >= next_tick:
+                self._tick()
+                next_tick += 1 / self.speed
+                ticks += 1
+                if ticks >= MAX_TICKS_PER_FRAME:
+                    next_tick = max(next_tick, time.monotonic())
+                    break
+        if moving:
+            self.played += time.monotonic() - last
+        if self.stop_signal is not None:
+            raise Terminated(self.stop_signal)
+        if self.suspend_requested and not self.game.over:
+            self.suspend_requested = False
+            self.paused = True  # after `fg` the game waits for the player
+            return False
+        if self.game.outcome is not Outcome.QUIT:
+            self._show_end(screen)
+        return True
+
+    def _running(self) -> bool:
+        return not (self.paused or self.waiting or self.showing_help or self.game.over)
+
+    def _frame(self, cell_width: int, columns: int, message: str = "") -> list[str]:
+        if self.waiting and not message:
+            message = "a direction key starts (? keys)"
+        hud = Hud(
+            who=self.controller.who,
+            level=self.level_name,
+            speed=self.speed,
+            paused=self.paused,
+            message=message,
+            best=self.best,
+        )
+        overlay = self.controller.overlay(self.game) if self.show_overlay else None
+        lines = render(
+            self.game,
+            hud,
+            cell_width=cell_width,
+            overlay=overlay,
+            glyphs=self.glyphs,
+            width=columns,
+        )
+        if self.showing_help and self.help_text:
+            lines = with_box(lines, self.help_text)
+        return [line[:columns] for line in lines[: self.term.height]]
+
+    def _tick(self) -> None:
+        self.game.step(self.controller.next_direction(self.game))
+        if self.on_step is not None:
+            self.on_step(self.game)
+
+    def _handle(
+        self, key: blessed.keyboard.Keystroke, screen: Screen, *, allow_steps: bool
+    ) -> Command | None:
+        if not key:
+            return None
+        name = key.name if key.is_sequence and key.name else str(key)
+        if self.showing_help:  # any key closes the help; a started game stays paused
+            self.showing_help = False
+            screen.invalidate()
+            return None
+        command = self.controller.on_key(name, self.game)
+        if self.waiting and command in (Command.STEP, Command.PAUSE):
+            self.waiting = False
+            return Command.PAUSE  # the clock starts now
+        if command is Command.QUIT:
+            self.game.quit()
+        elif command is Command.PAUSE:
+            self.paused = not self.paused
+        elif command is Command.HELP:
+            self.showing_help = True
+            self.paused = self.paused or not self.waiting
+            screen.invalidate()
+        elif command is Command.FASTER:
+            self.speed = faster(self.speed)
+        elif command is Command.SLOWER:
+            self.speed = slower(self.speed)
+        elif command is Command.OVERLAY:
+            self.show_overlay = not self.show_overlay
+        elif command is Command.STEP and self.paused and allow_steps and not self.game.over:
+            self._tick()
+        return command
+
+    def _show_end(self, screen: Screen) -> None:
+        """Leave the final frame up until a key is pressed, so the player sees what happened."""
+        outcome = self.game.outcome.value if self.game.outcome else ""
+        message = f"{outcome.upper()}: press any key"
+        size = (self.term.width, self.term.height)
+        cell_width = pick_cell_width(self.game, size[0])
+        screen.draw(self._frame(cell_width, size[0], message))
+        deadline = time.monotonic() + END_WAIT
+        while time.monotonic() < deadline and self.stop_signal is None:
+            if self.term.inkey(timeout=POLL):
+                break
+        if self.stop_signal is not None:
+            raise Terminated(self.stop_signal)  # a signal on the final board still counts

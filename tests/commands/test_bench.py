@@ -1,0 +1,386 @@
+"""The benchmark: JSON rows, determinism across runs and --jobs, recording, bounds, errors."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from solver_doubles import ZigZag
+
+from termsnake.commands import bench
+from termsnake.core.board import Board
+from termsnake.core.game import Game, Outcome
+from termsnake.core.geometry import Direction, Point
+from termsnake.core.level import Level, open_level
+from termsnake.formats.replay import load_replay, verify
+from termsnake.solvers import base
+
+
+class Straight(ZigZag):
+    """Always moves right, into the wall."""
+
+    name = "straight"
+
+    def setup(self, game: Game) -> None:
+        pass
+
+    def next_direction(self, game: Game) -> Direction:
+        return Direction.RIGHT
+
+
+class Broken(Straight):
+    """Crashes on its first move."""
+
+    name = "broken"
+
+    def next_direction(self, game: Game) -> Direction:
+        raise ZeroDivisionError("oops")
+
+
+@pytest.fixture(autouse=True)
+def test_solvers(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Register the solvers above; worker processes are forked so that they see them too."""
+    for name, cls in (("zigzag", ZigZag), ("straight", Straight), ("broken", Broken)):
+        monkeypatch.setitem(base._REGISTRY, name, f"{cls.__module__}:{cls.__name__}")
+    monkeypatch.setattr(bench, "START_METHOD", "fork")
+    yield
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> list[dict[str, Any]]:
+    assert bench.main([*args, "--json"]) == 0
+    rows: list[dict[str, Any]] = json.loads(capsys.readouterr().out)
+    return rows
+
+
+def without_timing(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{k: v for k, v in row.items() if k != "ms_per_move"} for row in rows]
+
+
+ARGS = ("--ai", "zigzag,straight", "--size", "4x4", "--size", "6x4", "--games", "6")
+
+
+def test_json_rows_and_sums(capsys: pytest.CaptureFixture[str]) -> None:
+    rows = run_json(capsys, *ARGS, "--seed", "5")
+    assert [(r["solver"], r["level"]) for r in rows] == [
+        ("zigzag", "open-4x4"),
+        ("zigzag", "open-6x4"),
+        ("straight", "open-4x4"),
+        ("straight", "open-6x4"),
+    ]
+    for row in rows:
+        assert tuple(row) == bench.ROW_KEYS
+        assert row["games"] == 6 and row["seed"] == 5
+        assert row["wins"] + row["deaths"] + row["stalls"] == row["games"]
+        assert row["win_rate"] == row["wins"] / row["games"]
+        assert row["ms_per_move"] >= 0
+    zig4, zig6, straight4, _ = rows
+    assert (zig4["free_cells"], zig6["free_cells"]) == (16, 24)
+    assert zig4["wins"] == 6 and zig4["mean_length"] == 16.0
+    assert zig4["steps_over_bound"] >= 1.0
+    assert straight4["deaths"] == 6 and straight4["mean_length"] < 3
+    assert straight4["mean_steps"] == straight4["median_steps"] == 2.0
+
+
+def test_defaults_are_the_open_8x8_board_length_1_seed_1() -> None:
+    args = bench.build_parser().parse_args(["--ai", "zigzag"])
+    assert (args.boards, args.length, args.games, args.seed, args.jobs) == (None, 1, 100, 1, 1)
+
+
+def test_default_board(capsys: pytest.CaptureFixture[str]) -> None:
+    (row,) = run_json(capsys, "--ai", "zigzag", "--games", "2")
+    assert (row["level"], row["free_cells"], row["wins"], row["seed"]) == ("open-8x8", 64, 2, 1)
+
+
+def test_same_arguments_same_numbers_whatever_jobs(capsys: pytest.CaptureFixture[str]) -> None:
+    one = run_json(capsys, *ARGS)
+    again = run_json(capsys, *ARGS)
+    two = run_json(capsys, *ARGS, "--jobs", "2")
+    assert without_timing(one) == without_timing(again) == without_timing(two)
+    other_seed = run_json(capsys, *ARGS, "--seed", "99")
+    assert without_timing(other_seed) != without_timing(one)
+
+
+def test_game_i_uses_seed_s_plus_i() -> None:
+    spec = bench.LevelSpec("size", "4x4", 1)
+    records = bench.run_tasks([bench.GameTask("zigzag", spec, s, True) for s in (7, 8)], 1)
+    assert [r.replay.seed for r in records if r.replay] == [7, 8]
+    game = Game(open_level(4, 4, 1), 8)
+    assert records[1].replay is not None
+    assert records[1].replay.foods[0] == game.foods[0]
+
+
+def test_record_dir_then_verify(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "runs"
+    rows = run_json(capsys, *ARGS, "--seed", "3", "--jobs", "2", "--record-dir", str(out))
+    names = sorted(p.name for p in out.iterdir())
+    expected = sorted(
+        f"{solver}-{level}-len1-seed{seed}.json"
+        for solver in ("zigzag", "straight")
+        for level in ("open-4x4", "open-6x4")
+        for seed in range(3, 9)
+    )
+    assert names == expected
+    for row in rows:
+        outcomes = []
+        for seed in range(3, 9):
+            replay = load_replay(out / f"{row['solver']}-{row['level']}-len1-seed{seed}.json")
+            game = verify(replay)
+            assert (replay.seed, replay.solver, replay.board_name) == (
+                seed,
+                row["solver"],
+                row["level"],
+            )
+            outcomes.append(game.outcome)
+        assert outcomes.count(Outcome.WON) == row["wins"]
+        assert outcomes.count(Outcome.DIED) == row["deaths"]
+
+
+def test_replay_names_are_safe() -> None:
+    name = bench.replay_name("greedy", "Two rooms/../x", 3, 4)
+    assert name == "greedy-Two-rooms-..-x-len3-seed4.json"
+
+
+def test_record_dir_never_overwrites_across_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ("--ai", "zigzag", "--size", "4x4", "--games", "2", "--record-dir", str(tmp_path))
+    run_json(capsys, *args, "--length", "1")
+    first = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    assert sorted(first) == ["zigzag-open-4x4-len1-seed1.json", "zigzag-open-4x4-len1-seed2.json"]
+    run_json(capsys, *args, "--length", "3")
+    run_json(capsys, *args, "--length", "1")  # the same games again: the same files, kept
+    files = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    assert sorted(files) == sorted(
+        [*first, "zigzag-open-4x4-len3-seed1.json", "zigzag-open-4x4-len3-seed2.json"]
+    )
+    assert all(files[name] == data for name, data in first.items())
+    assert load_replay(tmp_path / "zigzag-open-4x4-len3-seed2.json").body[2] == Point(0, 2)
+
+
+def test_record_dir_never_overwrites_within_a_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A level file that calls itself open-4x4, but starts the snake elsewhere.
+    level = tmp_path / "mine.txt"
+    level.write_text("name: open-4x4\nlength: 1\n\n>...\n....\n....\n....\n")
+    out = tmp_path / "out"
+    out.mkdir()
+    stranger = out / "zigzag-open-4x4-len1-seed1-2.json"
+    stranger.write_text("someone else's\n")
+    args = ("--ai", "zigzag", "--size", "4x4", "--level", str(level), "--games", "1")
+    run_json(capsys, *args, "--record-dir", str(out))
+    names = sorted(p.name for p in out.iterdir())
+    assert names == [
+        "zigzag-open-4x4-len1-seed1-2.json",
+        "zigzag-open-4x4-len1-seed1-3.json",
+        "zigzag-open-4x4-len1-seed1.json",
+    ]
+    assert stranger.read_text() == "someone else's\n"
+    heads = {load_replay(out / n).body[0] for n in names if n != stranger.name}
+    assert heads == {Point(2, 2), Point(0, 0)}
+    # A second run finds each game already there, byte for byte, and adds nothing.
+    run_json(capsys, *args, "--record-dir", str(out))
+    assert sorted(p.name for p in out.iterdir()) == names
+
+
+def test_save_new_keeps_a_directory_of_that_name(tmp_path: Path) -> None:
+    (tmp_path / "g.json").mkdir()
+    replay = bench.play_one(bench.GameTask("zigzag", bench.LevelSpec("size", "4x4", 1), 1, True))
+    assert replay.replay is not None
+    path = bench.save_new(replay.replay, tmp_path, "g.json")
+    assert path == tmp_path / "g-2.json" and (tmp_path / "g.json").is_dir()
+    assert bench.save_new(replay.replay, tmp_path, "g.json") == path
+
+
+def test_bound_on_a_hand_made_game() -> None:
+    # The wall makes the walls-only distance longer than the straight-line one.
+    board = Board.from_rows([".....", ".###.", "....."], name="u")
+    level = Level(board, (Point(2, 0),), Direction.RIGHT, Point(2, 2), "u")
+    game = Game(level, 0, food_plan=[Point(0, 0), Point(4, 1)])
+    for letter in "RRDDLL" + "LLUU" + "L":
+        game.step(Direction(letter))
+    assert game.foods == [(0, Point(2, 2)), (6, Point(0, 0)), (10, Point(4, 1))]
+    assert (game.eaten, game.steps, game.outcome) == (2, 11, Outcome.DIED)
+    # (2,0) -> (2,2) round the wall: 6; (2,2) -> (0,0): 4; the uneaten food does not count.
+    assert bench.food_bound(game) == 6 + 4
+    record = bench.GameRecord(Outcome.DIED, game.steps, game.length, 10, 0.5)
+    other = bench.GameRecord(Outcome.WON, 9, 5, 0, 1.5)
+    row = bench.summarize("x", level, 1, [record, other])
+    assert row["steps_over_bound"] == round((11 + 9) / 10, 4)
+    assert (row["mean_steps"], row["median_steps"], row["ms_per_move"]) == (10.0, 10.0, 1.0)
+    assert bench.summarize("x", level, 1, [other])["steps_over_bound"] is None
+
+
+def test_bound_on_a_wrapping_board() -> None:
+    board = Board.open(5, 1, wrap=True)
+    level = Level(board, (Point(0, 0),), Direction.LEFT, Point(3, 0), "ring")
+    game = Game(level, 0, food_plan=[Point(1, 0)])
+    for letter in "LL":
+        game.step(Direction(letter))
+    assert game.eaten == 1 and bench.food_bound(game) == 2
+
+
+def test_table(capsys: pytest.CaptureFixture[str]) -> None:
+    assert bench.main([*ARGS]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 5
+    assert lines[0].split()[:3] == ["solver", "level", "free"]
+    assert "steps/bound" in lines[0] and "ms/move" in lines[0]
+    assert lines[1].split()[:4] == ["zigzag", "open-4x4", "16", "6"]
+    assert "100.0%" in lines[1]
+    ends = {len(line) for line in lines[1:]}
+    assert len(ends) == 1  # right-aligned numbers: every row ends in the same column
+
+
+def test_unavailable_rows_are_skipped(capsys: pytest.CaptureFixture[str]) -> None:
+    assert bench.main(["--ai", "zigzag", "--size", "4x4", "--size", "3x3", "--games", "2"]) == 0
+    out, err = capsys.readouterr()
+    assert "open-4x4" in out and "open-3x3" not in out
+    assert (
+        err == "termsnake bench: zigzag on open-3x3: unavailable: no zig-zag cycle on a 3x3 board\n"
+    )
+    assert bench.main(["--ai", "zigzag", "--size", "3x3", "--games", "2", "--json"]) == 2
+    out, err = capsys.readouterr()
+    assert json.loads(out) == []
+    assert err.splitlines()[-1] == "termsnake bench: error: nothing could be measured"
+
+
+def test_a_crashing_solver_is_reported(capsys: pytest.CaptureFixture[str]) -> None:
+    assert bench.main(["--ai", "broken,zigzag", "--size", "4x4", "--games", "2"]) == 1
+    out, err = capsys.readouterr()
+    assert "zigzag" in out and "broken" not in out
+    assert err == (
+        "termsnake bench: error: broken on open-4x4 failed (seed 1): ZeroDivisionError: oops\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--ai", "nosuch"], "unknown solver 'nosuch'; known solvers: "),
+        (["--ai", ","], "--ai names no solver"),
+        (["--ai", "zigzag", "--size", "0x4"], "--size: size 0x4 is out of range"),
+        (["--ai", "zigzag", "--size", "1x1"], "--size: size 1x1 is out of range"),
+        (["--ai", "zigzag", "--size", "201x2"], "at most 200 a side"),
+        (["--ai", "zigzag", "--size", "big"], "--size: size must look like 20x15"),
+        (["--ai", "zigzag", "--size", "3x3", "--length", "4"], "does not fit"),
+        (["--ai", "zigzag", "--level", "nosuch-level"], "no preset or file named"),
+        (["--ai", "zigzag", "--games", "0"], "--games: expected a number of at least 1"),
+        (["--ai", "zigzag", "--length", "0"], "--length: expected a number of at least 1"),
+        (["--ai", "zigzag", "--jobs", "-1"], "--jobs: expected a number of at least 0"),
+        (["--ai", "zigzag", "--seed", "x"], "--seed: expected a whole number"),
+        (["--ai", "zigzag", "--seed", "-1"], "--seed: expected a number of at least 0, not -1"),
+        (["--size", "4x4"], "--ai"),
+        (["--ai", "zigzag", "--record-dir", ""], "--record-dir: expected a directory, not an"),
+    ],
+)
+def test_usage_errors(args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        code = bench.main(args)
+        raise SystemExit(code)
+    assert info.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and message in err
+    assert err.count("\n") == 1
+
+
+def test_a_record_dir_that_is_a_file_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "games"
+    path.write_text("keep me")
+    assert bench.main(["--ai", "zigzag", "--size", "4x4", "--record-dir", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == f"termsnake bench: error: --record-dir {path}: exists and is not a directory\n"
+    assert path.read_text() == "keep me"
+
+
+def test_a_bad_level_file_gives_its_located_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "bad.txt"
+    bad.write_text("#####\n#>.x#\n#####\n")
+    assert bench.main(["--ai", "zigzag", "--level", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"{bad}:2:4: error: ")
+
+
+def test_sizes_are_the_shared_type(capsys: pytest.CaptureFixture[str]) -> None:
+    args = bench.build_parser().parse_args(["--ai", "zigzag", "--size", " 6 × 4 ", "--size", "2x1"])
+    assert args.boards == [("size", "6x4"), ("size", "2x1")]
+    (row,) = run_json(capsys, "--ai", "zigzag", "--size", "6×4", "--size", "6x4", "--games", "1")
+    assert row["level"] == "open-6x4"
+
+
+def test_help_says_what_the_timings_leave_out() -> None:
+    text = " ".join(bench.build_parser().format_help().split())
+    assert "leaves out the solver's setup (such as the Hamiltonian cycle search)" in text
+    assert "0.0 if no move was timed" in text and "null ('-') if no game ate anything" in text
+    assert "never replaced" in text and "len{L}" in text and "S is at least 0" in text
+    record = bench.GameRecord(Outcome.DIED, 0, 1, 0, None)
+    row = bench.summarize("x", open_level(4, 4, 1), 1, [record])
+    assert (row["steps_over_bound"], row["ms_per_move"]) == (None, 0.0)
+
+
+def test_a_longer_snake_drops_a_first_food_it_covers(tmp_path: Path) -> None:
+    # As play does (level.with_length): the food under the new body goes, the level stays.
+    path = tmp_path / "fed.txt"
+    path.write_text("name: fed\nlength: 1\n\n#######\n#..%>.#\n#.....#\n#######\n")
+    assert bench.LevelSpec("level", str(path), 1).load().food == Point(3, 1)
+    longer = bench.LevelSpec("level", str(path), 2).load()
+    assert longer.body == (Point(4, 1), Point(3, 1)) and longer.food is None
+
+
+def test_length_applies_to_level_files(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "box.txt"
+    path.write_text("name: box\nlength: 2\n\n######\n#....#\n#..>.#\n#....#\n#....#\n######\n")
+    assert bench.LevelSpec("level", str(path), 1).load().body == (Point(3, 2),)
+    three = bench.LevelSpec("level", str(path), 3).load()
+    assert three.body == (Point(3, 2), Point(2, 2), Point(1, 2))
+    with pytest.raises(bench.BenchError, match="does not fit"):
+        bench.LevelSpec("level", str(path), 4).load()
+
+
+# -- the installed command -------------------------------------------------------------------
+
+
+def command() -> str:
+    return shutil.which("termsnake") or str(Path(sys.executable).parent / "termsnake")
+
+
+def run_bench(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [command(), "bench", *args], capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+def test_the_command_reports_errors_in_one_line() -> None:
+    proc = run_bench("--ai", "nosuch", "--size", "4x4")
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.startswith("termsnake bench: error: unknown solver 'nosuch'")
+    assert "hamilton" in proc.stderr and proc.stderr.count("\n") == 1
+    proc = run_bench("--ai", "hamilton", "--size", "4", "--games", "2")
+    assert proc.returncode == 2 and "size must look like 20x15" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_the_command_json_with_processes(tmp_path: Path) -> None:
+    args = ("--ai", "hamilton", "--size", "4x4", "--games", "4", "--seed", "2", "--json")
+    one = run_bench(*args)
+    two = run_bench(*args, "--jobs", "2", "--record-dir", str(tmp_path))
+    assert one.returncode == two.returncode == 0, one.stderr + two.stderr
+    rows = json.loads(one.stdout)
+    assert without_timing(rows) == without_timing(json.loads(two.stdout))
+    (row,) = rows
+    assert tuple(row) == bench.ROW_KEYS
+    assert row["wins"] + row["deaths"] + row["stalls"] == 4
+    assert len(list(tmp_path.iterdir())) == 4
+    replay = load_replay(tmp_path / "hamilton-open-4x4-len1-seed5.json")
+    assert verify(replay).outcome is replay.result.outcome

@@ -1,0 +1,51 @@
+"""Output that cannot be written ends a command with one line, never a traceback."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+from pathlib import Path
+
+import pytest
+from pty_harness import quiet_env, termsnake_command
+
+from termsnake.commands import cli
+
+
+def run_shell(tmp_path: Path, script: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["sh", "-c", script, "sh", termsnake_command()],
+        capture_output=True,
+        text=True,
+        env=quiet_env(tmp_path),
+        timeout=60,
+    )
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_full_disk_is_a_one_line_error(tmp_path: Path) -> None:
+    r = run_shell(tmp_path, '"$1" levels > /dev/full')
+    assert r.returncode == cli.EXIT_OUTPUT
+    assert r.stderr == "termsnake: error: cannot write the output: No space left on device\n"
+
+
+def test_a_closed_stdout_is_a_one_line_error(tmp_path: Path) -> None:
+    r = run_shell(tmp_path, '"$1" levels >&-')
+    assert r.returncode == cli.EXIT_OUTPUT
+    assert r.stderr == "termsnake: error: standard output is closed\n"
+
+
+class GoneReader(io.StringIO):
+    """A pipe whose reader went away (``termsnake ... | head -1`` after head has exited)."""
+
+    def write(self, s: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+def test_a_reader_that_went_away_ends_the_command_quietly(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("sys.stdout", GoneReader())
+    args = ["bench", "--ai", "bfs", "--size", "4x4", "--games", "1", "--json"]
+    assert cli.main(args) == cli.EXIT_OUTPUT
+    assert capsys.readouterr().err == ""

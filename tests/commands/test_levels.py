@@ -1,0 +1,224 @@
+"""Tests of ``termsnake check`` and ``termsnake levels``, mostly through the installed command."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from pty_harness import termsnake_command
+
+from termsnake.commands import levels as levelcmd
+from termsnake.commands.levels import PresetRow, check_main, format_table, levels_main
+from termsnake.formats.presets import DEFAULT_LEVEL, load_preset, preset_names, preset_path
+from termsnake.solvers.cycle import DEFAULT_BUDGET, find_cycle
+from termsnake.solvers.hamilton import HamiltonSolver
+
+GOOD = "name: Good one\nlength: 2\n\n#####\n#.>.#\n#...#\n#####\n"
+BROKEN = "nmae: x\nwrap: maybe\n\n#####\n#.>>#\n#..\t#\n#####\n"
+BROKEN_LINES = [
+    "1:1: error: unknown header key 'nmae'; did you mean 'name'? "
+    "(or start your own keys with 'x-')",
+    "2:7: error: wrap must be yes or no, not 'maybe'",
+    "5:4: error: a second head; the first is at line 5 col 3, and a level has one snake",
+    "6:4: error: unknown map character '\\t' (U+0009, a tab); "
+    "the map uses # wall, . floor, > < ^ v head, % food",
+]
+
+
+def run(*args: str, columns: int = 200) -> subprocess.CompletedProcess[str]:
+    """Run the installed command; COLUMNS fixes the table width since stdout is a pipe."""
+    env = {**os.environ, "COLUMNS": str(columns)}
+    return subprocess.run(
+        [termsnake_command(), *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        check=False,
+    )
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> tuple[Path, Path]:
+    good, broken = tmp_path / "good.txt", tmp_path / "broken.txt"
+    good.write_text(GOOD)
+    broken.write_text(BROKEN)
+    return good, broken
+
+
+# -- termsnake check ------------------------------------------------------------------------------
+
+
+def test_check_good_files_exits_0_with_one_ok_line_each(files: tuple[Path, Path]) -> None:
+    good, _ = files
+    presets = [preset_path(name) for name in preset_names()]
+    result = run("check", str(good), *presets)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    lines = result.stdout.splitlines()
+    assert len(lines) == 1 + len(presets)
+    assert lines[0] == (f"{good}: ok: 'Good one', 5x4, 6 free cells, snake of 2 heading right")
+    assert all(
+        line.startswith(f"{path}: ok: ") for line, path in zip(lines[1:], presets, strict=True)
+    )
+
+
+def test_check_broken_file_prints_every_error_and_exits_2(files: tuple[Path, Path]) -> None:
+    good, broken = files
+    result = run("check", str(broken), str(good))
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [f"{broken}:{line}" for line in BROKEN_LINES]
+    assert result.stdout.splitlines() == [
+        f"{good}: ok: 'Good one', 5x4, 6 free cells, snake of 2 heading right"
+    ]
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [("missing.txt", "no such file"), ("", "is a directory, not a level file")],
+    ids=["missing", "directory"],
+)
+def test_check_bad_paths(tmp_path: Path, name: str, message: str) -> None:
+    path = tmp_path / name if name else tmp_path
+    result = run("check", str(path))
+    assert result.returncode == 2
+    assert result.stderr == f"{path}:1:1: error: {message}\n"
+    assert result.stdout == ""
+
+
+def test_check_invalid_utf8_and_empty_files(tmp_path: Path) -> None:
+    latin, empty = tmp_path / "latin.txt", tmp_path / "empty.txt"
+    latin.write_bytes(b"name: caf\xe9\n#..>.#\n")
+    empty.write_bytes(b"")
+    result = run("check", str(latin), str(empty))
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        f"{latin}:1:10: error: invalid UTF-8 (bytes 0xe9); save the file as UTF-8",
+        f"{empty}:1:1: error: empty file: a level needs a map of # . and a head > < ^ v",
+    ]
+
+
+def test_check_without_files_is_bad_usage() -> None:
+    result = run("check")
+    assert result.returncode == 2
+    assert "usage: termsnake check" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_check_help_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
+    assert check_main(["--help"]) == 0
+    assert "path:line:col: error: message" in capsys.readouterr().out
+
+
+def test_check_in_process(files: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    good, broken = files
+    assert check_main([str(good)]) == 0
+    assert check_main([str(good), str(broken)]) == 2
+    err = capsys.readouterr().err
+    assert err.splitlines() == [f"{broken}:{line}" for line in BROKEN_LINES]
+
+
+def test_check_escapes_control_characters_in_names(tmp_path: Path) -> None:
+    path = tmp_path / "evil\x1b[2J.txt"
+    path.write_text("#..>.#\n")
+    result = run("check", str(path))
+    assert result.returncode == 0
+    assert "\x1b" not in result.stdout
+    assert result.stdout == f"{tmp_path}/evil\\x1b[2J.txt: ok: 'level', 6x1, 4 free cells, " + (
+        "snake of 3 heading right\n"
+    )
+
+
+# -- termsnake levels -----------------------------------------------------------------------------
+
+
+def test_levels_lists_every_preset_with_computed_columns() -> None:
+    result = run("levels")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    lines = result.stdout.splitlines()
+    assert lines[0].split() == ["name", "size", "free", "wrap", "cycle", "description"]
+    rows = {line.split()[0]: line.split() for line in lines[1:] if line and line[0] != "P"}
+    assert sorted(rows) == sorted(preset_names())
+    for name, cells in rows.items():
+        level = load_preset(name)
+        board = level.board
+        expected_cycle = {"found": "yes", "none": "no", "unknown": "unknown"}[
+            find_cycle(board).status
+        ]
+        assert cells[1:5] == [
+            f"{board.width}x{board.height}",
+            str(board.size),
+            "yes" if board.wrap else "no",
+            expected_cycle,
+        ]
+        assert " ".join(cells[5:]) == dict(level.meta)["description"]
+    assert rows["dead-end"][4] == "no"
+    assert rows[DEFAULT_LEVEL][4] == "yes"
+    assert f"plain `termsnake` plays {DEFAULT_LEVEL}" in result.stdout
+
+
+def test_levels_fits_a_narrow_terminal() -> None:
+    result = run("levels", columns=60)
+    assert result.returncode == 0
+    table = result.stdout.splitlines()[: len(preset_names()) + 1]
+    assert all(len(line) <= 60 for line in table)
+    assert any(line.endswith("…") for line in table)
+
+
+@pytest.mark.parametrize("args", [["extra"], ["--budget", "0"], ["--budget", "soon"]])
+def test_levels_bad_usage_exits_2(args: list[str]) -> None:
+    result = run("levels", *args)
+    assert result.returncode == 2
+    assert "usage: termsnake levels" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("budget", ["inf", "-inf", "nan", "1e308", "86401"])
+def test_levels_refuses_a_budget_the_search_cannot_take(
+    budget: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert levels_main([f"--budget={budget}"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.splitlines() == [
+        "usage: termsnake levels [-h] [--budget N]",
+        f"termsnake levels: error: --budget must be more than 0 and at most 86400, "
+        f"not {float(budget):g}",
+    ]
+
+
+def test_levels_in_process(capsys: pytest.CaptureFixture[str]) -> None:
+    assert levels_main(["--budget", "2"]) == 0
+    out = capsys.readouterr().out
+    assert all(name in out for name in preset_names())
+
+
+def test_levels_and_hamilton_search_with_the_same_budget(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    budgets: list[float] = []
+
+    def rows(budget: float) -> tuple[list[PresetRow], list[object]]:
+        budgets.append(budget)
+        return [PresetRow("a", "8x8", 64, "no", "yes", "")], []
+
+    monkeypatch.setattr(levelcmd, "preset_rows", rows)
+    assert levels_main([]) == 0
+    assert budgets == [DEFAULT_BUDGET] == [HamiltonSolver().budget]
+    capsys.readouterr()
+
+
+def test_format_table_aligns_columns_and_cuts_descriptions() -> None:
+    rows = [
+        PresetRow("a", "8x8", 64, "no", "yes", "short"),
+        PresetRow("longer-name", "20x20", 400, "yes", "unknown", "x" * 100),
+    ]
+    lines = format_table(rows, 60)
+    assert lines[0] == "name          size  free  wrap  cycle    description"
+    assert lines[1] == "a              8x8    64  no    yes      short"
+    assert lines[2].startswith("longer-name  20x20   400  yes   unknown  xxx")
+    assert len(lines[2]) == 59 and lines[2].endswith("x…")

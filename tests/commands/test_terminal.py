@@ -1,0 +1,302 @@
+"""The installed ``termsnake`` in a real pseudo-terminal: keys in, screen out, terminal restored."""
+
+from __future__ import annotations
+
+import re
+import signal
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from pty_harness import Pty, quiet_env, termsnake_command
+
+pytestmark = pytest.mark.terminal
+
+
+@pytest.fixture
+def run(tmp_path: Path) -> Iterator[object]:
+    started: list[Pty] = []
+
+    def start(*args: str, **kw: int) -> Pty:
+        p = Pty(args, tmp_path, **kw)  # type: ignore[arg-type]
+        started.append(p)
+        return p
+
+    yield start
+    for p in started:
+        p.close()
+
+
+def test_play_with_keys_quit_and_see_the_summary(run) -> None:  # type: ignore[no-untyped-def]
+    t = run("--size", "20x10", "--seed", "3", "--speed", "4")
+    t.wait_for("a direction key starts")
+    head = t.find("@")
+    assert head is not None
+    t.send("s")  # down: starts the game
+    t.wait_for(lambda: (pos := t.find("@")) is not None and pos[1] > head[1])
+    t.send("\x1b[C")  # right arrow
+    moved = t.find("@")
+    assert moved is not None
+    t.wait_for(lambda: (pos := t.find("@")) is not None and pos[0] > moved[0])
+    t.send("k")  # vi up
+    t.send("q")
+    assert t.wait_exit() == 0
+    screen = t.text()
+    assert "Game over: quit" in screen
+    assert "Moves (" in screen and "D" in screen.split("Moves (")[1]
+    assert "seed 3" in screen
+    assert t.restored()
+
+
+def test_space_pauses_and_a_direction_steps_once(run) -> None:  # type: ignore[no-untyped-def]
+    t = run("--size", "20x10", "--seed", "1", "--speed", "2")
+    t.wait_for("a direction key starts")
+    t.send(" ")  # start
+    t.send(" ")  # pause at once
+    t.wait_for("PAUSED")
+    steps_before = t.text().split("steps ")[1].split()[0]
+    t.send("w")
+    t.wait_for(f"steps {int(steps_before) + 1} ")
+    t.send("q")
+    assert t.wait_exit() == 0
+
+
+def test_sigterm_restores_the_terminal(run) -> None:  # type: ignore[no-untyped-def]
+    t = run("--size", "20x10", "--seed", "1")
+    t.wait_for("a direction key starts")
+    t.child.kill(signal.SIGTERM)
+    assert t.wait_exit() == 128 + signal.SIGTERM
+    assert t.restored()
+    assert "Game over: quit" in t.text()
+
+
+def test_sighup_and_ctrl_c_restore_the_terminal(run) -> None:  # type: ignore[no-untyped-def]
+    t = run("--size", "20x10", "--seed", "1")
+    t.wait_for("a direction key starts")
+    t.send("\x03")
+    assert t.wait_exit() == 130
+    assert t.restored()
+    t = run("--size", "20x10", "--seed", "1")
+    t.wait_for("a direction key starts")
+    t.child.kill(signal.SIGHUP)
+    assert t.wait_exit() == 128 + signal.SIGHUP
+    assert t.restored()
+
+
+def test_tty_modes_are_restored(tmp_path: Path) -> None:
+    # Run inside a shell that prints the line discipline after termsnake has gone.
+    cmd = f"'{termsnake_command()}' --size 20x10; stty -a"
+    t = Pty(["-c", cmd], tmp_path, command="/bin/sh")
+    try:
+        t.wait_for("a direction key starts")
+        t.send("q")
+        t.wait_exit()
+        out = t.raw.decode(errors="replace")
+        modes = out[out.rfind("speed") :]
+        assert " icanon" in modes and " echo " in modes, modes
+    finally:
+        t.close()
+
+
+def test_too_small_pauses_and_goes_on_when_enlarged(run) -> None:  # type: ignore[no-untyped-def]
+    t = run("--size", "30x15", "--seed", "2", cols=40, rows=10)
+    t.wait_for("need 32x18, have 40x10")
+    t.resize(80, 24)
+    t.wait_for("a direction key starts")
+    assert t.find("@") is not None
+    t.send("q")
+    assert t.wait_exit() == 0
+
+
+def test_narrow_terminal_uses_one_column_per_cell(run) -> None:  # type: ignore[no-untyped-def]
+    t = run("--size", "30x15", "--seed", "2", cols=50, rows=24)
+    t.wait_for("a direction key starts")
+    assert "#" * 32 in t.text() and "#" * 33 not in t.text()
+    t.send("q")
+    assert t.wait_exit() == 0
+
+
+def test_not_a_terminal_is_a_one_line_error(tmp_path: Path) -> None:
+    r = subprocess.run(
+        [termsnake_command(), "--size", "10x10"],
+        capture_output=True,
+        text=True,
+        env=quiet_env(tmp_path),
+        stdin=subprocess.DEVNULL,
+        timeout=30,
+    )
+    assert r.returncode == 2
+    assert "not a terminal" in r.stderr and "ssh -t" in r.stderr and "termsnake bench" in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in r.stderr
+
+
+def test_unknown_solver_lists_the_known_ones(tmp_path: Path) -> None:
+    r = subprocess.run(
+        [termsnake_command(), "--ai", "nosuch"],
+        capture_output=True,
+        text=True,
+        env=quiet_env(tmp_path),
+        timeout=30,
+    )
+    assert r.returncode == 2
+    assert "nosuch" in r.stderr and "hamilton" in r.stderr and "greedy" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_watch_a_bot_move_pause_step_and_quit(run) -> None:  # type: ignore[no-untyped-def]
+    t = run("--ai", "hamilton", "--size", "12x8", "--seed", "5", "--speed", "20")
+    t.wait_for("hamilton")
+    first = t.find("@")
+    t.wait_for(lambda: t.find("@") not in (None, first))
+    t.send(" ")
+    t.wait_for("PAUSED")
+    steps = int(t.text().split("steps ")[1].split()[0])
+    t.send("n")
+    t.wait_for(f"steps {steps + 1} ")
+    t.send("c")  # the plan: the cycle drawn as arrows under the snake
+    t.wait_for(lambda: sum(t.text().count(a) for a in "<>^v") > 40)
+    t.send("q")
+    assert t.wait_exit() == 0
+    assert "Game over: quit" in t.text() and "Moves (" in t.text()
+    assert t.restored()
+
+
+def test_a_board_without_a_cycle_is_refused_clearly(tmp_path: Path) -> None:
+    r = subprocess.run(
+        [termsnake_command(), "--ai", "hamilton", "--size", "7x7"],
+        capture_output=True,
+        text=True,
+        env=quiet_env(tmp_path),
+        timeout=30,
+    )
+    assert r.returncode == 2
+    assert "odd number of free cells" in r.stderr and "--ai best" in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_record_then_the_replay_reproduces_the_game(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from termsnake.core.game import Outcome
+    from termsnake.formats.replay import load_replay, verify
+
+    path = tmp_path / "game.json"
+    t = run(
+        "--ai",
+        "best",
+        "--size",
+        "6x4",
+        "--length",
+        "1",
+        "--seed",
+        "9",
+        "--speed",
+        "300",
+        "--record",
+        str(path),
+    )
+    t.wait_for("WON")
+    t.send(" ")
+    assert t.wait_exit() == 0
+    assert "Replay saved to" in t.text()
+    replay = load_replay(path)
+    assert replay.solver == "tree" and replay.seed == 9
+    game = verify(replay)
+    assert game.outcome is Outcome.WON and game.length == 24
+
+
+def test_record_never_overwrites_a_file(tmp_path: Path) -> None:
+    mine = tmp_path / "mine.json"
+    mine.write_text("my precious replay")
+    r = subprocess.run(
+        [termsnake_command(), "--record", str(mine)],
+        capture_output=True,
+        text=True,
+        env=quiet_env(tmp_path),
+        timeout=30,
+    )
+    assert r.returncode == 2 and "exists" in r.stderr
+    assert mine.read_text() == "my precious replay"
+
+
+def test_a_hang_up_still_keeps_the_replay_and_the_score(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    import os
+    import time
+
+    from termsnake.core.game import Outcome
+    from termsnake.formats.replay import load_replay, verify
+
+    path = tmp_path / "dropped.json"
+    t = run("--ai", "hamilton", "--size", "10x10", "--speed", "30", "--record", str(path))
+    t.wait_for(lambda: re.search(r"steps \d\d", t.text()) is not None)  # ten moves or more
+    os.close(t.child.child_fd)  # the SSH connection drops: the kernel sends SIGHUP
+    deadline = time.monotonic() + 10
+    while t.child.isalive() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not t.child.isalive()
+    game = verify(load_replay(path))
+    assert game.outcome is Outcome.QUIT and game.steps >= 10
+    scores = (tmp_path / "data" / "termsnake" / "scores.json").read_text()
+    assert '"player": "hamilton"' in scores
+
+
+def test_a_file_made_during_the_game_is_not_overwritten(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from termsnake.formats.replay import load_replay, verify
+
+    path = tmp_path / "game.json"
+    t = run("--ai", "hamilton", "--size", "6x6", "--speed", "5", "--record", str(path))
+    t.wait_for("hamilton")
+    path.write_text("made meanwhile")
+    t.send("q")
+    assert t.wait_exit() == 0
+    assert path.read_text() == "made meanwhile"
+    assert "was kept" in t.text()
+    assert verify(load_replay(tmp_path / "game-1.json")).steps >= 0
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["--ai", ""], "unknown solver ''"),
+        (["--size", "2x1", "--length", "2"], "leaves no free cell"),
+        (["--size", "8x8", "--length", "9"], "does not fit"),
+        (["--seed", "-1"], "at least 0"),
+        (["--speed", "5000"], "at most 1000"),
+        (["--level", "classic", "--length", "30"], "--length 30"),
+        (["--level", ""], "--level: give a preset name"),
+        (["--record", ""], "--record: give the name of a new file"),
+    ],
+)
+def test_bad_arguments_are_one_line_errors(tmp_path: Path, args: list[str], expected: str) -> None:
+    r = subprocess.run(
+        [termsnake_command(), *args],
+        capture_output=True,
+        text=True,
+        env=quiet_env(tmp_path),
+        timeout=30,
+    )
+    assert r.returncode == 2
+    assert expected in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
+def test_a_bad_level_in_the_config_says_where_it_came_from(tmp_path: Path) -> None:
+    config = tmp_path / "config" / "termsnake"
+    config.mkdir(parents=True)
+    (config / "config.toml").write_text('level = "nosuch"\n')
+    r = subprocess.run(
+        [termsnake_command()], capture_output=True, text=True, env=quiet_env(tmp_path), timeout=30
+    )
+    assert r.returncode == 2
+    assert "config.toml: level = 'nosuch'" in r.stderr and "nosuch" in r.stderr.splitlines()[1]
+
+
+def test_a_level_name_with_unusual_spaces_plays(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    level = tmp_path / "nbsp.txt"
+    level.write_text("name: two\u00a0rooms\n\n########\n#..>...#\n#......#\n########\n")
+    t = run("--level", str(level), "--seed", "1")
+    t.wait_for("a direction key starts")
+    t.send("s")
+    t.wait_for(lambda: "steps 1" in t.text())
+    t.send("q")
+    assert t.wait_exit() == 0
+    assert "Game over" in t.text()

@@ -1,0 +1,109 @@
+"""The turn queue and the key maps of the keyboard and AI controllers."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from termsnake.core.game import Game, Outcome
+from termsnake.core.geometry import Direction, Point
+from termsnake.core.level import open_level
+from termsnake.tui.controllers import (
+    DIRECTION_KEYS,
+    AIController,
+    Command,
+    KeyboardController,
+    TurnQueue,
+)
+
+R, L, U, D = Direction.RIGHT, Direction.LEFT, Direction.UP, Direction.DOWN
+
+
+def test_two_quick_turns_are_both_kept_and_never_reverse() -> None:
+    g = Game(open_level(10, 10), seed=1)  # heading right
+    kb = KeyboardController()
+    kb.on_key("w", g)  # up
+    kb.on_key("a", g)  # then left: a U-turn in two ticks, legal
+    assert len(kb.queue) == 2
+    assert g.step(kb.next_direction(g)).outcome is None
+    assert g.step(kb.next_direction(g)).outcome is None
+    assert g.moves == [U, L]
+
+
+def test_a_third_quick_turn_is_dropped() -> None:
+    q = TurnQueue()
+    assert q.push(U, R) and q.push(L, R)
+    assert not q.push(D, R)
+    assert [q.pop(R), q.pop(R), q.pop(R)] == [U, L, R]
+
+
+def test_a_turn_equal_or_opposite_to_the_last_queued_is_dropped() -> None:
+    q = TurnQueue()
+    assert not q.push(L, R)  # reversal into the neck
+    assert not q.push(R, R)  # no change
+    assert q.push(U, R)
+    assert not q.push(D, R)  # opposite of the queued UP
+    assert q.pop(R) is U
+
+
+@given(st.lists(st.sampled_from(sorted(DIRECTION_KEYS)), max_size=6), st.integers(0, 1000))
+def test_keys_pressed_within_one_tick_never_kill_a_snake_in_the_open(
+    keys: list[str], seed: int
+) -> None:
+    g = Game(open_level(15, 15), seed)
+    kb = KeyboardController()
+    for key in keys:
+        kb.on_key(key, g)
+    assert len(kb.queue) <= 2
+    for _ in range(3):
+        assert g.step(kb.next_direction(g)).outcome in (None, Outcome.WON)
+
+
+def test_letters_and_arrows_and_vi_keys_steer() -> None:
+    g = Game(open_level(10, 10), seed=1)
+    for key, expected in [("W", U), ("KEY_DOWN", D), ("k", U), ("j", D), ("h", L), ("l", R)]:
+        kb = KeyboardController()
+        kb.on_key(key, g)
+        want = g.direction if expected in (g.direction, g.direction.opposite) else expected
+        assert kb.next_direction(g) is want
+
+
+def test_command_keys_and_ignored_keys() -> None:
+    g = Game(open_level(10, 10), seed=1)
+    kb = KeyboardController()
+    assert kb.on_key("q", g) is Command.QUIT
+    assert kb.on_key(" ", g) is Command.PAUSE
+    assert kb.on_key("+", g) is Command.FASTER
+    assert kb.on_key("-", g) is Command.SLOWER
+    assert kb.on_key("x", g) is None
+    assert kb.on_key("KEY_F1", g) is None
+    assert kb.on_key("w", g) is Command.STEP
+
+
+class _Fixed:
+    """A solver that always answers the same direction."""
+
+    name = "fixed"
+
+    def setup(self, game: Game) -> None:
+        pass
+
+    def next_direction(self, game: Game) -> Direction:
+        return U
+
+    def overlay(self, game: Game) -> Mapping[Point, str]:
+        return {game.head: "^"}
+
+
+def test_ai_controller_asks_its_solver_and_listens_to_bot_keys() -> None:
+    g = Game(open_level(10, 10), seed=1)
+    ai = AIController(_Fixed())
+    assert ai.who == "fixed"
+    assert ai.next_direction(g) is U
+    assert ai.on_key("n", g) is Command.STEP
+    assert ai.on_key("KEY_LEFT", g) is Command.STEP
+    assert ai.on_key("c", g) is Command.OVERLAY
+    assert ai.on_key("q", g) is Command.QUIT
+    assert ai.overlay(g) == {g.head: "^"}

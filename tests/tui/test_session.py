@@ -1,0 +1,157 @@
+"""The app loop on a fake clock and a scripted keyboard: ticks, pauses, help, restore."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+
+import pytest
+from blessed import Terminal
+from blessed.keyboard import Keystroke
+
+from termsnake.core.game import Game, Outcome
+from termsnake.core.level import open_level
+from termsnake.tui import session as app
+from termsnake.tui.controllers import KeyboardController
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class FakeTerminal:
+    """Enough of blessed.Terminal for a Session: a size, cursor moves and scripted keys."""
+
+    clear = "<clear>"
+    home = "<home>"
+
+    def __init__(
+        self, clock: FakeClock, keys: Iterator[tuple[float, str]], size: tuple[int, int] = (80, 24)
+    ) -> None:
+        self.clock = clock
+        self.keys = keys
+        self.width, self.height = size
+        self.pending: tuple[float, str] | None = None
+
+    def move_xy(self, x: int, y: int) -> str:
+        return f"<{x},{y}>"
+
+    def inkey(self, timeout: float | None = None) -> Keystroke:
+        """The next scripted key if it comes within ``timeout``; the clock moves on."""
+        if self.pending is None:
+            self.pending = next(self.keys, (float("inf"), ""))
+        at, key = self.pending
+        wait = timeout if timeout is not None else float("inf")
+        if at <= self.clock.now + wait:
+            self.clock.now = max(self.clock.now, at)
+            self.pending = None
+            return Keystroke(key)
+        self.clock.now += wait
+        return Keystroke("")
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
+    c = FakeClock()
+    monkeypatch.setattr("termsnake.tui.session.time.monotonic", c)
+    return c
+
+
+def session(clock: FakeClock, keys: list[tuple[float, str]], speed: float = 10) -> app.Session:
+    script = iter([(clock.now + t, k) for t, k in keys])
+    game = Game(open_level(30, 15), seed=1)
+    term = FakeTerminal(clock, script)
+    return app.Session(
+        term,  # type: ignore[arg-type]
+        game,
+        KeyboardController(),
+        "test",
+        speed=speed,
+        stream=io.StringIO(),
+    )
+
+
+def test_holding_a_key_does_not_speed_the_snake_up(clock: FakeClock) -> None:
+    # A key-repeat storm: 'd' (straight on) every 10 ms for 1 s, then quit.
+    keys = [(i * 0.01, "d") for i in range(100)] + [(1.0, "q")]
+    s = session(clock, keys, speed=10)
+    assert s.run() is True
+    assert s.game.outcome is Outcome.QUIT
+    assert 9 <= s.game.steps <= 10  # ten ticks a second, keys or not
+
+
+def test_pause_stops_the_clock_and_a_direction_steps_once(clock: FakeClock) -> None:
+    keys = [(0.25, " "), (1.0, "w"), (2.0, " "), (2.55, "q")]
+    s = session(clock, keys, speed=10)
+    s.run()
+    # 2 ticks before the pause, 1 step while paused, 5 ticks after resuming.
+    assert s.game.moves[:2] == [s.game.level.direction] * 2
+    assert s.game.moves[2].value == "U"
+    assert s.game.steps == 8
+
+
+def test_help_pauses_a_started_game_and_any_key_closes_it(clock: FakeClock) -> None:
+    s = session(clock, [(0.15, "?"), (5.0, "x"), (5.5, "q")], speed=10)
+    s.help_text = ["keys"]
+    s.run()
+    assert s.game.steps == 1 and s.paused and not s.showing_help
+
+
+def test_speed_keys_walk_the_ladder_and_never_the_wrong_way() -> None:
+    assert app.faster(8) == 10 and app.slower(8) == 6
+    assert app.faster(app.SPEEDS[-1]) == app.SPEEDS[-1] and app.slower(1) == 1
+    for speed in (0.25, 0.5, 1, 7, 8, 450, 999, 1000):
+        assert app.faster(speed) >= speed >= app.slower(speed)
+    assert app.slower(0.5) == 0.5 and app.faster(0.5) == 1 and app.slower(450) == 400
+
+
+def test_a_too_small_terminal_waits_without_moving(clock: FakeClock) -> None:
+    s = session(clock, [(3.0, "q")], speed=10)
+    s.term.width, s.term.height = 20, 10  # type: ignore[misc]
+    s.run()
+    assert s.game.steps == 0
+    assert isinstance(s.stream, io.StringIO)
+    out = s.stream.getvalue()
+    assert "need 32x18, have 20x10" in out
+
+
+def test_terminal_mode_restores_on_an_exception() -> None:
+    out = io.StringIO()
+    term = Terminal(kind="xterm-256color", stream=out, force_styling=True)
+    with pytest.raises(ZeroDivisionError), app.terminal_mode(term):
+        out.write("<game>")
+        1 / 0  # noqa: B018
+    text = out.getvalue()
+    after = text[text.index("<game>") :]
+    assert term.exit_fullscreen in after and term.normal_cursor in after
+
+
+def test_played_time_counts_only_the_moving_snake(clock: FakeClock) -> None:
+    # Waiting 3 s for the first key, 1 s moving, 4 s paused, 0.5 s moving, then the help for
+    # 2 s (which pauses) and quit: 1.5 s of play.
+    keys = [(3.0, "d"), (4.0, " "), (8.0, " "), (8.5, "?"), (10.5, "x"), (10.6, "q")]
+    s = session(clock, keys, speed=10)
+    s.waiting = True
+    s.help_text = ["keys"]
+    s.run()
+    assert 13 <= s.game.steps <= 15  # ten moves a second for 1.5 s
+    assert s.played == pytest.approx(1.5, abs=0.1)
+
+
+def test_a_signal_on_the_final_board_ends_with_its_code(clock: FakeClock) -> None:
+    s = session(clock, [], speed=10)  # no keys: the snake runs into the wall and dies
+    real_inkey = s.term.inkey
+
+    def inkey(timeout: float | None = None) -> Keystroke:
+        if s.game.over:
+            s.request_stop(15)  # SIGTERM while the final board is up
+        return real_inkey(timeout)
+
+    s.term.inkey = inkey  # type: ignore[method-assign,assignment]
+    with pytest.raises(app.Terminated) as caught:
+        s.run()
+    assert s.game.outcome is Outcome.DIED and caught.value.signum == 15

@@ -1,0 +1,158 @@
+"""Golden frames of the pure view, and the screen writer that sends only what changed."""
+
+from __future__ import annotations
+
+import io
+import os
+import unicodedata
+from pathlib import Path
+
+import pytest
+from blessed import Terminal
+
+from termsnake.core.board import Board
+from termsnake.core.game import Game
+from termsnake.core.geometry import Direction, Point
+from termsnake.core.level import Level
+from termsnake.tui.screen import Screen, changed_spans
+from termsnake.tui.view import (
+    ASCII,
+    UNICODE,
+    Glyphs,
+    Hud,
+    board_size,
+    pick_cell_width,
+    render,
+    render_too_small,
+    status_line,
+    with_box,
+)
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+R, L, U, D = Direction.RIGHT, Direction.LEFT, Direction.UP, Direction.DOWN
+
+ROOM = [
+    "..........",
+    "....#.....",
+    "....#.....",
+    "..........",
+    "..........",
+]
+
+
+def room_game(wrap: bool = False) -> Game:
+    board = Board.from_rows(ROOM, wrap=wrap, name="room")
+    level = Level(board, (Point(2, 3), Point(1, 3), Point(0, 3)), R, Point(7, 1), "room")
+    return Game(level, seed=4)
+
+
+def frames() -> dict[str, list[str]]:
+    start = room_game()
+    moved = room_game()
+    for d in (U, U, U, R, R, R, R, D, R):  # eats the food at (7, 1)
+        moved.step(d)
+    dead = room_game()
+    for d in (R, U, U, U, U):
+        dead.step(d)
+    wrapped = room_game(wrap=True)
+    overlay = {Point(x, 0): ">" for x in range(10)}
+    return {
+        "start": render(start, Hud(level="room", speed=8)),
+        "moved-paused-1col": render(
+            moved, Hud(who="greedy", level="room", speed=20, paused=True), cell_width=1
+        ),
+        "dead": render(dead, Hud(level="room", message="DIED: press any key")),
+        "wrap-overlay": render(wrapped, Hud(level="room", best=12), overlay=overlay),
+    }
+
+
+@pytest.mark.parametrize("name", sorted(frames()))
+def test_golden_frame(name: str) -> None:
+    text = "\n".join(frames()[name]) + "\n"
+    path = GOLDEN / f"{name}.txt"
+    if os.environ.get("UPDATE_GOLDEN"):
+        path.write_text(text, encoding="utf-8")
+    assert text == path.read_text(encoding="utf-8")
+
+
+def test_frame_geometry() -> None:
+    g = room_game()
+    lines = render(g, Hud())
+    assert board_size(g) == (22, 8) and len(lines) == 8
+    assert all(len(line) == 22 for line in lines[:-1])
+    assert pick_cell_width(g, 22) == 2 and pick_cell_width(g, 21) == 1
+    assert render_too_small((22, 8), (20, 5))[1] == "need 22x8, have 20x5"
+
+
+def test_changed_spans_cover_exactly_the_differences() -> None:
+    assert changed_spans("abcdef", "abcdef") == []
+    assert changed_spans("abcdef", "abXdef") == [(2, "X")]
+    assert changed_spans("abcdef", "abc") == [(3, "   ")]
+    old, new = "a.b.c.d.e.f.g", "a@b.c.d.e.f@g"
+    rebuilt = list(old)
+    for x, text in changed_spans(old, new):
+        rebuilt[x : x + len(text)] = text
+    assert "".join(rebuilt) == new
+
+
+def test_screen_sends_only_what_changed_in_one_write() -> None:
+    out = io.StringIO()
+    term = Terminal(kind="xterm-256color", stream=out, force_styling=True)
+    writes: list[str] = []
+
+    class Recorder(io.StringIO):
+        def write(self, s: str) -> int:
+            writes.append(s)
+            return len(s)
+
+    screen = Screen(term, Recorder())
+    g = room_game()
+    screen.draw(render(g, Hud()))
+    first = screen.bytes_written
+    g.step(R)
+    screen.draw(render(g, Hud()))
+    second = screen.bytes_written - first
+    assert len(writes) == 2
+    assert term.clear in writes[0] and term.clear not in writes[1]
+    assert second < first / 5
+    assert term.move_xy(1, 4) + ". o o @" in writes[1]  # tail cell cleared, new head drawn
+    screen.draw(render(g, Hud()))
+    assert len(writes) == 2  # nothing changed, nothing sent
+
+
+def test_golden_unicode_frame() -> None:
+    text = "\n".join(render(room_game(), Hud(level="room"), glyphs=UNICODE)) + "\n"
+    path = GOLDEN / "unicode.txt"
+    if os.environ.get("UPDATE_GOLDEN"):
+        path.write_text(text, encoding="utf-8")
+    assert text == path.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("glyphs", [ASCII, UNICODE])
+def test_glyphs_are_single_width_and_distinct(glyphs: Glyphs) -> None:
+    tiles = [glyphs.wall, glyphs.floor, glyphs.head, glyphs.body, glyphs.food, glyphs.dead]
+    assert len(set(tiles)) == len(tiles)
+    for g in (*tiles, glyphs.tail, glyphs.horizontal, glyphs.vertical, *glyphs.corners):
+        assert len(g) == 1 and unicodedata.east_asian_width(g) in ("Na", "N", "A", "H")
+        assert not unicodedata.combining(g)
+
+
+def test_help_box_is_drawn_over_the_board() -> None:
+    lines = render(room_game(), Hud())
+    boxed = with_box(lines, ["keys", "q quit"])
+    assert boxed[0] == lines[0] and len(boxed) == len(lines)
+    assert any("| q quit |" in line for line in boxed)
+    tall = with_box(lines, [str(i) for i in range(12)])
+    assert len(tall) > len(lines) and tall[-1].strip().startswith("+")
+
+
+def test_the_status_line_fits_by_dropping_the_least_needed_parts() -> None:
+    g = room_game()
+    hud = Hud(who="hamilton", level="a-long-level-name", message="a direction key starts", best=7)
+    full = status_line(g, hud)
+    assert full.startswith("a direction key starts  a-long-level-name  length 3/48")
+    assert len(status_line(g, hud, 200)) == len(full)
+    fitted = status_line(g, hud, 60)
+    assert len(fitted) <= 60 and "length 3/48" in fitted and "a direction key starts" in fitted
+    assert "a-long-level-name" not in fitted
+    assert len(status_line(g, hud, 10)) == 10
