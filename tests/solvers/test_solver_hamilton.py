@@ -106,6 +106,7 @@ def test_overlay_draws_the_cycle_as_arrows() -> None:
         assert overlay[p] == glyph[direction]
 
 
+@pytest.mark.slow
 def test_every_preset_with_a_cycle_is_won() -> None:
     names = presets.preset_names()
     assert len(names) >= 10

@@ -105,6 +105,7 @@ def test_solvers_play_legal_games_and_leave_the_live_game_alone(name: str, index
     assert game.outcome is None or game.outcome in set(Outcome)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", NAMES)
 def test_every_preset_plays_legally(name: str) -> None:
     names = presets.preset_names()

@@ -117,6 +117,7 @@ def test_the_body_stays_in_order_on_the_cycle_every_move(board: Board, seed: int
     assert solver.found > 0 and changed
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["rooms", "torus"])
 def test_presets_with_walls_are_won_in_fewer_moves_than_hamilton(name: str) -> None:
     level = presets.load_preset(name)

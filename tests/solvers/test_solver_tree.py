@@ -136,7 +136,14 @@ def test_8x8_holds_the_cycle(seed: int) -> None:
     assert game.outcome is Outcome.WON
 
 
-@pytest.mark.parametrize(("size", "games"), [(4, 150), (6, 100), (8, 60)])
+@pytest.mark.parametrize(
+    ("size", "games"),
+    [
+        (4, 150),
+        pytest.param(6, 100, marks=pytest.mark.slow),
+        pytest.param(8, 60, marks=pytest.mark.slow),
+    ],
+)
 def test_open_boards_are_always_won(size: int, games: int) -> None:
     for seed in range(1000, 1000 + games):
         game = Game(open_level(size, size, length=1), seed=seed)
@@ -418,7 +425,9 @@ def test_a_play_out_is_cut_short_only_when_it_could_not_win() -> None:
     assert checked > 200
 
 
-@pytest.mark.parametrize(("width", "height", "shuts"), [(12, 12, 4), (16, 12, 3)])
+@pytest.mark.parametrize(
+    ("width", "height", "shuts"), [(12, 12, 4), pytest.param(16, 12, 3, marks=pytest.mark.slow)]
+)
 def test_the_look_ahead_keeps_the_best_of_every_play_out_it_tries(
     width: int, height: int, shuts: int
 ) -> None:
@@ -543,7 +552,7 @@ def _cut_by_whole_search(grid: BlockGrid, state: list[int], head_block: int) -> 
     ("level", "seed"),
     [
         (open_level(12, 12, length=1), 3),
-        (open_level(16, 12, length=1), 8),
+        pytest.param(open_level(16, 12, length=1), 8, marks=pytest.mark.slow),
         (_level(ROOMS), 2),
         (_level(("." * 8,) * 6, wrap=True), 5),
         (_level(RING), 4),
@@ -579,7 +588,7 @@ def test_the_path_check_agrees_with_a_whole_tree_search(level: Level, seed: int)
     assert "whole" in verdicts and len(verdicts) >= (3 if len(grid.blocks) >= 36 else 2)
 
 
-@pytest.mark.parametrize(("size", "seed"), [(8, 1), (12, 2)])
+@pytest.mark.parametrize(("size", "seed"), [(8, 1), pytest.param(12, 2, marks=pytest.mark.slow)])
 def test_the_after_eating_search_costs_moves_as_the_planner_does(size: int, seed: int) -> None:
     # The mean distance after eating comes from a leaner copy of the planner's search: for each
     # cell, its number of moves must be the length of the planner's own path there (-1 where
