@@ -186,6 +186,12 @@ class Game:
                 self.outcome = Outcome.STALLED
         return StepResult(direction, ate, self.outcome)
 
+    def forfeit(self, cause: str) -> None:
+        """End the game as lost for the player, who could not move (a bot that broke down)."""
+        if self.outcome is None:
+            self.cause = cause
+            self.outcome = Outcome.DIED
+
     def quit(self) -> None:
         """End the game by the player's wish."""
         if self.outcome is None:

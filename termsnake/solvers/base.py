@@ -16,6 +16,11 @@ class SolverUnavailable(Exception):
     """The solver cannot play this board (say, no Hamiltonian cycle); the message says why."""
 
 
+class SolverFailed(Exception):
+    """The solver broke down mid-game (an engine that exited or misbehaved); the game is lost
+    for it, and the message says what it did."""
+
+
 @runtime_checkable
 class Solver(Protocol):
     """A strategy: it reads the game and returns a direction, never mutating the live game.
