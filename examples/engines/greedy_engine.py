@@ -17,7 +17,9 @@ class Board:
 
     def __init__(self, info):
         self.width, self.height, self.wrap = info["width"], info["height"], info["wrap"]
-        self.walls = {(x, y) for y, row in enumerate(info["rows"]) for x, c in enumerate(row) if c == "#"}
+        self.walls = {
+            (x, y) for y, row in enumerate(info["rows"]) for x, c in enumerate(row) if c == "#"
+        }
 
     def step(self, cell, move):
         x, y = cell[0] + STEPS[move][0], cell[1] + STEPS[move][1]

@@ -205,7 +205,7 @@ class EngineSolver:
                     self._fail(f"wrote more than {MAX_LINE} bytes without a newline")
                 left = deadline - time.monotonic()
                 if left <= 0 or not sel.select(left):
-                    self._fail(f"sent no {what} within {timeout:g} s")
+                    self._fail(f"did not answer with {what} within {timeout:g} s")
                 chunk = os.read(fd, 65536)
                 if not chunk:
                     self._fail(self._exit_story())

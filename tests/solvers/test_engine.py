@@ -29,7 +29,10 @@ BAD = {
         HELLO + "sys.stdin.readline();print(json.dumps({'move':'X'}),flush=True);time.sleep(5)",
         "not a move U, D, L or R",
     ),
-    "slow": (HELLO + "sys.stdin.readline();time.sleep(5)", "sent no a move for step 0 within"),
+    "slow": (
+        HELLO + "sys.stdin.readline();time.sleep(5)",
+        "did not answer with a move for step 0 within",
+    ),
     "flood": (
         HELLO + "sys.stdin.readline();sys.stdout.write('x'*300000);sys.stdout.flush();"
         "time.sleep(5)",
@@ -85,7 +88,7 @@ def test_a_misbehaving_engine_fails_with_what_it_did(kind: str, tmp_path: Path) 
 
 def test_an_engine_that_never_says_its_name_is_unavailable(tmp_path: Path) -> None:
     solver = engine("import time; time.sleep(5)", hello_timeout=0.3, log_dir=tmp_path)
-    with pytest.raises(SolverUnavailable, match="sent no its name within 0.3 s"):
+    with pytest.raises(SolverUnavailable, match=r"did not answer with its name within 0\.3 s"):
         solver.setup(Game(open_level(8, 8, 1), 3))
 
 
