@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import shlex
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -132,3 +134,36 @@ def test_a_forfeited_game_is_lost_with_the_cause() -> None:
     game.forfeit("engine x exited with status 3")
     assert game.outcome is Outcome.DIED
     assert game.cause == "engine x exited with status 3"
+
+
+@pytest.fixture(scope="module")
+def c_engine(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The C example, built with the machine's C compiler."""
+    cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    if cc is None:
+        pytest.skip("no C compiler on this machine")
+    out = tmp_path_factory.mktemp("engine") / "greedy_engine"
+    subprocess.run([cc, "-O2", "-o", str(out), str(EXAMPLES / "greedy_engine.c")], check=True)
+    return str(out)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_c_and_python_examples_play_the_same_game(c_engine: str, seed: int) -> None:
+    moves = []
+    for command in (shlex.quote(c_engine), f"{PY} {EXAMPLES / 'greedy_engine.py'}"):
+        game = Game(open_level(7, 6, 2), seed)
+        solver = EngineSolver(command)
+        solver.setup(game)
+        while not game.over:
+            game.step(solver.next_direction(game))
+        solver.finish(game)
+        assert game.cause in (
+            None,
+            "ran into itself",
+            "turned back into its neck",
+            "hit a wall",
+            "left the board",
+        )
+        moves.append(game.moves)
+    assert moves[0] == moves[1]
+    assert len(moves[0]) > 20
