@@ -14,7 +14,7 @@ import tempfile
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import IO, Any, Final
+from typing import IO, Any, Final, NoReturn
 
 from termsnake.core.game import Game
 from termsnake.core.geometry import Direction, Point
@@ -160,7 +160,7 @@ class EngineSolver:
             proc.kill()
             proc.wait()
 
-    def _fail(self, what: str) -> None:
+    def _fail(self, what: str) -> NoReturn:
         """End the game for the engine: kill it and raise SolverFailed naming what it did."""
         self.close(wait=0.0)  # a misbehaving engine gets no grace period
         where = f" (its stderr: {self.log_path})" if self.log_path else ""
@@ -172,7 +172,6 @@ class EngineSolver:
             if quiet:
                 return
             self._fail("is not running")
-            return
         try:
             proc.stdin.write(json.dumps(message, separators=(",", ":")).encode() + b"\n")
             proc.stdin.flush()
@@ -189,13 +188,12 @@ class EngineSolver:
             self._fail(f"wrote {_show_bytes(line)}, not one JSON object, for {what}")
         if not isinstance(obj, dict):
             self._fail(f"wrote {_show(obj)}, not a JSON object, for {what}")
-        return obj
+        return {str(k): v for k, v in obj.items()}
 
     def _read_line(self, timeout: float, what: str) -> bytes:
         proc = self._proc
         if proc is None or proc.stdout is None:
             self._fail("is not running")
-            raise AssertionError  # unreachable: _fail raises
         fd = proc.stdout.fileno()
         deadline = time.monotonic() + timeout
         with selectors.DefaultSelector() as sel:

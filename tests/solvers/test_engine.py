@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -47,7 +48,7 @@ BAD = {
 }
 
 
-def engine(code: str, **kwargs: float) -> EngineSolver:
+def engine(code: str, **kwargs: Any) -> EngineSolver:
     return EngineSolver(f"{PY} -c {shlex.quote(code)}", **kwargs)
 
 

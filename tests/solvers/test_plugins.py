@@ -1,0 +1,61 @@
+"""Plugins found through entry points: lazy, and a broken or clashing one is skipped aloud."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from plugin_dist import make_dist
+
+from termsnake.solvers.plugins import PluginError, discover
+
+
+@pytest.fixture
+def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.syspath_prepend(str(tmp_path))
+    return tmp_path
+
+
+def test_a_plugin_is_found_without_being_imported(site: Path) -> None:
+    make_dist(site, "circlebot", {"circler": "circlebot_mod:Circler"}, module="circlebot_mod")
+    plugins = discover({"greedy"})
+    assert plugins["circler"].source == "circlebot 1.0"
+    assert "circlebot_mod" not in sys.modules
+    solver = plugins["circler"].load()()
+    assert solver.name == "circler"
+    assert "circlebot_mod" in sys.modules
+    del sys.modules["circlebot_mod"]
+
+
+def test_a_plugin_that_fails_to_import_says_so_in_one_line(site: Path) -> None:
+    make_dist(site, "brokenbot", {"broken": "no_such_module_here:Bot"})
+    plugin = discover(set())["broken"]
+    with pytest.raises(PluginError) as info:
+        plugin.load()
+    message = str(info.value)
+    assert "\n" not in message
+    assert "plugin 'broken'" in message and "brokenbot 1.0" in message
+    assert "ModuleNotFoundError" in message
+
+
+def test_a_clash_with_a_builtin_is_warned_and_skipped(
+    site: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    make_dist(site, "greedier", {"greedy": "x:Y", "fine": "x:Z"})
+    plugins = discover({"greedy"})
+    assert "greedy" not in plugins and "fine" in plugins
+    err = capsys.readouterr().err.splitlines()
+    assert err == [
+        "termsnake: warning: plugin 'greedy' (x:Y, from greedier 1.0) has the name of a "
+        "built-in solver; skipped"
+    ]
+
+
+def test_a_name_claimed_by_two_packages_is_skipped(
+    site: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    make_dist(site, "one", {"twin": "a:B"})
+    make_dist(site, "two", {"twin": "c:D"})
+    assert "twin" not in discover(set())
+    assert "claimed by more than one package (one 1.0, two 1.0)" in capsys.readouterr().err
