@@ -75,8 +75,7 @@ class Board:
 
     def step(self, p: Point, direction: Direction) -> Point | None:
         """The cell one move from ``p``, wrapped if the board wraps; None if off the board."""
-        d = direction.delta
-        x, y = p.x + d.x, p.y + d.y
+        x, y = p[0] + direction.dx, p[1] + direction.dy
         if self.wrap:
             return Point(x % self.width, y % self.height)
         if 0 <= x < self.width and 0 <= y < self.height:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from termsnake.core.board import Board
-from termsnake.core.geometry import Direction, Point
+from termsnake.core.geometry import DIRECTIONS, Direction, Point
 from termsnake.core.level import Level
 
 STALL_FACTOR = 4
@@ -136,6 +136,25 @@ class Game:
     def is_safe(self, direction: Direction) -> bool:
         """Whether moving ``direction`` now keeps the snake alive for this step."""
         return self._fatal(direction) is None
+
+    def safe_moves(self) -> list[bool]:
+        """``is_safe`` for each of DIRECTIONS in order, in one pass (learning bots ask every
+        step); all False once the game is over."""
+        if self.outcome is not None:
+            return [False] * len(DIRECTIONS)
+        body, cells, board = self.body, self._cells, self.board
+        neck = body[1] if len(body) > 1 else None
+        tail, food, walls, head = body[-1], self.food, board.walls, body[0]
+        safe = []
+        for d in DIRECTIONS:
+            t = board.step(head, d)
+            safe.append(
+                t is not None
+                and t not in walls
+                and t != neck
+                and (t not in cells or (t == tail and t != food))
+            )
+        return safe
 
     def _fatal(self, direction: Direction) -> str | None:
         """Why a move would kill, or None if it is legal."""

@@ -24,6 +24,9 @@ class Point(NamedTuple):
         return f"({self.x}, {self.y})"
 
 
+_LETTER_DELTAS: dict[str, tuple[int, int]] = {"U": (0, -1), "D": (0, 1), "L": (-1, 0), "R": (1, 0)}
+
+
 class Direction(Enum):
     """A move of the head; the value is its letter in move histories."""
 
@@ -31,6 +34,10 @@ class Direction(Enum):
     DOWN = "D"
     LEFT = "L"
     RIGHT = "R"
+
+    def __init__(self, letter: str) -> None:
+        # Plain attributes: Board.step reads them on every move of every game and search.
+        self.dx, self.dy = _LETTER_DELTAS[letter]
 
     @property
     def delta(self) -> Point:

@@ -184,3 +184,24 @@ def test_unseeded_games_record_their_seed_and_replay_from_it() -> None:
     a = Game(open_level(8, 8))
     b = Game(open_level(8, 8), a.seed)
     assert a.food == b.food
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    moves=st.lists(st.sampled_from(DIRECTIONS), max_size=80),
+    wrap=st.booleans(),
+)
+def test_safe_moves_agree_with_is_safe_everywhere(
+    seed: int, moves: list[Direction], wrap: bool
+) -> None:
+    board = Board.open(5, 4, wrap=wrap)
+    game = Game(
+        Level(board, straight_body(board, Point(2, 2), Direction.RIGHT, 3), Direction.RIGHT), seed
+    )
+    for d in moves:
+        expected = [not game.over and game.is_safe(e) for e in DIRECTIONS]
+        assert game.safe_moves() == expected
+        if game.over:
+            break
+        game.step(d)

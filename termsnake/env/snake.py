@@ -1,0 +1,132 @@
+"""SnakeEnv: the game as a Gymnasium environment, one cell a step, with an action mask."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from termsnake.core.game import Game, Outcome
+from termsnake.core.geometry import DIRECTIONS, Point
+from termsnake.core.level import Level, open_level, with_length
+from termsnake.formats.presets import load_level
+from termsnake.formats.replay import Replay, replay_from_game
+from termsnake.tui.view import Hud, render
+
+# Observation codes, one per cell.
+FLOOR: Final = 0
+WALL: Final = 1
+BODY: Final = 2
+HEAD: Final = 3
+FOOD: Final = 4
+# Rewards: a food eaten, the board filled, a death.
+EAT: Final = 1.0
+WIN: Final = 10.0
+DEATH: Final = -1.0
+SEED_RANGE: Final = 2**31
+
+Obs = np.ndarray[Any, np.dtype[np.uint8]]
+
+
+def make_level(level: str | Level | None, size: tuple[int, int] | None, length: int) -> Level:
+    """The board to play: a Level, a preset name or level file, an open size, or open 8x8."""
+    if isinstance(level, Level):
+        return with_length(level, length)
+    if level is not None:
+        return with_length(load_level(level), length)
+    width, height = size or (8, 8)
+    return open_level(width, height, length)
+
+
+class SnakeEnv(gymnasium.Env[Obs, np.int64]):
+    """termsnake's Game, stepped by actions 0-3 (up, down, left, right).
+
+    Observation: the board as a (height, width) uint8 grid of FLOOR, WALL, BODY, HEAD and FOOD.
+    ``info["action_mask"]`` marks the moves that do not kill at once. ``terminated`` when the
+    snake dies or fills the board; ``truncated`` when it stalls (no food for 4 x free cells
+    steps), an outside limit rather than an end of the game.
+    """
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 8}  # noqa: RUF012
+
+    def __init__(
+        self,
+        level: str | Level | None = None,
+        *,
+        size: tuple[int, int] | None = None,
+        length: int = 1,
+        render_mode: str | None = None,
+    ) -> None:
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.level = make_level(level, size, length)
+        self.render_mode = render_mode
+        board = self.level.board
+        self.observation_space = spaces.Box(
+            FLOOR, FOOD, shape=(board.height, board.width), dtype=np.uint8
+        )
+        self.action_space = spaces.Discrete(len(DIRECTIONS))
+        self._walls = np.zeros((board.height, board.width), dtype=np.uint8)
+        for p in board.walls:
+            self._walls[p.y, p.x] = WALL
+        self._grid = self._walls.copy()
+        self.game = Game(self.level, 0)
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Obs, dict[str, Any]]:
+        """A new game; with ``seed`` the game's own food seed, so it can be replayed."""
+        super().reset(seed=seed)
+        game_seed = seed if seed is not None else int(self.np_random.integers(SEED_RANGE))
+        self.game = Game(self.level, game_seed)
+        grid = self._walls.copy()
+        for p in self.game.body:
+            grid[p.y, p.x] = BODY
+        head = self.game.head
+        grid[head.y, head.x] = HEAD
+        if self.game.food is not None:
+            grid[self.game.food.y, self.game.food.x] = FOOD
+        self._grid = grid
+        return grid.copy(), self._info()
+
+    def step(self, action: np.int64 | int) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
+        """One move; the reward is EAT for a food, WIN on top for the last, DEATH for a death."""
+        game = self.game
+        if game.over:
+            raise RuntimeError("the episode is over: call reset()")
+        old_head, old_tail = game.head, game.tail
+        result = game.step(DIRECTIONS[int(action)])
+        grid = self._grid
+        reward = 0.0
+        if result.outcome is not Outcome.DIED:
+            if not result.ate:
+                grid[old_tail.y, old_tail.x] = FLOOR
+            grid[old_head.y, old_head.x] = BODY
+            grid[game.head.y, game.head.x] = HEAD
+            if result.ate:
+                reward = EAT + (WIN if result.outcome is Outcome.WON else 0.0)
+                food: Point | None = game.food
+                if food is not None:
+                    grid[food.y, food.x] = FOOD
+        else:
+            reward = DEATH
+        terminated = result.outcome in (Outcome.DIED, Outcome.WON)
+        truncated = result.outcome is Outcome.STALLED
+        return grid.copy(), reward, terminated, truncated, self._info()
+
+    def _info(self) -> dict[str, Any]:
+        game = self.game
+        mask = np.array(game.safe_moves(), dtype=np.int8)
+        return {"action_mask": mask, "length": game.length, "steps": game.steps}
+
+    def render(self) -> str | None:
+        """The frame as text, from the game's pure view (render_mode 'ansi')."""
+        if self.render_mode != "ansi":
+            return None
+        return "\n".join(render(self.game, Hud(who="env", level=self.level.name))) + "\n"
+
+    def replay(self) -> Replay:
+        """The episode so far as a termsnake-replay/1 record (`termsnake replay` plays it)."""
+        return replay_from_game(self.game, "env")

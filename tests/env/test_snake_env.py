@@ -1,0 +1,124 @@
+"""The Gymnasium environment: the game's own rules, seeded, masked, rendered and replayable."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+from termsnake.core.game import Outcome
+from termsnake.core.geometry import DIRECTIONS
+from termsnake.env import ENV_ID
+from termsnake.env.snake import BODY, FOOD, HEAD, WALL, SnakeEnv
+from termsnake.formats.replay import load_replay, verify
+from termsnake.tui.view import Hud, render
+
+
+def masked_policy(info: dict[str, Any], step: int) -> int:
+    mask = info["action_mask"]
+    allowed = [a for a in range(4) if mask[(a + step) % 4]]
+    return (allowed[0] + step) % 4 if allowed else 0
+
+
+def test_it_passes_gymnasiums_checker() -> None:
+    check_env(gymnasium.make(ENV_ID).unwrapped, skip_render_check=False)
+    check_env(gymnasium.make(ENV_ID, level="rooms", render_mode="ansi").unwrapped)
+
+
+def test_the_registered_id_makes_the_open_8x8_board_with_a_snake_of_one() -> None:
+    env = gymnasium.make(ENV_ID)
+    obs, _info = env.reset(seed=3)
+    assert obs.shape == (8, 8)
+    assert (obs == HEAD).sum() == 1 and (obs == BODY).sum() == 0 and (obs == FOOD).sum() == 1
+    env = gymnasium.make("termsnake.env:termsnake/Snake-v1", level="maze", length=3)
+    obs, _ = env.reset(seed=1)
+    assert (obs == WALL).sum() > 0 and (obs == BODY).sum() == 2
+
+
+def test_the_same_seed_gives_the_same_episode() -> None:
+    runs = []
+    for _ in range(2):
+        env = SnakeEnv(size=(6, 5))
+        obs, info = env.reset(seed=11)
+        trace = [obs.tobytes()]
+        for step in range(300):
+            obs, reward, terminated, truncated, info = env.step(masked_policy(info, step))
+            trace.append(obs.tobytes() + bytes([int(reward + 5), terminated, truncated]))
+            if terminated or truncated:
+                obs, info = env.reset()  # the next seed comes from the first one
+                trace.append(obs.tobytes())
+        runs.append(trace)
+    assert runs[0] == runs[1]
+
+
+def test_the_observation_and_mask_follow_the_game() -> None:
+    env = SnakeEnv(size=(7, 7), length=3)
+    obs, info = env.reset(seed=5)
+    for step in range(400):
+        game = env.game
+        expected = np.zeros((7, 7), dtype=np.uint8)
+        for p in game.body:
+            expected[p.y, p.x] = BODY
+        expected[game.head.y, game.head.x] = HEAD
+        if game.food is not None:
+            expected[game.food.y, game.food.x] = FOOD
+        if not game.over:
+            assert np.array_equal(obs, expected)
+        assert list(info["action_mask"]) == [not game.over and game.is_safe(d) for d in DIRECTIONS]
+        if game.over:
+            obs, info = env.reset()
+            continue
+        obs, _, _, _, info = env.step(masked_policy(info, step))
+
+
+def outcome_of(env: SnakeEnv) -> Outcome | None:
+    return env.game.outcome
+
+
+def test_death_terminates_and_the_stall_limit_truncates() -> None:
+    env = SnakeEnv(size=(4, 4))
+    env.reset(seed=1)
+    _, reward, terminated, truncated, _ = env.step(0)  # up, up, ... into the wall
+    while not terminated:
+        _, reward, terminated, truncated, _ = env.step(0)
+    assert env.game.outcome is Outcome.DIED and reward < 0 and not truncated
+    env.reset(seed=1)
+    env.game.stall_limit = 3  # round and round a square never reaches the food in time
+    terminated = truncated = False
+    for action in [1, 2, 0, 3] * 4:
+        _, _, terminated, truncated, _ = env.step(action)
+        if terminated or truncated:
+            break
+    assert truncated and not terminated and outcome_of(env) is Outcome.STALLED
+
+
+def test_ansi_render_is_the_games_own_view() -> None:
+    env = SnakeEnv(size=(5, 4), render_mode="ansi")
+    env.reset(seed=2)
+    text = env.render()
+    assert text == "\n".join(render(env.game, Hud(who="env", level="open-5x4"))) + "\n"
+    assert SnakeEnv().render() is None
+
+
+def test_an_episode_saved_as_a_replay_verifies(tmp_path: Path) -> None:
+    env = SnakeEnv("classic")
+    _, info = env.reset(seed=9)
+    step = 0
+    while True:
+        _obs, _, terminated, truncated, info = env.step(masked_policy(info, step))
+        step += 1
+        if terminated or truncated or step > 500:
+            break
+    path = tmp_path / "episode.json"
+    path.write_text(env.replay().to_json())
+    game = verify(load_replay(path))
+    assert game.moves == env.game.moves and game.seed == 9
+
+
+def test_a_bad_render_mode_is_refused() -> None:
+    with pytest.raises(ValueError, match="render_mode"):
+        SnakeEnv(render_mode="human")
