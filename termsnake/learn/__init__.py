@@ -1,0 +1,1 @@
+"""Training the learning bots: evolution of the neuro network, locally or on a Dask cluster."""

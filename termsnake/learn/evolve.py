@@ -1,0 +1,150 @@
+"""The seed's training: score a population of networks by games, keep the best, perturb them.
+
+Generation g scores every network on the same games (seeds ``seed * 1_000_003 + g * games``
+onwards), keeps the ``elite`` best (ties by their place in the population), and fills the next
+population with those and copies of them perturbed by Gaussian noise drawn from a generator
+seeded by (seed, g). A network's score depends only on its weights and those games, so the
+result is the same whether the games run in one process, many, or on a cluster.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any, Final
+
+import numpy as np
+
+from termsnake.core.game import Game
+from termsnake.core.level import Level
+from termsnake.solvers.base import play
+from termsnake.solvers.neuro import FloatArray, Network, NeuroSolver
+
+CHECKPOINT: Final = "termsnake-neuro-checkpoint/1"
+SEED_STRIDE: Final = 1_000_003
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """What to train: the board, the network's size and the evolution's settings."""
+
+    level: Level
+    hidden: int = 8
+    population: int = 32
+    elite: int = 6
+    games: int = 8
+    sigma: float = 0.3
+    seed: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """One network to score on some games; small and picklable for workers and clusters."""
+
+    vector: tuple[float, ...]
+    hidden: int
+    level: Level
+    seeds: tuple[int, ...]
+
+
+def score(task: Task) -> float:
+    """The mean final length of the network over the task's games."""
+    network = Network.from_vector(np.array(task.vector), task.hidden)
+    lengths = []
+    for seed in task.seeds:
+        game = Game(task.level, seed)
+        play(game, NeuroSolver(network=network))
+        lengths.append(game.length)
+    return statistics.fmean(lengths)
+
+
+Runner = Callable[[Sequence[Task]], list[float]]
+
+
+def run_here(tasks: Sequence[Task]) -> list[float]:
+    """Score tasks one after another in this process."""
+    return [score(t) for t in tasks]
+
+
+@dataclass
+class State:
+    """Where training stands: the population, the generation, and the curve so far."""
+
+    generation: int
+    population: list[list[float]]
+    best: list[float]
+    curve: list[dict[str, float]] = field(default_factory=list)
+
+    def to_json(self, plan: Plan) -> str:
+        """The checkpoint file: enough to go on exactly where this left off."""
+        settings = {k: v for k, v in asdict(plan).items() if k != "level"}
+        return json.dumps(
+            {
+                "format": CHECKPOINT,
+                "plan": {**settings, "board": plan.level.name},
+                "generation": self.generation,
+                "population": self.population,
+                "best": self.best,
+                "curve": self.curve,
+            }
+        )
+
+    @classmethod
+    def from_json(cls, text: str, plan: Plan, name: str) -> State:
+        """Read a checkpoint; ValueError (naming ``name``) if it is not one for this plan."""
+        try:
+            obj: Any = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise ValueError(f"{name}: not a checkpoint (not JSON: {e.msg})") from None
+        if not isinstance(obj, dict) or obj.get("format") != CHECKPOINT:
+            raise ValueError(f'{name}: not a checkpoint (no "format": "{CHECKPOINT}")')
+        settings = {k: v for k, v in asdict(plan).items() if k != "level"}
+        if obj.get("plan") != {**settings, "board": plan.level.name}:
+            raise ValueError(f"{name}: a checkpoint of other settings; resume with the same ones")
+        size = Network.size(plan.hidden)
+        pop = obj.get("population")
+        best = obj.get("best")
+        if (
+            not isinstance(pop, list)
+            or not isinstance(best, list)
+            or len(pop) != plan.population
+            or not all(isinstance(v, list) and len(v) == size for v in [*pop, best])
+        ):
+            raise ValueError(f"{name}: the checkpoint's population does not fit its settings")
+        curve = obj.get("curve")
+        generation = obj.get("generation")
+        if not isinstance(curve, list) or not isinstance(generation, int):
+            raise ValueError(f"{name}: the checkpoint has no generation or curve")
+        return cls(generation, pop, best, curve)
+
+
+def start(plan: Plan) -> State:
+    """Generation 0: random networks, drawn from the plan's seed."""
+    rng = np.random.default_rng([plan.seed, 0])
+    size = Network.size(plan.hidden)
+    population = [rng.normal(0.0, 1.0, size).tolist() for _ in range(plan.population)]
+    return State(0, population, population[0])
+
+
+def step(plan: Plan, state: State, runner: Runner = run_here) -> State:
+    """Score the generation, keep the elite, breed the next one."""
+    g = state.generation
+    seeds = tuple(plan.seed * SEED_STRIDE + g * plan.games + i for i in range(plan.games))
+    tasks = [Task(tuple(v), plan.hidden, plan.level, seeds) for v in state.population]
+    scores = runner(tasks)
+    order = sorted(range(len(scores)), key=lambda i: (-scores[i], i))
+    elite = [state.population[i] for i in order[: plan.elite]]
+    rng = np.random.default_rng([plan.seed, g + 1])
+    children: list[list[float]] = [list(v) for v in elite]
+    while len(children) < plan.population:
+        parent: FloatArray = np.array(elite[len(children) % len(elite)])
+        children.append((parent + rng.normal(0.0, plan.sigma, parent.size)).tolist())
+    point = {
+        "generation": float(g),
+        "best": scores[order[0]],
+        "mean": statistics.fmean(scores),
+        "elite": statistics.fmean(scores[i] for i in order[: plan.elite]),
+    }
+    return State(g + 1, children, elite[0], [*state.curve, point])

@@ -1,0 +1,49 @@
+"""Evolution: deterministic, the same wherever the games run, and resumable from checkpoints."""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Sequence
+
+import pytest
+
+from termsnake.core.level import open_level
+from termsnake.learn.evolve import Plan, State, Task, run_here, score, start, step
+
+PLAN = Plan(open_level(6, 6, 1), hidden=4, population=6, elite=2, games=2, seed=3)
+
+
+def in_processes(tasks: Sequence[Task]) -> list[float]:
+    with multiprocessing.get_context("spawn").Pool(2) as pool:
+        return pool.map(score, tasks)
+
+
+def test_the_result_is_the_same_in_one_process_or_many() -> None:
+    here = step(PLAN, step(PLAN, start(PLAN)))
+    there = step(PLAN, step(PLAN, start(PLAN), in_processes), in_processes)
+    assert here.population == there.population and here.curve == there.curve
+
+
+def test_the_elite_survive_and_the_curve_grows() -> None:
+    s1 = step(PLAN, start(PLAN))
+    assert s1.generation == 1 and len(s1.population) == PLAN.population
+    assert s1.population[0] == s1.best
+    scores = run_here([Task(tuple(v), 4, PLAN.level, (1,)) for v in s1.population[:1]])
+    assert scores[0] >= 1
+    assert len(s1.curve) == 1 and s1.curve[0]["best"] >= s1.curve[0]["mean"]
+
+
+def test_a_checkpoint_resumes_exactly() -> None:
+    s1 = step(PLAN, start(PLAN))
+    text = s1.to_json(PLAN)
+    resumed = State.from_json(text, PLAN, "ck.json")
+    assert step(PLAN, resumed).population == step(PLAN, s1).population
+
+
+def test_a_checkpoint_of_other_settings_is_refused() -> None:
+    text = step(PLAN, start(PLAN)).to_json(PLAN)
+    other = Plan(PLAN.level, hidden=4, population=6, elite=2, games=3, seed=3)
+    with pytest.raises(ValueError, match="other settings"):
+        State.from_json(text, other, "ck.json")
+    with pytest.raises(ValueError, match="not a checkpoint"):
+        State.from_json("{}", PLAN, "ck.json")
