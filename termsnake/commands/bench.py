@@ -25,7 +25,8 @@ from termsnake.core.geometry import Point
 from termsnake.core.level import Level, open_level, with_length
 from termsnake.formats.atomic import write_atomic
 from termsnake.formats.replay import Replay, replay_from_game
-from termsnake.solvers.base import PlayStats, SolverUnavailable, create, play, resolve_name
+from termsnake.solvers.base import PlayStats, SolverUnavailable, play
+from termsnake.solvers.registry import create, resolve_name
 
 DEFAULT_SIZE: Final = (8, 8)
 DEFAULT_LENGTH: Final = 1

@@ -18,7 +18,8 @@ from termsnake.formats.atomic import write_atomic
 from termsnake.formats.levelfile import LevelError, printable
 from termsnake.formats.scores import ScoreEntry, ScoreKey, ScoreStore
 from termsnake.formats.settings import Settings, SettingsError, load_settings, merge, settings_path
-from termsnake.solvers.base import Solver, SolverUnavailable, create, known_names, resolve_name
+from termsnake.solvers.base import Solver, SolverUnavailable
+from termsnake.solvers.registry import create, known_names, resolve_name
 from termsnake.tui.controllers import (
     KEY_PRESETS,
     AIController,

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import importlib
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
@@ -36,42 +35,6 @@ class Solver(Protocol):
     def next_direction(self, game: Game) -> Direction: ...
 
     def overlay(self, game: Game) -> Mapping[Point, str]: ...
-
-
-# name -> "module:factory". Modules are imported only when a solver is asked for by name.
-_REGISTRY: dict[str, str] = {
-    "hamilton": "termsnake.solvers.hamilton:HamiltonSolver",
-    "greedy": "termsnake.solvers.greedy:GreedySolver",
-    "bfs": "termsnake.solvers.shortest:BfsSolver",
-    "astar": "termsnake.solvers.shortest:AStarSolver",
-    "tree": "termsnake.solvers.tree:TreeSolver",
-    "replan": "termsnake.solvers.replan:ReplanSolver",
-    "hole-cycle": "termsnake.solvers.holecycle:HoleCycleSolver",
-}
-# `best` always names the strongest solver termsnake has.
-_ALIASES: dict[str, str] = {"best": "tree"}
-
-
-def known_names() -> list[str]:
-    """Every name ``create`` accepts, aliases included, sorted."""
-    return sorted([*_REGISTRY, *_ALIASES])
-
-
-def resolve_name(name: str) -> str:
-    """The registered solver a name (or alias) stands for; ValueError listing the known ones."""
-    key = name.strip().lower()
-    key = _ALIASES.get(key, key)
-    if key not in _REGISTRY:
-        raise ValueError(f"unknown solver {name!r}; known solvers: {', '.join(known_names())}")
-    return key
-
-
-def create(name: str) -> Solver:
-    """A fresh solver by name or alias; ValueError listing the known names if there is none."""
-    key = resolve_name(name)
-    module_name, _, attr = _REGISTRY[key].partition(":")
-    factory: Callable[[], Solver] = getattr(importlib.import_module(module_name), attr)
-    return factory()
 
 
 @dataclass(slots=True)

@@ -19,7 +19,7 @@ from termsnake.core.game import Game, Outcome
 from termsnake.core.geometry import Direction, Point
 from termsnake.core.level import Level, open_level
 from termsnake.formats.replay import load_replay, verify
-from termsnake.solvers import base
+from termsnake.solvers import registry
 
 
 class Straight(ZigZag):
@@ -47,7 +47,7 @@ class Broken(Straight):
 def test_solvers(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Register the solvers above; worker processes are forked so that they see them too."""
     for name, cls in (("zigzag", ZigZag), ("straight", Straight), ("broken", Broken)):
-        monkeypatch.setitem(base._REGISTRY, name, f"{cls.__module__}:{cls.__name__}")
+        monkeypatch.setitem(registry._REGISTRY, name, f"{cls.__module__}:{cls.__name__}")
     monkeypatch.setattr(bench, "START_METHOD", "fork")
     yield
 

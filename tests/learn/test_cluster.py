@@ -36,8 +36,11 @@ def test_training_on_a_cluster_gives_the_local_result(scheduler: str) -> None:
 
 def test_an_unreachable_scheduler_is_one_line_within_seconds() -> None:
     began = time.monotonic()
-    with pytest.raises(
-        ClusterError, match=r"cannot reach the Dask scheduler at tcp://127\.0\.0\.1:9"
-    ), connect("tcp://127.0.0.1:9", timeout=1.0):
+    with (
+        pytest.raises(
+            ClusterError, match=r"cannot reach the Dask scheduler at tcp://127\.0\.0\.1:9"
+        ),
+        connect("tcp://127.0.0.1:9", timeout=1.0),
+    ):
         pass
     assert time.monotonic() - began < 5

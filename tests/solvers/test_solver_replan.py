@@ -10,7 +10,7 @@ from termsnake.core.game import Game, Outcome
 from termsnake.core.geometry import Direction, Point
 from termsnake.core.level import Level, open_level, with_length
 from termsnake.formats import presets
-from termsnake.solvers.base import SolverUnavailable, create, play
+from termsnake.solvers import SolverUnavailable, create, play
 from termsnake.solvers.closure import close_body
 from termsnake.solvers.cycle import check_cycle, find_cycle
 from termsnake.solvers.grid import grid_of

@@ -1,0 +1,41 @@
+"""Who may come in: at most so many sessions in all, and so many per address."""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+
+
+class Gate:
+    """Counts connections by address; ``admit`` says why one is refused, or None."""
+
+    def __init__(self, max_sessions: int, max_per_address: int) -> None:
+        self.max_sessions = max_sessions
+        self.max_per_address = max_per_address
+        self._by_address: Counter[str] = Counter()
+        self._lock = threading.Lock()
+
+    @property
+    def total(self) -> int:
+        """Connections admitted and not yet released."""
+        return sum(self._by_address.values())
+
+    def admit(self, address: str) -> str | None:
+        """Admit a connection from ``address``, or say why not (and admit nothing)."""
+        with self._lock:
+            if self.total >= self.max_sessions:
+                return f"the server is full ({self.max_sessions} players); try again later"
+            if self._by_address[address] >= self.max_per_address:
+                return (
+                    f"too many connections from your address (at most {self.max_per_address}); "
+                    "close one and try again"
+                )
+            self._by_address[address] += 1
+            return None
+
+    def release(self, address: str) -> None:
+        """A connection admitted from ``address`` has closed."""
+        with self._lock:
+            self._by_address[address] -= 1
+            if self._by_address[address] <= 0:
+                del self._by_address[address]

@@ -1,0 +1,64 @@
+"""The lobby's menus: pure data and text, steered by the same keys as the game."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Final
+
+from termsnake.formats.levelfile import printable
+
+
+class Pick(Enum):
+    """What a key did to a menu."""
+
+    MOVED = "moved"
+    CHOSEN = "chosen"
+    BACK = "back"
+    NOTHING = "nothing"
+
+
+UP_KEYS: Final = frozenset({"KEY_UP", "w", "k"})
+DOWN_KEYS: Final = frozenset({"KEY_DOWN", "s", "j"})
+CHOOSE_KEYS: Final = frozenset({"KEY_ENTER", "\r", "\n", " ", "d", "l", "KEY_RIGHT"})
+BACK_KEYS: Final = frozenset({"q", "KEY_ESCAPE", "KEY_LEFT", "a", "h"})
+
+
+@dataclass
+class Menu:
+    """A titled list of entries and the one selected."""
+
+    title: str
+    entries: Sequence[str]
+    selected: int = 0
+    footer: str = "w/s or arrows move, Enter chooses, q goes back"
+
+    def key(self, name: str) -> Pick:
+        """Move the selection, choose, or go back."""
+        key = name.lower() if len(name) == 1 else name
+        if key in UP_KEYS and self.entries:
+            self.selected = (self.selected - 1) % len(self.entries)
+            return Pick.MOVED
+        if key in DOWN_KEYS and self.entries:
+            self.selected = (self.selected + 1) % len(self.entries)
+            return Pick.MOVED
+        if key in CHOOSE_KEYS and self.entries:
+            return Pick.CHOSEN
+        if key in BACK_KEYS:
+            return Pick.BACK
+        return Pick.NOTHING
+
+    def lines(self, width: int, height: int) -> list[str]:
+        """The menu as screen lines, the selection kept in view, each line within ``width``."""
+        head = [printable(self.title), ""]
+        room = max(1, height - len(head) - 2)
+        first = min(max(0, self.selected - room + 1), max(0, len(self.entries) - room))
+        body = []
+        for i, entry in enumerate(self.entries[first : first + room], start=first):
+            mark = ">" if i == self.selected else " "
+            body.append(f" {mark} {printable(entry)}")
+        if not self.entries:
+            body.append("   (nothing here yet)")
+        out = [*head, *body, "", self.footer]
+        return [line[:width] for line in out[:height]]

@@ -1,0 +1,129 @@
+"""A blessed Terminal whose keys come from an SSH channel and whose frames go back to it.
+
+blessed lets an alternate input replace ``kbhit``/``getch``; the game's Session then reads keys
+with ``inkey`` exactly as on a local tty. Output is written through a callback (the server
+hands it to the event loop) and counted, so a client that stops reading is noticed.
+"""
+
+from __future__ import annotations
+
+import codecs
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import IO, Final, cast
+
+import blessed
+
+# Every session uses one terminal kind: curses reads one capability database per process.
+KIND: Final = "xterm-256color"
+MAX_PENDING_INPUT: Final = 4096  # bytes of keys kept unread; a flood beyond is dropped
+
+
+class Closed(Exception):
+    """The client went away or the server closes the session: unwind the game loop."""
+
+
+class ChannelOutput:
+    """A text stream for the Session's Screen: writes go to ``send`` unless the client is
+    behind by more than ``limit`` unsent bytes, in which case frames are dropped."""
+
+    def __init__(self, send: Callable[[str], None], unsent: Callable[[], int], limit: int) -> None:
+        self._send = send
+        self._unsent = unsent
+        self.limit = limit
+        self.dropped = 0
+        self.encoding = "utf-8"
+
+    def write(self, text: str) -> int:
+        """Send ``text`` unless the client is not reading (then drop it and count it)."""
+        if self._unsent() > self.limit:
+            self.dropped += 1
+            return len(text)
+        self._send(text)
+        return len(text)
+
+    def flush(self) -> None:
+        """Writes are sent as they come."""
+
+    def isatty(self) -> bool:
+        """A pty was requested: the client is a terminal."""
+        return True
+
+    def fileno(self) -> int:
+        """There is no file descriptor behind an SSH channel (blessed asks, and copes)."""
+        raise ValueError("an SSH channel has no file descriptor")
+
+
+class ChannelTerminal(blessed.Terminal):
+    """A Terminal on an SSH channel: keys fed by the server, size from the pty and window
+    changes, output through a ChannelOutput."""
+
+    def __init__(self, output: ChannelOutput, size: tuple[int, int]) -> None:
+        super().__init__(kind=KIND, stream=cast(IO[str], output), force_styling=True)
+        self._size = size
+        self._input: deque[str] = deque()
+        self._pending = 0
+        self._ready = threading.Condition()
+        self._closed = False
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        self.last_key = time.monotonic()
+        # Raised from the game loop when the session must end (idle, stalled client, shutdown).
+        self.check: Callable[[], None] = lambda: None
+
+    # -- fed by the server (event loop thread) -------------------------------------------------
+
+    def feed(self, data: bytes) -> None:
+        """Keys from the client; bytes that are not UTF-8 become U+FFFD, which no key means."""
+        with self._ready:
+            room = MAX_PENDING_INPUT - self._pending
+            if room <= 0:
+                return
+            data = data[:room]
+            text = self._decoder.decode(data)
+            self._input.extend(text)
+            self._pending += len(data)
+            self.last_key = time.monotonic()
+            self._ready.notify_all()
+
+    def resize(self, width: int, height: int) -> None:
+        """The client's window changed."""
+        self._size = (max(1, width), max(1, height))
+        with self._ready:
+            self._ready.notify_all()
+
+    def close(self) -> None:
+        """The channel closed: the next wait for a key raises Closed."""
+        with self._ready:
+            self._closed = True
+            self._ready.notify_all()
+
+    # -- read by the game (its own thread) ------------------------------------------------------
+
+    @property
+    def width(self) -> int:
+        return self._size[0]
+
+    @property
+    def height(self) -> int:
+        return self._size[1]
+
+    def kbhit(self, timeout: float | None = None) -> bool:
+        """Whether a key is waiting; waits up to ``timeout`` seconds for one."""
+        self.check()
+        with self._ready:
+            if not self._input and not self._closed:
+                self._ready.wait(timeout)
+            if self._closed:
+                raise Closed
+            return bool(self._input)
+
+    def getch(self, decode_latin1: bool = False) -> str:
+        """The next character the client typed ('' if none)."""
+        with self._ready:
+            if not self._input:
+                return ""
+            ch = self._input.popleft()
+            self._pending = max(0, self._pending - len(ch.encode("utf-8", "replace")))
+            return ch

@@ -1,0 +1,141 @@
+"""Solvers by name: the built-ins, those added with ``register``, plugins, and parametric names.
+
+The table is explicit and lazy: a built-in is a "module:attr" string imported only when that
+solver is asked for, and a plugin (entry-point group ``termsnake.solvers``) is imported only when
+asked for or listed. Names with a prefix carry an argument: ``exec:COMMAND`` runs a bot as a
+child process, ``neuro:PATH`` plays a weights file.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from typing import Any, Final
+
+from termsnake.solvers.base import Solver
+from termsnake.solvers.plugins import Plugin, PluginError, discover, warn
+
+Factory = Callable[[], Solver]
+
+_BUILTIN: Final = "termsnake"
+# name -> "module:attr" (imported when asked for) or a factory; filled by register() below.
+_REGISTRY: dict[str, str | Factory] = {}
+_SOURCES: dict[str, str] = {}
+# prefix -> "module:attr" of a factory taking the rest of the name (and keyword options).
+_PREFIXES: Final[dict[str, str]] = {
+    "exec:": "termsnake.solvers.engine:EngineSolver",
+    "neuro:": "termsnake.solvers.neuro:NeuroSolver",
+}
+
+
+def register(name: str, factory: str | Factory, *, source: str = "your code") -> None:
+    """Make ``factory`` (a "module:attr" string, imported lazily, or a zero-argument callable
+    returning a Solver) the solver called ``name``; ValueError if the name is taken."""
+    key = name.strip().lower()
+    if not key or ":" in key or not key.isprintable() or " " in key:
+        raise ValueError(f"a solver name is one word without ':', not {name!r}")
+    if key in _REGISTRY:
+        raise ValueError(f"there is already a solver called {key!r}")
+    _REGISTRY[key] = factory
+    _SOURCES[key] = source
+
+
+for _name, _target in {
+    "best": "termsnake.solvers.tree:TreeSolver",
+    "tree": "termsnake.solvers.tree:TreeSolver",
+    "replan": "termsnake.solvers.replan:ReplanSolver",
+    "hole-cycle": "termsnake.solvers.holecycle:HoleCycleSolver",
+    "hamilton": "termsnake.solvers.hamilton:HamiltonSolver",
+    "straight": "termsnake.solvers.straight:StraightSolver",
+    "greedy": "termsnake.solvers.greedy:GreedySolver",
+    "neuro": "termsnake.solvers.neuro:NeuroSolver",
+    "bfs": "termsnake.solvers.shortest:BfsSolver",
+    "astar": "termsnake.solvers.shortest:AStarSolver",
+}.items():
+    register(_name, _target, source=_BUILTIN)
+
+
+@cache
+def plugins() -> dict[str, Plugin]:
+    """The advertised plugins (found once, not imported); clashes are warned about once."""
+    return discover(set(_REGISTRY))
+
+
+def known_names() -> list[str]:
+    """Every plain name ``create`` accepts: built-ins, registered solvers and plugins."""
+    return sorted({*_REGISTRY, *plugins()})
+
+
+def _unknown(name: str) -> ValueError:
+    prefixes = ", ".join(f"{p}..." for p in _PREFIXES)
+    return ValueError(
+        f"unknown solver {name!r}; known solvers: {', '.join(known_names())} (and {prefixes})"
+    )
+
+
+def resolve_name(name: str) -> str:
+    """The canonical form of a solver name; ValueError listing the known ones if unknown."""
+    for prefix in _PREFIXES:
+        if name.startswith(prefix):
+            if not name[len(prefix) :].strip():
+                raise ValueError(f"{prefix} needs an argument, e.g. {prefix}...")
+            return name
+    key = name.strip().lower()
+    if key not in _REGISTRY and key not in plugins():
+        raise _unknown(name)
+    return key
+
+
+def _load(target: str) -> Callable[..., Any]:
+    module_name, _, attr = target.partition(":")
+    factory: Callable[..., Any] = getattr(importlib.import_module(module_name), attr)
+    return factory
+
+
+def create(
+    name: str, *, engine_timeout: float | None = None, engine_logs: str | None = None
+) -> Solver:
+    """A fresh solver by name; ValueError (listing the known names) if there is none, or if a
+    plugin cannot be loaded. An ``exec:`` engine gets the move time limit and log folder."""
+    key = resolve_name(name)
+    for prefix, target in _PREFIXES.items():
+        if key.startswith(prefix):
+            arg = key[len(prefix) :]
+            if prefix != "exec:":
+                return _load(target)(arg)  # type: ignore[no-any-return]
+            limit = {} if engine_timeout is None else {"move_timeout": engine_timeout}
+            return _load(target)(arg, log_dir=engine_logs, **limit)  # type: ignore[no-any-return]
+    factory = _REGISTRY.get(key)
+    if factory is None:
+        try:
+            factory = plugins()[key].load()
+        except PluginError as e:
+            raise ValueError(str(e)) from None
+    made: Solver = (_load(factory) if isinstance(factory, str) else factory)()
+    return made
+
+
+@dataclass(frozen=True, slots=True)
+class Listing:
+    """One row of ``termsnake solvers``: a name, where it comes from, and whether it loads."""
+
+    name: str
+    source: str
+    problem: str = ""
+
+
+def listing() -> list[Listing]:
+    """Every plain solver name with its source; plugins are imported to check they load (a
+    broken one is warned about and listed with its problem)."""
+    rows = [Listing(name, _SOURCES[name]) for name in _REGISTRY]
+    for name, plugin in plugins().items():
+        try:
+            plugin.load()
+        except PluginError as e:
+            warn(str(e))
+            rows.append(Listing(name, plugin.source, "does not load"))
+            continue
+        rows.append(Listing(name, plugin.source))
+    return sorted(rows, key=lambda r: r.name)

@@ -1,0 +1,74 @@
+"""register(), plugins found by create(), and the exec:/neuro: names."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from plugin_dist import make_dist
+
+from termsnake.core.game import Game
+from termsnake.core.level import open_level
+from termsnake.solvers import create, known_names, play, register, registry
+from termsnake.solvers.engine import EngineSolver
+from termsnake.solvers.neuro import NeuroSolver
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "engines" / "greedy_engine.py"
+
+
+@pytest.fixture
+def fresh(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The registry as it is, restored afterwards; plugins found again."""
+    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+    monkeypatch.setattr(registry, "_SOURCES", dict(registry._SOURCES))
+    registry.plugins.cache_clear()
+    yield
+    registry.plugins.cache_clear()
+
+
+def test_register_adds_a_solver_by_factory_or_by_path(fresh: None) -> None:
+    register("zig", "solver_doubles:ZigZag")
+    register("zag", lambda: create("greedy"))
+    assert {"zig", "zag"} <= set(known_names())
+    assert create("ZIG").name == "zigzag"
+    assert create("zag").name == "greedy"
+    with pytest.raises(ValueError, match="already a solver called 'greedy'"):
+        register("greedy", "x:Y")
+    with pytest.raises(ValueError, match="one word"):
+        register("a:b", "x:Y")
+
+
+def test_a_plugin_is_created_by_name_and_listed_with_its_source(
+    fresh: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.syspath_prepend(str(tmp_path))
+    make_dist(tmp_path, "circlebot", {"circler": "circlebot_reg:Circler"}, module="circlebot_reg")
+    make_dist(tmp_path, "brokenbot", {"broken": "nowhere_to_be_found:Bot"})
+    assert "circler" in known_names() and "circlebot_reg" not in sys.modules
+    game = Game(open_level(6, 6, 1), 1)
+    play(game, create("circler"), max_steps=8)
+    assert game.head == Game(open_level(6, 6, 1), 1).head  # round its 2x2 square twice
+    with pytest.raises(ValueError, match=r"plugin 'broken'.*failed to import"):
+        create("broken")
+    rows = {row.name: row for row in registry.listing()}
+    assert rows["circler"].source == "circlebot 1.0" and rows["broken"].problem
+    assert rows["greedy"].source == "termsnake"
+
+
+def test_exec_and_neuro_names_make_their_solvers(tmp_path: Path) -> None:
+    engine = create(f"exec:{shlex.quote(sys.executable)} {EXAMPLE}", engine_timeout=2.5)
+    assert isinstance(engine, EngineSolver) and engine.move_timeout == 2.5
+    neuro = create(f"neuro:{tmp_path / 'w.json'}")
+    assert isinstance(neuro, NeuroSolver) and neuro.name == f"neuro:{tmp_path / 'w.json'}"
+    with pytest.raises(ValueError, match="exec: needs an argument"):
+        create("exec:  ")
+
+
+def test_an_unknown_name_lists_the_known_ones_and_the_prefixes() -> None:
+    with pytest.raises(
+        ValueError, match=r"known solvers: .*best.*\(and exec:\.\.\., neuro:\.\.\.\)"
+    ):
+        create("nosuch")
