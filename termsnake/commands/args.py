@@ -55,6 +55,17 @@ positive_int: Final = int_at_least(1)
 seed: Final = int_at_least(0)
 
 
+def seconds(text: str) -> float:
+    """A time limit: a number of seconds above 0 and at most an hour."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(f"must be above 0 and at most 3600, not {text}")
+    return value
+
+
 def speed(text: str) -> float:
     """Moves per second: above 0, at most 1000."""
     try:

@@ -11,6 +11,7 @@ import re
 import signal
 import statistics
 import sys
+import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -110,6 +111,8 @@ class GameTask:
     spec: LevelSpec
     seed: int
     record: bool
+    engine_timeout: float | None = None
+    engine_logs: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +127,7 @@ class GameRecord:
     replay: Replay | None = None
     unavailable: str | None = None
     error: str | None = None
+    cause: str | None = None
 
 
 def food_bound(game: Game) -> int:
@@ -164,7 +168,9 @@ def play_one(task: GameTask) -> GameRecord:
     """Play one benchmark game headless; never raises, so a worker always answers."""
     try:
         level = task.spec.load()
-        solver = create(task.solver)
+        solver = create(
+            task.solver, engine_timeout=task.engine_timeout, engine_logs=task.engine_logs
+        )
         game = Game(level, task.seed)
         stats = PlayStats()
         try:
@@ -179,6 +185,7 @@ def play_one(task: GameTask) -> GameRecord:
             bound=food_bound(game),
             ms_per_move=1000.0 * sum(times) / len(times) if times else None,
             replay=replay_from_game(game, task.solver) if task.record else None,
+            cause=game.cause,
         )
     except Exception as e:
         return GameRecord(error=f"{type(e).__name__}: {e}")
@@ -317,7 +324,8 @@ def replay_name(solver: str, level: str, length: int, seed: int) -> str:
     """The file name of one recorded benchmark game: ``{solver}-{level}-len{length}-seed{seed}
     .json``, the level name made safe for a file name."""
     safe = re.sub(r"[^A-Za-z0-9._-]+", "-", level).strip("-.") or "level"
-    return f"{solver}-{safe}-len{length}-seed{seed}.json"
+    who = re.sub(r"[^A-Za-z0-9._-]+", "-", solver).strip("-.")[:60] or "solver"
+    return f"{who}-{safe}-len{length}-seed{seed}.json"
 
 
 def save_new(replay: Replay, directory: Path, name: str) -> Path:
@@ -451,6 +459,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--json", action="store_true", help="print one JSON array, no table")
     parser.add_argument(
+        "--engine-timeout",
+        type=cliargs.seconds,
+        metavar="SECONDS",
+        help="an exec: engine's time limit for each move (default 1)",
+    )
+    parser.add_argument(
         "--record-dir",
         type=directory_name,
         metavar="DIR",
@@ -462,6 +476,21 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     return parser
+
+
+ENGINE: Final = "exec:"
+
+
+def engine_log_dir(solvers: Sequence[str], record_dir: Path | None) -> str | None:
+    """Where engines' stderr goes: the record dir, else a new temporary folder (said on
+    stderr); None when no engine plays."""
+    if not any(s.startswith(ENGINE) for s in solvers):
+        return None
+    if record_dir is not None:
+        return str(record_dir)
+    folder = tempfile.mkdtemp(prefix="termsnake-engines-")
+    print(f"termsnake bench: engine logs go to {folder}", file=sys.stderr)
+    return folder
 
 
 def _fail(message: str) -> int:
@@ -503,9 +532,17 @@ def main(argv: Sequence[str]) -> int:
             return _fail(f"--record-dir {record_dir}: {e.strerror or e}")
     jobs = args.jobs or os.cpu_count() or 1
 
+    engine_logs = engine_log_dir(solvers, record_dir)
     pairs = [(solver, i) for solver in solvers for i in range(len(specs))]
     tasks = [
-        GameTask(solver, specs[i], args.seed + g, record_dir is not None)
+        GameTask(
+            solver,
+            specs[i],
+            args.seed + g,
+            record_dir is not None,
+            args.engine_timeout,
+            engine_logs,
+        )
         for solver, i in pairs
         for g in range(args.games)
     ]
@@ -546,6 +583,12 @@ def main(argv: Sequence[str]) -> int:
             )
             status = 1
             continue
+        for g, record in enumerate(games):
+            if solver.startswith(ENGINE) and record.cause and record.cause.startswith("engine "):
+                print(
+                    f"termsnake bench: {where} (seed {args.seed + g}): {record.cause}",
+                    file=sys.stderr,
+                )
         if record_dir is not None:
             for g, record in enumerate(games):
                 if record.replay is not None:

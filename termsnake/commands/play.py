@@ -18,7 +18,7 @@ from termsnake.formats.atomic import write_atomic
 from termsnake.formats.levelfile import LevelError, printable
 from termsnake.formats.scores import ScoreEntry, ScoreKey, ScoreStore
 from termsnake.formats.settings import Settings, SettingsError, load_settings, merge, settings_path
-from termsnake.solvers.base import Solver, SolverUnavailable
+from termsnake.solvers.base import Solver, SolverUnavailable, finish
 from termsnake.solvers.registry import create, known_names, resolve_name
 from termsnake.tui.controllers import (
     KEY_PRESETS,
@@ -54,6 +54,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--speed", type=cliargs.speed, help="moves per second (default 8)")
     p.add_argument("--seed", type=cliargs.seed, help="the food sequence (default: random)")
     p.add_argument("--record", metavar="FILE", help="save a replay of the game to FILE")
+    p.add_argument(
+        "--engine-timeout",
+        type=cliargs.seconds,
+        metavar="SECONDS",
+        help="an exec: engine's time limit for each move (default 1)",
+    )
     p.add_argument(
         "--unicode", action="store_true", help="box-drawing frame and block body (UTF-8 only)"
     )
@@ -117,11 +123,11 @@ def summary(game: Game, who: str, seconds: float) -> str:
     )
 
 
-def prepare_solver(name: str, game: Game) -> Solver:
+def prepare_solver(name: str, game: Game, engine_timeout: float | None = None) -> Solver:
     """The named solver, set up for this game; UsageError on an unknown name or a bad board."""
     try:
         resolve_name(name)
-        solver = create(name)
+        solver = create(name, engine_timeout=engine_timeout)
         solver.setup(game)
     except ValueError as e:
         raise UsageError(f"termsnake: {e}") from None
@@ -162,7 +168,7 @@ def main(argv: Sequence[str]) -> int:
             origin=str(settings_path()) if config.level != presets.DEFAULT_LEVEL else "",
         )
         game = Game(level, args.seed)
-        solver = prepare_solver(args.ai, game) if args.ai is not None else None
+        solver = prepare_solver(args.ai, game, args.engine_timeout) if args.ai is not None else None
         if args.record is not None:
             check_record_path(args.record)
     except UsageError as e:
@@ -348,6 +354,8 @@ def run(
         code = 128 + e.signum
     finally:
         game.quit()  # a no-op unless the game was cut short
+        if solver is not None:
+            finish(solver, game)  # an engine is told the end and stopped, however we leave
     return code, session.played
 
 

@@ -37,6 +37,34 @@ class Solver(Protocol):
     def overlay(self, game: Game) -> Mapping[Point, str]: ...
 
 
+@runtime_checkable
+class Finishing(Protocol):
+    """A solver that holds something (a child process) to let go of when its game ends."""
+
+    def finish(self, game: Game) -> None: ...
+
+
+class Mover(Protocol):
+    """Anything that chooses moves: a solver, or a controller around one."""
+
+    def next_direction(self, game: Game) -> Direction: ...
+
+
+def decide(mover: Mover, game: Game) -> Direction | None:
+    """The next move, or None after a bot broke down (the game is then lost for it)."""
+    try:
+        return mover.next_direction(game)
+    except SolverFailed as e:
+        game.forfeit(str(e))
+        return None
+
+
+def finish(solver: Solver, game: Game) -> None:
+    """Tell the solver its game has ended, if it wants to know."""
+    if isinstance(solver, Finishing):
+        solver.finish(game)
+
+
 @dataclass(slots=True)
 class PlayStats:
     """Timing gathered by ``play``: solver decision time per move, in seconds."""
@@ -51,16 +79,23 @@ def play(
     max_steps: int | None = None,
     stats: PlayStats | None = None,
 ) -> Outcome | None:
-    """Let ``solver`` play ``game`` headless until it ends (or ``max_steps`` more moves)."""
+    """Let ``solver`` play ``game`` headless until it ends (or ``max_steps`` more moves); a
+    solver that breaks down loses the game (SolverFailed: the cause says what it did)."""
     if not game.over:
         solver.setup(game)
     clock = time.perf_counter
     moves = 0
-    while not game.over and (max_steps is None or moves < max_steps):
-        t0 = clock()
-        direction = solver.next_direction(game)
-        if stats is not None:
-            stats.think_times.append(clock() - t0)
-        game.step(direction)
-        moves += 1
+    try:
+        while not game.over and (max_steps is None or moves < max_steps):
+            t0 = clock()
+            direction = decide(solver, game)
+            if stats is not None:
+                stats.think_times.append(clock() - t0)
+            if direction is None:
+                break
+            game.step(direction)
+            moves += 1
+    finally:
+        if game.over:
+            finish(solver, game)
     return game.outcome

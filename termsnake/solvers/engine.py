@@ -5,7 +5,7 @@ from __future__ import annotations
 import ctypes
 import json
 import os
-import selectors
+import select
 import shlex
 import signal
 import subprocess
@@ -62,6 +62,7 @@ class EngineSolver:
         self.log_dir = Path(log_dir) if log_dir is not None else None
         self.log_path: Path | None = None
         self._proc: subprocess.Popen[bytes] | None = None
+        self._poll = select.poll()  # kept per engine: a move costs one poll, not a new selector
         self._buffer = b""
 
     # -- the Solver protocol ------------------------------------------------------------------
@@ -132,6 +133,9 @@ class EngineSolver:
             raise SolverUnavailable(f"cannot start engine {self.argv[0]!r}: {e.strerror}") from None
         finally:
             log.close()
+        assert self._proc.stdout is not None
+        self._poll = select.poll()
+        self._poll.register(self._proc.stdout.fileno(), select.POLLIN)
         self._buffer = b""
 
     def _open_log(self) -> IO[bytes]:
@@ -196,18 +200,16 @@ class EngineSolver:
             self._fail("is not running")
         fd = proc.stdout.fileno()
         deadline = time.monotonic() + timeout
-        with selectors.DefaultSelector() as sel:
-            sel.register(fd, selectors.EVENT_READ)
-            while b"\n" not in self._buffer:
-                if len(self._buffer) > MAX_LINE:
-                    self._fail(f"wrote more than {MAX_LINE} bytes without a newline")
-                left = deadline - time.monotonic()
-                if left <= 0 or not sel.select(left):
-                    self._fail(f"did not answer with {what} within {timeout:g} s")
-                chunk = os.read(fd, 65536)
-                if not chunk:
-                    self._fail(self._exit_story())
-                self._buffer += chunk
+        while b"\n" not in self._buffer:
+            if len(self._buffer) > MAX_LINE:
+                self._fail(f"wrote more than {MAX_LINE} bytes without a newline")
+            left = deadline - time.monotonic()
+            if left <= 0 or not self._poll.poll(left * 1000):
+                self._fail(f"did not answer with {what} within {timeout:g} s")
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                self._fail(self._exit_story())
+            self._buffer += chunk
         line, _, self._buffer = self._buffer.partition(b"\n")
         if len(line) > MAX_LINE:
             self._fail(f"wrote a line of more than {MAX_LINE} bytes")

@@ -19,6 +19,7 @@ os.environ.setdefault("BLESSED_QUERY_TIMEOUT_SECONDS", "1")
 import blessed
 
 from termsnake.core.game import Game, Outcome
+from termsnake.solvers.base import decide
 from termsnake.tui.controllers import Command, Controller
 from termsnake.tui.screen import Screen
 from termsnake.tui.view import (
@@ -289,7 +290,10 @@ class Session:
         return [line[:columns] for line in lines[: self.term.height]]
 
     def _tick(self) -> None:
-        self.game.step(self.controller.next_direction(self.game))
+        direction = decide(self.controller, self.game)
+        if direction is None:
+            return  # the bot broke down: the game is lost, and its cause says why
+        self.game.step(direction)
         if self.on_step is not None:
             self.on_step(self.game)
 
