@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import re
 from collections.abc import Callable
-from typing import Final, NoReturn
+from typing import TYPE_CHECKING, Final, NoReturn
 
 MAX_SIDE: Final = 200
 MAX_SPEED: Final = 1000.0
@@ -17,6 +17,13 @@ class OneLineParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+# argparse names no public type for what add_subparsers returns.
+if TYPE_CHECKING:
+    Subparsers = argparse._SubParsersAction[OneLineParser]
+else:
+    Subparsers = argparse._SubParsersAction
 
 
 def size(text: str) -> tuple[int, int]:

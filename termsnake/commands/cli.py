@@ -1,24 +1,44 @@
-"""The command line: ``termsnake [options]`` plays; subcommands list, check, replay and bench."""
+"""The command line: one argparse tree; ``termsnake [options]`` plays, subcommands do the rest."""
 
 from __future__ import annotations
 
+import argparse
 import errno
-import importlib
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from importlib.metadata import PackageNotFoundError, version
 
-# subcommand -> "module:function"; each function takes the remaining argv and returns an exit code.
-SUBCOMMANDS: dict[str, str] = {
-    "levels": "termsnake.commands.levels:levels_main",
-    "check": "termsnake.commands.levels:check_main",
-    "replay": "termsnake.formats.replay:main",
-    "bench": "termsnake.commands.bench:main",
-    "scores": "termsnake.formats.scores:main",
-}
-
+from termsnake.commands import bench, levels, play, replay, scores, solvers
+from termsnake.commands.args import OneLineParser
 
 EXIT_OUTPUT = 1  # the output could not be written (a full disk, a closed pipe)
+
+
+def _version() -> str:
+    try:
+        return version("termsnake")
+    except PackageNotFoundError:  # running from a checkout that was never installed
+        return "unknown"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """``termsnake``'s whole command line: the play options, then one subparser a command."""
+    parser = OneLineParser(
+        prog="termsnake",
+        description="Snake in the terminal: play it, watch bots play it, measure them.",
+        epilog="termsnake SUBCOMMAND --help tells more of each. Exit status: 0 ok, 2 bad "
+        "usage or a bad file, 130 on Ctrl-C, 128+n on signal n.",
+    )
+    parser.add_argument("--version", action="version", version=f"termsnake {_version()}")
+    play.add_arguments(parser)
+    sub = parser.add_subparsers(title="subcommands", metavar="SUBCOMMAND")
+    levels.add_parsers(sub)
+    replay.add_parser(sub)
+    bench.add_parser(sub)
+    scores.add_parser(sub)
+    solvers.add_parser(sub)
+    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -44,6 +64,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     return code
 
 
+def dispatch(argv: list[str]) -> int:
+    """Parse ``argv`` and run the command it names; --help and usage errors give their code."""
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as e:  # --help, --version (0) or a usage error (2), already printed
+        return e.code if isinstance(e.code, int) else 2
+    code: int = args.run(args)
+    return code
+
+
 def _silence_stdout() -> None:
     """Point stdout at /dev/null, so that the flush at exit does not fail a second time."""
     try:
@@ -52,14 +82,3 @@ def _silence_stdout() -> None:
         os.close(null)
     except (OSError, ValueError):
         pass
-
-
-def dispatch(args: list[str]) -> int:
-    """Run the subcommand named first in ``args``, or play."""
-    if args and args[0] in SUBCOMMANDS:
-        module_name, _, attr = SUBCOMMANDS[args[0]].partition(":")
-        run: Callable[[list[str]], int] = getattr(importlib.import_module(module_name), attr)
-        return run(args[1:])
-    from termsnake.commands.play import main as play_main
-
-    return play_main(args)

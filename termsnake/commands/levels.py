@@ -9,10 +9,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from termsnake.commands.args import Subparsers
 from termsnake.core.board import Board
 from termsnake.core.level import Level
 from termsnake.formats.levelfile import MAX_FILE_BYTES, LevelError, load_level_file, printable
 from termsnake.formats.presets import DEFAULT_LEVEL, load_preset, preset_names
+from termsnake.solvers.cycle import DEFAULT_BUDGET, NODES_PER_SECOND
 
 EXIT_OK: Final = 0
 EXIT_BAD: Final = 2
@@ -37,26 +39,52 @@ def describe(level: Level) -> str:
     return ", ".join(parts)
 
 
-def _parse(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argparse.Namespace | int:
-    """Parsed arguments, or the exit code argparse chose (2 for bad usage, 0 for --help)."""
-    try:
-        return parser.parse_args(list(argv))
-    except SystemExit as exc:
-        return exc.code if isinstance(exc.code, int) else EXIT_BAD
-
-
-def check_main(argv: Sequence[str]) -> int:
-    """``termsnake check FILE...``: 0 when every file is a good level, else 2 with the errors."""
-    parser = argparse.ArgumentParser(
-        prog="termsnake check",
+def add_parsers(sub: Subparsers) -> None:
+    """``termsnake levels`` and ``termsnake check``."""
+    check = sub.add_parser(
+        "check",
+        help="validate level files",
         description="Check level files; each problem is printed as path:line:col: error: message.",
         epilog=f"Files over {MAX_FILE_BYTES // 1024 // 1024} MiB are refused. "
         "Exit status: 0 when every file is good, 2 otherwise.",
     )
-    parser.add_argument("files", nargs="+", metavar="FILE", help="a level file to check")
-    args = _parse(parser, argv)
-    if isinstance(args, int):
-        return args
+    check.add_argument("files", nargs="+", metavar="FILE", help="a level file to check")
+    check.set_defaults(run=run_check)
+    levels = sub.add_parser(
+        "levels",
+        help="list the preset levels",
+        description="List the preset levels. The cycle column says whether the board has a "
+        "Hamiltonian cycle (a closed path through every free cell): yes, no, or unknown "
+        "when the search gives up within its budget. The answer is the same on every machine, "
+        "and the same one --ai hamilton gets.",
+    )
+    levels.add_argument(
+        "--budget",
+        type=budget,
+        default=DEFAULT_BUDGET,
+        metavar="N",
+        help=f"effort of the cycle search on each board: N x {NODES_PER_SECOND:,} positions, "
+        f"about N seconds on an ordinary machine; more than 0, at most {MAX_BUDGET:g} "
+        f"(default: {DEFAULT_BUDGET:g}, as --ai hamilton)",
+    )
+    levels.set_defaults(run=run_levels)
+
+
+def budget(text: str) -> float:
+    """The --budget type: more than 0 and at most MAX_BUDGET (a day)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, not {text!r}") from None
+    if not 0 < value <= MAX_BUDGET:  # also false for nan
+        raise argparse.ArgumentTypeError(
+            f"must be more than 0 and at most {MAX_BUDGET:g}, not {value:g}"
+        )
+    return value
+
+
+def run_check(args: argparse.Namespace) -> int:
+    """``termsnake check FILE...``: 0 when every file is a good level, else 2 with the errors."""
     status = EXIT_OK
     for path in args.files:
         try:
@@ -133,38 +161,8 @@ def format_table(rows: Sequence[PresetRow], width: int) -> list[str]:
     return lines
 
 
-def levels_main(argv: Sequence[str]) -> int:
+def run_levels(args: argparse.Namespace) -> int:
     """``termsnake levels``: each preset's size, free cells, wrap and Hamiltonian cycle."""
-    from termsnake.solvers.cycle import DEFAULT_BUDGET, NODES_PER_SECOND
-
-    parser = argparse.ArgumentParser(
-        prog="termsnake levels",
-        description="List the preset levels. The cycle column says whether the board has a "
-        "Hamiltonian cycle (a closed path through every free cell): yes, no, or unknown "
-        "when the search gives up within its budget. The answer is the same on every machine, "
-        "and the same one --ai hamilton gets.",
-    )
-    parser.add_argument(
-        "--budget",
-        type=float,
-        default=DEFAULT_BUDGET,
-        metavar="N",
-        help=f"effort of the cycle search on each board: N x {NODES_PER_SECOND:,} positions, "
-        f"about N seconds on an ordinary machine; more than 0, at most {MAX_BUDGET:g} "
-        f"(default: {DEFAULT_BUDGET:g}, as --ai hamilton)",
-    )
-    args = _parse(parser, argv)
-    if isinstance(args, int):
-        return args
-    if not 0 < args.budget <= MAX_BUDGET:  # also false for nan
-        parser.print_usage(sys.stderr)
-        print(
-            f"termsnake levels: error: --budget must be more than 0 and at most "
-            f"{MAX_BUDGET:g}, not {args.budget:g}",
-            file=sys.stderr,
-        )
-        return EXIT_BAD
-
     rows, errors = preset_rows(args.budget)
     for exc in errors:
         for diagnostic in exc.diagnostics:

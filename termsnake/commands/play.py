@@ -37,13 +37,8 @@ class UsageError(Exception):
     """A bad argument or level: printed as one line, exit 2."""
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The options of ``termsnake`` when it plays."""
-    p = cliargs.OneLineParser(
-        prog="termsnake",
-        description="Snake in the terminal. Subcommands: levels, check, replay, bench, scores "
-        "(termsnake SUBCOMMAND --help).",
-    )
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The options of ``termsnake`` when it plays (no subcommand)."""
     where = p.add_mutually_exclusive_group()
     where.add_argument("--level", metavar="NAME|PATH", help="a preset name or a level file")
     where.add_argument(
@@ -65,7 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--no-color", action="store_true", help="no colours (so does NO_COLOR=1)")
     p.add_argument("--keys", choices=sorted(KEY_PRESETS), help="key preset (default: default)")
-    return p
+    p.set_defaults(run=run_play)
 
 
 def choose_level(
@@ -145,9 +140,8 @@ class Look:
     keys: str = "default"
 
 
-def main(argv: Sequence[str]) -> int:
+def run_play(args: argparse.Namespace) -> int:
     """Play (or watch) one game; returns the exit code."""
-    args = build_parser().parse_args(list(argv))
     try:
         config = merge(
             load_settings(),

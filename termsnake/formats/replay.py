@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
-import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
-from termsnake.commands import args as cliargs
 from termsnake.core.board import Board
 from termsnake.core.game import STALL_FACTOR, Game, Outcome, StepResult
 from termsnake.core.geometry import Direction, Point
@@ -473,73 +470,3 @@ class _SeedCheck:
             raise ReplayError(
                 f"food {index} at ({want.x}, {want.y}) is not what seed {self.seed} gives ({gives})"
             )
-
-
-class ReplaySolver:
-    """A Solver that plays back recorded moves in order."""
-
-    def __init__(self, moves: Sequence[Direction], name: str = "replay") -> None:
-        """Play ``moves`` one per call of ``next_direction``."""
-        self.name = name
-        self._moves = tuple(moves)
-
-    def setup(self, game: Game) -> None:
-        """Nothing to prepare: the move for each step is looked up by the step number."""
-
-    def next_direction(self, game: Game) -> Direction:
-        """The recorded move for this step; ReplayError past the end of the recording."""
-        if game.steps >= len(self._moves):
-            raise ReplayError(f"the recording has no move {game.steps + 1}")
-        return self._moves[game.steps]
-
-    def overlay(self, game: Game) -> Mapping[Point, str]:
-        """No plan to draw: a replay only knows the moves made."""
-        return {}
-
-
-# -- the command ------------------------------------------------------------------------------
-
-
-def build_parser() -> argparse.ArgumentParser:
-    """The parser of ``termsnake replay``."""
-    parser = cliargs.OneLineParser(
-        prog="termsnake replay",
-        description=(
-            "Play a recorded game (termsnake-replay/1 JSON) back in the terminal. The file is "
-            "checked first: a replay whose moves do not reproduce its foods and result, or "
-            "whose foods are not the ones its seed gives, is refused (exit 2). Keys: space "
-            "pause, n one step while paused, +/- speed, q quit."
-        ),
-    )
-    parser.add_argument("file", metavar="FILE", help="a replay file, as written by --record")
-    parser.add_argument(
-        "--speed",
-        type=cliargs.speed,
-        default=None,
-        metavar="N",
-        help=(
-            f"moves per second, above 0 and at most {cliargs.MAX_SPEED:g} (default: the usual "
-            "watching speed, about 8)"
-        ),
-    )
-    return parser
-
-
-def main(argv: Sequence[str]) -> int:
-    """``termsnake replay FILE [--speed N]``: verify a replay, then watch it; the exit code."""
-    args = build_parser().parse_args(list(argv))
-    try:
-        replay = load_replay(args.file)
-        verify(replay)
-        game = PlaybackGame(replay)
-    except ReplayError as e:
-        message = str(e)
-        if not message.startswith(f"{args.file}:"):
-            message = f"{args.file}: {message}"
-        print(f"termsnake replay: error: {message}", file=sys.stderr)
-        return 2
-    from termsnake.commands.play import watch
-
-    solver = ReplaySolver(replay.moves, name=replay.solver or "person")
-    who = f"replay of {replay.solver or 'a person'}"
-    return watch(game, solver, speed=args.speed, who=who, level_name=replay.board_name)

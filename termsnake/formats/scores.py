@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import fcntl
 import json
 import os
 import re
-import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -349,79 +347,3 @@ class ScoreStore:
 
     def _write(self, scores: dict[ScoreKey, ScoreEntry]) -> None:
         write_atomic(self.path, to_json(scores).encode("utf-8"))
-
-
-HEADERS: Final = ("level", "size", "start", "player", "best", "steps", "won", "date")
-_RIGHT: Final = frozenset({"start", "best", "steps"})
-
-
-def table(scores: dict[ScoreKey, ScoreEntry]) -> list[str]:
-    """Aligned text rows: per level, size and start length, players from best to worst."""
-
-    def order(key: ScoreKey) -> tuple[Any, ...]:
-        level, w, h, length, player = key.sort_key()
-        entry = scores[key]
-        return (level, w, h, length, -entry.length, entry.steps, player)
-
-    rows = [HEADERS]
-    for key in sorted(scores, key=order):
-        e = scores[key]
-        date = e.date[:16].replace("T", " ")
-        won = "yes" if e.won else "no"
-        rows.append(
-            (
-                key.level,
-                key.size,
-                str(key.length),
-                key.player,
-                str(e.length),
-                str(e.steps),
-                won,
-                date,
-            )
-        )
-    widths = [max(len(row[i]) for row in rows) for i in range(len(HEADERS))]
-    lines = []
-    for row in rows:
-        cells = [
-            cell.rjust(w) if HEADERS[i] in _RIGHT else cell.ljust(w)
-            for i, (cell, w) in enumerate(zip(row, widths, strict=True))
-        ]
-        lines.append("  ".join(cells).rstrip())
-    return lines
-
-
-def build_parser() -> argparse.ArgumentParser:
-    """The parser of ``termsnake scores``."""
-    parser = argparse.ArgumentParser(
-        prog="termsnake scores",
-        description=f"List the high scores kept in {default_path()}.",
-    )
-    parser.add_argument("--level", metavar="NAME", help="only this level")
-    parser.add_argument("--player", metavar="NAME", help=f"only this player ({PERSON!r} or a bot)")
-    return parser
-
-
-def main(argv: Sequence[str]) -> int:
-    """``termsnake scores [--level NAME] [--player NAME]``: print the table; the exit code."""
-    try:
-        args = build_parser().parse_args(list(argv))
-    except SystemExit as e:
-        return e.code if isinstance(e.code, int) else 2
-    store = ScoreStore()
-    for warning in store.set_aside_unreadable():
-        print(f"termsnake scores: warning: {warning}", file=sys.stderr)
-    scores = store.read().scores
-    chosen = {
-        k: v
-        for k, v in scores.items()
-        if (args.level is None or k.level == args.level)
-        and (args.player is None or k.player == args.player)
-    }
-    if not scores:
-        print(f"no scores yet ({store.path})")
-    elif not chosen:
-        print("no scores match")
-    else:
-        print("\n".join(table(chosen)))
-    return 0

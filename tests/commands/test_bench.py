@@ -13,13 +13,20 @@ from typing import Any
 import pytest
 from solver_doubles import ZigZag
 
-from termsnake.commands import bench
+from termsnake.bench import games, report
+from termsnake.commands import cli
 from termsnake.core.board import Board
 from termsnake.core.game import Game, Outcome
 from termsnake.core.geometry import Direction, Point
 from termsnake.core.level import Level, open_level
 from termsnake.formats.replay import load_replay, verify
 from termsnake.solvers import registry
+
+# The keys of one JSON row, in order (DESIGN.md, "Benchmark output").
+ROW_KEYS = (
+    "solver", "level", "free_cells", "games", "seed", "wins", "deaths", "stalls", "win_rate",
+    "mean_steps", "median_steps", "mean_length", "steps_over_bound", "ms_per_move",
+)  # fmt: skip
 
 
 class Straight(ZigZag):
@@ -48,12 +55,12 @@ def test_solvers(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Register the solvers above; worker processes are forked so that they see them too."""
     for name, cls in (("zigzag", ZigZag), ("straight", Straight), ("broken", Broken)):
         monkeypatch.setitem(registry._REGISTRY, name, f"{cls.__module__}:{cls.__name__}")
-    monkeypatch.setattr(bench, "START_METHOD", "fork")
+    monkeypatch.setattr(games, "START_METHOD", "fork")
     yield
 
 
 def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> list[dict[str, Any]]:
-    assert bench.main([*args, "--json"]) == 0
+    assert cli.main(["bench", *args, "--json"]) == 0
     rows: list[dict[str, Any]] = json.loads(capsys.readouterr().out)
     return rows
 
@@ -74,7 +81,7 @@ def test_json_rows_and_sums(capsys: pytest.CaptureFixture[str]) -> None:
         ("straight", "open-6x4"),
     ]
     for row in rows:
-        assert tuple(row) == bench.ROW_KEYS
+        assert tuple(row) == ROW_KEYS
         assert row["games"] == 6 and row["seed"] == 5
         assert row["wins"] + row["deaths"] + row["stalls"] == row["games"]
         assert row["win_rate"] == row["wins"] / row["games"]
@@ -88,7 +95,7 @@ def test_json_rows_and_sums(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_defaults_are_the_open_8x8_board_length_1_seed_1() -> None:
-    args = bench.build_parser().parse_args(["--ai", "zigzag"])
+    args = cli.build_parser().parse_args(["bench", "--ai", "zigzag"])
     assert (args.boards, args.length, args.games, args.seed, args.jobs) == (None, 1, 100, 1, 1)
 
 
@@ -107,8 +114,8 @@ def test_same_arguments_same_numbers_whatever_jobs(capsys: pytest.CaptureFixture
 
 
 def test_game_i_uses_seed_s_plus_i() -> None:
-    spec = bench.LevelSpec("size", "4x4", 1)
-    records = bench.run_tasks([bench.GameTask("zigzag", spec, s, True) for s in (7, 8)], 1)
+    spec = games.LevelSpec("size", "4x4", 1)
+    records = games.run_tasks([games.GameTask("zigzag", spec, s, True) for s in (7, 8)], 1)
     assert [r.replay.seed for r in records if r.replay] == [7, 8]
     game = Game(open_level(4, 4, 1), 8)
     assert records[1].replay is not None
@@ -142,7 +149,7 @@ def test_record_dir_then_verify(tmp_path: Path, capsys: pytest.CaptureFixture[st
 
 
 def test_replay_names_are_safe() -> None:
-    name = bench.replay_name("greedy", "Two rooms/../x", 3, 4)
+    name = report.replay_name("greedy", "Two rooms/../x", 3, 4)
     assert name == "greedy-Two-rooms-..-x-len3-seed4.json"
 
 
@@ -191,11 +198,11 @@ def test_record_dir_never_overwrites_within_a_run(
 
 def test_save_new_keeps_a_directory_of_that_name(tmp_path: Path) -> None:
     (tmp_path / "g.json").mkdir()
-    replay = bench.play_one(bench.GameTask("zigzag", bench.LevelSpec("size", "4x4", 1), 1, True))
+    replay = games.play_one(games.GameTask("zigzag", games.LevelSpec("size", "4x4", 1), 1, True))
     assert replay.replay is not None
-    path = bench.save_new(replay.replay, tmp_path, "g.json")
+    path = report.save_new(replay.replay, tmp_path, "g.json")
     assert path == tmp_path / "g-2.json" and (tmp_path / "g.json").is_dir()
-    assert bench.save_new(replay.replay, tmp_path, "g.json") == path
+    assert report.save_new(replay.replay, tmp_path, "g.json") == path
 
 
 def test_bound_on_a_hand_made_game() -> None:
@@ -208,13 +215,13 @@ def test_bound_on_a_hand_made_game() -> None:
     assert game.foods == [(0, Point(2, 2)), (6, Point(0, 0)), (10, Point(4, 1))]
     assert (game.eaten, game.steps, game.outcome) == (2, 11, Outcome.DIED)
     # (2,0) -> (2,2) round the wall: 6; (2,2) -> (0,0): 4; the uneaten food does not count.
-    assert bench.food_bound(game) == 6 + 4
-    record = bench.GameRecord(Outcome.DIED, game.steps, game.length, 10, 0.5)
-    other = bench.GameRecord(Outcome.WON, 9, 5, 0, 1.5)
-    row = bench.summarize("x", level, 1, [record, other])
+    assert games.food_bound(game) == 6 + 4
+    record = games.GameRecord(Outcome.DIED, game.steps, game.length, 10, 0.5)
+    other = games.GameRecord(Outcome.WON, 9, 5, 0, 1.5)
+    row = report.summarize("x", level, 1, [record, other])
     assert row["steps_over_bound"] == round((11 + 9) / 10, 4)
     assert (row["mean_steps"], row["median_steps"], row["ms_per_move"]) == (10.0, 10.0, 1.0)
-    assert bench.summarize("x", level, 1, [other])["steps_over_bound"] is None
+    assert report.summarize("x", level, 1, [other])["steps_over_bound"] is None
 
 
 def test_bound_on_a_wrapping_board() -> None:
@@ -223,11 +230,11 @@ def test_bound_on_a_wrapping_board() -> None:
     game = Game(level, 0, food_plan=[Point(1, 0)])
     for letter in "LL":
         game.step(Direction(letter))
-    assert game.eaten == 1 and bench.food_bound(game) == 2
+    assert game.eaten == 1 and games.food_bound(game) == 2
 
 
 def test_table(capsys: pytest.CaptureFixture[str]) -> None:
-    assert bench.main([*ARGS]) == 0
+    assert cli.main(["bench", *ARGS]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 5
     assert lines[0].split()[:3] == ["solver", "level", "free"]
@@ -239,20 +246,22 @@ def test_table(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_unavailable_rows_are_skipped(capsys: pytest.CaptureFixture[str]) -> None:
-    assert bench.main(["--ai", "zigzag", "--size", "4x4", "--size", "3x3", "--games", "2"]) == 0
+    assert (
+        cli.main(["bench", "--ai", "zigzag", "--size", "4x4", "--size", "3x3", "--games", "2"]) == 0
+    )
     out, err = capsys.readouterr()
     assert "open-4x4" in out and "open-3x3" not in out
     assert (
         err == "termsnake bench: zigzag on open-3x3: unavailable: no zig-zag cycle on a 3x3 board\n"
     )
-    assert bench.main(["--ai", "zigzag", "--size", "3x3", "--games", "2", "--json"]) == 2
+    assert cli.main(["bench", "--ai", "zigzag", "--size", "3x3", "--games", "2", "--json"]) == 2
     out, err = capsys.readouterr()
     assert json.loads(out) == []
     assert err.splitlines()[-1] == "termsnake bench: error: nothing could be measured"
 
 
 def test_a_crashing_solver_is_reported(capsys: pytest.CaptureFixture[str]) -> None:
-    assert bench.main(["--ai", "broken,zigzag", "--size", "4x4", "--games", "2"]) == 1
+    assert cli.main(["bench", "--ai", "broken,zigzag", "--size", "4x4", "--games", "2"]) == 1
     out, err = capsys.readouterr()
     assert "zigzag" in out and "broken" not in out
     assert err == (
@@ -282,7 +291,7 @@ def test_a_crashing_solver_is_reported(capsys: pytest.CaptureFixture[str]) -> No
 )
 def test_usage_errors(args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as info:
-        code = bench.main(args)
+        code = cli.main(["bench", *args])
         raise SystemExit(code)
     assert info.value.code == 2
     out, err = capsys.readouterr()
@@ -295,7 +304,7 @@ def test_a_record_dir_that_is_a_file_is_refused(
 ) -> None:
     path = tmp_path / "games"
     path.write_text("keep me")
-    assert bench.main(["--ai", "zigzag", "--size", "4x4", "--record-dir", str(path)]) == 2
+    assert cli.main(["bench", "--ai", "zigzag", "--size", "4x4", "--record-dir", str(path)]) == 2
     out, err = capsys.readouterr()
     assert out == ""
     assert err == f"termsnake bench: error: --record-dir {path}: exists and is not a directory\n"
@@ -307,25 +316,28 @@ def test_a_bad_level_file_gives_its_located_errors(
 ) -> None:
     bad = tmp_path / "bad.txt"
     bad.write_text("#####\n#>.x#\n#####\n")
-    assert bench.main(["--ai", "zigzag", "--level", str(bad)]) == 2
+    assert cli.main(["bench", "--ai", "zigzag", "--level", str(bad)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"{bad}:2:4: error: ")
 
 
 def test_sizes_are_the_shared_type(capsys: pytest.CaptureFixture[str]) -> None:
-    args = bench.build_parser().parse_args(["--ai", "zigzag", "--size", " 6 × 4 ", "--size", "2x1"])
+    args = cli.build_parser().parse_args(
+        ["bench", "--ai", "zigzag", "--size", " 6 × 4 ", "--size", "2x1"]
+    )
     assert args.boards == [("size", "6x4"), ("size", "2x1")]
     (row,) = run_json(capsys, "--ai", "zigzag", "--size", "6×4", "--size", "6x4", "--games", "1")
     assert row["level"] == "open-6x4"
 
 
-def test_help_says_what_the_timings_leave_out() -> None:
-    text = " ".join(bench.build_parser().format_help().split())
+def test_help_says_what_the_timings_leave_out(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["bench", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
     assert "leaves out the solver's setup (such as the Hamiltonian cycle search)" in text
     assert "0.0 if no move was timed" in text and "null ('-') if no game ate anything" in text
     assert "never replaced" in text and "len{L}" in text and "S is at least 0" in text
-    record = bench.GameRecord(Outcome.DIED, 0, 1, 0, None)
-    row = bench.summarize("x", open_level(4, 4, 1), 1, [record])
+    record = games.GameRecord(Outcome.DIED, 0, 1, 0, None)
+    row = report.summarize("x", open_level(4, 4, 1), 1, [record])
     assert (row["steps_over_bound"], row["ms_per_move"]) == (None, 0.0)
 
 
@@ -333,19 +345,19 @@ def test_a_longer_snake_drops_a_first_food_it_covers(tmp_path: Path) -> None:
     # As play does (level.with_length): the food under the new body goes, the level stays.
     path = tmp_path / "fed.txt"
     path.write_text("name: fed\nlength: 1\n\n#######\n#..%>.#\n#.....#\n#######\n")
-    assert bench.LevelSpec("level", str(path), 1).load().food == Point(3, 1)
-    longer = bench.LevelSpec("level", str(path), 2).load()
+    assert games.LevelSpec("level", str(path), 1).load().food == Point(3, 1)
+    longer = games.LevelSpec("level", str(path), 2).load()
     assert longer.body == (Point(4, 1), Point(3, 1)) and longer.food is None
 
 
 def test_length_applies_to_level_files(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = tmp_path / "box.txt"
     path.write_text("name: box\nlength: 2\n\n######\n#....#\n#..>.#\n#....#\n#....#\n######\n")
-    assert bench.LevelSpec("level", str(path), 1).load().body == (Point(3, 2),)
-    three = bench.LevelSpec("level", str(path), 3).load()
+    assert games.LevelSpec("level", str(path), 1).load().body == (Point(3, 2),)
+    three = games.LevelSpec("level", str(path), 3).load()
     assert three.body == (Point(3, 2), Point(2, 2), Point(1, 2))
-    with pytest.raises(bench.BenchError, match="does not fit"):
-        bench.LevelSpec("level", str(path), 4).load()
+    with pytest.raises(games.BenchError, match="does not fit"):
+        games.LevelSpec("level", str(path), 4).load()
 
 
 # -- the installed command -------------------------------------------------------------------
@@ -379,7 +391,7 @@ def test_the_command_json_with_processes(tmp_path: Path) -> None:
     rows = json.loads(one.stdout)
     assert without_timing(rows) == without_timing(json.loads(two.stdout))
     (row,) = rows
-    assert tuple(row) == bench.ROW_KEYS
+    assert tuple(row) == ROW_KEYS
     assert row["wins"] + row["deaths"] + row["stalls"] == 4
     assert len(list(tmp_path.iterdir())) == 4
     replay = load_replay(tmp_path / "hamilton-open-4x4-len1-seed5.json")

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from solver_doubles import ZigZag
 
 from termsnake.commands import cli
+from termsnake.commands.replay import ReplaySolver
 from termsnake.core.board import Board
 from termsnake.core.game import Game, Outcome
 from termsnake.core.geometry import DIRECTIONS, Direction, Point
@@ -30,7 +31,6 @@ from termsnake.formats.replay import (
     PlaybackGame,
     Replay,
     ReplayError,
-    ReplaySolver,
     load_replay,
     move_limit,
     replay_from_game,
@@ -359,13 +359,13 @@ def test_main_verifies_then_hands_over_to_watch(
         seen.update(outcome=game.outcome, length=game.length, end=game.steps)
         return 0
 
-    monkeypatch.setattr(termsnake.commands.play, "watch", fake_watch)
-    assert replay_mod.main([str(path), "--speed", "20"]) == 0
+    monkeypatch.setattr(termsnake.commands.replay, "watch", fake_watch)
+    assert cli.main(["replay", str(path), "--speed", "20"]) == 0
     assert seen == {
         "steps": 0, "speed": 20.0, "who": "replay of zigzag", "level": "open-4x4",
         "outcome": Outcome.WON, "length": 16, "end": replay.result.steps,
     }  # fmt: skip
-    assert replay_mod.main([str(path)]) == 0
+    assert cli.main(["replay", str(path)]) == 0
     assert seen["speed"] is None
 
 
@@ -380,7 +380,7 @@ def test_main_refuses_a_tampered_file_without_watching(
     monkeypatch.setattr(termsnake.commands.play, "watch", fail)
     path = tmp_path / "t.json"
     path.write_text(edit(lambda o: o["result"].update(length=3)))
-    assert replay_mod.main([str(path)]) == 2
+    assert cli.main(["replay", str(path)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1
     assert err.startswith(f"termsnake replay: error: {path}: ")
@@ -412,11 +412,11 @@ def test_the_command_refuses_bad_files(tmp_path: Path, content: str | None, mess
 
 
 def test_speed_is_the_shared_type(capsys: pytest.CaptureFixture[str]) -> None:
-    parser = replay_mod.build_parser()
-    assert parser.parse_args(["r.json", "--speed", "1000"]).speed == 1000.0
+    parser = cli.build_parser()
+    assert parser.parse_args(["replay", "r.json", "--speed", "1000"]).speed == 1000.0
     for speed in ("1001", "inf", "nan", "0"):
         with pytest.raises(SystemExit) as info:
-            parser.parse_args(["r.json", "--speed", speed])
+            parser.parse_args(["replay", "r.json", "--speed", speed])
         assert info.value.code == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "at most 1000" in err, speed

@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
+from termsnake.commands import cli
 from termsnake.formats.scores import (
     FORMAT,
     ScoreEntry,
     ScoreKey,
     ScoreStore,
     default_path,
-    main,
     parse,
     to_json,
 )
@@ -240,14 +240,14 @@ def test_main_lists_and_filters(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setattr("termsnake.formats.scores.default_path", lambda: tmp_path / "scores.json")
-    assert main([]) == 0
+    assert cli.main(["scores"]) == 0
     assert capsys.readouterr().out.startswith("no scores yet")
     store = ScoreStore(tmp_path / "scores.json")
     store.record(KEY, entry(12, 340))
     store.record(BOT, entry(200, 5000, won=True))
     store.record(ScoreKey.of("arena", 8, 8, 1, "hamilton"), entry(64, 700, won=True))
     store.record(ScoreKey.of("classic", 9, 10, 3), entry(7, 70))
-    assert main([]) == 0
+    assert cli.main(["scores"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].split() == ["level", "size", "start", "player", "best", "steps", "won", "date"]
     # Levels by name, sizes by number (9x10 before 20x10), then the best player first.
@@ -264,14 +264,14 @@ def test_main_lists_and_filters(
     for line in lines[1:]:
         assert line[date_at : date_at + 5] == "2026-"
         assert line[best_end - 1].isdigit() and line[best_end] == " "
-    assert main(["--level", "classic", "--player", "you"]) == 0
+    assert cli.main(["scores", "--level", "classic", "--player", "you"]) == 0
     assert [line.split()[1] for line in capsys.readouterr().out.splitlines()[1:]] == [
         "9x10",
         "20x10",
     ]
-    assert main(["--player", "nobody"]) == 0
+    assert cli.main(["scores", "--player", "nobody"]) == 0
     assert capsys.readouterr().out == "no scores match\n"
-    assert main(["--colour"]) == 2
+    assert cli.main(["scores", "--colour"]) == 2
     assert "unrecognized arguments: --colour" in capsys.readouterr().err
 
 

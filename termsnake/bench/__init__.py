@@ -1,0 +1,1 @@
+"""The headless benchmark: many seeded games per solver and board (`termsnake bench`)."""

@@ -1,0 +1,115 @@
+"""The benchmark's figures: each (solver, board) summed up, as a table, and replay files."""
+
+from __future__ import annotations
+
+import itertools
+import re
+import statistics
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Final
+
+from termsnake.bench.games import GameRecord
+from termsnake.core.game import Outcome
+from termsnake.core.level import Level
+from termsnake.formats.atomic import write_atomic
+from termsnake.formats.replay import Replay
+
+
+def summarize(
+    solver: str, level: Level, seed: int, records: Sequence[GameRecord]
+) -> dict[str, Any]:
+    """One row of DESIGN.md "Benchmark output" from the games of one (solver, level), in seed
+    order. Steps, lengths and medians cover every game, won or not."""
+    outcomes = [r.outcome for r in records]
+    steps = [r.steps for r in records]
+    games = len(records)
+    wins = outcomes.count(Outcome.WON)
+    total_bound = sum(r.bound for r in records)
+    per_game_ms = [r.ms_per_move for r in records if r.ms_per_move is not None]
+    row: dict[str, Any] = {
+        "solver": solver,
+        "level": level.name,
+        "free_cells": level.board.size,
+        "games": games,
+        "seed": seed,
+        "wins": wins,
+        "deaths": outcomes.count(Outcome.DIED),
+        "stalls": outcomes.count(Outcome.STALLED),
+        "win_rate": round(wins / games, 4),
+        "mean_steps": round(statistics.fmean(steps), 2),
+        "median_steps": float(statistics.median(steps)),
+        "mean_length": round(statistics.fmean(r.length for r in records), 2),
+        "steps_over_bound": round(sum(steps) / total_bound, 4) if total_bound else None,
+        "ms_per_move": round(statistics.median(per_game_ms), 4) if per_game_ms else 0.0,
+    }
+    return row
+
+
+# -- output ---------------------------------------------------------------------------------------
+
+_COLUMNS: Final = (
+    # header, key, format, left-aligned
+    ("solver", "solver", "{}", True),
+    ("level", "level", "{}", True),
+    ("free", "free_cells", "{}", False),
+    ("games", "games", "{}", False),
+    ("wins", "wins", "{}", False),
+    ("deaths", "deaths", "{}", False),
+    ("stalls", "stalls", "{}", False),
+    ("win rate", "win_rate", "{:.1%}", False),
+    ("mean steps", "mean_steps", "{:.1f}", False),
+    ("median", "median_steps", "{:.1f}", False),
+    ("mean length", "mean_length", "{:.1f}", False),
+    ("steps/bound", "steps_over_bound", "{:.2f}", False),
+    ("ms/move", "ms_per_move", "{:.4f}", False),
+)
+
+
+def format_table(rows: Sequence[dict[str, Any]]) -> str:
+    """The rows as aligned text columns, a header first."""
+    cells = [[header for header, _, _, _ in _COLUMNS]]
+    for row in rows:
+        cells.append(
+            [fmt.format(row[key]) if row[key] is not None else "-" for _, key, fmt, _ in _COLUMNS]
+        )
+    widths = [max(len(line[i]) for line in cells) for i in range(len(_COLUMNS))]
+    lines = []
+    for line in cells:
+        parts = [
+            text.ljust(w) if left else text.rjust(w)
+            for text, w, (_, _, _, left) in zip(line, widths, _COLUMNS, strict=True)
+        ]
+        lines.append("  ".join(parts).rstrip())
+    return "\n".join(lines)
+
+
+def replay_name(solver: str, level: str, length: int, seed: int) -> str:
+    """The file name of one recorded benchmark game: ``{solver}-{level}-len{length}-seed{seed}
+    .json``, the level name made safe for a file name."""
+    safe = re.sub(r"[^A-Za-z0-9._-]+", "-", level).strip("-.") or "level"
+    who = re.sub(r"[^A-Za-z0-9._-]+", "-", solver).strip("-.")[:60] or "solver"
+    return f"{who}-{safe}-len{length}-seed{seed}.json"
+
+
+def save_new(replay: Replay, directory: Path, name: str) -> Path:
+    """Write ``replay`` as ``directory/name``, never replacing a file; the path it is at.
+
+    A file of that name with the very same bytes is this game already and is kept; any other
+    file moves the replay on to ``-2``, ``-3``... before ``.json``. OSError if it cannot be
+    written.
+    """
+    data = replay.to_json().encode("utf-8")
+    stem = name.removesuffix(".json")
+    for n in itertools.count(1):
+        path = directory / (name if n == 1 else f"{stem}-{n}.json")
+        try:
+            write_atomic(path, data, exclusive=True)
+            return path
+        except FileExistsError:
+            try:
+                if path.read_bytes() == data:
+                    return path
+            except OSError:
+                pass  # a directory or an unreadable file of that name: try the next name
+    raise AssertionError("unreachable")

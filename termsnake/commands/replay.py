@@ -1,0 +1,79 @@
+"""`termsnake replay`: check a replay file, then play it back in the terminal."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Mapping, Sequence
+
+from termsnake.commands import args as cliargs
+from termsnake.commands.args import Subparsers
+from termsnake.commands.play import watch
+from termsnake.core.game import Game
+from termsnake.core.geometry import Direction, Point
+from termsnake.formats.replay import PlaybackGame, ReplayError, load_replay, verify
+
+
+class ReplaySolver:
+    """A Solver that plays back recorded moves in order."""
+
+    def __init__(self, moves: Sequence[Direction], name: str = "replay") -> None:
+        """Play ``moves`` one per call of ``next_direction``."""
+        self.name = name
+        self._moves = tuple(moves)
+
+    def setup(self, game: Game) -> None:
+        """Nothing to prepare: the move for each step is looked up by the step number."""
+
+    def next_direction(self, game: Game) -> Direction:
+        """The recorded move for this step; ReplayError past the end of the recording."""
+        if game.steps >= len(self._moves):
+            raise ReplayError(f"the recording has no move {game.steps + 1}")
+        return self._moves[game.steps]
+
+    def overlay(self, game: Game) -> Mapping[Point, str]:
+        """No plan to draw: a replay only knows the moves made."""
+        return {}
+
+
+def add_parser(sub: Subparsers) -> None:
+    """``termsnake replay``'s options."""
+    parser = sub.add_parser(
+        "replay",
+        help="check a recorded game, then play it back",
+        description=(
+            "Play a recorded game (termsnake-replay/1 JSON) back in the terminal. The file is "
+            "checked first: a replay whose moves do not reproduce its foods and result, or "
+            "whose foods are not the ones its seed gives, is refused (exit 2). Keys: space "
+            "pause, n one step while paused, +/- speed, q quit."
+        ),
+    )
+    parser.add_argument("file", metavar="FILE", help="a replay file, as written by --record")
+    parser.add_argument(
+        "--speed",
+        type=cliargs.speed,
+        default=None,
+        metavar="N",
+        help=(
+            f"moves per second, above 0 and at most {cliargs.MAX_SPEED:g} (default: the usual "
+            "watching speed, about 8)"
+        ),
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """``termsnake replay FILE [--speed N]``: verify a replay, then watch it; the exit code."""
+    try:
+        replay = load_replay(args.file)
+        verify(replay)
+        game = PlaybackGame(replay)
+    except ReplayError as e:
+        message = str(e)
+        if not message.startswith(f"{args.file}:"):
+            message = f"{args.file}: {message}"
+        print(f"termsnake replay: error: {message}", file=sys.stderr)
+        return 2
+    solver = ReplaySolver(replay.moves, name=replay.solver or "person")
+    who = f"replay of {replay.solver or 'a person'}"
+    return watch(game, solver, speed=args.speed, who=who, level_name=replay.board_name)

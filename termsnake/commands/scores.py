@@ -1,0 +1,82 @@
+"""`termsnake scores`: the high-score table, best first."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, Final
+
+from termsnake.commands.args import Subparsers
+from termsnake.formats.scores import PERSON, ScoreEntry, ScoreKey, ScoreStore
+
+HEADERS: Final = ("level", "size", "start", "player", "best", "steps", "won", "date")
+_RIGHT: Final = frozenset({"start", "best", "steps"})
+
+
+def table(scores: dict[ScoreKey, ScoreEntry]) -> list[str]:
+    """Aligned text rows: per level, size and start length, players from best to worst."""
+
+    def order(key: ScoreKey) -> tuple[Any, ...]:
+        level, w, h, length, player = key.sort_key()
+        entry = scores[key]
+        return (level, w, h, length, -entry.length, entry.steps, player)
+
+    rows = [HEADERS]
+    for key in sorted(scores, key=order):
+        e = scores[key]
+        date = e.date[:16].replace("T", " ")
+        won = "yes" if e.won else "no"
+        rows.append(
+            (
+                key.level,
+                key.size,
+                str(key.length),
+                key.player,
+                str(e.length),
+                str(e.steps),
+                won,
+                date,
+            )
+        )
+    widths = [max(len(row[i]) for row in rows) for i in range(len(HEADERS))]
+    lines = []
+    for row in rows:
+        cells = [
+            cell.rjust(w) if HEADERS[i] in _RIGHT else cell.ljust(w)
+            for i, (cell, w) in enumerate(zip(row, widths, strict=True))
+        ]
+        lines.append("  ".join(cells).rstrip())
+    return lines
+
+
+def add_parser(sub: Subparsers) -> None:
+    """``termsnake scores``'s options."""
+    parser = sub.add_parser(
+        "scores",
+        help="list the high scores",
+        description="List the high scores kept in the user data directory (scores.json).",
+    )
+    parser.add_argument("--level", metavar="NAME", help="only this level")
+    parser.add_argument("--player", metavar="NAME", help=f"only this player ({PERSON!r} or a bot)")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """``termsnake scores [--level NAME] [--player NAME]``: print the table; the exit code."""
+    store = ScoreStore()
+    for warning in store.set_aside_unreadable():
+        print(f"termsnake scores: warning: {warning}", file=sys.stderr)
+    scores = store.read().scores
+    chosen = {
+        k: v
+        for k, v in scores.items()
+        if (args.level is None or k.level == args.level)
+        and (args.player is None or k.player == args.player)
+    }
+    if not scores:
+        print(f"no scores yet ({store.path})")
+    elif not chosen:
+        print("no scores match")
+    else:
+        print("\n".join(table(chosen)))
+    return 0

@@ -1,0 +1,32 @@
+"""`termsnake solvers`: every bot by name, and where it comes from."""
+
+from __future__ import annotations
+
+import argparse
+
+from termsnake.commands.args import Subparsers
+from termsnake.formats.levelfile import printable
+from termsnake.solvers.registry import listing
+
+
+def add_parser(sub: Subparsers) -> None:
+    """``termsnake solvers``."""
+    parser = sub.add_parser(
+        "solvers",
+        help="list the bots: built-in, registered and plugins",
+        description="List every solver --ai and bench accept, with the package it comes from. "
+        "Plugins (entry-point group termsnake.solvers) are loaded to check them; one that "
+        "fails is named in a warning. Also accepted: exec:COMMAND (an engine) and "
+        "neuro:PATH (a weights file).",
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print one line a solver: name, source, and a problem if it does not load."""
+    rows = listing()
+    width = max(len(r.name) for r in rows)
+    for r in rows:
+        note = f"  ({r.problem})" if r.problem else ""
+        print(f"{printable(r.name):<{width}}  {printable(r.source)}{note}")
+    return 0
