@@ -8,8 +8,11 @@ import os
 import sys
 import tempfile
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
+
+from tqdm import tqdm
 
 from termsnake.bench.games import (
     DEFAULT_GAMES,
@@ -17,6 +20,7 @@ from termsnake.bench.games import (
     DEFAULT_SEED,
     DEFAULT_SIZE,
     BenchError,
+    GameRecord,
     GameTask,
     LevelSpec,
     run_tasks,
@@ -59,30 +63,34 @@ def directory_name(text: str) -> str:
     return text
 
 
+DESCRIPTION: Final = (
+    "Play many headless games per solver and board and print their figures, one row "
+    "per (solver, board): a table, or a JSON array with --json. Game i uses seed S+i, "
+    "so the same arguments give the same games and numbers whatever --jobs (timings "
+    "aside). mean_steps, median_steps and mean_length cover every game, won or not. "
+    "steps_over_bound is total steps / total bound, a game's bound being the sum over "
+    "the foods it ate of the walls-only distance from the head (when the food "
+    "appeared) to the food; null ('-') if no game ate anything. ms_per_move is the "
+    "median over games of the solver's mean decision time per move; it leaves out "
+    "the solver's setup (such as the Hamiltonian cycle search), and is 0.0 if no "
+    "move was timed."
+)
+EPILOG: Final = (
+    "A solver that cannot play a board (say, hamilton on a board with no Hamiltonian "
+    "cycle) gets no row: one line on stderr says why, and the rest goes on. Exit "
+    "codes: 0 if at least one row was measured, 1 if a solver crashed, 2 for bad "
+    "usage, a bad level file, or nothing that could be measured."
+)
+
+
 def add_parser(sub: Subparsers) -> None:
     """``termsnake bench``'s options."""
     w, h = DEFAULT_SIZE
     parser = sub.add_parser(
         "bench",
         help="measure bots headless: a table or JSON of their figures",
-        description=(
-            "Play many headless games per solver and board and print their figures, one row "
-            "per (solver, board): a table, or a JSON array with --json. Game i uses seed S+i, "
-            "so the same arguments give the same games and numbers whatever --jobs (timings "
-            "aside). mean_steps, median_steps and mean_length cover every game, won or not. "
-            "steps_over_bound is total steps / total bound, a game's bound being the sum over "
-            "the foods it ate of the walls-only distance from the head (when the food "
-            "appeared) to the food; null ('-') if no game ate anything. ms_per_move is the "
-            "median over games of the solver's mean decision time per move; it leaves out "
-            "the solver's setup (such as the Hamiltonian cycle search), and is 0.0 if no "
-            "move was timed."
-        ),
-        epilog=(
-            "A solver that cannot play a board (say, hamilton on a board with no Hamiltonian "
-            "cycle) gets no row: one line on stderr says why, and the rest goes on. Exit "
-            "codes: 0 if at least one row was measured, 1 if a solver crashed, 2 for bad "
-            "usage, a bad level file, or nothing that could be measured."
-        ),
+        description=DESCRIPTION,
+        epilog=EPILOG,
     )
     parser.add_argument(
         "--ai",
@@ -186,8 +194,18 @@ def _unique(items: Iterable[Any]) -> list[Any]:
     return list(dict.fromkeys(items))
 
 
-def run(args: argparse.Namespace) -> int:
-    """``termsnake bench ...``: run the benchmark and print it; the exit code."""
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """What a bench run plays: the solvers, the boards, where replays and engine logs go."""
+
+    solvers: list[str]
+    specs: list[LevelSpec]
+    levels: list[Level]
+    record_dir: Path | None
+
+
+def prepare(args: argparse.Namespace) -> Setup | int:
+    """The run's solvers and boards from the arguments, or the exit code of a bad one."""
     try:
         solvers = _unique(resolve_name(n) for n in args.ai.split(",") if n.strip())
     except ValueError as e:
@@ -213,24 +231,11 @@ def run(args: argparse.Namespace) -> int:
             return _fail(f"--record-dir {record_dir}: exists and is not a directory")
         except OSError as e:
             return _fail(f"--record-dir {record_dir}: {e.strerror or e}")
-    jobs = args.jobs or os.cpu_count() or 1
+    return Setup(solvers, specs, levels, record_dir)
 
-    engine_logs = engine_log_dir(solvers, record_dir)
-    pairs = [(solver, i) for solver in solvers for i in range(len(specs))]
-    tasks = [
-        GameTask(
-            solver,
-            specs[i],
-            args.seed + g,
-            record_dir is not None,
-            args.engine_timeout,
-            engine_logs,
-        )
-        for solver, i in pairs
-        for g in range(args.games)
-    ]
-    from tqdm import tqdm
 
+def play_all(tasks: Sequence[GameTask], jobs: int) -> list[GameRecord] | None:
+    """Every task's record, with a progress bar on a terminal; None on Ctrl-C."""
     with tqdm(
         total=len(tasks),
         desc="bench",
@@ -241,16 +246,57 @@ def run(args: argparse.Namespace) -> int:
         dynamic_ncols=True,
     ) as bar:
         try:
-            records = run_tasks(tasks, jobs, lambda: bar.update(1))
+            return run_tasks(tasks, jobs, lambda: bar.update(1))
         except KeyboardInterrupt:
             bar.close()
             print("termsnake bench: interrupted", file=sys.stderr)
-            return 130
+            return None
 
+
+def keep_games(
+    solver: str, level: Level, first_seed: int, games: Sequence[GameRecord], record_dir: Path
+) -> str | None:
+    """Save each game's replay in ``record_dir``; the problem, if one cannot be written."""
+    for g, record in enumerate(games):
+        if record.replay is None:
+            continue
+        start = len(record.replay.body)
+        name = replay_name(solver, level.name, start, first_seed + g)
+        try:
+            save_new(record.replay, record_dir, name)
+        except OSError as e:
+            return f"cannot write {record_dir / name}: {e.strerror or e}"
+    return None
+
+
+def run(args: argparse.Namespace) -> int:
+    """``termsnake bench ...``: run the benchmark and print it; the exit code."""
+    setup = prepare(args)
+    if isinstance(setup, int):
+        return setup
+    # CPU-bound games gain nothing from more processes than cores.
+    jobs = min(args.jobs or os.cpu_count() or 1, os.cpu_count() or 1)
+    engine_logs = engine_log_dir(setup.solvers, setup.record_dir)
+    pairs = [(solver, i) for solver in setup.solvers for i in range(len(setup.specs))]
+    tasks = [
+        GameTask(
+            solver,
+            setup.specs[i],
+            args.seed + g,
+            setup.record_dir is not None,
+            args.engine_timeout,
+            engine_logs,
+        )
+        for solver, i in pairs
+        for g in range(args.games)
+    ]
+    records = play_all(tasks, jobs)
+    if records is None:
+        return 130
     rows: list[dict[str, Any]] = []
     status = 0
     for n, (solver, i) in enumerate(pairs):
-        level = levels[i]
+        level = setup.levels[i]
         games = records[n * args.games : (n + 1) * args.games]
         where = f"{solver} on {level.name}"
         unavailable = next((r.unavailable for r in games if r.unavailable is not None), None)
@@ -272,18 +318,11 @@ def run(args: argparse.Namespace) -> int:
                     f"termsnake bench: {where} (seed {args.seed + g}): {record.cause}",
                     file=sys.stderr,
                 )
-        if record_dir is not None:
-            for g, record in enumerate(games):
-                if record.replay is not None:
-                    start = len(record.replay.body)
-                    name = replay_name(solver, level.name, start, args.seed + g)
-                    try:
-                        save_new(record.replay, record_dir, name)
-                    except OSError as e:
-                        path = record_dir / name
-                        return _fail(f"cannot write {path}: {e.strerror or e}")
+        if setup.record_dir is not None:
+            problem = keep_games(solver, level, args.seed, games, setup.record_dir)
+            if problem is not None:
+                return _fail(problem)
         rows.append(summarize(solver, level, args.seed, games))
-
     if args.json:
         print("[" + ",\n ".join(json.dumps(row) for row in rows) + "]")
     elif rows:
