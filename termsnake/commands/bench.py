@@ -83,21 +83,9 @@ EPILOG: Final = (
 )
 
 
-def add_parser(sub: Subparsers) -> None:
-    """``termsnake bench``'s options."""
+def _add_board_arguments(parser: argparse.ArgumentParser) -> None:
+    """--level, --size and --length: the boards every solver plays."""
     w, h = DEFAULT_SIZE
-    parser = sub.add_parser(
-        "bench",
-        help="measure bots headless: a table or JSON of their figures",
-        description=DESCRIPTION,
-        epilog=EPILOG,
-    )
-    parser.add_argument(
-        "--ai",
-        required=True,
-        metavar="A[,B...]",
-        help="solvers to measure, comma-separated (aliases such as best are resolved)",
-    )
     parser.add_argument(
         "--level",
         dest="boards",
@@ -128,6 +116,24 @@ def add_parser(sub: Subparsers) -> None:
             f"the level's head (default {DEFAULT_LENGTH}, as benchmarks use)"
         ),
     )
+
+
+def add_parser(sub: Subparsers) -> None:
+    """``termsnake bench``'s options."""
+    w, h = DEFAULT_SIZE
+    parser = sub.add_parser(
+        "bench",
+        help="measure bots headless: a table or JSON of their figures",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+    )
+    parser.add_argument(
+        "--ai",
+        required=True,
+        metavar="A[,B...]",
+        help="solvers to measure, comma-separated (aliases such as best are resolved)",
+    )
+    _add_board_arguments(parser)
     parser.add_argument(
         "--games",
         type=cliargs.positive_int,
