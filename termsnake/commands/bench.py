@@ -120,7 +120,6 @@ def _add_board_arguments(parser: argparse.ArgumentParser) -> None:
 
 def add_parser(sub: Subparsers) -> None:
     """``termsnake bench``'s options."""
-    w, h = DEFAULT_SIZE
     parser = sub.add_parser(
         "bench",
         help="measure bots headless: a table or JSON of their figures",
