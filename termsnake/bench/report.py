@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import re
 import statistics
 from collections.abc import Sequence
@@ -12,8 +11,9 @@ from typing import Any, Final
 from termsnake.bench.games import GameRecord
 from termsnake.core.game import Outcome
 from termsnake.core.level import Level
-from termsnake.formats.atomic import write_atomic
+from termsnake.formats.fileio import write_new
 from termsnake.formats.replay import Replay
+from termsnake.formats.text import align
 
 
 def summarize(
@@ -73,15 +73,8 @@ def format_table(rows: Sequence[dict[str, Any]]) -> str:
         cells.append(
             [fmt.format(row[key]) if row[key] is not None else "-" for _, key, fmt, _ in _COLUMNS]
         )
-    widths = [max(len(line[i]) for line in cells) for i in range(len(_COLUMNS))]
-    lines = []
-    for line in cells:
-        parts = [
-            text.ljust(w) if left else text.rjust(w)
-            for text, w, (_, _, _, left) in zip(line, widths, _COLUMNS, strict=True)
-        ]
-        lines.append("  ".join(parts).rstrip())
-    return "\n".join(lines)
+    right = {i for i, (_, _, _, left) in enumerate(_COLUMNS) if not left}
+    return "\n".join(align(cells, right))
 
 
 def replay_name(solver: str, level: str, length: int, seed: int) -> str:
@@ -99,17 +92,4 @@ def save_new(replay: Replay, directory: Path, name: str) -> Path:
     file moves the replay on to ``-2``, ``-3``... before ``.json``. OSError if it cannot be
     written.
     """
-    data = replay.to_json().encode("utf-8")
-    stem = name.removesuffix(".json")
-    for n in itertools.count(1):
-        path = directory / (name if n == 1 else f"{stem}-{n}.json")
-        try:
-            write_atomic(path, data, exclusive=True)
-            return path
-        except FileExistsError:
-            try:
-                if path.read_bytes() == data:
-                    return path
-            except OSError:
-                pass  # a directory or an unreadable file of that name: try the next name
-    raise AssertionError("unreachable")
+    return write_new(directory / name, replay.to_json().encode("utf-8"))

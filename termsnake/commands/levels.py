@@ -12,8 +12,9 @@ from typing import Final
 from termsnake.commands.args import Subparsers
 from termsnake.core.board import Board
 from termsnake.core.level import Level
-from termsnake.formats.levelfile import MAX_FILE_BYTES, LevelError, load_level_file, printable
+from termsnake.formats.levelfile import MAX_FILE_BYTES, LevelError, load_level_file
 from termsnake.formats.presets import DEFAULT_LEVEL, load_preset, preset_names
+from termsnake.formats.text import printable
 from termsnake.solvers.cycle import DEFAULT_BUDGET, NODES_PER_SECOND
 
 EXIT_OK: Final = 0

@@ -14,10 +14,12 @@ from termsnake.core.game import Game, Outcome
 from termsnake.core.level import DEFAULT_LENGTH, Level, open_level, with_length
 from termsnake.core.moves import compress
 from termsnake.formats import presets
-from termsnake.formats.atomic import write_atomic
-from termsnake.formats.levelfile import LevelError, printable
+from termsnake.formats.fileio import write_new
+from termsnake.formats.levelfile import LevelError
+from termsnake.formats.replay import replay_from_game
 from termsnake.formats.scores import ScoreEntry, ScoreKey, ScoreStore
 from termsnake.formats.settings import Settings, SettingsError, load_settings, merge, settings_path
+from termsnake.formats.text import printable
 from termsnake.solvers.base import Solver, SolverUnavailable, finish
 from termsnake.solvers.registry import create, known_names, resolve_name
 from termsnake.tui.controllers import (
@@ -259,21 +261,13 @@ def save_record(game: Game, solver_name: str | None, path: str | None) -> Saved:
     file: if one appeared there during the game, the replay goes under a new name."""
     if path is None:
         return Saved()
-    from termsnake.formats import replay
-
-    data = replay.replay_from_game(game, solver_name).to_json().encode("utf-8")
-    target = Path(path)
-    for n in range(1, 1000):
-        try:
-            write_atomic(target, data, exclusive=True)
-        except FileExistsError:
-            target = Path(path).with_stem(f"{Path(path).stem}-{n}")
-            continue
-        except OSError as e:
-            return Saved(errors=(f"could not save the replay to {path}: {e}",), code=1)
-        moved = "" if str(target) == path else f" ({path} appeared meanwhile and was kept)"
-        return Saved(lines=(f"Replay saved to {target}{moved}",))
-    return Saved(errors=(f"could not save the replay: too many files named like {path}",), code=1)
+    data = replay_from_game(game, solver_name).to_json().encode("utf-8")
+    try:
+        target = write_new(path, data)
+    except OSError as e:
+        return Saved(errors=(f"could not save the replay to {path}: {e.strerror or e}",), code=1)
+    moved = "" if str(target) == path else f" ({path} appeared meanwhile and was kept)"
+    return Saved(lines=(f"Replay saved to {target}{moved}",))
 
 
 def watch(game: Game, solver: Solver, *, speed: float | None, who: str, level_name: str) -> int:

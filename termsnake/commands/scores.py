@@ -8,6 +8,7 @@ from typing import Any, Final
 
 from termsnake.commands.args import Subparsers
 from termsnake.formats.scores import PERSON, ScoreEntry, ScoreKey, ScoreStore
+from termsnake.formats.text import align
 
 HEADERS: Final = ("level", "size", "start", "player", "best", "steps", "won", "date")
 _RIGHT: Final = frozenset({"start", "best", "steps"})
@@ -38,15 +39,7 @@ def table(scores: dict[ScoreKey, ScoreEntry]) -> list[str]:
                 date,
             )
         )
-    widths = [max(len(row[i]) for row in rows) for i in range(len(HEADERS))]
-    lines = []
-    for row in rows:
-        cells = [
-            cell.rjust(w) if HEADERS[i] in _RIGHT else cell.ljust(w)
-            for i, (cell, w) in enumerate(zip(row, widths, strict=True))
-        ]
-        lines.append("  ".join(cells).rstrip())
-    return lines
+    return align(rows, {i for i, h in enumerate(HEADERS) if h in _RIGHT})
 
 
 def add_parser(sub: Subparsers) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from termsnake.commands.args import Subparsers
-from termsnake.formats.levelfile import printable
+from termsnake.formats.text import printable
 from termsnake.solvers.registry import listing
 
 

@@ -24,7 +24,8 @@ from typing import Final
 from termsnake.core.board import FLOOR, WALL, Board
 from termsnake.core.geometry import Direction, Point
 from termsnake.core.level import DEFAULT_LENGTH, Level, straight_body
-from termsnake.formats.capped import TooLarge, read_capped
+from termsnake.formats.fileio import TooLarge, read_capped
+from termsnake.formats.text import describe_char, printable
 
 MAX_FILE_BYTES: Final = 1024 * 1024
 """A level file larger than this (1 MiB) is refused unread: no playable board comes close."""
@@ -54,7 +55,6 @@ _KEY_RE: Final = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 _TRUE: Final = frozenset({"yes", "true", "on", "1"})
 _FALSE: Final = frozenset({"no", "false", "off", "0"})
 _BLANK: Final = " \t"
-_CHAR_NAMES: Final = {" ": "a space", "\t": "a tab", "\x00": "a NUL byte", "\ufeff": "a BOM"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,35 +76,6 @@ class LevelError(ValueError):
     def __init__(self, diagnostics: list[Diagnostic] | tuple[Diagnostic, ...]) -> None:
         self.diagnostics: tuple[Diagnostic, ...] = tuple(diagnostics)
         super().__init__("\n".join(str(d) for d in self.diagnostics))
-
-
-def printable(text: str) -> str:
-    """``text`` with control and other invisible format characters escaped, safe for a terminal."""
-    if all(_is_safe(ch) for ch in text):
-        return text
-    return "".join(ch if _is_safe(ch) else _escape(ch) for ch in text)
-
-
-def _is_safe(ch: str) -> bool:
-    return ch == " " or not unicodedata.category(ch).startswith(("C", "Z"))
-
-
-def _escape(ch: str) -> str:
-    code = ord(ch)
-    if ch in "\t\n\r":
-        return repr(ch)[1:-1]
-    if code <= 0xFF:
-        return f"\\x{code:02x}"
-    if code <= 0xFFFF:
-        return f"\\u{code:04x}"
-    return f"\\U{code:08x}"
-
-
-def describe_char(ch: str) -> str:
-    """A character as an error message shows it: quoted, escaped if unprintable, with U+XXXX."""
-    shown = f"'{printable(ch)}'"
-    extra = _CHAR_NAMES.get(ch)
-    return f"{shown} (U+{ord(ch):04X}, {extra})" if extra else f"{shown} (U+{ord(ch):04X})"
 
 
 class _Collector:
@@ -327,7 +298,7 @@ def _default_name(path: str) -> str:
     if path.startswith("<"):
         return "level"
     stem = Path(path).stem
-    return stem if stem and all(_is_safe(ch) for ch in stem) else "level"
+    return stem if stem and printable(stem) == stem else "level"
 
 
 def _read_map(

@@ -10,13 +10,8 @@ from pathlib import Path
 from typing import Final
 
 from termsnake.core.level import Level
-from termsnake.formats.levelfile import (
-    Diagnostic,
-    LevelError,
-    load_level_file,
-    parse_level,
-    printable,
-)
+from termsnake.formats.levelfile import Diagnostic, LevelError, load_level_file, parse_level
+from termsnake.formats.text import printable
 
 DEFAULT_LEVEL: Final = "classic"
 """The preset that plain ``termsnake`` plays."""

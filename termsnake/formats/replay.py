@@ -13,8 +13,7 @@ from termsnake.core.game import STALL_FACTOR, Game, Outcome, StepResult
 from termsnake.core.geometry import Direction, Point
 from termsnake.core.level import Level
 from termsnake.core.moves import TooManyMoves, compress, expand_directions
-from termsnake.formats.atomic import write_atomic
-from termsnake.formats.capped import TooLarge, read_capped
+from termsnake.formats.fileio import TooLarge, read_capped
 from termsnake.formats.levelfile import MAX_FILE_BYTES
 
 FORMAT: Final = "termsnake-replay/1"
@@ -302,11 +301,6 @@ def replay_from_game(game: Game, solver_name: str | None) -> Replay:
         foods=tuple(game.foods),
         result=Result(game.outcome or Outcome.QUIT, game.length, game.steps),
     )
-
-
-def save_replay(replay: Replay, path: str | os.PathLike[str]) -> None:
-    """Write ``replay`` to ``path`` atomically: a temp file beside it, fsync, then rename."""
-    write_atomic(path, replay.to_json().encode("utf-8"))
 
 
 def load_replay(path: str | os.PathLike[str]) -> Replay:

@@ -16,7 +16,7 @@ from typing import Any, Final
 
 import platformdirs
 
-from termsnake.formats.atomic import write_atomic
+from termsnake.formats.fileio import write_atomic
 
 FORMAT: Final = "termsnake-scores/1"
 APP_NAME: Final = "termsnake"

@@ -13,7 +13,7 @@ from typing import Final, Literal, get_args
 
 import platformdirs
 
-from termsnake.formats.levelfile import printable
+from termsnake.formats.text import printable
 
 APP_NAME: Final = "termsnake"
 FILE_NAME: Final = "config.toml"

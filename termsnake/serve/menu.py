@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Final
 
-from termsnake.formats.levelfile import printable
+from termsnake.formats.text import printable
 
 
 class Pick(Enum):

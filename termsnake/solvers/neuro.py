@@ -23,7 +23,7 @@ import numpy as np
 from termsnake.core.board import Board
 from termsnake.core.game import Game
 from termsnake.core.geometry import Direction, Point
-from termsnake.formats.capped import TooLarge, read_capped
+from termsnake.formats.fileio import TooLarge, read_capped
 from termsnake.solvers.base import SolverUnavailable
 from termsnake.solvers.grid import Grid, grid_of
 

@@ -251,7 +251,7 @@ def test_a_file_made_during_the_game_is_not_overwritten(run, tmp_path: Path) -> 
     assert t.wait_exit() == 0
     assert path.read_text() == "made meanwhile"
     assert "was kept" in t.text()
-    assert verify(load_replay(tmp_path / "game-1.json")).steps >= 0
+    assert verify(load_replay(tmp_path / "game-2.json")).steps >= 0
 
 
 @pytest.mark.parametrize(

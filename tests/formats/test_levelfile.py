@@ -12,18 +12,17 @@ from hypothesis import strategies as st
 from termsnake.core.board import Board
 from termsnake.core.geometry import Direction, Point
 from termsnake.core.level import Level, open_level, straight_body
-from termsnake.formats import capped
+from termsnake.formats import fileio as capped
 from termsnake.formats.levelfile import (
     MAX_DIAGNOSTICS,
     MAX_FILE_BYTES,
     Diagnostic,
     LevelError,
-    describe_char,
     format_level,
     load_level_file,
     parse_level,
-    printable,
 )
+from termsnake.formats.text import describe_char, printable
 
 TWO_ROOMS = """\
 name: Two rooms

@@ -24,6 +24,7 @@ from termsnake.core.game import Game, Outcome
 from termsnake.core.geometry import DIRECTIONS, Direction, Point
 from termsnake.core.level import Level, open_level
 from termsnake.formats import replay as replay_mod
+from termsnake.formats.fileio import write_atomic
 from termsnake.formats.levelfile import MAX_FILE_BYTES
 from termsnake.formats.replay import (
     MAX_MOVES,
@@ -34,7 +35,6 @@ from termsnake.formats.replay import (
     load_replay,
     move_limit,
     replay_from_game,
-    save_replay,
     verify,
 )
 from termsnake.solvers.base import Solver, play
@@ -293,7 +293,7 @@ def test_save_and_load(tmp_path: Path) -> None:
     replay = won_replay()
     path = tmp_path / "game.json"
     path.write_text("old")
-    save_replay(replay, path)
+    write_atomic(path, replay.to_json().encode())
     assert load_replay(path) == replay
     assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
     assert path.read_text(encoding="utf-8").endswith("}\n")
@@ -310,7 +310,7 @@ def test_load_errors_name_the_file(tmp_path: Path) -> None:
 
 def test_save_to_a_missing_directory_fails_cleanly(tmp_path: Path) -> None:
     with pytest.raises(OSError):
-        save_replay(won_replay(), tmp_path / "nope" / "game.json")
+        write_atomic(tmp_path / "nope" / "game.json", won_replay().to_json().encode())
     assert list(tmp_path.iterdir()) == []
 
 
@@ -348,7 +348,7 @@ def test_main_verifies_then_hands_over_to_watch(
 
     replay = won_replay()
     path = tmp_path / "won.json"
-    save_replay(replay, path)
+    write_atomic(path, replay.to_json().encode())
     seen: dict[str, Any] = {}
 
     def fake_watch(
@@ -431,7 +431,7 @@ def test_the_command_checks_its_arguments(tmp_path: Path) -> None:
 
 def test_the_command_needs_a_terminal_after_checking(tmp_path: Path) -> None:
     path = tmp_path / "won.json"
-    save_replay(won_replay(), path)
+    write_atomic(path, won_replay().to_json().encode())
     proc = subprocess.run(
         [command(), "replay", str(path)],
         stdin=subprocess.DEVNULL,
@@ -450,7 +450,7 @@ def test_the_command_plays_a_replay_back_in_a_terminal(tmp_path: Path) -> None:
 
     replay = won_replay()
     path = tmp_path / "won.json"
-    save_replay(replay, path)
+    write_atomic(path, replay.to_json().encode())
     child = pexpect.spawn(
         command(),
         ["replay", str(path), "--speed", "100"],

@@ -1,0 +1,110 @@
+"""Files the user owns: read whole but capped, written atomically, and never overwritten."""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+import tempfile
+from itertools import count
+from pathlib import Path
+
+
+class TooLarge(Exception):
+    """A file over the limit; ``size`` is None when stat could not tell (a device, a pipe)."""
+
+    def __init__(self, size: int | None, limit: int) -> None:
+        super().__init__(size, limit)
+        self.size = size
+        self.limit = limit
+
+    def describe(self, what: str) -> str:
+        """The message, for a file meant to be ``what`` (``a level``, ``a replay``)."""
+        got = f"{self.size} bytes" if self.size is not None else "more than that"
+        mib = self.limit // 1024 // 1024
+        return (
+            f"the file is too large for {what} ({got}; the limit is {self.limit} bytes, {mib} MiB)"
+        )
+
+
+def read_capped(path: str | os.PathLike[str], limit: int) -> bytes:
+    """The bytes of the file at ``path``, at most ``limit`` of them.
+
+    TooLarge if it holds more (checked by its size first, unread); IsADirectoryError for a
+    directory; any other OSError as it comes.
+    """
+    info = os.stat(path)
+    if stat.S_ISDIR(info.st_mode):
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), os.fspath(path))
+    if info.st_size > limit:
+        raise TooLarge(info.st_size, limit)
+    with open(path, "rb") as f:
+        data = f.read(limit + 1)
+    if len(data) > limit:  # a device or pipe, whose size stat cannot tell
+        raise TooLarge(None, limit)
+    return data
+
+
+def write_atomic(path: str | os.PathLike[str], data: bytes, *, exclusive: bool = False) -> None:
+    """Replace ``path`` with ``data`` so that readers see the old file or the new one, whole.
+
+    An existing file keeps its permissions; a new one gets 0644. With ``exclusive`` the file
+    must not exist (FileExistsError), checked at the very moment it appears, so that a file
+    made meanwhile by someone else is never overwritten.
+    """
+    target = Path(path)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        mode = target.stat().st_mode & 0o777 if target.exists() else 0o644
+        os.chmod(tmp, mode)
+        if exclusive:
+            os.link(tmp, target)  # fails with EEXIST instead of replacing
+            os.unlink(tmp)
+        else:
+            os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    _fsync_dir(target.parent)
+
+
+def _fsync_dir(directory: Path) -> None:
+    # Makes the rename itself durable; not every platform lets a directory be opened.
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def write_new(path: str | os.PathLike[str], data: bytes, *, limit: int = 1000) -> Path:
+    """Write ``data`` at ``path`` without replacing any file; the path it went to.
+
+    A file already there with the very same bytes is this data already and is kept as it is;
+    any other moves the data on to ``NAME-2.EXT``, ``NAME-3.EXT``... (as a second copy would
+    be named). FileExistsError after ``limit`` names; any other OSError as it comes.
+    """
+    first = Path(path)
+    for n in count(1):
+        if n > limit:
+            raise FileExistsError(errno.EEXIST, f"too many files named like {first}", str(first))
+        target = first if n == 1 else first.with_stem(f"{first.stem}-{n}")
+        try:
+            write_atomic(target, data, exclusive=True)
+            return target
+        except FileExistsError:
+            try:
+                if target.read_bytes() == data:
+                    return target
+            except OSError:
+                pass  # a directory or an unreadable file of that name: try the next name
+    raise AssertionError("unreachable")

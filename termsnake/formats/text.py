@@ -1,0 +1,55 @@
+"""Text that reaches a terminal: escaped when it came from a file or a client, and aligned."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Collection, Sequence
+from typing import Final
+
+_CHAR_NAMES: Final = {" ": "a space", "\t": "a tab", "\x00": "a NUL byte", "\ufeff": "a BOM"}
+
+
+def printable(text: str) -> str:
+    """``text`` with control and other invisible format characters escaped, safe for a terminal."""
+    if all(_is_safe(ch) for ch in text):
+        return text
+    return "".join(ch if _is_safe(ch) else _escape(ch) for ch in text)
+
+
+def _is_safe(ch: str) -> bool:
+    return ch == " " or not unicodedata.category(ch).startswith(("C", "Z"))
+
+
+def _escape(ch: str) -> str:
+    code = ord(ch)
+    if ch in "\t\n\r":
+        return repr(ch)[1:-1]
+    if code <= 0xFF:
+        return f"\\x{code:02x}"
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    return f"\\U{code:08x}"
+
+
+def describe_char(ch: str) -> str:
+    """A character as an error message shows it: quoted, escaped if unprintable, with U+XXXX."""
+    shown = f"'{printable(ch)}'"
+    extra = _CHAR_NAMES.get(ch)
+    return f"{shown} (U+{ord(ch):04X}, {extra})" if extra else f"{shown} (U+{ord(ch):04X})"
+
+
+def align(rows: Sequence[Sequence[str]], right: Collection[int] = ()) -> list[str]:
+    """Rows of cells as lines of aligned columns two spaces apart (columns in ``right`` to the
+    right), every cell made printable first."""
+    cells = [[printable(c) for c in row] for row in rows]
+    if not cells:
+        return []
+    widths = [max(len(row[i]) for row in cells) for i in range(len(cells[0]))]
+    lines = []
+    for row in cells:
+        parts = [
+            c.rjust(w) if i in right else c.ljust(w)
+            for i, (c, w) in enumerate(zip(row, widths, strict=True))
+        ]
+        lines.append("  ".join(parts).rstrip())
+    return lines
