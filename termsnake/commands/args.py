@@ -7,8 +7,9 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Final, NoReturn
 
+from termsnake.core.speed import MAX_SPEED
+
 MAX_SIDE: Final = 200
-MAX_SPEED: Final = 1000.0
 _SIZE: Final = re.compile(r"\s*(\d+)\s*[xX×]\s*(\d+)\s*")
 
 

@@ -11,6 +11,7 @@ from termsnake.commands.args import Subparsers
 from termsnake.commands.play import watch
 from termsnake.core.game import Game
 from termsnake.core.geometry import Direction, Point
+from termsnake.core.speed import MAX_SPEED
 from termsnake.formats.replay import PlaybackGame, ReplayError, load_replay, verify
 
 
@@ -55,7 +56,7 @@ def add_parser(sub: Subparsers) -> None:
         default=None,
         metavar="N",
         help=(
-            f"moves per second, above 0 and at most {cliargs.MAX_SPEED:g} (default: the usual "
+            f"moves per second, above 0 and at most {MAX_SPEED:g} (default: the usual "
             "watching speed, about 8)"
         ),
     )

@@ -3,23 +3,21 @@
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import json
 import os
 import re
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Final
 
-import platformdirs
+import filelock
 
 from termsnake.formats.fileio import write_atomic
+from termsnake.formats.places import data_dir
 
 FORMAT: Final = "termsnake-scores/1"
-APP_NAME: Final = "termsnake"
 FILE_NAME: Final = "scores.json"
 PERSON: Final = "you"
 # A game only holds the lock for a read and a write; waiting longer means something is stuck,
@@ -42,7 +40,7 @@ _FIELDS: Final = (
 
 def default_path() -> Path:
     """Where scores live: ``scores.json`` in the user's data directory (XDG_DATA_HOME on Linux)."""
-    return platformdirs.user_data_path(APP_NAME) / FILE_NAME
+    return data_dir() / FILE_NAME
 
 
 def _is_int(value: object) -> bool:
@@ -316,23 +314,16 @@ class ScoreStore:
     @contextlib.contextmanager
     def _locked(self) -> Iterator[None]:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+        # filelock: an OS lock on every platform; the lock file stays (deleting one races).
+        lock = filelock.FileLock(self.lock_path, timeout=LOCK_TIMEOUT, mode=0o644)
         try:
-            deadline = time.monotonic() + LOCK_TIMEOUT
-            while True:
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    break
-                except BlockingIOError:
-                    if time.monotonic() >= deadline:
-                        raise _LockTimeout from None
-                    time.sleep(0.01)
-            try:
-                yield
-            finally:
-                fcntl.flock(fd, fcntl.LOCK_UN)
+            lock.acquire()
+        except filelock.Timeout:
+            raise _LockTimeout from None
+        try:
+            yield
         finally:
-            os.close(fd)
+            lock.release()
 
     def _set_aside(self, problem: str) -> str:
         # Called under the lock, so no other termsnake can take the name between check and rename.

@@ -11,13 +11,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Literal, get_args
 
-import platformdirs
-
+from termsnake.core.speed import DEFAULT_SPEED, MAX_SPEED
+from termsnake.formats.places import config_dir
 from termsnake.formats.text import printable
 
-APP_NAME: Final = "termsnake"
 FILE_NAME: Final = "config.toml"
-MAX_SPEED: Final = 1000.0
 MAX_PLAYER: Final = 32
 
 Glyphs = Literal["ascii", "unicode"]
@@ -108,7 +106,7 @@ def _show(value: object) -> str:
 class Settings:
     """What config.toml can set; the defaults are what termsnake does without one."""
 
-    speed: float = 8.0
+    speed: float = DEFAULT_SPEED
     level: str = "classic"
     glyphs: Glyphs = "ascii"
     keys: Keys = "default"
@@ -126,7 +124,7 @@ class Settings:
 
 def settings_path() -> Path:
     """Where config.toml lives: the user's config directory (XDG_CONFIG_HOME on Linux)."""
-    return platformdirs.user_config_path(APP_NAME) / FILE_NAME
+    return config_dir() / FILE_NAME
 
 
 _TOML_WHERE: Final = re.compile(r"\s*\((?:at line (\d+), column \d+|at end of document)\)$")

@@ -19,6 +19,7 @@ os.environ.setdefault("BLESSED_QUERY_TIMEOUT_SECONDS", "1")
 import blessed
 
 from termsnake.core.game import Game, Outcome
+from termsnake.core.speed import DEFAULT_SPEED, faster, slower
 from termsnake.solvers.base import decide
 from termsnake.tui.controllers import Command, Controller
 from termsnake.tui.screen import Screen
@@ -33,11 +34,6 @@ from termsnake.tui.view import (
     with_box,
 )
 
-SPEEDS: Final = (
-    *(1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100),
-    *(150, 200, 300, 400, 500, 700, 1000),
-)
-DEFAULT_SPEED: Final = 8
 MAX_TICKS_PER_FRAME: Final = 10  # above ~60 moves a second, draw every few moves
 END_WAIT: Final = 10.0  # seconds the final frame stays up unless a key is pressed
 POLL: Final = 0.1  # the longest wait for a key: resizes and Ctrl-Z are noticed this fast
@@ -79,16 +75,6 @@ def make_terminal() -> blessed.Terminal:
 def colours_wanted() -> bool:
     """False when the user asked for no colour (NO_COLOR set and non-empty)."""
     return not os.environ.get("NO_COLOR")
-
-
-def faster(speed: float) -> float:
-    """The next speed up the ladder (a speed off its top stays)."""
-    return next((s for s in SPEEDS if s > speed), speed)
-
-
-def slower(speed: float) -> float:
-    """The next speed down the ladder (a speed under its bottom stays)."""
-    return next((s for s in reversed(SPEEDS) if s < speed), speed)
 
 
 def check_terminal() -> str | None:

@@ -101,14 +101,6 @@ def test_help_pauses_a_started_game_and_any_key_closes_it(clock: FakeClock) -> N
     assert s.game.steps == 1 and s.paused and not s.showing_help
 
 
-def test_speed_keys_walk_the_ladder_and_never_the_wrong_way() -> None:
-    assert app.faster(8) == 10 and app.slower(8) == 6
-    assert app.faster(app.SPEEDS[-1]) == app.SPEEDS[-1] and app.slower(1) == 1
-    for speed in (0.25, 0.5, 1, 7, 8, 450, 999, 1000):
-        assert app.faster(speed) >= speed >= app.slower(speed)
-    assert app.slower(0.5) == 0.5 and app.faster(0.5) == 1 and app.slower(450) == 400
-
-
 def test_a_too_small_terminal_waits_without_moving(clock: FakeClock) -> None:
     s = session(clock, [(3.0, "q")], speed=10)
     s.term.width, s.term.height = 20, 10  # type: ignore[misc]
