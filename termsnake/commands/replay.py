@@ -8,11 +8,11 @@ from collections.abc import Mapping, Sequence
 
 from termsnake.commands import args as cliargs
 from termsnake.commands.args import Subparsers
-from termsnake.commands.play import watch
 from termsnake.core.game import Game
 from termsnake.core.geometry import Direction, Point
 from termsnake.core.speed import MAX_SPEED
 from termsnake.formats.replay import PlaybackGame, ReplayError, load_replay, verify
+from termsnake.tui.runner import watch
 
 
 class ReplaySolver:

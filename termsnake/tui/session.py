@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
+from enum import Enum
 from types import FrameType
 from typing import Final, TextIO
 
@@ -157,28 +158,42 @@ def make_style(term: blessed.Terminal, glyphs: Glyphs) -> Callable[[str], str]:
     return style
 
 
+class Mode(Enum):
+    """Where a session stands: the clock moves the snake only while RUNNING."""
+
+    WAITING = "waiting"  # before the first move: a person starts the game with a key
+    RUNNING = "running"
+    PAUSED = "paused"
+    HELP = "help"  # the key help is up; closing it goes back to ``Session.after_help``
+
+
 @dataclass(slots=True)
 class Session:
-    """One game on screen: the controller's moves on the clock, drawn after every change."""
+    """One game on screen: the controller's moves on the clock, drawn after every change.
+
+    Everything it touches is injected: the terminal (any blessed Terminal: its stream, its
+    keys through ``inkey``, its size), where frames go, and the clock. It never touches the
+    process's own tty, signals or stdin, so a server can run many at once.
+    """
 
     term: blessed.Terminal
     game: Game
     controller: Controller
     level_name: str
     speed: float = DEFAULT_SPEED
-    paused: bool = False
-    waiting: bool = False  # before the first move: a person starts the game with a key
-    show_overlay: bool = False
+    mode: Mode = Mode.RUNNING
+    after_help: Mode = Mode.PAUSED
+    show_overlay: bool = False  # a view toggle (c), not a mode: the game runs either way
     best: int | None = None
     glyphs: Glyphs = ASCII
     color: bool = False
     help_text: list[str] = field(default_factory=list)
-    showing_help: bool = False
-    suspend_requested: bool = False
+    suspend_requested: bool = False  # set by the SIGTSTP handler
     stop_signal: int | None = None  # set by a signal handler; acted on between moves
     played: float = 0.0  # seconds the snake was moving (not waiting, paused or in the help)
     on_step: Callable[[Game], None] | None = None
     stream: TextIO | None = None  # where frames go; stdout when None
+    clock: Callable[[], float] = time.monotonic
 
     def request_suspend(self) -> None:
         """Called from the SIGTSTP handler: ``run`` returns at its next wake-up."""
@@ -195,16 +210,16 @@ class Session:
         board_rows = self.game.board.height + 2
 
         def style(text: str, y: int) -> str:
-            if styler is None or y >= board_rows or self.showing_help:
+            if styler is None or y >= board_rows or self.mode is Mode.HELP:
                 return text
             return styler(text)
 
         screen = Screen(self.term, self.stream or sys.stdout, style)
-        next_tick = time.monotonic() + 1 / self.speed
+        next_tick = self.clock() + 1 / self.speed
         shown_size: tuple[int, int] | None = None
-        last, moving = time.monotonic(), False
+        last, moving = self.clock(), False
         while not self.game.over and not self.suspend_requested and self.stop_signal is None:
-            now = time.monotonic()
+            now = self.clock()
             if moving:
                 self.played += now - last
             last = now
@@ -219,46 +234,46 @@ class Session:
             if not fits:
                 screen.draw(render_too_small(need, size))
                 self._handle(self.term.inkey(timeout=POLL), screen, allow_steps=False)
-                next_tick = time.monotonic() + 1 / self.speed
+                next_tick = self.clock() + 1 / self.speed
                 continue
             screen.draw(self._frame(cell_width, size[0]))
-            wait = max(0.0, next_tick - time.monotonic()) if self._running() else POLL
+            wait = max(0.0, next_tick - self.clock()) if self._running() else POLL
             key = self.term.inkey(timeout=min(wait, POLL))
             if key:
                 if self._handle(key, screen, allow_steps=True) is Command.PAUSE:
-                    next_tick = time.monotonic() + 1 / self.speed
+                    next_tick = self.clock() + 1 / self.speed
                 continue
             ticks = 0
-            while self._running() and time.monotonic() >= next_tick:
+            while self._running() and self.clock() >= next_tick:
                 self._tick()
                 next_tick += 1 / self.speed
                 ticks += 1
                 if ticks >= MAX_TICKS_PER_FRAME:
-                    next_tick = max(next_tick, time.monotonic())
+                    next_tick = max(next_tick, self.clock())
                     break
         if moving:
-            self.played += time.monotonic() - last
+            self.played += self.clock() - last
         if self.stop_signal is not None:
             raise Terminated(self.stop_signal)
         if self.suspend_requested and not self.game.over:
             self.suspend_requested = False
-            self.paused = True  # after `fg` the game waits for the player
+            self.mode = Mode.PAUSED  # after `fg` the game waits for the player
             return False
         if self.game.outcome is not Outcome.QUIT:
             self._show_end(screen)
         return True
 
     def _running(self) -> bool:
-        return not (self.paused or self.waiting or self.showing_help or self.game.over)
+        return self.mode is Mode.RUNNING and not self.game.over
 
     def _frame(self, cell_width: int, columns: int, message: str = "") -> list[str]:
-        if self.waiting and not message:
+        if self.mode is Mode.WAITING and not message:
             message = "a direction key starts (? keys)"
         hud = Hud(
             who=self.controller.who,
             level=self.level_name,
             speed=self.speed,
-            paused=self.paused,
+            paused=Mode.PAUSED in (self.mode, self.after_help if self.mode is Mode.HELP else None),
             message=message,
             best=self.best,
         )
@@ -271,7 +286,7 @@ class Session:
             glyphs=self.glyphs,
             width=columns,
         )
-        if self.showing_help and self.help_text:
+        if self.mode is Mode.HELP and self.help_text:
             lines = with_box(lines, self.help_text)
         return [line[:columns] for line in lines[: self.term.height]]
 
@@ -289,21 +304,21 @@ class Session:
         if not key:
             return None
         name = key.name if key.is_sequence and key.name else str(key)
-        if self.showing_help:  # any key closes the help; a started game stays paused
-            self.showing_help = False
+        if self.mode is Mode.HELP:  # any key closes the help; a started game stays paused
+            self.mode = self.after_help
             screen.invalidate()
             return None
         command = self.controller.on_key(name, self.game)
-        if self.waiting and command in (Command.STEP, Command.PAUSE):
-            self.waiting = False
+        if self.mode is Mode.WAITING and command in (Command.STEP, Command.PAUSE):
+            self.mode = Mode.RUNNING
             return Command.PAUSE  # the clock starts now
         if command is Command.QUIT:
             self.game.quit()
         elif command is Command.PAUSE:
-            self.paused = not self.paused
+            self.mode = Mode.RUNNING if self.mode is Mode.PAUSED else Mode.PAUSED
         elif command is Command.HELP:
-            self.showing_help = True
-            self.paused = self.paused or not self.waiting
+            self.after_help = Mode.WAITING if self.mode is Mode.WAITING else Mode.PAUSED
+            self.mode = Mode.HELP
             screen.invalidate()
         elif command is Command.FASTER:
             self.speed = faster(self.speed)
@@ -311,7 +326,12 @@ class Session:
             self.speed = slower(self.speed)
         elif command is Command.OVERLAY:
             self.show_overlay = not self.show_overlay
-        elif command is Command.STEP and self.paused and allow_steps and not self.game.over:
+        elif (
+            command is Command.STEP
+            and self.mode is Mode.PAUSED
+            and allow_steps
+            and not self.game.over
+        ):
             self._tick()
         return command
 
@@ -322,8 +342,8 @@ class Session:
         size = (self.term.width, self.term.height)
         cell_width = pick_cell_width(self.game, size[0])
         screen.draw(self._frame(cell_width, size[0], message))
-        deadline = time.monotonic() + END_WAIT
-        while time.monotonic() < deadline and self.stop_signal is None:
+        deadline = self.clock() + END_WAIT
+        while self.clock() < deadline and self.stop_signal is None:
             if self.term.inkey(timeout=POLL):
                 break
         if self.stop_signal is not None:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from termsnake.commands.play import keep_score, summary
+from termsnake.commands.play import keep_score
 from termsnake.core.game import Game
 from termsnake.core.geometry import Direction
 from termsnake.core.level import open_level
 from termsnake.formats.scores import ScoreKey, ScoreStore
+from termsnake.tui.runner import summary
 
 
 def quit_after(moves: int) -> Game:

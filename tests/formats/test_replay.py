@@ -344,7 +344,7 @@ def test_a_quit_before_any_move_is_over_at_once() -> None:
 def test_main_verifies_then_hands_over_to_watch(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import termsnake.commands.play
+    import termsnake.commands.replay
 
     replay = won_replay()
     path = tmp_path / "won.json"
@@ -372,12 +372,12 @@ def test_main_verifies_then_hands_over_to_watch(
 def test_main_refuses_a_tampered_file_without_watching(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import termsnake.commands.play
+    import termsnake.commands.replay
 
     def fail(*args: object, **kwargs: object) -> int:
         raise AssertionError("a bad replay must not be played")
 
-    monkeypatch.setattr(termsnake.commands.play, "watch", fail)
+    monkeypatch.setattr(termsnake.commands.replay, "watch", fail)
     path = tmp_path / "t.json"
     path.write_text(edit(lambda o: o["result"].update(length=3)))
     assert cli.main(["replay", str(path)]) == 2

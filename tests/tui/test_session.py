@@ -55,9 +55,8 @@ class FakeTerminal:
 
 
 @pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
+def clock() -> FakeClock:
     c = FakeClock()
-    monkeypatch.setattr("termsnake.tui.session.time.monotonic", c)
     return c
 
 
@@ -72,6 +71,7 @@ def session(clock: FakeClock, keys: list[tuple[float, str]], speed: float = 10) 
         "test",
         speed=speed,
         stream=io.StringIO(),
+        clock=clock,
     )
 
 
@@ -98,7 +98,7 @@ def test_help_pauses_a_started_game_and_any_key_closes_it(clock: FakeClock) -> N
     s = session(clock, [(0.15, "?"), (5.0, "x"), (5.5, "q")], speed=10)
     s.help_text = ["keys"]
     s.run()
-    assert s.game.steps == 1 and s.paused and not s.showing_help
+    assert s.game.steps == 1 and s.mode is app.Mode.PAUSED
 
 
 def test_a_too_small_terminal_waits_without_moving(clock: FakeClock) -> None:
@@ -127,7 +127,7 @@ def test_played_time_counts_only_the_moving_snake(clock: FakeClock) -> None:
     # 2 s (which pauses) and quit: 1.5 s of play.
     keys = [(3.0, "d"), (4.0, " "), (8.0, " "), (8.5, "?"), (10.5, "x"), (10.6, "q")]
     s = session(clock, keys, speed=10)
-    s.waiting = True
+    s.mode = app.Mode.WAITING
     s.help_text = ["keys"]
     s.run()
     assert 13 <= s.game.steps <= 15  # ten moves a second for 1.5 s
