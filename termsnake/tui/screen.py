@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Protocol, TextIO
+from typing import Protocol
+
+
+class Stream(Protocol):
+    """Where frames go: a text stream (a tty, a StringIO, an SSH channel)."""
+
+    def write(self, text: str, /) -> int: ...
+
+    def flush(self) -> None: ...
 
 
 class CursorTerminal(Protocol):
@@ -47,7 +55,7 @@ class Screen:
     def __init__(
         self,
         term: CursorTerminal,
-        stream: TextIO,
+        stream: Stream,
         style: Callable[[str, int], str] | None = None,
     ) -> None:
         self.term = term

@@ -12,7 +12,7 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from enum import Enum
 from types import FrameType
-from typing import Final, TextIO
+from typing import Final
 
 # A terminal that never answers blessed's start-up query would otherwise stall us for 5 s.
 os.environ.setdefault("BLESSED_QUERY_TIMEOUT_SECONDS", "1")
@@ -23,7 +23,7 @@ from termsnake.core.game import Game, Outcome
 from termsnake.core.speed import DEFAULT_SPEED, faster, slower
 from termsnake.solvers.base import decide
 from termsnake.tui.controllers import Command, Controller
-from termsnake.tui.screen import Screen
+from termsnake.tui.screen import Screen, Stream
 from termsnake.tui.view import (
     ASCII,
     Glyphs,
@@ -192,7 +192,7 @@ class Session:
     stop_signal: int | None = None  # set by a signal handler; acted on between moves
     played: float = 0.0  # seconds the snake was moving (not waiting, paused or in the help)
     on_step: Callable[[Game], None] | None = None
-    stream: TextIO | None = None  # where frames go; stdout when None
+    stream: Stream | None = None  # where frames go; stdout when None
     clock: Callable[[], float] = time.monotonic
 
     def request_suspend(self) -> None:
