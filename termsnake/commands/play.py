@@ -9,13 +9,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from termsnake.commands import args as cliargs
-from termsnake.core.game import Game, Outcome
+from termsnake.core.game import Game
 from termsnake.core.level import DEFAULT_LENGTH, Level, open_level, with_length
 from termsnake.formats import presets
 from termsnake.formats.fileio import write_new
 from termsnake.formats.levelfile import LevelError
 from termsnake.formats.replay import replay_from_game
-from termsnake.formats.scores import ScoreEntry, ScoreKey, ScoreStore
+from termsnake.formats.scores import ScoreKey, ScoreStore, keep_score
 from termsnake.formats.settings import SettingsError, load_settings, merge, settings_path
 from termsnake.formats.text import printable
 from termsnake.solvers.base import Solver, SolverUnavailable
@@ -159,26 +159,6 @@ def run_play(args: argparse.Namespace) -> int:
         saved = save_record(game, solver.name if solver else None, args.record)
         report([summary(game, who, seconds), *news, *saved.lines], [*warnings, *saved.errors])
     return code or saved.code
-
-
-def keep_score(
-    scores: ScoreStore, key: ScoreKey, game: Game, previous: ScoreEntry | None
-) -> tuple[list[str], tuple[str, ...]]:
-    """Record the game's result (if it moved at all): the summary lines and any warnings."""
-    if game.steps == 0:
-        return ([] if previous is None else [f"best so far: length {previous.length}"]), ()
-    won = game.outcome is Outcome.WON
-    entry = ScoreEntry.now(game.length, game.steps, won, game.seed)
-    result = scores.record(key, entry)
-    if result.new_best and game.eaten > 0:  # no cheers for dying at the start length
-        saved = "" if result.saved else " (not saved)"
-        return [f"new best! length {game.length} for {key.player} on {key.level}{saved}"], (
-            result.warnings
-        )
-    best = entry if result.new_best else (result.previous or previous)
-    if best is None:
-        return [], result.warnings
-    return [f"best so far: length {best.length} in {best.steps} steps"], result.warnings
 
 
 def check_record_path(path: str) -> None:

@@ -14,6 +14,7 @@ from typing import Any, Final
 
 import filelock
 
+from termsnake.core.game import Game, Outcome
 from termsnake.formats.fileio import write_atomic
 from termsnake.formats.places import data_dir
 
@@ -338,3 +339,23 @@ class ScoreStore:
 
     def _write(self, scores: dict[ScoreKey, ScoreEntry]) -> None:
         write_atomic(self.path, to_json(scores).encode("utf-8"))
+
+
+def keep_score(
+    scores: ScoreStore, key: ScoreKey, game: Game, previous: ScoreEntry | None
+) -> tuple[list[str], tuple[str, ...]]:
+    """Record the game's result (if it moved at all): the summary lines and any warnings."""
+    if game.steps == 0:
+        return ([] if previous is None else [f"best so far: length {previous.length}"]), ()
+    won = game.outcome is Outcome.WON
+    entry = ScoreEntry.now(game.length, game.steps, won, game.seed)
+    result = scores.record(key, entry)
+    if result.new_best and game.eaten > 0:  # no cheers for dying at the start length
+        saved = "" if result.saved else " (not saved)"
+        return [f"new best! length {game.length} for {key.player} on {key.level}{saved}"], (
+            result.warnings
+        )
+    best = entry if result.new_best else (result.previous or previous)
+    if best is None:
+        return [], result.warnings
+    return [f"best so far: length {best.length} in {best.steps} steps"], result.warnings

@@ -26,21 +26,37 @@ class Closed(Exception):
 
 
 class ChannelOutput:
-    """A text stream for the Session's Screen: writes go to ``send`` unless the client is
-    behind by more than ``limit`` unsent bytes, in which case frames are dropped."""
+    """A text stream for the Session's Screen: writes go to ``send``. While the client is
+    behind by more than ``limit`` unsent bytes, a write waits (the game stands still and
+    nothing more is buffered); after ``stall`` seconds of that the session is closed."""
 
-    def __init__(self, send: Callable[[str], None], unsent: Callable[[], int], limit: int) -> None:
+    def __init__(
+        self,
+        send: Callable[[str], None],
+        unsent: Callable[[], int],
+        limit: int,
+        stall: float = 30.0,
+    ) -> None:
         self._send = send
         self._unsent = unsent
         self.limit = limit
-        self.dropped = 0
+        self.stall = stall
         self.encoding = "utf-8"
+        self.waits = 0
+
+    def behind(self) -> bool:
+        """Whether the client has more than ``limit`` bytes it has not read."""
+        return self._unsent() > self.limit
 
     def write(self, text: str) -> int:
-        """Send ``text`` unless the client is not reading (then drop it and count it)."""
-        if self._unsent() > self.limit:
-            self.dropped += 1
-            return len(text)
+        """Send ``text`` once the client has room for it; Closed if it never makes room."""
+        if self.behind():
+            self.waits += 1
+            deadline = time.monotonic() + self.stall
+            while self.behind():
+                if time.monotonic() > deadline:
+                    raise Closed(f"the client read nothing for {self.stall:g} s")
+                time.sleep(0.05)
         self._send(text)
         return len(text)
 
@@ -90,6 +106,11 @@ class ChannelTerminal(blessed.Terminal):
     def resize(self, width: int, height: int) -> None:
         """The client's window changed."""
         self._size = (max(1, width), max(1, height))
+        with self._ready:
+            self._ready.notify_all()
+
+    def wake(self) -> None:
+        """Cut short a wait for a key, so that ``check`` runs now."""
         with self._ready:
             self._ready.notify_all()
 

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from termsnake.commands.play import keep_score
 from termsnake.core.game import Game
 from termsnake.core.geometry import Direction
 from termsnake.core.level import open_level
-from termsnake.formats.scores import ScoreKey, ScoreStore
+from termsnake.formats.scores import ScoreKey, ScoreStore, keep_score
 from termsnake.tui.runner import summary
 
 

@@ -1,0 +1,87 @@
+"""`termsnake serve`: the game over SSH for anyone with an ssh client."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from pathlib import Path
+
+from termsnake.commands import args as cliargs
+from termsnake.commands.args import Subparsers
+
+
+def add_parser(sub: Subparsers) -> None:
+    """``termsnake serve``'s options."""
+    parser = sub.add_parser(
+        "serve",
+        help="run an SSH server: anyone with ssh plays, watches bots and others' games",
+        description="Serve termsnake over SSH: `ssh -p PORT NAME@HOST` reaches a lobby where "
+        "NAME plays any preset, watches a bot or another player's game live, and sees the "
+        "server's high scores. Needs the serve extra (pip install 'termsnake[serve]').",
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    parser.add_argument(
+        "--port", type=cliargs.int_at_least(0), default=2222, help="port (0: any free one)"
+    )
+    parser.add_argument("--host-key", metavar="PATH", help="a private host key to use")
+    parser.add_argument(
+        "--authorized-keys", metavar="FILE", help="admit only these public keys (default: anyone)"
+    )
+    parser.add_argument(
+        "--max-sessions", type=cliargs.positive_int, default=64, help="players at once"
+    )
+    parser.add_argument(
+        "--max-per-address", type=cliargs.positive_int, default=3, help="connections per address"
+    )
+    parser.add_argument(
+        "--idle", type=cliargs.seconds, default=600.0, metavar="SECONDS",
+        help="disconnect a player who presses nothing this long where nothing moves",
+    )  # fmt: skip
+    parser.add_argument(
+        "--stall", type=cliargs.seconds, default=30.0, metavar="SECONDS",
+        help="disconnect a client that reads nothing this long while 1 MiB waits for it",
+    )  # fmt: skip
+    parser.add_argument(
+        "--max-unsent", type=cliargs.positive_int, default=1024 * 1024, metavar="BYTES",
+        help="output a client may leave unread before its game waits for it (default 1 MiB)",
+    )  # fmt: skip
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Start the server; 0 after SIGTERM or Ctrl-C, 2 if it cannot start."""
+    try:
+        import asyncssh
+
+        from termsnake.serve import hostkey, server
+        from termsnake.serve.visit import Limits
+    except ImportError as e:
+        print(f"termsnake serve: needs the serve extra ({e.name} is missing): "
+              "pip install 'termsnake[serve]'", file=sys.stderr)  # fmt: skip
+        return 2
+    logging.basicConfig(level=logging.INFO, format="termsnake serve: %(message)s")
+    logging.getLogger("asyncssh").setLevel(logging.WARNING)  # a line per packet is too many
+    try:
+        path = Path(args.host_key) if args.host_key else hostkey.default_path()
+        key = hostkey.load_or_create(path)
+    except (OSError, ValueError, asyncssh.KeyImportError) as e:
+        print(f"termsnake serve: host key {path}: {e}", file=sys.stderr)
+        return 2
+    if args.authorized_keys is not None and not Path(args.authorized_keys).is_file():
+        print(f"termsnake serve: --authorized-keys {args.authorized_keys}: no such file",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    config = server.Config(
+        host=args.host, port=args.port, host_key=key, authorized_keys=args.authorized_keys,
+        max_sessions=args.max_sessions, max_per_address=args.max_per_address,
+        limits=Limits(idle=args.idle), stall=args.stall, max_unsent=args.max_unsent,
+    )  # fmt: skip
+    try:
+        asyncio.run(server.serve(config))
+    except OSError as e:
+        print(f"termsnake serve: cannot listen on {args.host}:{args.port}: {e.strerror or e}",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    return 0

@@ -1,0 +1,264 @@
+"""The SSH server: asyncssh on one event loop, one thread per visit drawing on its channel.
+
+Only interactive shells with a pty get in; exec, subsystems (sftp), forwarding and X11 are
+refused. Each limit a client controls is bounded here: connections in all and per address
+(Gate), login time, keepalives, unread output (ChannelOutput), pending input (ChannelTerminal),
+time without a key (Visit).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import threading
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Final
+
+import asyncssh
+
+from termsnake.formats.places import data_dir
+from termsnake.formats.scores import ScoreStore
+from termsnake.serve.gate import Gate
+from termsnake.serve.hub import Hub
+from termsnake.serve.terminal import ChannelOutput, ChannelTerminal, Closed
+from termsnake.serve.visit import Idle, Limits, Visit
+from termsnake.tui.session import Terminated
+
+log = logging.getLogger("termsnake.serve")
+NO_PTY: Final = "termsnake needs a terminal: connect with ssh -t (and no command)\r\n"
+
+
+@dataclass
+class Config:
+    """How the server runs; the command line fills it."""
+
+    host: str = "127.0.0.1"
+    port: int = 2222
+    host_key: asyncssh.SSHKey | None = None
+    authorized_keys: str | None = None
+    max_sessions: int = 64
+    max_per_address: int = 3
+    limits: Limits = field(default_factory=Limits)
+    login_timeout: float = 30.0
+    stall: float = 30.0
+    max_unsent: int = 1024 * 1024
+    scores: Path = field(default_factory=lambda: data_dir() / "serve" / "scores.json")
+
+
+class App:
+    """The server's state: the gate, the hub, and every visit under way."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self.gate = Gate(config.max_sessions, config.max_per_address)
+        self.hub = Hub(ScoreStore(config.scores))
+        self.visits: set[Visit] = set()
+        self.threads: set[threading.Thread] = set()
+        self.lock = threading.Lock()
+
+    def stop_all(self) -> None:
+        """Tell every visit the server is going down."""
+        with self.lock:
+            for visit in self.visits:
+                visit.stop(signal.SIGTERM)
+
+
+class Connection(asyncssh.SSHServer):
+    """One client connection: admitted by the gate, authenticated as configured."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+        self.address = ""
+        self.refusal: str | None = None
+        self.username = "player"
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        peer = conn.get_extra_info("peername")
+        self.address = str(peer[0]) if peer else "?"
+        self.refusal = self.app.gate.admit(self.address)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.refusal is None:
+            self.app.gate.release(self.address)
+
+    def begin_auth(self, username: str) -> bool:
+        self.username = username
+        return self.app.config.authorized_keys is not None  # False: anyone, any name
+
+    def public_key_auth_supported(self) -> bool:
+        return self.app.config.authorized_keys is not None
+
+    def password_auth_supported(self) -> bool:
+        return False
+
+    def server_requested(self, listen_host: str, listen_port: int) -> bool:
+        return False
+
+    def session_requested(self) -> asyncssh.SSHServerSession[bytes]:
+        return Channel(self.app, self)
+
+
+class Channel(asyncssh.SSHServerSession[bytes]):
+    """One SSH session: a pty shell running a Visit in a thread of its own."""
+
+    def __init__(self, app: App, conn: Connection) -> None:
+        self.app = app
+        self.conn = conn
+        self.chan: asyncssh.SSHServerChannel[bytes] | None = None
+        self.size: tuple[int, int] | None = None
+        self.term: ChannelTerminal | None = None
+        self.loop = asyncio.get_running_loop()
+        self.queued = 0  # bytes handed to the loop but not yet to the channel
+
+    def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
+        self.chan = chan
+
+    def pty_requested(
+        self, term_type: str, term_size: tuple[int, int, int, int], term_modes: object
+    ) -> bool:
+        self.size = (term_size[0] or 80, term_size[1] or 24)
+        return True
+
+    def shell_requested(self) -> bool:
+        return True
+
+    def exec_requested(self, command: str) -> bool:
+        return False
+
+    def subsystem_requested(self, subsystem: str) -> bool:
+        return False
+
+    def session_started(self) -> None:
+        assert self.chan is not None
+        refusal = self.conn.refusal
+        if self.size is None or refusal is not None:
+            self.chan.write((NO_PTY if refusal is None else f"termsnake: {refusal}\r\n").encode())
+            self.chan.exit(1)
+            return
+        config = self.app.config
+        out = ChannelOutput(self._send, self._unsent, config.max_unsent, config.stall)
+        self.term = ChannelTerminal(out, self.size)
+        thread = threading.Thread(target=self._visit, args=(out,), daemon=True)
+        with self.app.lock:
+            self.app.threads.add(thread)
+        thread.start()
+
+    def data_received(self, data: bytes, datatype: int | None) -> None:
+        if self.term is not None:
+            self.term.feed(data)
+
+    def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
+        if self.term is not None:
+            self.term.resize(width, height)
+
+    def eof_received(self) -> bool:
+        if self.term is not None:
+            self.term.close()
+        return False
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.term is not None:
+            self.term.close()
+
+    # -- called from the visit's thread ------------------------------------------------------
+
+    def _send(self, text: str) -> None:
+        data = text.replace("\n", "\r\n").encode("utf-8", "replace")
+        self.queued += len(data)
+        self.loop.call_soon_threadsafe(self._write, data)
+
+    def _write(self, data: bytes) -> None:
+        self.queued -= len(data)
+        if self.chan is not None and not self.chan.is_closing():
+            self.chan.write(data)
+
+    def _unsent(self) -> int:
+        chan = self.chan
+        return self.queued + (chan.get_write_buffer_size() if chan is not None else 0)
+
+    def _visit(self, out: ChannelOutput) -> None:
+        assert self.term is not None
+        name = self.app.hub.claim_name(self.conn.username)
+        visit = Visit(self.app.hub, self.term, out, name, self.app.config.limits)
+        with self.app.lock:
+            self.app.visits.add(visit)
+        status, farewell = 0, "bye!"
+        try:
+            out.write(self.term.enter_fullscreen + self.term.hide_cursor)
+            visit.run()
+        except Idle:
+            status, farewell = 1, "no key for a long while: disconnected"
+        except Terminated:
+            status, farewell = 1, "the server is shutting down; your game was scored"
+        except Closed:
+            if out.behind():  # the client reads nothing: drop what it left unread and go
+                self.loop.call_soon_threadsafe(self._abort)
+            status, farewell = 1, ""
+        except Exception:
+            log.error("a session of %s failed:\n%s", name, traceback.format_exc())
+            status, farewell = 1, "termsnake hit an error and ends this session (it is logged)"
+        finally:
+            with self.app.lock:
+                self.app.visits.discard(visit)
+                self.app.threads.discard(threading.current_thread())
+            self.app.hub.release_name(name)
+        ending = self.term.normal_cursor + self.term.exit_fullscreen
+        self.loop.call_soon_threadsafe(
+            self._close, ending + (f"{farewell}\r\n" if farewell else ""), status
+        )
+
+    def _abort(self) -> None:
+        if self.chan is not None:
+            self.chan.abort()
+
+    def _close(self, text: str, status: int) -> None:
+        if self.chan is not None and not self.chan.is_closing():
+            self.chan.write(text.encode())
+            self.chan.exit(status)
+
+
+async def serve(config: Config, ready: asyncio.Event | None = None) -> None:
+    """Run the server until SIGTERM or SIGINT; every player is told, and scores are kept."""
+    app = App(config)
+    options: dict[str, object] = {}
+    if config.authorized_keys is not None:
+        options["authorized_client_keys"] = config.authorized_keys
+    server = await asyncssh.create_server(
+        lambda: Connection(app),
+        config.host,
+        config.port,
+        server_host_keys=[config.host_key],
+        encoding=None,
+        line_editor=False,
+        agent_forwarding=False,
+        x11_forwarding=False,
+        allow_scp=False,
+        login_timeout=config.login_timeout,
+        keepalive_interval=30,
+        keepalive_count_max=3,
+        **options,
+    )
+    sockets = server.sockets or []
+    port = sockets[0].getsockname()[1] if sockets else config.port
+    print(
+        f"termsnake serve: listening on {config.host}:{port}; "
+        f"connect with: ssh -p {port} NAME@{config.host}",
+        flush=True,
+    )
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
+    if ready is not None:
+        ready.set()
+    await stop.wait()
+    app.stop_all()
+    server.close()
+    deadline = loop.time() + 5
+    while app.threads and loop.time() < deadline:
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(0.1)  # let the farewells reach the clients
+    print("termsnake serve: stopped", flush=True)

@@ -1,0 +1,231 @@
+"""One player's visit to the server: the lobby, games, watching, scores; in a thread of its own.
+
+The visit draws on its ChannelTerminal with the same pure view, diffing screen and Session as
+the local game. It ends when the player quits, the client goes away, the player idles too long,
+the client stops reading, or the server shuts down; a game under way is scored first.
+"""
+
+from __future__ import annotations
+
+import signal
+import textwrap
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final
+
+from termsnake.commands.scores import table
+from termsnake.core.game import Game, new_seed
+from termsnake.core.level import Level, with_length
+from termsnake.formats.presets import load_preset, preset_names
+from termsnake.formats.scores import ScoreKey, keep_score
+from termsnake.formats.text import printable
+from termsnake.serve.hub import Hub
+from termsnake.serve.menu import Menu, Pick
+from termsnake.serve.terminal import ChannelOutput, ChannelTerminal
+from termsnake.solvers.base import SolverUnavailable, finish
+from termsnake.solvers.registry import create, known_names
+from termsnake.tui.controllers import KEY_PRESETS, AIController, KeyboardController, help_lines
+from termsnake.tui.runner import summary
+from termsnake.tui.screen import Screen
+from termsnake.tui.session import Mode, Session, Terminated
+from termsnake.tui.view import Hud, pick_cell_width, render
+
+LOBBY: Final = ("Play a level", "Watch a bot", "Watch a game in progress", "High scores", "Quit")
+WATCH_FPS: Final = 15
+# Bots a visitor may start: the built-ins that need no file or program of their own.
+BOTS: Final = ("best", "tree", "replan", "hamilton", "straight", "greedy", "neuro", "bfs")
+
+
+class Idle(Exception):
+    """The player pressed nothing for too long where nothing moves."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What a visit may take: time without a key where nothing moves."""
+
+    idle: float = 600.0
+
+
+class Visit:
+    """The lobby and everything reached from it, for one connected player."""
+
+    def __init__(
+        self, hub: Hub, term: ChannelTerminal, out: ChannelOutput, name: str, limits: Limits
+    ) -> None:
+        self.hub = hub
+        self.term = term
+        self.out = out
+        self.name = name
+        self.limits = limits
+        self.screen = Screen(term, out)
+        self.session: Session | None = None
+        self.idle_ok = True
+        self.stopping: int | None = None
+        term.check = self._check
+
+    # -- limits, checked whenever the visit waits for a key -----------------------------------
+
+    def _check(self) -> None:
+        now = time.monotonic()
+        if self.stopping is not None:
+            raise Terminated(self.stopping)
+        session = self.session
+        idle_here = self.idle_ok if session is None else session.mode is not Mode.RUNNING
+        if idle_here and now - self.term.last_key > self.limits.idle:
+            raise Idle
+
+    def stop(self, signum: int = signal.SIGTERM) -> None:
+        """The server is going down: unwind at the next wait (a game is scored first)."""
+        self.stopping = signum
+        if self.session is not None:
+            self.session.request_stop(signum)
+        self.term.wake()
+
+    # -- drawing and reading --------------------------------------------------------------
+
+    def show(self, lines: list[str]) -> None:
+        """Draw a page of text, cut to the terminal."""
+        width, height = self.term.width, self.term.height
+        page = [printable(line)[:width] for line in lines[:height]]
+        self.screen.draw(page + [""] * (height - len(page)))
+
+    def key(self, timeout: float = 0.5) -> str:
+        """The next key's name, or '' after ``timeout`` seconds."""
+        k = self.term.inkey(timeout=timeout)
+        return (k.name if k.is_sequence and k.name else str(k)) if k else ""
+
+    def choose(self, menu: Menu, refresh: Callable[[], list[str]] | None = None) -> int | None:
+        """Let the player pick from ``menu``: the index chosen, or None to go back."""
+        self.screen.invalidate()
+        while True:
+            if refresh is not None:
+                menu.entries = refresh()
+                menu.selected = min(menu.selected, max(0, len(menu.entries) - 1))
+            self.show(menu.lines(self.term.width, self.term.height))
+            pick = menu.key(self.key())
+            if pick is Pick.CHOSEN:
+                return menu.selected
+            if pick is Pick.BACK:
+                return None
+
+    def page(self, lines: list[str], footer: str = "any key goes back") -> str:
+        """Show ``lines`` until a key is pressed; that key."""
+        self.screen.invalidate()
+        body = [w for line in lines for w in (textwrap.wrap(line, self.term.width) or [""])]
+        room = max(1, self.term.height - 2)
+        self.show([*body[:room], "", footer])
+        while not (key := self.key()):
+            self.show([*body[:room], "", footer])
+        return key
+
+    # -- the lobby -----------------------------------------------------------------------------
+
+    def run(self) -> None:
+        """The lobby until the player quits."""
+        lobby = Menu(f"termsnake: hello, {self.name}", LOBBY)
+        actions = (self.play_level, self.watch_bot, self.watch_live, self.high_scores)
+        while (choice := self.choose(lobby)) is not None and choice < len(actions):
+            actions[choice]()
+
+    def pick_level(self, title: str) -> Level | None:
+        """A preset chosen from a menu, or None."""
+        names = list(preset_names())
+        choice = self.choose(Menu(title, names))
+        return None if choice is None else load_preset(names[choice])
+
+    def play_level(self) -> None:
+        """Play presets until the player goes back to the lobby."""
+        level = self.pick_level("Play which level?")
+        while level is not None:
+            if self.play(level, None) != "r":
+                return
+
+    def watch_bot(self) -> None:
+        """Start a bot on a preset and watch it (others may watch it too)."""
+        bots = [b for b in BOTS if b in known_names()]
+        choice = self.choose(Menu("Watch which bot?", bots))
+        if choice is None:
+            return
+        level = self.pick_level(f"{bots[choice]} plays which level?")
+        if level is not None:
+            self.play(with_length(level, 1), bots[choice])
+
+    def play(self, level: Level, bot: str | None) -> str:
+        """One game of a person or a bot, scored and summed up; the key pressed after it."""
+        game = Game(level, new_seed())
+        who = self.name if bot is None else bot
+        preset = KEY_PRESETS["default"]
+        if bot is None:
+            controller: KeyboardController | AIController = KeyboardController(
+                preset.directions, preset.commands
+            )
+            controller.who = who
+        else:
+            solver = create(bot)
+            try:
+                solver.setup(game)
+            except SolverUnavailable as e:
+                return self.page([f"{bot} cannot play {level.name}: {e}"])
+            controller = AIController(solver, who, preset.commands, preset.directions)
+        live = self.hub.start(who, level.name, game)
+        session = Session(
+            self.term, game, controller, level.name,
+            mode=Mode.WAITING if bot is None else Mode.RUNNING,
+            color=self.term.number_of_colors >= 8, stream=self.out,
+            help_text=help_lines(preset, bot=bot is not None),
+            on_step=lambda g: self.hub.publish(live, g),
+        )  # fmt: skip
+        self.session = session
+        try:
+            session.run()
+        finally:
+            self.session = None
+            self.hub.end(live)
+            game.quit()
+            if bot is not None:
+                finish(controller.solver, game)  # type: ignore[union-attr]
+            key = ScoreKey.of(
+                printable(level.name), level.board.width, level.board.height,
+                len(level.body), who,
+            )  # fmt: skip
+            news, _ = keep_score(self.hub.scores, key, game, self.hub.scores.best(key))
+        lines = [*summary(game, who, session.played).split("\n"), *news]
+        return self.page(lines, "r plays again, any other key goes back to the lobby").lower()
+
+    def watch_live(self) -> None:
+        """Pick a game in progress and watch it, read-only, until it ends or q."""
+
+        def entries() -> list[str]:
+            return [label for _, label in self.hub.watchable()]
+
+        ids: list[int] = []
+
+        def refresh() -> list[str]:
+            ids[:] = [i for i, _ in self.hub.watchable()]
+            return entries()
+
+        choice = self.choose(Menu("Watch which game?", []), refresh)
+        if choice is None or choice >= len(ids):
+            return
+        self.follow(ids[choice])
+
+    def follow(self, live_id: int) -> None:
+        """Draw another session's game as it moves; q goes back."""
+        self.screen.invalidate()
+        while (live := self.hub.look(live_id)) is not None:
+            width = self.term.width
+            hud = Hud(who=live.who, level=live.level, message="watching (q leaves)")
+            lines = render(
+                live.game, hud, cell_width=pick_cell_width(live.game, width), width=width
+            )
+            self.show(lines)
+            if self.key(1 / WATCH_FPS).lower() in ("q", "KEY_ESCAPE"):
+                return
+        self.page(["That game is over."])
+
+    def high_scores(self) -> None:
+        """The server's high scores, per level, best first."""
+        scores = self.hub.scores.read().scores
+        self.page(table(scores) if scores else ["No scores yet: play a level!"])

@@ -1,0 +1,119 @@
+"""A real `termsnake serve` in a child process, and asyncssh clients that read its screens."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import asyncssh
+import pyte
+
+TERMSNAKE = str(Path(sys.executable).parent / "termsnake")
+
+
+@dataclass
+class Server:
+    """A running server: its process, port and log."""
+
+    proc: subprocess.Popen[str]
+    port: int
+
+    def log(self) -> str:
+        """Everything the server printed so far (after it stopped)."""
+        assert self.proc.stdout is not None
+        return self.proc.stdout.read()
+
+
+@contextmanager
+def running(tmp_path: Path, *args: str) -> Iterator[Server]:
+    """`termsnake serve --port 0 ARGS` with its own data directory; stopped afterwards."""
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "HOME": str(tmp_path)}
+    proc = subprocess.Popen(
+        [TERMSNAKE, "serve", "--port", "0", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+    )
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    match = re.search(r"listening on 127\.0\.0\.1:(\d+)", line)
+    assert match, line + proc.stdout.read()
+    server = Server(proc, int(match.group(1)))
+    try:
+        yield server
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(10)
+        proc.stdout.close()
+
+
+class Player:
+    """One ssh client with a pty; its screen is a pyte terminal fed with what arrives."""
+
+    def __init__(self, process: asyncssh.SSHClientProcess[bytes], size: tuple[int, int]) -> None:
+        self.process = process
+        self.screen = pyte.Screen(*size)
+        self.stream = pyte.ByteStream(self.screen)
+        self.received = b""
+
+    async def pump(self, seconds: float = 0.05) -> None:
+        """Read what arrived within ``seconds``."""
+        try:
+            data = await asyncio.wait_for(self.process.stdout.read(65536), seconds)
+        except TimeoutError:
+            return
+        self.received += data
+        self.stream.feed(data)
+
+    def text(self) -> str:
+        """The screen as lines of text."""
+        return "\n".join(self.screen.display)
+
+    async def wait_for(self, needle: str, seconds: float = 10) -> str:
+        """Read until ``needle`` is on the screen (AssertionError with the screen if not)."""
+        deadline = time.monotonic() + seconds
+        while needle not in self.text():
+            if time.monotonic() > deadline or self.process.stdout.at_eof():
+                raise AssertionError(f"{needle!r} never showed:\n{self.text()}")
+            await self.pump()
+        return self.text()
+
+    async def keys(self, data: bytes) -> None:
+        """Type ``data``."""
+        self.process.stdin.write(data)
+        await self.pump(0.05)
+
+
+async def connect(port: int, name: str, **kwargs: object) -> asyncssh.SSHClientConnection:
+    """An ssh connection as ``name`` (no keys, no agent, any host key)."""
+    return await asyncssh.connect(
+        "127.0.0.1",
+        port=port,
+        username=name,
+        known_hosts=None,
+        client_keys=None,
+        agent_path=None,
+        **kwargs,
+    )
+
+
+async def player(
+    conn: asyncssh.SSHClientConnection, size: tuple[int, int] = (80, 24), window: int = 2**21
+) -> Player:
+    """An interactive shell with a pty on ``conn`` (``window``: the bytes it may receive
+    unread)."""
+    process = await conn.create_process(
+        term_type="xterm-256color", term_size=size, encoding=None, window=window
+    )
+    return Player(process, size)

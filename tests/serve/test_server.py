@@ -1,0 +1,172 @@
+"""The real server, driven by real SSH clients: play, watch, share scores, and every limit."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+
+import asyncssh
+import pytest
+from ssh_client import Server, connect, player, running
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    tmp = tmp_path_factory.mktemp("serve")
+    with running(tmp, "--max-per-address", "3", "--idle", "3") as s:
+        yield s
+
+
+def run(coro: object) -> None:
+    asyncio.run(coro)  # type: ignore[arg-type]
+
+
+def test_a_player_plays_a_level_and_sees_the_board_move(server: Server) -> None:
+    async def go() -> None:
+        async with await connect(server.port, "ada") as conn:
+            p = await player(conn)
+            await p.wait_for("hello, ada")
+            await p.keys(b"\r")  # Play a level
+            await p.wait_for("Play which level?")
+            await p.keys(b"\r")  # classic
+            await p.wait_for("a direction key starts")
+            p.process.change_terminal_size(100, 30)
+            await p.keys(b"\x1b[B")  # down arrow
+            await p.wait_for("steps 3")
+            assert "ada" in p.text()
+            await p.keys(b"q")
+            await p.wait_for("Moves (")
+            await p.keys(b"x")  # back to the lobby
+            await p.wait_for("hello, ada")
+
+    run(go())
+
+
+def test_watching_another_players_game_live_and_shared_scores(server: Server) -> None:
+    async def go() -> None:
+        async with await connect(server.port, "bob") as c1, await connect(server.port, "cy") as c2:
+            bob, cy = await player(c1), await player(c2)
+            await bob.wait_for("hello, bob")
+            await bob.keys(b"\r\r")
+            await bob.wait_for("a direction key starts")
+            await cy.wait_for("hello, cy")
+            await cy.keys(b"ss\r")  # Watch a game in progress
+            await cy.wait_for("bob on classic")
+            await cy.keys(b"\r")
+            await cy.wait_for("watching (q leaves)")
+            await bob.keys(b"d")
+            await cy.wait_for("steps 2")
+            await bob.keys(b"q")
+            await bob.wait_for("Moves (")
+            await cy.wait_for("That game is over")
+            await cy.keys(b"x")
+            await cy.wait_for("hello, cy")
+            await cy.keys(b"s\r")  # High scores (the menu remembers Watch a game)
+            screen = await cy.wait_for("bob")
+            assert "classic" in screen and "level" in screen
+
+    run(go())
+
+
+def test_without_a_pty_the_client_reads_one_line(server: Server) -> None:
+    async def go() -> None:
+        async with await connect(server.port, "dan") as conn:
+            result = await conn.run(term_type=None, encoding="utf-8")
+            assert result.exit_status == 1
+            assert "needs a terminal" in str(result.stdout)
+            with pytest.raises(asyncssh.ChannelOpenError):
+                await conn.start_sftp_client()
+            with pytest.raises(asyncssh.ChannelOpenError):  # exec requests are refused
+                await conn.run("ls /")
+            with pytest.raises(asyncssh.ChannelOpenError):  # so is port forwarding
+                await conn.forward_local_port("127.0.0.1", 0, "127.0.0.1", server.port)
+                await (await conn.open_connection("127.0.0.1", server.port))[0].read()
+
+    run(go())
+
+
+def test_a_fourth_connection_from_one_address_is_told_why(server: Server) -> None:
+    async def go() -> None:
+        conns = [await connect(server.port, f"eve{i}") for i in range(3)]
+        try:
+            async with await connect(server.port, "eve3") as extra:
+                p = await player(extra)
+                await p.wait_for("too many connections from your address")
+        finally:
+            for c in conns:
+                c.close()
+
+    run(go())
+
+
+def test_an_idle_player_is_told_and_disconnected(server: Server) -> None:
+    async def go() -> None:
+        async with await connect(server.port, "fay") as conn:
+            p = await player(conn)
+            await p.wait_for("hello, fay")
+            await asyncio.wait_for(p.process.wait_closed(), 10)
+            await p.pump()
+            assert b"no key for a long while" in p.received
+
+    run(go())
+
+
+def test_names_are_made_printable_and_unique(server: Server) -> None:
+    async def go() -> None:
+        async with await connect(server.port, "gil") as c1, await connect(server.port, "gil") as c2:
+            p1, p2 = await player(c1), await player(c2)
+            await p1.wait_for("hello, gil")
+            await p2.wait_for("hello, gil-2")
+
+    run(go())
+
+
+def test_sigterm_tells_every_player_scores_the_game_and_exits_0(tmp_path: Path) -> None:
+    async def go(s: Server) -> None:
+        async with await connect(s.port, "hal") as conn:
+            p = await player(conn)
+            await p.wait_for("hello, hal")
+            await p.keys(b"\r\r")
+            await p.wait_for("a direction key starts")
+            await p.keys(b"s")
+            await p.wait_for("steps 2")
+            s.proc.send_signal(signal.SIGTERM)
+            await asyncio.wait_for(p.process.wait_closed(), 10)
+            await p.pump()
+            assert b"the server is shutting down" in p.received
+
+    with running(tmp_path) as s:
+        run(go(s))
+        assert s.proc.wait(10) == 0
+    scores = (tmp_path / "data" / "termsnake" / "serve" / "scores.json").read_text()
+    assert '"player": "hal"' in scores
+
+
+def test_a_client_that_stops_reading_is_cut_off(tmp_path: Path) -> None:
+    async def go(s: Server) -> None:
+        async with await connect(s.port, "ivy") as conn:
+            p = await player(conn, (200, 60), window=4096)
+            await p.wait_for("hello, ivy")
+            await p.keys(b"s\r")  # Watch a bot
+            await p.wait_for("Watch which bot?")
+            await p.keys(b"\r")
+            await p.wait_for("plays which level?")
+            await p.keys(b"\r")  # best plays classic
+            await p.wait_for("speed 8/s")
+            await p.keys(b"+" * 25)  # at 1000 moves a second the frames come fast
+            channel = p.process.stdout.channel
+            channel.pause_reading()  # read nothing for a while: the server must give up on us
+            await asyncio.sleep(6)
+            channel.resume_reading()  # what is left is at most the window, then the end
+            before = len(p.received)
+            await asyncio.wait_for(p.process.wait_closed(), 5)
+            while not p.process.stdout.at_eof():
+                await p.pump(0.2)
+            assert len(p.received) - before < 64 * 1024
+
+    with running(tmp_path, "--stall", "1", "--max-unsent", "2000") as s:
+        run(go(s))
+        s.proc.send_signal(signal.SIGTERM)
+        assert s.proc.wait(10) == 0
