@@ -39,12 +39,13 @@ _REGISTRY: dict[str, str] = {
     "greedy": "termsnake.solvers.greedy:GreedySolver",
     "bfs": "termsnake.solvers.shortest:BfsSolver",
     "astar": "termsnake.solvers.shortest:AStarSolver",
-    "tree": "termsnake.solvers.tree:TreeSolver",
+    "tree": "termsnake.solvers.celltree:TreeSolver",
+    "best": "termsnake.solvers.best:BestSolver",
     "replan": "termsnake.solvers.replan:ReplanSolver",
     "hole-cycle": "termsnake.solvers.holecycle:HoleCycleSolver",
 }
-# `best` always names the strongest solver termsnake has.
-_ALIASES: dict[str, str] = {"best": "tree"}
+# Other names for registered solvers (none now: `best` is a solver of its own).
+_ALIASES: dict[str, str] = {}
 
 
 def known_names() -> list[str]:
