@@ -25,7 +25,14 @@ from termsnake.core.geometry import Point
 from termsnake.core.level import Level, open_level, with_length
 from termsnake.formats.atomic import write_atomic
 from termsnake.formats.replay import Replay, replay_from_game
-from termsnake.solvers.base import PlayStats, SolverUnavailable, create, play, resolve_name
+from termsnake.solvers.base import (
+    PlayStats,
+    SolverUnavailable,
+    create,
+    display_name,
+    play,
+    resolve_name,
+)
 
 DEFAULT_SIZE: Final = (8, 8)
 DEFAULT_LENGTH: Final = 1
@@ -123,6 +130,7 @@ class GameRecord:
     replay: Replay | None = None
     unavailable: str | None = None
     error: str | None = None
+    label: str = ""  # how the row names the solver: ``best (tree)`` for a composite
 
 
 def food_bound(game: Game) -> int:
@@ -178,6 +186,7 @@ def play_one(task: GameTask) -> GameRecord:
             bound=food_bound(game),
             ms_per_move=1000.0 * sum(times) / len(times) if times else None,
             replay=replay_from_game(game, task.solver) if task.record else None,
+            label=display_name(task.solver, solver),
         )
     except Exception as e:
         return GameRecord(error=f"{type(e).__name__}: {e}")
@@ -242,6 +251,11 @@ def _play_in_worker(task: GameTask) -> GameRecord:
         return play_one(task)
     finally:
         _in_game = False
+
+
+def row_name(solver: str, records: Sequence[GameRecord]) -> str:
+    """How a row names the solver asked for as ``solver``: as its games do (``best (tree)``)."""
+    return ", ".join(_unique(r.label for r in records if r.label)) or solver
 
 
 def summarize(
@@ -395,7 +409,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--ai",
         required=True,
         metavar="A[,B...]",
-        help="solvers to measure, comma-separated (aliases such as best are resolved)",
+        help="solvers to measure, comma-separated; best is reported with what it played",
     )
     parser.add_argument(
         "--level",
@@ -555,7 +569,7 @@ def main(argv: Sequence[str]) -> int:
                     except OSError as e:
                         path = record_dir / name
                         return _fail(f"cannot write {path}: {e.strerror or e}")
-        rows.append(summarize(solver, level, args.seed, games))
+        rows.append(summarize(row_name(solver, games), level, args.seed, games))
 
     if args.json:
         print("[" + ",\n ".join(json.dumps(row) for row in rows) + "]")

@@ -70,6 +70,13 @@ def create(name: str) -> Solver:
     return factory()
 
 
+def display_name(requested: str, solver: Solver) -> str:
+    """How reports name a solver asked for as ``requested``: a composite such as ``best`` with
+    the solver it played (``best (tree)``), any other by that name."""
+    played = getattr(solver, "played", "")
+    return f"{requested} ({played})" if played else requested
+
+
 @dataclass(slots=True)
 class PlayStats:
     """Timing gathered by ``play``: solver decision time per move, in seconds."""

@@ -9,7 +9,7 @@ from termsnake.core.board import Board
 from termsnake.core.game import Game, Outcome
 from termsnake.core.geometry import Direction, Point
 from termsnake.core.level import Level, open_level
-from termsnake.solvers.base import SolverUnavailable, create, play
+from termsnake.solvers.base import SolverUnavailable, create, display_name, play
 from termsnake.solvers.best import BestSolver
 from termsnake.solvers.celltree import TreeSolver
 from termsnake.solvers.greedy import GreedySolver
@@ -76,3 +76,12 @@ def test_best_refuses_only_when_every_solver_does(monkeypatch: pytest.MonkeyPatc
         solver.setup(Game(Level(board, (Point(0, 0),), Direction.RIGHT), seed=1))
     assert "tree cannot play" in str(info.value) and "greedy says no" in str(info.value)
     assert solver.played == "" and solver.overlay(Game(open_level(4, 4, 1), 1)) == {}
+
+
+def test_reports_name_best_with_what_it_played() -> None:
+    best = BestSolver()
+    best.setup(Game(open_level(5, 4, length=1), 1))
+    assert display_name("best", best) == "best (replan)"
+    tree = create("tree")
+    tree.setup(Game(open_level(4, 4, length=1), 1))
+    assert display_name("tree", tree) == "tree"
