@@ -7,7 +7,6 @@ food and the after-eating count of moves to every cell, so the two cannot drift 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from heapq import heappop, heappush
 from typing import Final
@@ -19,6 +18,7 @@ from termsnake.solvers.celltree.spanning import path_cuts
 
 NO_PLAN: Final = -1  # first_step: no path to the food
 BREAKS: Final = -2  # first_step: the only path found would break the tree
+GAVE_UP: Final = -2  # Search.run: the moves to the free cells reached ``cap``
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +46,7 @@ class StepCosts:
 
 
 class Search:
-    """One cheapest-path search from the head (A* with a ``bound``, else Dijkstra).
+    """One cheapest-path search from the head (A* with a ``bound``, else Dijkstra), run once.
 
     Body cells count as free once the tail has left them, a body cell's edge constraint holds
     until then, and a cross move may not enter a block the body still holds (that would close
@@ -74,22 +74,25 @@ class Search:
         self.prev = [-1] * n  # cell -> the cell before it on its cheapest path
         self.steps = [-1] * n  # cell -> the moves of its cheapest path (-1: not reached)
 
-    def settled(self) -> Iterator[int]:
-        """The cells in the order their cheapest path is known (``steps`` is final then).
+    def run(
+        self,
+        goal: list[bool] | None = None,
+        far: list[int] | None = None,
+        low: int = 0,
+        cap: int = FAR,
+    ) -> int:
+        """The first goal cell settled, -1 if none is reached.
 
-        Over 60 lines: the loop is the planner's hot path, so the cost model is inline here,
-        once."""
+        Without ``goal`` it settles every cell it reaches, for ``steps``; with ``far`` (cell ->
+        at most its number of moves) and ``low`` (the sum of ``far`` over the free cells), it
+        gives up (GAVE_UP) as soon as the sum of the moves to the free cells is sure to reach
+        ``cap``. Over 60 lines: it is the planner's hot loop, with the cost model inline, once.
+        """
         m, k = self._mirror, self._costs
         g = m.grid
         occ, fixed, fixed_by, last = m.occ, m.fixed, m.fixed_by, m.last
-        cross, cedge, block, ways, crossing, nbrs = (
-            g.cross,
-            g.cedge,
-            g.block,
-            g.ways,
-            g.crossing,
-            g.nbrs,
-        )
+        cross, cedge, block = g.cross, g.cedge, g.block
+        ways, crossing, nbrs = g.ways, g.crossing, g.nbrs
         step_same, step_new, step_back, shut, hug = k.same, k.new, k.back, k.shut, k.hug
         avoid, first = self._avoid, self._first
         head = m.head
@@ -108,18 +111,27 @@ class Search:
             if seen[c] == gen:
                 continue
             seen[c] = gen
-            yield c
-            cost = best[c]
             t = steps[c]
+            if goal is not None:
+                if goal[c]:
+                    return c
+            elif far is not None and occ[c] < 0:
+                low += t - far[c]  # a free cell's moves are known: the sum's floor rises
+                if low >= cap:
+                    return GAVE_UP
+            cost = best[c]
             lim = t + tail_serial  # serial numbers above this are still body at time t
             t += 1
             # The body's constraint on this cell's edge while it lasts.
             e = cedge[c]
             v = fixed_by[e] if e >= 0 and fixed[e] > lim else -1
             cc = cross[c]
-            for d in ways[c] if v != 1 else crossing[c]:
-                if seen[d] == gen or occ[d] >= lim or (c == head and first >= 0 and d != first):
-                    continue  # settled, still under the body on arrival, or not ``first``
+            succ = ways[c] if v != 1 else crossing[c]
+            if c == head and first >= 0:
+                succ = (first,) if first in succ else ()
+            for d in succ:
+                if seen[d] == gen or occ[d] >= lim:
+                    continue  # settled, or still under the body on arrival
                 if d == cc:
                     if v == 1:
                         step = step_back  # retracing a tree edge
@@ -146,12 +158,15 @@ class Search:
                         prev[d] = c
                         steps[d] = t
                         heappush(heap, (nc + to_go) * n + d)
+        return -1
 
     def path_to(self, c: int) -> list[int]:
         """The cheapest path from the head to a settled cell ``c``, both included."""
+        prev = self.prev
         path = [c]
-        while self.prev[path[-1]] >= 0:
-            path.append(self.prev[path[-1]])
+        while prev[c] >= 0:
+            c = prev[c]
+            path.append(c)
         path.reverse()
         return path
 
@@ -180,10 +195,8 @@ class Planner:
     ) -> list[int] | None:
         """The cheapest path from the head (through ``first`` if given) to a goal cell."""
         search = Search(self.mirror, self.costs, first=first, avoid=avoid, bound=bound)
-        for c in search.settled():
-            if goal[c]:
-                return search.path_to(c)
-        return None
+        c = search.run(goal)
+        return search.path_to(c) if c >= 0 else None
 
     def moves_to_cells(
         self, far: list[int] | None = None, low: int = 0, cap: int = FAR
@@ -193,16 +206,9 @@ class Planner:
         With ``far`` (cell -> at most its number of moves) and ``low`` (the sum of ``far`` over
         the free cells), None as soon as the sum of the moves to the free cells is sure to
         reach ``cap``."""
-        occ = self.mirror.occ
-        far = far or [0] * len(occ)
         search = Search(self.mirror, self.costs)
-        steps = search.steps
-        for c in search.settled():
-            if occ[c] < 0:
-                low += steps[c] - far[c]  # a free cell's moves are known: the floor rises
-                if low >= cap:
-                    return None
-        return steps
+        gave_up = search.run(far=far or [0] * len(self.mirror.occ), low=low, cap=cap) == GAVE_UP
+        return None if gave_up else search.steps
 
     def first_step(self, food: int) -> tuple[int, list[int]]:
         """The first cell of a good path: to the food, or to blocks it would cut off first.
