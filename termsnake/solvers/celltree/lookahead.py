@@ -28,9 +28,11 @@ def choose(policy: Policy, game: Game) -> int:
     """The cell to move to next in ``game``; the policy's mirror must be in step with it."""
     food, since_food = food_index(game), game.since_food
     options = policy.options()
+    # 1. After a lap without food, a fixed cycle.
     c = policy.following(since_food)
     if c is not None:
         return c
+    # 2. A route kept from earlier play-outs, while it keeps the tree; maybe re-branched.
     kept = policy.take_commit(food, options)
     if kept is not None:
         c, score = kept
@@ -45,17 +47,16 @@ def choose(policy: Policy, game: Game) -> int:
             alt = rebranch(policy, game, other, food, score)
             if alt is not None:
                 policy.commit.clear()
-                policy.commit.extend(alt[0][1:])
-                policy.commit_score = alt[1] - 1000
-                return other
+                return policy.keep_play_out(*alt)
         return c
+    # 3. The planner's first step, or the other move, whichever keep the tree.
     safe, route = policy.safe_moves(food, options, both=policy.config.lookahead)
+    # 4. Where both do, the best play-out.
     if len(safe) == 2:
         best = best_route(policy, game, safe)
         if best is not None:
-            policy.commit.extend(best[0][1:])
-            policy.commit_score = best[1] - 1000
-            return best[0][0]
+            return policy.keep_play_out(*best)
+    # 5. A path to the food that cuts nothing off is kept to.
     policy.keep_route(route, safe[0])
     return safe[0]
 
@@ -165,7 +166,7 @@ def after_term(sim: Policy, food: int, limit: int) -> int | None:
     need = -(-1000 * limit // weight)  # the least mean (x 1000) whose term reaches limit
     cap = -(-need * count // 1000)  # the least sum of moves with that mean
     far = sim.planner.maps.spread(food)[0]
-    reach = sim.planner.moves_to_cells(far, sum(far[c] for c in free), cap)
+    reach = sim.planner.moves_to_cells(far, cap)
     if reach is None:
         return None
     n = len(occ)

@@ -75,35 +75,24 @@ class Search:
         self.steps = [-1] * n  # cell -> the moves of its cheapest path (-1: not reached)
 
     def run(
-        self,
-        goal: list[bool] | None = None,
-        far: list[int] | None = None,
-        low: int = 0,
-        cap: int = FAR,
+        self, goal: list[bool] | None = None, far: list[int] | None = None, cap: int = FAR
     ) -> int:
-        """The first goal cell settled, -1 if none is reached.
-
-        Without ``goal`` it settles every cell it reaches, for ``steps``; with ``far`` (cell ->
-        at most its number of moves) and ``low`` (the sum of ``far`` over the free cells), it
+        """The first goal cell settled, -1 if none is reached. Without ``goal`` it settles every
+        cell it reaches, for ``steps``; with ``far`` (cell -> at most its number of moves) it
         gives up (GAVE_UP) as soon as the sum of the moves to the free cells is sure to reach
-        ``cap``. Over 60 lines: it is the planner's hot loop, with the cost model inline, once.
-        """
-        m, k = self._mirror, self._costs
-        g = m.grid
+        ``cap``. Over 60 lines: the planner's hot loop, with the one cost model inline."""
+        m, k, g = self._mirror, self._costs, self._mirror.grid
         occ, fixed, fixed_by, last = m.occ, m.fixed, m.fixed_by, m.last
-        cross, cedge, block = g.cross, g.cedge, g.block
-        ways, crossing, nbrs = g.ways, g.crossing, g.nbrs
+        cross, cedge, block, ways, crossing = g.cross, g.cedge, g.block, g.ways, g.crossing
         step_same, step_new, step_back, shut, hug = k.same, k.new, k.back, k.shut, k.hug
-        avoid, first = self._avoid, self._first
-        head = m.head
-        tail_serial = m.tail_serial
-        gen = m.marks.new()
-        seen = m.marks.seen  # cells settled
+        avoid, first, nbrs, head = self._avoid, self._first, g.nbrs, m.head
+        tail_serial, gen, seen = m.tail_serial, m.marks.new(), m.marks.seen  # seen: settled
         n = len(occ)
+        # The sum of the moves to the free cells is at least that of ``far`` (it rises below).
+        low = 0 if far is None else sum(far[c] for c in g.open_cells if occ[c] < 0)
         # Heap keys are (cost + bound) * n + cell: one int orders as the pair would.
         h = self._bound or [0] * n
-        best = [FAR] * n
-        prev, steps = self.prev, self.steps
+        best, prev, steps = [FAR] * n, self.prev, self.steps
         best[head] = steps[head] = 0
         heap = [head]
         while heap:
@@ -116,7 +105,7 @@ class Search:
                 if goal[c]:
                     return c
             elif far is not None and occ[c] < 0:
-                low += t - far[c]  # a free cell's moves are known: the sum's floor rises
+                low += t - far[c]  # a free cell's moves are known
                 if low >= cap:
                     return GAVE_UP
             cost = best[c]
@@ -198,16 +187,13 @@ class Planner:
         c = search.run(goal)
         return search.path_to(c) if c >= 0 else None
 
-    def moves_to_cells(
-        self, far: list[int] | None = None, low: int = 0, cap: int = FAR
-    ) -> list[int] | None:
+    def moves_to_cells(self, far: list[int] | None = None, cap: int = FAR) -> list[int] | None:
         """Cell -> the number of moves of the cheapest path to it from the head (-1: none).
 
-        With ``far`` (cell -> at most its number of moves) and ``low`` (the sum of ``far`` over
-        the free cells), None as soon as the sum of the moves to the free cells is sure to
-        reach ``cap``."""
+        With ``far`` (cell -> at most its number of moves), None as soon as the sum of the moves
+        to the free cells is sure to reach ``cap``."""
         search = Search(self.mirror, self.costs)
-        gave_up = search.run(far=far or [0] * len(self.mirror.occ), low=low, cap=cap) == GAVE_UP
+        gave_up = search.run(far=far or [0] * len(self.mirror.occ), cap=cap) == GAVE_UP
         return None if gave_up else search.steps
 
     def first_step(self, food: int) -> tuple[int, list[int]]:

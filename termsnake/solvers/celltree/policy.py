@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from termsnake.solvers.celltree.config import TreeConfig
+from termsnake.solvers.celltree.config import STEP, TreeConfig
 from termsnake.solvers.celltree.distances import FoodMaps
 from termsnake.solvers.celltree.mirror import BodyMirror
 from termsnake.solvers.celltree.planner import BREAKS, Planner, StepCosts
@@ -65,7 +65,7 @@ class Policy:
         c = commit.popleft()
         if c in options and keeps_tree(self.mirror, c, c == food):
             score = self.commit_score
-            self.commit_score = score - 1000
+            self.commit_score = score - STEP
             return c, score
         commit.clear()
         return None
@@ -90,6 +90,13 @@ class Policy:
         if not safe:
             raise AssertionError("the cell tree lost its spanning tree")  # pragma: no cover
         return safe, route
+
+    def keep_play_out(self, route: list[int], score: int) -> int:
+        """Keep to a played-out route after its first cell, which it returns; ``score`` is the
+        route's, and counts down a move's worth at each step taken."""
+        self.commit.extend(route[1:])
+        self.commit_score = score - STEP
+        return route[0]
 
     def keep_route(self, route: list[int], move: int) -> None:
         """Keep to a path that cuts nothing off (it stays the cheapest as the snake walks it)
