@@ -24,9 +24,13 @@ def food_index(game: Game) -> int:
     return -1 if food is None else food.y * game.board.width + food.x
 
 
-def choose(policy: Policy, game: Game) -> int:
-    """The cell to move to next in ``game``; the policy's mirror must be in step with it."""
-    food, since_food = food_index(game), game.since_food
+def choose(policy: Policy, food: int, since_food: int, game: Game | None) -> int:
+    """The cell to move to next, with the food at ``food`` (-1: none), ``since_food`` moves
+    after the last one eaten; the policy's mirror must be in step with the game.
+
+    With ``game`` (the live move) it looks ahead: it plays moves out and re-branches. Without
+    (a play-out's move) it takes the plain policy.
+    """
     options = policy.options()
     # 1. After a lap without food, a fixed cycle.
     c = policy.following(since_food)
@@ -38,7 +42,8 @@ def choose(policy: Policy, game: Game) -> int:
         c, score = kept
         blocks = len(policy.mirror.grid.blocks)
         if (
-            score >= 0
+            game is not None
+            and score >= 0
             and c != food
             and len(options) == 2
             and policy.config.rebranch_now(blocks, score)
@@ -50,9 +55,10 @@ def choose(policy: Policy, game: Game) -> int:
                 return policy.keep_play_out(*alt)
         return c
     # 3. The planner's first step, or the other move, whichever keep the tree.
-    safe, route = policy.safe_moves(food, options, both=policy.config.lookahead)
+    look = game is not None and policy.config.lookahead
+    safe, route = policy.safe_moves(food, options, both=look)
     # 4. Where both do, the best play-out.
-    if len(safe) == 2:
+    if game is not None and len(safe) == 2:
         best = best_route(policy, game, safe)
         if best is not None:
             return policy.keep_play_out(*best)
@@ -104,7 +110,8 @@ def rebranch(policy: Policy, game: Game, other: int, food: int, score: int) -> R
 def rollout(
     policy: Policy, game: Game, first: int, limit: int, shut: int, hug: int, bound: int = FAR
 ) -> Route | None:
-    """The moves the plain policy (with ``shut`` and ``hug`` as its costs) makes from ``first``
+    """The moves the plain policy (``choose`` without look-ahead, with ``shut`` and ``hug`` as
+    its costs) makes from ``first``
     until it eats, and their score: STEP a move, plus the after-eating term.
 
     None if it takes ``limit`` moves or more, if it cannot score below ``bound``, or if the game
@@ -141,7 +148,7 @@ def rollout(
         if len(route) >= limit or STEP * (len(route) + ahead) + floor >= bound:
             return None  # too long, or it cannot score below ``bound``
         sim.mirror.advance(cell, grow=False)
-        cell = sim.plain_move(food, since_food)
+        cell = choose(sim, food, since_food, None)
         route.append(cell)
     score = STEP * len(route)
     if not over and policy.config.after_weight:

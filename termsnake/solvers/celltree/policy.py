@@ -1,5 +1,5 @@
-"""The move policy without look-ahead, over one body mirror: the live solver's base and what
-every play-out follows.
+"""The move policy's state and steps, over one body mirror: the live solver has one, and every
+play-out a fork of it (``lookahead.choose`` puts the steps together).
 
 Each move: after a lap without food, follow a fixed cycle (re-planning is a heuristic); else
 keep to a route chosen earlier while every step of it keeps the tree; else plan the cheapest
@@ -104,17 +104,3 @@ class Policy:
         if route and route[0] == move:
             self.commit.extend(route[1:])
             self.commit_score = -1
-
-    def plain_move(self, food: int, since_food: int) -> int:
-        """The cell to move to next, with the food at ``food`` (-1: none), ``since_food`` moves
-        after the last one eaten, without look-ahead; the mirror must be in step."""
-        options = self.options()
-        c = self.following(since_food)
-        if c is not None:
-            return c
-        kept = self.take_commit(food, options)
-        if kept is not None:
-            return kept[0]
-        safe, route = self.safe_moves(food, options, both=False)
-        self.keep_route(route, safe[0])
-        return safe[0]

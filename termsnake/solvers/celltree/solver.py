@@ -5,11 +5,13 @@ The board is cut into 2x2 blocks (``blocks``). Inside a block the snake always t
 way round, so each cell has two moves, and any spanning tree of the blocks makes one
 Hamiltonian cycle (the walk around the tree). Each body cell fixes one tree edge (``mirror``);
 the solver keeps "some spanning tree agrees with the body" (``spanning``), so the body is an arc
-of a Hamiltonian cycle and following that cycle is always safe. One move, from the top:
-``next_direction`` brings the mirror up to date; in the late game (``late``) it follows its
-cycle; otherwise ``lookahead.choose`` keeps to a kept route, or asks the planner (``planner``)
-for the cheapest path to the food, checks its first step keeps the tree, and, where both moves
-do, plays each out (``policy``, on a copy of the mirror) and keeps the better route.
+of a Hamiltonian cycle and following that cycle is always safe.
+
+One move, from the top: ``next_direction`` brings the mirror up to date; in the late game
+(``late``) it follows its cycle; otherwise ``lookahead.choose`` takes the steps of the policy
+(``policy``): it keeps to a route kept from earlier, or asks the planner (``planner``) for the
+cheapest path to the food and checks its first step keeps the tree; where both moves do, it
+plays each out on a fork of the policy (a copy of the mirror) and keeps the better route.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from termsnake.solvers.celltree.blocks import ARROWS, cuts, direction
 from termsnake.solvers.celltree.config import TreeConfig
 from termsnake.solvers.celltree.distances import FoodMaps
 from termsnake.solvers.celltree.late import LateGame
-from termsnake.solvers.celltree.lookahead import choose
+from termsnake.solvers.celltree.lookahead import choose, food_index
 from termsnake.solvers.celltree.mirror import BodyMirror
 from termsnake.solvers.celltree.policy import Policy
 from termsnake.solvers.celltree.spanning import body_fits, witness_cycle
@@ -72,7 +74,8 @@ class TreeSolver:
             m.sync(game)
             blocks = len(m.grid.blocks)
             if not self.config.late_game(blocks, 4 * blocks - game.length):
-                return direction(m.grid, m.head, choose(policy, game))
+                nxt = choose(policy, food_index(game), game.since_food, game)
+                return direction(m.grid, m.head, nxt)
             self.late = LateGame(witness_cycle(m), self.config.endgame_nodes)
         return self.late.move(game)
 

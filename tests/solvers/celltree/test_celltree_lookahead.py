@@ -102,7 +102,7 @@ def test_the_look_ahead_keeps_the_best_of_every_play_out_it_tries(
             }
             least = min(score for _, score in scores.values())
             policy.commit.clear()
-            first = choose(policy, game)
+            first = choose(policy, food, game.since_food, game)
             route = [first, *policy.commit]
             assert policy.commit_score == least - 1000
             assert (route, least) in scores.values()
