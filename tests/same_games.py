@@ -89,15 +89,31 @@ def level_of(board: str) -> Level:
     return parse_level(BOARDS[board], f"{board}.txt")
 
 
-def record(case: Case) -> str:
-    """The game's replay JSON, or the solver's refusal."""
+def record(case: Case, *, played_by: str | None = None) -> str:
+    """The game's replay JSON, or the solver's refusal; with ``played_by``, that solver plays
+    the game, recorded under the case's solver name."""
     game = Game(level_of(case.board), case.seed)
     try:
-        play(game, create(case.solver))
+        play(game, create(played_by or case.solver))
     except SolverUnavailable as e:
         return f"unavailable: {e}\n"
     return replay_from_game(game, case.solver).to_json() + "\n"
 
+
+# The boards no 2x2 block grid fits. Their `tree` games were recorded when `tree` handed such
+# boards on to replan, hole-cycle or greedy; it refuses them now, and `best` plays those games.
+TREE_REFUSES = frozenset(
+    {
+        "open-7x7-l1",
+        "open-5x4-l2",
+        "notch",
+        "ring",
+        "open-9x9-l1",
+        "preset-rooms",
+        "preset-torus",
+        "preset-dead-end",
+    }
+)
 
 FAST_BOARDS = ("open-6x6-l1", "open-8x8-l3", "open-7x7-l1", "open-5x4-l2", "notch", "block", "ring")
 SLOW_BOARDS = ("open-12x12-l1", "open-9x9-l1", "preset-rooms", "preset-torus", "preset-dead-end")

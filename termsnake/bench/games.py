@@ -17,7 +17,7 @@ from termsnake.core.game import Game, Outcome
 from termsnake.core.geometry import Point
 from termsnake.core.level import Level, open_level, with_length
 from termsnake.formats.replay import Replay, replay_from_game
-from termsnake.solvers.base import PlayStats, SolverUnavailable, play
+from termsnake.solvers.base import PlayStats, SolverUnavailable, display_name, play
 from termsnake.solvers.registry import create
 
 DEFAULT_SIZE: Final = (8, 8)
@@ -106,6 +106,7 @@ class GameRecord:
     replay: Replay | None = None
     unavailable: str | None = None
     error: str | None = None
+    label: str = ""  # how the row names the solver: ``best (tree)`` for a composite
     cause: str | None = None
 
 
@@ -165,6 +166,7 @@ def play_one(task: GameTask) -> GameRecord:
             ms_per_move=1000.0 * sum(times) / len(times) if times else None,
             replay=replay_from_game(game, task.solver) if task.record else None,
             cause=game.cause,
+            label=display_name(task.solver, solver),
         )
     except Exception as e:
         return GameRecord(error=f"{type(e).__name__}: {e}")

@@ -16,6 +16,11 @@ from termsnake.formats.replay import Replay
 from termsnake.formats.text import align
 
 
+def row_name(solver: str, records: Sequence[GameRecord]) -> str:
+    """How a row names the solver asked for as ``solver``: as its games do (``best (tree)``)."""
+    return ", ".join(dict.fromkeys(r.label for r in records if r.label)) or solver
+
+
 def summarize(
     solver: str, level: Level, seed: int, records: Sequence[GameRecord]
 ) -> dict[str, Any]:

@@ -25,7 +25,7 @@ from termsnake.bench.games import (
     LevelSpec,
     run_tasks,
 )
-from termsnake.bench.report import format_table, replay_name, save_new, summarize
+from termsnake.bench.report import format_table, replay_name, row_name, save_new, summarize
 from termsnake.commands import args as cliargs
 from termsnake.commands.args import Subparsers
 from termsnake.core.level import Level
@@ -130,7 +130,7 @@ def add_parser(sub: Subparsers) -> None:
         "--ai",
         required=True,
         metavar="A[,B...]",
-        help="solvers to measure, comma-separated (aliases such as best are resolved)",
+        help="solvers to measure, comma-separated; best is reported with what it played",
     )
     _add_board_arguments(parser)
     parser.add_argument(
@@ -327,7 +327,7 @@ def run(args: argparse.Namespace) -> int:
             problem = keep_games(solver, level, args.seed, games, setup.record_dir)
             if problem is not None:
                 return _fail(problem)
-        rows.append(summarize(solver, level, args.seed, games))
+        rows.append(summarize(row_name(solver, games), level, args.seed, games))
     if args.json:
         print("[" + ",\n ".join(json.dumps(row) for row in rows) + "]")
     elif rows:

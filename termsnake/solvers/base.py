@@ -65,6 +65,13 @@ def finish(solver: Solver, game: Game) -> None:
         solver.finish(game)
 
 
+def display_name(requested: str, solver: Solver) -> str:
+    """How reports name a solver asked for as ``requested``: a composite such as ``best`` with
+    the solver it played (``best (tree)``), any other by that name."""
+    played = getattr(solver, "played", "")
+    return f"{requested} ({played})" if played else requested
+
+
 @dataclass(slots=True)
 class PlayStats:
     """Timing gathered by ``play``: solver decision time per move, in seconds."""

@@ -43,8 +43,8 @@ def register(name: str, factory: str | Factory, *, source: str = "your code") ->
 
 
 for _name, _target in {
-    "best": "termsnake.solvers.tree:TreeSolver",
-    "tree": "termsnake.solvers.tree:TreeSolver",
+    "best": "termsnake.solvers.best:BestSolver",
+    "tree": "termsnake.solvers.celltree:TreeSolver",
     "replan": "termsnake.solvers.replan:ReplanSolver",
     "hole-cycle": "termsnake.solvers.holecycle:HoleCycleSolver",
     "hamilton": "termsnake.solvers.hamilton:HamiltonSolver",

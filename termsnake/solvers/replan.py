@@ -38,9 +38,8 @@ from termsnake.solvers.grid import (
 )
 from termsnake.solvers.hamilton import SEARCH_BUDGET, HamiltonSolver
 
-# Closure searches per try: Warnsdorff first, then one that keeps to the old cycle where it can
-# (rooms, maze, pillars x 3 seeds: 27,948 / 43,075 / 29,239 steps; Warnsdorff alone: 27,279 /
-# 42,459 / 36,089).
+# Closure searches per try: Warnsdorff first, then one that keeps to the old cycle where it can,
+# which finds cycles Warnsdorff misses on boards like pillars (docs/tuning.md, "replan").
 ATTEMPTS = (False, True)
 
 
@@ -48,8 +47,8 @@ class ReplanSolver:
     """Follow a Hamiltonian cycle, rebuilt at each food so that it reaches the food soon."""
 
     name = "replan"
-    # Positions the closure search may try: this many per free cell, plus a floor. (rooms, maze,
-    # pillars x 3 seeds: 26,507 / 42,485 / 29,364 steps; with 3 a cell: 27,948 / 43,075 / 29,239.)
+    # Positions the closure search may try: this many per free cell, plus a floor; more finds
+    # more shortcuts on walled boards (docs/tuning.md, "replan").
     nodes_per_cell = 6
     min_nodes = 500
     # After a failed search for a food, wait this many moves before the next, doubling each time.

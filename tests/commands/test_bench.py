@@ -396,3 +396,28 @@ def test_the_command_json_with_processes(tmp_path: Path) -> None:
     assert len(list(tmp_path.iterdir())) == 4
     replay = load_replay(tmp_path / "hamilton-open-4x4-len1-seed5.json")
     assert verify(replay).outcome is replay.result.outcome
+
+
+def test_best_is_reported_with_what_it_played(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # best plays 4x4 with the cell tree and 5x4 (no 2x2 block grid fits) with replan; the rows
+    # say so, while its replays keep the name asked for. tree refuses 5x4: no row for it.
+    args = ("--ai", "best,tree", "--size", "4x4", "--size", "5x4", "--games", "2")
+    assert cli.main(["bench", *args, "--json", "--record-dir", str(tmp_path)]) == 0
+    out, err = capsys.readouterr()
+    rows = json.loads(out)
+    assert [(r["solver"], r["level"]) for r in rows] == [
+        ("best (tree)", "open-4x4"),
+        ("best (replan)", "open-5x4"),
+        ("tree", "open-4x4"),
+    ]
+    assert all(r["wins"] == 2 for r in rows)
+    assert "termsnake bench: tree on open-5x4: unavailable: tree cannot play" in err
+    assert "try --ai best" in err
+    replay = load_replay(tmp_path / "best-open-5x4-len1-seed1.json")
+    assert replay.solver == "best"
+    assert verify(replay).outcome is Outcome.WON
+    assert cli.main(["bench", *args]) == 0
+    table = capsys.readouterr().out.splitlines()
+    assert [line.split("  ")[0] for line in table[1:]] == ["best (tree)", "best (replan)", "tree"]

@@ -200,7 +200,7 @@ def test_record_then_the_replay_reproduces_the_game(run, tmp_path: Path) -> None
     assert t.wait_exit() == 0
     assert "Replay saved to" in t.text()
     replay = load_replay(path)
-    assert replay.solver == "tree" and replay.seed == 9
+    assert replay.solver == "best" and replay.seed == 9
     game = verify(replay)
     assert game.outcome is Outcome.WON and game.length == 24
 

@@ -121,4 +121,4 @@ def test_best_wins_an_odd_board_a_person_can_watch(tmp_path: Path, started: list
     assert "length 25/25" in t.text()
     t.send(" ")
     assert t.wait_exit() == 0
-    assert "tree won!" in t.text()
+    assert "best won!" in t.text()

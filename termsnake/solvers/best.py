@@ -1,0 +1,63 @@
+"""``best``: the strongest solver termsnake has for each board, a composite of the others.
+
+It plays the cell tree where the tree's 2x2 blocks fit; else a Hamiltonian cycle rebuilt at
+each food (``replan``); on an open board with both sides odd (no cycle) one through every cell
+but a moving hole (``hole-cycle``); else ``greedy``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Final
+
+from termsnake.core.game import Game
+from termsnake.core.geometry import Direction, Point
+from termsnake.solvers.base import Solver, SolverUnavailable
+from termsnake.solvers.celltree import TreeSolver
+from termsnake.solvers.greedy import GreedySolver
+from termsnake.solvers.holecycle import HoleCycleSolver
+from termsnake.solvers.replan import ReplanSolver
+
+# Tried in this order; the first that takes the board plays it.
+CHOICES: Final[tuple[Callable[[], Solver], ...]] = (
+    TreeSolver,
+    ReplanSolver,
+    HoleCycleSolver,
+    GreedySolver,
+)
+
+
+class BestSolver:
+    """The first of ``CHOICES`` that takes the board; ``played`` names it after ``setup``."""
+
+    name = "best"
+
+    def __init__(self) -> None:
+        self.played = ""  # the name of the solver playing this board, once set up
+        self._solver: Solver | None = None
+
+    def setup(self, game: Game) -> None:
+        """Set up the first solver that takes the board; SolverUnavailable if none does."""
+        self.played = ""
+        self._solver = None
+        reasons = []
+        for make in CHOICES:
+            solver = make()
+            try:
+                solver.setup(game)
+            except SolverUnavailable as exc:
+                reasons.append(str(exc))
+                continue
+            self._solver = solver
+            self.played = solver.name
+            return
+        raise SolverUnavailable("no solver can play this board: " + "; ".join(reasons))
+
+    def next_direction(self, game: Game) -> Direction:
+        """The move of the solver playing this board."""
+        assert self._solver is not None, "setup first"
+        return self._solver.next_direction(game)
+
+    def overlay(self, game: Game) -> Mapping[Point, str]:
+        """The plan of the solver playing this board."""
+        return {} if self._solver is None else self._solver.overlay(game)

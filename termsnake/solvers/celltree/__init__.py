@@ -1,0 +1,13 @@
+"""The cell-tree solver (``tree``): a Hamiltonian cycle around a spanning tree of 2x2 blocks.
+
+Modules, from the top: ``solver`` (TreeSolver), ``lookahead`` (a move: the policy's steps,
+its play-outs, re-branching), ``policy`` (the policy's state and steps), ``planner`` (the one
+path search and its cost model), ``spanning`` (does a tree still fit?), ``mirror`` (the body on the
+blocks), ``distances`` (per-food distance maps), ``blocks`` (the board cut into blocks),
+``late`` (the late game off the blocks) and ``config`` (the tuning knobs).
+"""
+
+from termsnake.solvers.celltree.config import TreeConfig
+from termsnake.solvers.celltree.solver import TreeSolver
+
+__all__ = ["TreeConfig", "TreeSolver"]

@@ -1,0 +1,212 @@
+"""The board cut into 2x2 blocks: ``BlockGrid``, the two moves of each cell, and the block graph.
+
+Inside a block the snake always turns the same way round, so each cell has two moves: the
+default move that stays in the block, or the cross move into the next block over an edge of
+the block graph. Cells are numbered ``y * width + x``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Final
+
+from termsnake.core.board import Board
+from termsnake.core.geometry import Direction, Point
+
+_D, _U, _L, _R = Direction.DOWN, Direction.UP, Direction.LEFT, Direction.RIGHT
+# (x % 2, y % 2) -> (default move inside the block, cross move out of it), for both turnings.
+_TURNS: Final[tuple[dict[tuple[int, int], tuple[Direction, Direction]], ...]] = (
+    {(0, 0): (_D, _L), (0, 1): (_R, _D), (1, 1): (_U, _R), (1, 0): (_L, _U)},
+    {(0, 0): (_R, _U), (1, 0): (_D, _R), (1, 1): (_L, _D), (0, 1): (_U, _L)},
+)
+# Every way to cut a board: the blocks shifted by these offsets, each turning both ways round.
+OFFSETS: Final = ((0, 0), (1, 1), (1, 0), (0, 1))
+TURNINGS: Final = (0, 1)
+ARROWS: Final[dict[Direction, str]] = {_U: "^", _D: "v", _L: "<", _R: ">"}
+
+
+@dataclass(slots=True)
+class BlockGrid:
+    """The two-moves-per-cell graph of a board cut into 2x2 blocks, for one turning."""
+
+    board: Board
+    points: list[Point]  # cell index -> point (index = y * width + x)
+    dflt: list[int]  # cell -> its default (in-block) successor, -1 for walls
+    cross: list[int]  # cell -> its cross successor, -1 if none
+    turns: list[tuple[Direction, Direction] | None]  # cell -> (default, cross) move, None: wall
+    cedge: list[int]  # cell -> the block edge its cross move uses, -1 if none
+    block: list[int]  # cell -> its block, -1 for walls
+    ends: list[tuple[int, int]]  # edge -> its two blocks
+    adj: list[list[tuple[int, int]]]  # block -> (edge, other block)
+    blocks: list[int]  # the free blocks
+    block_free: list[bool]  # block -> whether it is free
+    cells_of: list[list[int]]  # block -> its cells (none for walls)
+    pred: list[list[int]]  # cell -> the cells whose default or cross move enters it
+    ways: list[tuple[int, ...]]  # cell -> its default and cross successors that exist
+    crossing: list[tuple[int, ...]]  # cell -> its cross successor, if any
+    nbrs: list[list[int]]  # cell -> the free cells next to it
+    open_cells: list[int]  # the cells that are not wall
+
+    def index(self, p: Point) -> int:
+        """The cell index of a point."""
+        return p.y * self.board.width + p.x
+
+
+def cuts(board: Board) -> Iterator[BlockGrid | str]:
+    """Every block grid of ``board``, or why an offset cannot cut it (once for both turnings)."""
+    for offset in OFFSETS:
+        for turning in TURNINGS:
+            grid = build_grid(board, turning, offset)
+            yield grid
+            if isinstance(grid, str):
+                break
+
+
+def build_grid(board: Board, turning: int, offset: tuple[int, int] = (0, 0)) -> BlockGrid | str:
+    """The block graph of ``board`` for turning 0 or 1, or why the board cannot be cut so.
+
+    ``offset`` shifts the blocks: with (1, 1) the first block starts at (-1, -1), which suits
+    boards framed by a wall.
+    """
+    block = _blocks_of(board, offset)
+    if isinstance(block, str):
+        return block
+    n = board.width * board.height
+    points = [Point(i % board.width, i // board.width) for i in range(n)]
+    moves, dflt, cross, cedge, ends = _moves(board, block, points, _TURNS[turning], offset)
+    count = _block_count(board, offset)
+    adj: list[list[tuple[int, int]]] = [[] for _ in range(count)]
+    for e, (a, b) in enumerate(ends):
+        adj[a].append((e, b))
+        adj[b].append((e, a))
+    blocks = sorted({b for b in block if b >= 0})
+    return BlockGrid(
+        board,
+        points,
+        dflt,
+        cross,
+        moves,
+        cedge,
+        block,
+        ends,
+        adj,
+        blocks,
+        [b in set(blocks) for b in range(count)],
+        [[c for c in range(n) if block[c] == b] for b in range(count)],
+        pred_of(dflt, cross),
+        [tuple(d for d in (dflt[c], cross[c]) if d >= 0) for c in range(n)],
+        [(x,) if x >= 0 else () for x in cross],
+        _neighbours(board, block, points),
+        [c for c in range(n) if block[c] >= 0],
+    )
+
+
+def _block_count(board: Board, offset: tuple[int, int]) -> int:
+    """How many blocks (free or not) a row-major numbering of the blocks spans."""
+    w, h = board.width, board.height
+    if board.wrap:
+        return (w // 2) * (h // 2)
+    return ((w + offset[0] + 1) // 2) * ((h + offset[1] + 1) // 2)
+
+
+def _blocks_of(board: Board, offset: tuple[int, int]) -> list[int] | str:
+    """Cell -> its block (-1 for walls), or why some block is not four free cells."""
+    w, h = board.width, board.height
+    ox, oy = offset
+    if board.wrap and (w % 2 or h % 2):
+        return f"the board wraps with an odd side ({w}x{h})"
+    bw = w // 2 if board.wrap else (w + ox + 1) // 2
+    members: dict[int, list[Point]] = {}
+    for p in board.free_cells:
+        bx = ((p.x + ox) % w) // 2 if board.wrap else (p.x + ox) // 2
+        by = ((p.y + oy) % h) // 2 if board.wrap else (p.y + oy) // 2
+        members.setdefault(by * bw + bx, []).append(p)
+    block = [-1] * (w * h)
+    for b, cells in members.items():
+        if len(cells) != 4:
+            corner = min(cells)
+            return f"the 2x2 block holding ({corner.x}, {corner.y}) is part wall or off the board"
+        for p in cells:
+            block[p.y * w + p.x] = b
+    return block
+
+
+def _moves(
+    board: Board,
+    block: list[int],
+    points: list[Point],
+    turns: dict[tuple[int, int], tuple[Direction, Direction]],
+    offset: tuple[int, int],
+) -> tuple[
+    list[tuple[Direction, Direction] | None],
+    list[int],
+    list[int],
+    list[int],
+    list[tuple[int, int]],
+]:
+    """Each cell's (default, cross) move, default successor, cross successor and cross edge,
+    and each edge's two blocks."""
+    w = board.width
+    n = len(points)
+    dflt, cross, cedge = [-1] * n, [-1] * n, [-1] * n
+    moves: list[tuple[Direction, Direction] | None] = [None] * n
+    keys: dict[tuple[int, Direction], int] = {}
+    ends: list[tuple[int, int]] = []
+    for i, p in enumerate(points):
+        if block[i] < 0:
+            continue
+        d_dir, c_dir = moves[i] = turns[((p.x + offset[0]) % 2, (p.y + offset[1]) % 2)]
+        q = board.step(p, d_dir)
+        assert q is not None
+        dflt[i] = q.y * w + q.x
+        q = board.step(p, c_dir)
+        if q is None or block[q.y * w + q.x] < 0 or block[q.y * w + q.x] == block[i]:
+            continue
+        j = q.y * w + q.x
+        # One key per edge, seen from its left or upper block, so both cells crossing it share it.
+        key = (block[i], c_dir) if c_dir in (_R, _D) else (block[j], c_dir.opposite)
+        if key not in keys:
+            keys[key] = len(ends)
+            ends.append((block[i], block[j]))
+        cross[i], cedge[i] = j, keys[key]
+    return moves, dflt, cross, cedge, ends
+
+
+def _neighbours(board: Board, block: list[int], points: list[Point]) -> list[list[int]]:
+    """Cell -> the free cells next to it."""
+    out: list[list[int]] = [[] for _ in points]
+    for c, p in enumerate(points):
+        if block[c] < 0:
+            continue
+        for d in (_U, _D, _L, _R):
+            q = board.step(p, d)
+            if q is not None and block[q.y * board.width + q.x] >= 0:
+                out[c].append(q.y * board.width + q.x)
+    return out
+
+
+def pred_of(dflt: list[int], cross: list[int]) -> list[list[int]]:
+    """Cell -> the cells whose default or cross move enters it."""
+    pred: list[list[int]] = [[] for _ in dflt]
+    for c, (d, x) in enumerate(zip(dflt, cross, strict=True)):
+        if d >= 0:
+            pred[d].append(c)
+        if x >= 0:
+            pred[x].append(c)
+    return pred
+
+
+def direction(g: BlockGrid, a: int, b: int) -> Direction:
+    """The move from cell ``a`` to the next cell ``b``: one of its two moves, or (in the late
+    game, off the blocks' ways) whichever move leads there."""
+    turns = g.turns[a]
+    if turns is not None and b == g.dflt[a]:
+        return turns[0]
+    if turns is not None and b == g.cross[a]:
+        return turns[1]
+    pa, pb = g.points[a], g.points[b]
+    for d in (_U, _D, _L, _R):
+        if g.board.step(pa, d) == pb:
+            return d
+    raise AssertionError("cells are not adjacent")  # pragma: no cover

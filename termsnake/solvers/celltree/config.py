@@ -1,0 +1,78 @@
+"""The cell tree's tuning knobs (``TreeConfig``) and the unit its costs are counted in.
+
+What each knob is worth, and the commands that measure it, are in docs/tuning.md, section
+"Cell tree (`tree`, `best`)".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+STEP: Final = 1000  # the cost of one move; every penalty below is in thousandths of a move
+FAR: Final = 1 << 60  # more than any cost or score
+
+
+@dataclass(frozen=True, slots=True)
+class TreeConfig:
+    """Every tuning knob of the cell-tree solver; the defaults are the measured best."""
+
+    # Tie-break costs of a move inside a block, into a new block, back along a tree edge.
+    penalties: tuple[int, int, int] = (1, 1, 0)
+    # Search toward the food with A*, bounded by the distance along the blocks' ways: the same
+    # paths as Dijkstra, found sooner.
+    astar: bool = True
+    # How many more moves a path through the other move may take when the best path would cut
+    # blocks off.
+    slack: int = 2
+    # The extra cost of passing a block the body has not reached (it closes that block's edge).
+    shut: int = 1000
+    # Choose between the two moves by playing each out until the snake eats.
+    lookahead: bool = True
+    # The weight of the mean distance to a free cell after eating, in a play-out's score.
+    after_weight: int = 2000
+    # The extra cost of entering a cell per free neighbour, on boards of at most hug_blocks
+    # blocks: the path hugs the body and the walls and leaves the free space in one piece.
+    hug: int = 300
+    hug_blocks: int = 64
+    # On boards of at most few_blocks blocks, a path that would cut blocks off is first planned
+    # again with avoid_cost for passing each of them.
+    few_blocks: int = 16
+    avoid_cost: int = 20000
+    # Other shut costs each play-out is tried with: shut_variants on boards of at most
+    # variant_blocks blocks, wide_variants on larger ones.
+    variant_blocks: int = 36
+    shut_variants: tuple[int, ...] = (0, 3000, 10000)
+    wide_variants: tuple[int, ...] = (0, 10000)
+    # Re-branching, on boards of more than few_blocks and at most rebranch_blocks blocks: the
+    # move a kept route does not take is played out too; on boards of more than sparse_blocks
+    # blocks only at every rebranch_every-th move of the route, to save time.
+    rebranch_blocks: int = 100
+    sparse_blocks: int = 36
+    rebranch_every: int = 2
+    # The late game, on boards of at most endgame_blocks blocks, once at most endgame_free cells
+    # are free; its search for a shorter way gives up after endgame_nodes positions.
+    endgame_free: int = 32
+    endgame_blocks: int = 36
+    endgame_nodes: int = 20000
+
+    def hug_on(self, blocks: int) -> int:
+        """The hug cost on a board of ``blocks`` blocks."""
+        return self.hug if blocks <= self.hug_blocks else 0
+
+    def variants_on(self, blocks: int) -> tuple[int, ...]:
+        """The shut costs a play-out is tried with, besides ``shut``, on a board of ``blocks``."""
+        return self.shut_variants if blocks <= self.variant_blocks else self.wide_variants
+
+    def rebranches_on(self, blocks: int) -> bool:
+        """Whether a board of ``blocks`` blocks re-branches at all."""
+        return self.few_blocks < blocks <= self.rebranch_blocks
+
+    def rebranch_now(self, blocks: int, score: int) -> bool:
+        """Whether to re-branch at the move of a route whose rest scores ``score``: at every
+        move on boards of up to ``sparse_blocks`` blocks, else every ``rebranch_every``-th."""
+        return blocks <= self.sparse_blocks or (score // STEP) % self.rebranch_every == 0
+
+    def late_game(self, blocks: int, free: int) -> bool:
+        """Whether a board of ``blocks`` blocks with ``free`` free cells is in the late game."""
+        return blocks <= self.endgame_blocks and free <= self.endgame_free

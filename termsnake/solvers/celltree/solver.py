@@ -1,0 +1,97 @@
+"""``TreeSolver``: the cell tree, a Hamiltonian cycle around a spanning tree of 2x2 blocks,
+re-planned toward the food at every move.
+
+The board is cut into 2x2 blocks (``blocks``). Inside a block the snake always turns the same
+way round, so each cell has two moves, and any spanning tree of the blocks makes one
+Hamiltonian cycle (the walk around the tree). Each body cell fixes one tree edge (``mirror``);
+the solver keeps "some spanning tree agrees with the body" (``spanning``), so the body is an arc
+of a Hamiltonian cycle and following that cycle is always safe.
+
+One move, from the top: ``next_direction`` brings the mirror up to date; in the late game
+(``late``) it follows its cycle; otherwise ``lookahead.choose`` takes the steps of the policy
+(``policy``): it keeps to a route kept from earlier, or asks the planner (``planner``) for the
+cheapest path to the food and checks its first step keeps the tree; where both moves do, it
+plays each out on a fork of the policy (a copy of the mirror) and keeps the better route.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from termsnake.core.game import Game
+from termsnake.core.geometry import Direction, Point
+from termsnake.solvers.base import SolverUnavailable
+from termsnake.solvers.celltree.blocks import ARROWS, cuts, direction
+from termsnake.solvers.celltree.config import TreeConfig
+from termsnake.solvers.celltree.distances import FoodMaps
+from termsnake.solvers.celltree.late import LateGame
+from termsnake.solvers.celltree.lookahead import choose, food_index
+from termsnake.solvers.celltree.mirror import BodyMirror
+from termsnake.solvers.celltree.policy import Policy
+from termsnake.solvers.celltree.spanning import body_fits, witness_cycle
+
+
+class TreeSolver:
+    """The cell tree; it refuses boards that no grid of whole 2x2 blocks fits."""
+
+    name = "tree"
+
+    def __init__(self, config: TreeConfig | None = None) -> None:
+        self.config = config if config is not None else TreeConfig()
+        self.policy: Policy | None = None  # the live line of play, once set up
+        self.late: LateGame | None = None  # the late game, once it has begun
+
+    def setup(self, game: Game) -> None:
+        """Cut the board into blocks that the start body fits; SolverUnavailable if none does."""
+        self.policy = None
+        self.late = None
+        config = self.config
+        reasons: list[str] = []
+        for grid in cuts(game.board):
+            if isinstance(grid, str):
+                reasons.append(grid)
+                continue
+            mirror = BodyMirror.of(grid, game)
+            why = body_fits(mirror)
+            if why is None:
+                maps = FoodMaps(grid, astar=config.astar)
+                hug = config.hug_on(len(grid.blocks))
+                self.policy = Policy(config, mirror, maps, shut=config.shut, hug=hug)
+                return
+            reasons.insert(0, why)  # the board can be cut: the body is the reason
+        raise SolverUnavailable(
+            f"{self.name} cannot play {game.board.name}: it needs the board cut into whole 2x2 "
+            f"blocks of floor with the start body along their ways, and no cut fits "
+            f"({reasons[0]}); try --ai best"
+        )
+
+    def next_direction(self, game: Game) -> Direction:
+        """Plan the cheapest cell-tree path to the food and take its first step if it is safe."""
+        policy = self.policy
+        assert policy is not None, "setup first"
+        if self.late is None:
+            m = policy.mirror
+            m.sync(game)
+            blocks = len(m.grid.blocks)
+            if not self.config.late_game(blocks, 4 * blocks - game.length):
+                nxt = choose(policy, food_index(game), game.since_food, game)
+                return direction(m.grid, m.head, nxt)
+            self.late = LateGame(witness_cycle(m), self.config.endgame_nodes)
+        return self.late.move(game)
+
+    def overlay(self, game: Game) -> Mapping[Point, str]:
+        """The cycle followed, as arrows on the head and on the cells not yet covered."""
+        policy = self.policy
+        if policy is None or game.over:
+            return {}
+        m = policy.mirror
+        if self.late is not None:
+            return self.late.overlay(game, m.grid)
+        m.sync(game)
+        g = m.grid
+        nxt = witness_cycle(m)
+        out: dict[Point, str] = {}
+        for c, p in enumerate(g.points):
+            if g.block[c] >= 0 and (m.occ[c] < 0 or c == m.head):
+                out[p] = ARROWS[direction(g, c, nxt[c])]
+        return out

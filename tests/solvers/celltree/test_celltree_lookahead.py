@@ -1,0 +1,141 @@
+"""Look-ahead: play-outs are legal games that eat at their end, are cut short only when they
+could not win, the best of every play-out is kept, and sparse boards re-branch every few moves."""
+
+from __future__ import annotations
+
+import pytest
+from celltree_checks import play_checked, started
+
+from termsnake.core.game import Game, Outcome
+from termsnake.core.level import open_level
+from termsnake.solvers.celltree import TreeConfig, lookahead
+from termsnake.solvers.celltree.blocks import direction
+from termsnake.solvers.celltree.lookahead import (
+    after_floor,
+    choose,
+    food_index,
+    rollout,
+    variants,
+)
+from termsnake.solvers.celltree.policy import Policy
+from termsnake.solvers.celltree.spanning import keeps_tree
+
+
+def test_a_play_out_is_a_legal_game_that_eats_at_its_end() -> None:
+    # A play-out moves only a copy of the solver's mirror, by the game's rules: its route,
+    # played on a copy of the live game, never dies and eats at its last move and not before.
+    game, solver, policy, grid = started(open_level(12, 12, length=1), 6)
+    mirror = policy.mirror
+    routes = 0
+    while solver.late is None and not game.over:
+        mirror.sync(game)
+        head = mirror.head
+        for first in (grid.dflt[head], grid.cross[head]):
+            if first < 0 or not keeps_tree(mirror, first, first == food_index(game)):
+                continue
+            out = rollout(policy, game, first, 2 * len(grid.points), policy.config.shut, 0)
+            assert out is not None
+            route, _ = out
+            copy = game.copy()
+            for i, cell in enumerate(route):
+                step = copy.step(direction(grid, grid.index(copy.head), cell))
+                assert copy.outcome is not Outcome.DIED
+                assert step.ate == (i == len(route) - 1)
+            routes += 1
+        game.step(solver.next_direction(game))
+    assert routes > 100
+
+
+def test_a_play_out_is_cut_short_only_when_it_could_not_win() -> None:
+    # A play-out stops once its moves so far, the distance left and the least its after-eating
+    # term can be reach its bound. That least term must never be over the real one: a bound
+    # just above a play-out's score must still let it finish.
+    game, solver, policy, grid = started(open_level(12, 12, length=1), 4)
+    mirror = policy.mirror
+    shut = policy.config.shut
+    limit = 2 * len(grid.points)
+    checked = 0
+    while solver.late is None and not game.over:
+        mirror.sync(game)
+        head, food = mirror.head, food_index(game)
+        for first in (grid.dflt[head], grid.cross[head]):
+            if game.steps % 7 or first < 0 or not keeps_tree(mirror, first, first == food):
+                continue
+            out = rollout(policy, game, first, limit, shut, 0)
+            assert out is not None
+            route, score = out
+            floor = after_floor(policy, food, len(grid.open_cells) - len(mirror.body) - 1)
+            assert 0 < floor <= score - 1000 * len(route)
+            assert rollout(policy, game, first, limit, shut, 0, score + 1) == out
+            checked += 1
+        game.step(solver.next_direction(game))
+    assert checked > 200
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "shuts"), [(12, 12, 4), pytest.param(16, 12, 3, marks=pytest.mark.slow)]
+)
+def test_the_look_ahead_keeps_the_best_of_every_play_out_it_tries(
+    width: int, height: int, shuts: int
+) -> None:
+    # Where both moves keep the tree, each is played out with the plain shut cost and with
+    # the board's other ones (12x12: three more; larger boards: two more); the route
+    # kept must score the least of all those play-outs, each run in full.
+    game, solver, policy, grid = started(open_level(width, height, length=1), 2)
+    mirror = policy.mirror
+    shut = policy.config.shut
+    limit = 2 * len(grid.points)
+    checked = won_by_other = 0
+    while solver.late is None and not game.over:
+        mirror.sync(game)
+        food = food_index(game)
+        moves = policy.options()
+        both = len(moves) == 2 and all(keeps_tree(mirror, c, c == food) for c in moves)
+        if both and game.steps % 5 == 0:
+            tried = variants(policy)
+            assert len(tried) == shuts and tried[0][0] == shut
+            scores = {
+                (c, s): out
+                for c in moves
+                for s, hug in tried
+                if (out := rollout(policy, game, c, limit, s, hug)) is not None
+            }
+            least = min(score for _, score in scores.values())
+            policy.commit.clear()
+            first = choose(policy, food, game.since_food, game)
+            route = [first, *policy.commit]
+            assert policy.commit_score == least - 1000
+            assert (route, least) in scores.values()
+            plain = min(score for (_, s), (_, score) in scores.items() if s == shut)
+            won_by_other += least < plain
+            checked += 1
+        game.step(solver.next_direction(game))
+    while not game.over:
+        game.step(solver.next_direction(game))
+    assert game.outcome is Outcome.WON
+    assert checked > 40 and won_by_other > 5
+
+
+def test_sparse_boards_rebranch_every_few_moves_and_hold_the_cycle(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # 16x12 is 48 blocks: more than sparse_blocks, so the move a kept route does not take is
+    # played out only at every rebranch_every-th move of the route. Only the live move
+    # re-branches, never a play-out.
+    config = TreeConfig()
+    assert config.sparse_blocks < 48 <= config.rebranch_blocks
+    calls: list[tuple[int, bool]] = []
+    real = lookahead.rebranch
+
+    def spy(
+        policy: Policy, game: Game, other: int, food: int, score: int
+    ) -> tuple[list[int], int] | None:
+        out = real(policy, game, other, food, score)
+        calls.append((score, out is not None))
+        return out
+
+    monkeypatch.setattr(lookahead, "rebranch", spy)
+    game = play_checked(open_level(16, 12, length=1), seed=3, check_every=11)
+    assert game.outcome is Outcome.WON
+    assert calls and all((score // 1000) % config.rebranch_every == 0 for score, _ in calls)
+    assert any(taken for _, taken in calls)  # and a re-branch was taken at least once

@@ -1,0 +1,88 @@
+"""``best``: the cell tree where its blocks fit, else replan, hole-cycle or greedy, in that
+order; it says what it played, and plays each board as that solver alone would."""
+
+from __future__ import annotations
+
+import pytest
+
+from termsnake.core.board import Board
+from termsnake.core.game import Game, Outcome
+from termsnake.core.geometry import Direction, Point
+from termsnake.core.level import Level, open_level
+from termsnake.solvers import SolverUnavailable, create, play
+from termsnake.solvers.base import display_name
+from termsnake.solvers.best import BestSolver
+from termsnake.solvers.celltree import TreeSolver
+from termsnake.solvers.greedy import GreedySolver
+
+
+def _moves(level: Level, seed: int, name: str) -> tuple[Outcome | None, list[Direction]]:
+    game = Game(level, seed)
+    outcome = play(game, create(name))
+    return outcome, game.moves
+
+
+def test_best_plays_the_cell_tree_where_its_blocks_fit() -> None:
+    level = open_level(8, 8, length=1)
+    game = Game(level, 1)
+    best = BestSolver()
+    best.setup(game)
+    assert best.played == "tree"
+    assert best.overlay(game)  # the tree's cycle, drawn
+    assert play(game, best) is Outcome.WON
+    assert game.moves == _moves(level, 1, "tree")[1]
+
+
+def test_boards_without_whole_blocks_are_played_with_the_rebuilt_cycle() -> None:
+    level = Level(Board.open(5, 4), (Point(0, 0),), Direction.RIGHT)
+    for seed in range(4):
+        game = Game(level, seed=seed)
+        with pytest.raises(SolverUnavailable, match="try --ai best"):
+            TreeSolver().setup(game)
+        solver = BestSolver()
+        solver.setup(game)
+        assert solver.played == "replan"
+        assert play(game, solver) is Outcome.WON
+        assert game.moves == _moves(level, seed, "replan")[1]
+
+
+def test_odd_boards_are_won_with_a_moving_hole() -> None:
+    game = Game(open_level(5, 5, length=1), seed=1)
+    solver = BestSolver()
+    solver.setup(game)
+    assert solver.played == "hole-cycle"
+    assert play(game, solver) is Outcome.WON
+
+
+def test_boards_without_any_cycle_to_use_are_played_by_greedy() -> None:
+    # A wall on a cell of the rarer colour: no cycle, and not an open odd rectangle either.
+    board = Board.from_rows([".#...", ".....", ".....", ".....", "....."])
+    level = Level(board, (Point(0, 0),), Direction.RIGHT)
+    game = Game(level, seed=1)
+    solver = BestSolver()
+    solver.setup(game)
+    assert solver.played == "greedy"
+    assert play(game, solver) is not None
+    assert game.moves == _moves(level, 1, "greedy")[1]
+
+
+def test_best_refuses_only_when_every_solver_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(self: GreedySolver, game: Game) -> None:
+        raise SolverUnavailable("greedy says no")
+
+    monkeypatch.setattr(GreedySolver, "setup", refuse)
+    board = Board.from_rows([".#...", ".....", ".....", ".....", "....."])
+    solver = BestSolver()
+    with pytest.raises(SolverUnavailable) as info:
+        solver.setup(Game(Level(board, (Point(0, 0),), Direction.RIGHT), seed=1))
+    assert "tree cannot play" in str(info.value) and "greedy says no" in str(info.value)
+    assert solver.played == "" and solver.overlay(Game(open_level(4, 4, 1), 1)) == {}
+
+
+def test_reports_name_best_with_what_it_played() -> None:
+    best = BestSolver()
+    best.setup(Game(open_level(5, 4, length=1), 1))
+    assert display_name("best", best) == "best (replan)"
+    tree = create("tree")
+    tree.setup(Game(open_level(4, 4, length=1), 1))
+    assert display_name("tree", tree) == "tree"
