@@ -40,7 +40,9 @@ def test_open_boards_are_always_won(size: int, games: int) -> None:
         assert play(game, TreeSolver()) is Outcome.WON, seed
 
 
-@pytest.mark.parametrize("length", [2, 3, 4])
+@pytest.mark.parametrize(
+    "length", [2, pytest.param(3, marks=pytest.mark.slow), pytest.param(4, marks=pytest.mark.slow)]
+)
 def test_longer_start_snakes_are_won(length: int) -> None:
     for seed in range(10):
         game = Game(open_level(8, 6, length=length), seed=seed)
