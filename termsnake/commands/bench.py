@@ -23,12 +23,14 @@ from termsnake.bench.games import (
     GameRecord,
     GameTask,
     LevelSpec,
+    play_one,
     run_tasks,
 )
 from termsnake.bench.report import format_table, replay_name, row_name, save_new, summarize
 from termsnake.commands import args as cliargs
 from termsnake.commands.args import Subparsers
 from termsnake.core.level import Level
+from termsnake.learn.cluster import ClusterError, connect, map_on
 from termsnake.solvers.registry import resolve_name
 
 
@@ -155,6 +157,11 @@ def add_parser(sub: Subparsers) -> None:
         help="worker processes (default 1; 0: one per CPU)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON array, no table")
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="play the games on the Dask cluster at ADDRESS (the same numbers as here)",
+    )
     parser.add_argument(
         "--engine-timeout",
         type=cliargs.seconds,
@@ -295,7 +302,14 @@ def run(args: argparse.Namespace) -> int:
         for solver, i in pairs
         for g in range(args.games)
     ]
-    records = play_all(tasks, jobs)
+    if args.scheduler is not None:
+        try:
+            with connect(args.scheduler) as client:
+                records: list[GameRecord] | None = map_on(client, play_one, tasks)
+        except ClusterError as e:
+            return _fail(str(e))
+    else:
+        records = play_all(tasks, jobs)
     if records is None:
         return 130
     rows: list[dict[str, Any]] = []

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 
-from termsnake.commands import bench, levels, play, replay, scores, serve, solvers
+from termsnake.commands import bench, levels, play, replay, scores, serve, solvers, train
 from termsnake.commands.args import OneLineParser
 
 EXIT_OUTPUT = 1  # the output could not be written (a full disk, a closed pipe)
@@ -39,6 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
     scores.add_parser(sub)
     solvers.add_parser(sub)
     serve.add_parser(sub)
+    train.add_parser(sub)
     return parser
 
 

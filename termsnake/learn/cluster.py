@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Final, TypeVar
+from typing import TYPE_CHECKING, Final, TypeVar
 
-from distributed import Client
+if TYPE_CHECKING:
+    from distributed import Client
 
 CONNECT_TIMEOUT: Final = 5.0
 
@@ -22,6 +23,12 @@ class ClusterError(Exception):
 def connect(address: str, timeout: float = CONNECT_TIMEOUT) -> Iterator[Client]:
     """A client of the scheduler at ``address``; ClusterError within ``timeout`` seconds if it
     cannot be reached."""
+    try:
+        from distributed import Client  # the cluster extra, imported only when asked for
+    except ImportError:
+        raise ClusterError(
+            "--scheduler needs the cluster extra: pip install 'termsnake[cluster]'"
+        ) from None
     try:
         client = Client(address, timeout=f"{timeout}s", set_as_default=False)
     except (OSError, TimeoutError, ValueError) as e:

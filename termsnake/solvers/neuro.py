@@ -62,8 +62,9 @@ class Network:
         return int(self.w1.shape[0])
 
     @classmethod
-    def from_vector(cls, vector: FloatArray, hidden: int) -> Network:
+    def from_vector(cls, weights: Sequence[float] | FloatArray, hidden: int) -> Network:
         """A network from its weights laid out flat (as evolution perturbs them)."""
+        vector = np.asarray(weights, dtype=np.float64)
         cut = hidden * (INPUTS + 1)
         return cls(
             vector[:cut].reshape(hidden, INPUTS + 1),

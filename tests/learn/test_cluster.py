@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from distributed import LocalCluster
 
+from termsnake.commands import cli
 from termsnake.core.level import open_level
 from termsnake.learn.cluster import ClusterError, connect, map_on
 from termsnake.learn.evolve import Plan, score, start, step
@@ -44,3 +47,21 @@ def test_an_unreachable_scheduler_is_one_line_within_seconds() -> None:
     ):
         pass
     assert time.monotonic() - began < 5
+
+
+def test_bench_and_train_on_a_cluster_print_the_local_numbers(
+    scheduler: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["bench", "--ai", "greedy,hamilton", "--size", "6x6", "--games", "3", "--json"]
+    assert cli.main(args) == 0
+    here = json.loads(capsys.readouterr().out)
+    assert cli.main([*args, "--scheduler", scheduler]) == 0
+    there = json.loads(capsys.readouterr().out)
+    for row in (*here, *there):
+        row.pop("ms_per_move")
+    assert here == there
+    train = ["train", "neuro", "--size", "6x6", "--generations", "2", "--population", "4"]
+    train += ["--games", "1", "--seed", "3"]
+    assert cli.main([*train, "--out", str(tmp_path / "a.json")]) == 0
+    assert cli.main([*train, "--out", str(tmp_path / "b.json"), "--scheduler", scheduler]) == 0
+    assert (tmp_path / "a.json").read_text() == (tmp_path / "b.json").read_text()

@@ -1,0 +1,47 @@
+"""`termsnake train neuro`: evolve the neuro bot's weights, locally or on a Dask cluster."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from termsnake.commands import args as cliargs
+from termsnake.commands.args import Subparsers
+
+
+def add_parser(sub: Subparsers) -> None:
+    """``termsnake train neuro``'s options."""
+    parser = sub.add_parser(
+        "train",
+        help="train a learning bot (neuro): its weights, a checkpoint and a learning curve",
+        description="Evolve the neuro bot as the course report did: score a population of "
+        "networks by the mean final length over games, keep the best, perturb them, repeat. "
+        "The same seed gives the same weights whatever --jobs or --scheduler.",
+    )
+    parser.add_argument("bot", choices=["neuro"], help="the bot to train")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--size", type=cliargs.size, metavar="WxH", help="an open board (8x8)")
+    where.add_argument("--level", metavar="NAME|PATH", help="a preset or level file")
+    parser.add_argument("--generations", type=cliargs.positive_int, default=40, metavar="N")
+    parser.add_argument("--population", type=cliargs.int_at_least(2), default=32, metavar="N")
+    parser.add_argument("--games", type=cliargs.positive_int, default=8, metavar="N",
+                        help="games that score each network in a generation")  # fmt: skip
+    parser.add_argument("--seed", type=cliargs.seed, default=1, metavar="S")
+    parser.add_argument("--jobs", type=cliargs.int_at_least(0), default=1, metavar="J",
+                        help="worker processes (0: one per CPU)")  # fmt: skip
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="run the games on the Dask cluster at ADDRESS")  # fmt: skip
+    parser.add_argument("--out", required=True, metavar="PATH", help="the weights file to write")
+    parser.add_argument("--resume", action="store_true", help="go on from PATH's checkpoint")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Train; the learn extra (numpy) is imported only now, so the game starts without it."""
+    try:
+        from termsnake.learn import training
+    except ImportError as e:
+        print(f"termsnake train: needs the learn extra ({e.name} is missing): "
+              "pip install 'termsnake[learn]'", file=sys.stderr)  # fmt: skip
+        return 2
+    return training.main(args)

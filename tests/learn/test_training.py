@@ -1,0 +1,44 @@
+"""`termsnake train neuro`: weights, checkpoint and curve; resuming and --jobs change nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from termsnake.commands import cli
+from termsnake.solvers.neuro import load_network
+
+TRAIN = ["train", "neuro", "--size", "6x6", "--population", "4", "--games", "1", "--seed", "2"]
+
+
+def test_resuming_or_more_jobs_give_the_same_weights(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    straight = tmp_path / "straight.json"
+    assert cli.main([*TRAIN, "--generations", "3", "--out", str(straight)]) == 0
+    out = capsys.readouterr().out
+    assert "* best" in out and f"termsnake --ai neuro:{straight}" in out
+    halves = tmp_path / "halves.json"
+    assert cli.main([*TRAIN, "--generations", "1", "--out", str(halves), "--jobs", "2"]) == 0
+    assert cli.main([*TRAIN, "--generations", "3", "--out", str(halves), "--resume"]) == 0
+    assert straight.read_text() == halves.read_text()
+    load_network(str(straight))  # a weights file neuro:PATH plays
+    curve = (tmp_path / "straight.json.curve.csv").read_text().splitlines()
+    assert curve[0] == "generation,best,mean,elite" and len(curve) == 4
+
+
+def test_a_bad_checkpoint_is_one_line_and_kept(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "w.json"
+    checkpoint = tmp_path / "w.json.checkpoint.json"
+    checkpoint.write_bytes(b"\xff not a checkpoint")
+    assert cli.main([*TRAIN, "--generations", "2", "--out", str(out), "--resume"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not a checkpoint" in err
+    assert checkpoint.read_bytes() == b"\xff not a checkpoint"
+    assert cli.main([*TRAIN, "--generations", "1", "--out", str(out)]) == 0
+    assert cli.main(["train", "neuro", "--size", "6x6", "--population", "6", "--generations",
+                     "2", "--out", str(out), "--resume"]) == 2  # fmt: skip
+    assert "other settings" in capsys.readouterr().err
