@@ -91,7 +91,7 @@ def main(args: argparse.Namespace) -> int:
     out = Path(args.out)
     try:
         plan = Plan(board(args), population=args.population, games=args.games, seed=args.seed,
-                    elite=max(2, args.population // 6))  # fmt: skip
+                    elite=max(2, args.population * 3 // 16))  # fmt: skip
         state = resume(plan, checkpoint_path(out)) if args.resume else start(plan)
     except (LevelError, ValueError) as e:
         print(f"termsnake train: error: {' '.join(str(e).split())}", file=sys.stderr)
