@@ -32,7 +32,7 @@ from termsnake.tui.session import Mode, Session, Terminated
 from termsnake.tui.view import Hud, pick_cell_width, render
 
 LOBBY: Final = ("Play a level", "Watch a bot", "Watch a game in progress", "High scores", "Quit")
-WATCH_FPS: Final = 15
+WATCH_POLL: Final = 0.015  # a watcher sees a move at most this late (seconds)
 # Bots a visitor may start: the built-ins that need no file or program of their own.
 BOTS: Final = ("best", "tree", "replan", "hamilton", "straight", "greedy", "neuro", "bfs")
 
@@ -212,16 +212,17 @@ class Visit:
         self.follow(ids[choice])
 
     def follow(self, live_id: int) -> None:
-        """Draw another session's game as it moves; q goes back."""
+        """Draw another session's game each time it moves; q goes back."""
         self.screen.invalidate()
+        shown: tuple[Game | None, tuple[int, int]] = (None, (0, 0))
         while (live := self.hub.look(live_id)) is not None:
-            width = self.term.width
-            hud = Hud(who=live.who, level=live.level, message="watching (q leaves)")
-            lines = render(
-                live.game, hud, cell_width=pick_cell_width(live.game, width), width=width
-            )
-            self.show(lines)
-            if self.key(1 / WATCH_FPS).lower() in ("q", "KEY_ESCAPE"):
+            size = (self.term.width, self.term.height)
+            if (live.game, size) != shown:  # draw only what changed: a move or a resize
+                hud = Hud(who=live.who, level=live.level, message="watching (q leaves)")
+                cell_width = pick_cell_width(live.game, size[0])
+                self.show(render(live.game, hud, cell_width=cell_width, width=size[0]))
+                shown = (live.game, size)
+            if self.key(WATCH_POLL).lower() in ("q", "KEY_ESCAPE"):
                 return
         self.page(["That game is over."])
 
