@@ -75,11 +75,3 @@ def open_level(width: int, height: int, length: int = DEFAULT_LENGTH) -> Level:
     head = Point(max(width // 2, length - 1), height // 2)
     body = straight_body(board, head, Direction.RIGHT, length)
     return Level(board, body, Direction.RIGHT, None, board.name)
-
-
-DEFAULT_WIDTH, DEFAULT_HEIGHT = 24, 16
-
-
-def default_level() -> Level:
-    """The built-in board a person gets from plain ``termsnake``: it fits an 80x24 terminal."""
-    return open_level(DEFAULT_WIDTH, DEFAULT_HEIGHT)

@@ -42,7 +42,6 @@ HEADS: Final[dict[str, Direction]] = {
     "v": Direction.DOWN,
 }
 HEAD_CHARS: Final[dict[Direction, str]] = {d: ch for ch, d in HEADS.items()}
-MAP_CHARS: Final = frozenset({WALL, FLOOR, FOOD, *HEADS})
 
 FIELD_KEYS: Final = ("name", "length", "wrap")
 """Header keys that become fields of the Level (its name, the snake's length, the board's wrap)."""

@@ -23,16 +23,6 @@ Keys = Literal["default", "azerty", "dvorak"]
 GLYPHS: Final[tuple[str, ...]] = get_args(Glyphs)
 KEY_PRESETS: Final[tuple[str, ...]] = get_args(Keys)
 
-# Every key of config.toml and what it means; the README documents the same table.
-KEYS: Final[Mapping[str, str]] = {
-    "speed": f"moves per second, a number > 0 and <= {MAX_SPEED:g} (default 8)",
-    "level": 'the level played without --level: a preset name or a file path (default "classic")',
-    "glyphs": 'the glyph set: "ascii" or "unicode" (default "ascii")',
-    "keys": 'the key preset: "default", "azerty" or "dvorak" (default "default")',
-    "color": "colours where the terminal has them: true or false (default true)",
-    "player": f'your name in high scores, up to {MAX_PLAYER} characters (default "you")',
-}
-
 
 class SettingsError(Exception):
     """A config file that cannot be used; str() is one ``path:line: error: message`` a line."""

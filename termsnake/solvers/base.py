@@ -24,8 +24,14 @@ class SolverFailed(Exception):
 class Solver(Protocol):
     """A strategy: it reads the game and returns a direction, never mutating the live game.
 
-    ``setup`` is called once before the first move and may raise SolverUnavailable.
-    ``overlay`` returns the plan to draw under the snake (cell -> one glyph), possibly empty.
+    The lifecycle: an instance plays one game at a time. ``setup(game)`` is called once per
+    game before its first move (and again to start another game); it may raise
+    SolverUnavailable, saying why. ``next_direction(game)`` is called once per move on the live
+    game, which it must not change (``game.copy()`` is there for look-ahead); SolverFailed says
+    the solver broke down, and loses it the game. ``overlay(game)`` may be called any time
+    after ``setup``: the plan to draw under the snake (cell -> one glyph), possibly empty. A
+    solver holding a resource (an engine's process) may also have ``finish(game)`` (see
+    Finishing), called when the game has ended.
     """
 
     name: str

@@ -103,7 +103,9 @@ class HamiltonSolver:
         self._succ_dir: list[Direction] = []
         self._overlay: Mapping[Point, str] = MappingProxyType({})
         self._on_cycle = False
-        self._expect: tuple[int, int, int] = (-1, -1, -1)
+        # (the game, its step, the head) after our own last move: the game itself, not its id,
+        # which Python reuses once a game is gone.
+        self._expect: tuple[Game | None, int, int] = (None, -1, -1)
 
     # -- set-up ------------------------------------------------------------------------------
 
@@ -125,7 +127,7 @@ class HamiltonSolver:
         self._load(grid, self._start_cycle(game, grid, result.cycle))
         self._board = board
         self._on_cycle = self.holds_invariant(game)
-        self._expect = (-1, -1, -1)
+        self._expect = (None, -1, -1)
 
     def _start_cycle(self, game: Game, grid: Grid, cycle: tuple[Point, ...]) -> tuple[Point, ...]:
         """The cycle to start on: the board's, whichever way round has the snake in order on
@@ -175,7 +177,7 @@ class HamiltonSolver:
         self._load(grid, cycle)
         if self.holds_invariant(game):
             self._on_cycle = True
-            self._expect = (-1, -1, -1)
+            self._expect = (None, -1, -1)
             return True
         self._load(grid, old)
         return False
@@ -236,7 +238,8 @@ class HamiltonSolver:
         index = grid.index
         head = index(game.head)
         # The invariant carries over from our own last move; anything else is checked afresh.
-        if self._expect != (id(game), game.steps, head):
+        expected_game, expected_step, expected_head = self._expect
+        if expected_game is not game or (expected_step, expected_head) != (game.steps, head):
             self._on_cycle = self.holds_invariant(game)
         if not self._on_cycle:
             # Off the cycle (an odd start, or moved by someone else): build one around the body,
@@ -249,11 +252,11 @@ class HamiltonSolver:
         if not self._on_cycle:
             direction = self._entry_move(game, grid, head)
             self._on_cycle = False
-            self._expect = (-1, -1, -1)
+            self._expect = (None, -1, -1)
             return direction
         direction = self._cycle_move(game, grid, head)
         target = grid.step[direction_number(direction)][head]
-        self._expect = (id(game), game.steps + 1, target)
+        self._expect = (game, game.steps + 1, target)
         return direction
 
     def _cycle_move(self, game: Game, grid: Grid, head: int) -> Direction:

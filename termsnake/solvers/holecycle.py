@@ -68,7 +68,8 @@ class HoleCycleSolver:
         self._pos: list[list[int]] = []  # variant -> cell -> place on the cycle (-1: the hole)
         self._succ: list[list[int]] = []  # variant -> cell -> next cell on the cycle (-1: the hole)
         self._overlays: list[Mapping[Point, str]] = []
-        self._expect: tuple[int, int] = (-1, -1)  # (game, steps) after our own last move
+        # (the game itself, not its id, and its step) after our own last move
+        self._expect: tuple[Game | None, int] = (None, -1)
 
     @property
     def cycle(self) -> tuple[Point, ...]:
@@ -103,7 +104,7 @@ class HoleCycleSolver:
                     if self._in_order(game, grid):
                         self._grid = grid
                         self._board = board
-                        self._expect = (id(game), game.steps)
+                        self._expect = (game, game.steps)
                         return
         raise SolverUnavailable(f"{self.name} cannot take up this start position; try --ai best")
 
@@ -146,11 +147,16 @@ class HoleCycleSolver:
         """``hamilton``'s move on the current cycle, or the switch into the hole for its food."""
         grid = self._grid
         # Anything but our own last move (a new game, say) is checked afresh.
-        if grid is None or self._board is not game.board or self._expect != (id(game), game.steps):
+        if (
+            grid is None
+            or self._board is not game.board
+            or self._expect[0] is not game
+            or self._expect[1] != game.steps
+        ):
             self.setup(game)
             grid = self._grid
             assert grid is not None
-        self._expect = (id(game), game.steps + 1)
+        self._expect = (game, game.steps + 1)
         v = self._variant
         cyc, pos = self._cycles[v], self._pos[v]
         n = len(cyc)
