@@ -24,7 +24,7 @@ from termsnake.serve.hub import Hub
 from termsnake.serve.menu import Menu, Pick
 from termsnake.serve.terminal import ChannelOutput, ChannelTerminal
 from termsnake.solvers.base import SolverUnavailable, finish
-from termsnake.solvers.registry import create, known_names
+from termsnake.solvers.registry import create, known_names, plugins
 from termsnake.tui.controllers import KEY_PRESETS, AIController, KeyboardController, help_lines
 from termsnake.tui.runner import summary
 from termsnake.tui.screen import Screen
@@ -144,7 +144,8 @@ class Visit:
 
     def watch_bot(self) -> None:
         """Start a bot on a preset and watch it (others may watch it too)."""
-        bots = [b for b in BOTS if b in known_names()]
+        known = known_names()
+        bots = [b for b in BOTS if b in known] + sorted(plugins())  # plugins are watchable too
         choice = self.choose(Menu("Watch which bot?", bots))
         if choice is None:
             return

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import os
 import signal
 import sys
@@ -67,10 +68,15 @@ def make_terminal() -> blessed.Terminal:
     """
     no_color = os.environ.pop("NO_COLOR", None)
     try:
-        return blessed.Terminal()
+        term = blessed.Terminal()
     finally:
         if no_color is not None:
             os.environ["NO_COLOR"] = no_color
+    if hasattr(term, "_keyboard_decoder"):
+        # blessed decodes keys strictly: one byte that is not UTF-8 (a Latin-1 terminal) would
+        # raise; replaced, it becomes U+FFFD, which no key means.
+        term._keyboard_decoder = codecs.getincrementaldecoder(term._encoding)(errors="replace")
+    return term
 
 
 def colours_wanted() -> bool:

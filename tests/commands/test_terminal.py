@@ -300,3 +300,12 @@ def test_a_level_name_with_unusual_spaces_plays(run, tmp_path: Path) -> None:  #
     t.send("q")
     assert t.wait_exit() == 0
     assert "Game over" in t.text()
+
+
+def test_bytes_that_are_not_utf8_are_ignored_keys(run) -> None:  # type: ignore[no-untyped-def]
+    t = run("--size", "20x10", "--seed", "3", "--speed", "4")
+    t.wait_for("a direction key starts")
+    t.child.send(b"\xff\xe9\x80")  # Latin-1 keys, and a cut sequence
+    t.send("q")
+    assert t.wait_exit() == 0
+    assert "Traceback" not in t.text() and "Game over: quit" in t.text()
