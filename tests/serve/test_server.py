@@ -101,6 +101,7 @@ def test_a_fourth_connection_from_one_address_is_told_why(server: Server) -> Non
     run(go())
 
 
+@pytest.mark.slow
 def test_an_idle_player_is_told_and_disconnected(server: Server) -> None:
     async def go() -> None:
         async with await connect(server.port, "fay") as conn:
@@ -144,6 +145,7 @@ def test_sigterm_tells_every_player_scores_the_game_and_exits_0(tmp_path: Path) 
     assert '"player": "hal"' in scores
 
 
+@pytest.mark.slow
 def test_a_client_that_stops_reading_is_cut_off(tmp_path: Path) -> None:
     async def go(s: Server) -> None:
         async with await connect(s.port, "ivy") as conn:
