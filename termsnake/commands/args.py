@@ -85,3 +85,13 @@ def speed(text: str) -> float:
             f"expected moves per second above 0 and at most {MAX_SPEED:g}, not {text}"
         )
     return value
+
+
+def add_engine_timeout(parser: argparse.ArgumentParser) -> None:
+    """``--engine-timeout SECONDS``, for every command that can run an exec: engine."""
+    parser.add_argument(
+        "--engine-timeout",
+        type=seconds,
+        metavar="SECONDS",
+        help="an exec: engine's time limit for each move (default 1)",
+    )

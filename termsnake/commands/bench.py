@@ -162,12 +162,7 @@ def add_parser(sub: Subparsers) -> None:
         metavar="ADDRESS",
         help="play the games on the Dask cluster at ADDRESS (the same numbers as here)",
     )
-    parser.add_argument(
-        "--engine-timeout",
-        type=cliargs.seconds,
-        metavar="SECONDS",
-        help="an exec: engine's time limit for each move (default 1)",
-    )
+    cliargs.add_engine_timeout(parser)
     parser.add_argument(
         "--record-dir",
         type=directory_name,

@@ -46,12 +46,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--speed", type=cliargs.speed, help="moves per second (default 8)")
     p.add_argument("--seed", type=cliargs.seed, help="the food sequence (default: random)")
     p.add_argument("--record", metavar="FILE", help="save a replay of the game to FILE")
-    p.add_argument(
-        "--engine-timeout",
-        type=cliargs.seconds,
-        metavar="SECONDS",
-        help="an exec: engine's time limit for each move (default 1)",
-    )
+    cliargs.add_engine_timeout(p)
     p.add_argument(
         "--unicode", action="store_true", help="box-drawing frame and block body (UTF-8 only)"
     )
