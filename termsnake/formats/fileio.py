@@ -36,6 +36,9 @@ def read_capped(path: str | os.PathLike[str], limit: int) -> bytes:
     info = os.stat(path)
     if stat.S_ISDIR(info.st_mode):
         raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), os.fspath(path))
+    if stat.S_ISFIFO(info.st_mode) or stat.S_ISSOCK(info.st_mode):
+        # Opening a pipe waits for a writer, maybe for ever: refuse it instead.
+        raise OSError(errno.EINVAL, "a pipe or socket, not a file", os.fspath(path))
     if info.st_size > limit:
         raise TooLarge(info.st_size, limit)
     with open(path, "rb") as f:

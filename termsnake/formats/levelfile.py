@@ -261,14 +261,16 @@ def _read_headers(headers: list[_Header], errors: _Collector) -> _Fields:
             else:
                 name = h.value
         elif h.key == "length":
-            if h.value.isascii() and h.value.isdigit() and int(h.value) >= 1:
+            # Nine digits are more than any board's cells; more would only strain int().
+            if h.value.isascii() and h.value.isdigit() and len(h.value) <= 9 and int(h.value) >= 1:
                 length, length_line = int(h.value), h.line
             else:
                 length_ok = False
+                shown = printable(h.value if len(h.value) <= 40 else h.value[:40] + "...")
                 errors.add(
                     h.line,
                     h.value_col,
-                    f"length must be a whole number of 1 or more, not '{printable(h.value)}'",
+                    f"length must be a whole number from 1 to 999999999, not '{shown}'",
                 )
         elif h.key == "wrap":
             word = h.value.lower()

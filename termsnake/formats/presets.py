@@ -85,6 +85,10 @@ def load_level(name_or_path: str) -> Level:
         return load_preset(name_or_path)
     path = Path(name_or_path)
     looks_like_path = "/" in name_or_path or "\\" in name_or_path or path.suffix != ""
-    if looks_like_path or path.exists():
+    try:
+        exists = path.exists()
+    except OSError:  # a name too long for the file system is no file either
+        exists = False
+    if looks_like_path or exists:
         return load_level_file(name_or_path)
     raise UnknownLevelError([Diagnostic(name_or_path, 1, 1, unknown_level_message(name_or_path))])

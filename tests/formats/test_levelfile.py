@@ -258,11 +258,11 @@ def test_unknown_header_key_far_from_all_lists_them() -> None:
     assert "known keys: name, length, wrap, author, description" in d.message
 
 
-@pytest.mark.parametrize("value", ["abc", "0", "-1", "3.5", "", "٣"])
+@pytest.mark.parametrize("value", ["abc", "0", "-1", "3.5", "", "٣", "1" * 10])
 def test_bad_length(value: str) -> None:
     d = only_error(f"length: {value}\n....>\n")
     assert (d.line, d.col) == (1, 9 if value else 8)
-    assert d.message == f"length must be a whole number of 1 or more, not '{value}'"
+    assert d.message == f"length must be a whole number from 1 to 999999999, not '{value}'"
 
 
 @pytest.mark.parametrize("value", ["maybe", "", "2"])

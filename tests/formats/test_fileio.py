@@ -1,0 +1,42 @@
+"""Files the user names: pipes refused, never overwritten, long names and numbers refused."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from termsnake.formats.fileio import read_capped, write_new
+from termsnake.formats.levelfile import LevelError, parse_level
+from termsnake.formats.presets import UnknownLevelError, load_level
+
+
+def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    with pytest.raises(OSError, match="a pipe or socket, not a file"):
+        read_capped(fifo, 1000)
+    link = tmp_path / "link.txt"
+    link.symlink_to(fifo)
+    with pytest.raises(LevelError, match="a pipe or socket"):
+        load_level(str(link))
+
+
+def test_write_new_numbers_like_a_second_copy_and_keeps_every_file(tmp_path: Path) -> None:
+    first = tmp_path / "game.json"
+    assert write_new(first, b"one") == first
+    assert write_new(first, b"one") == first  # the same bytes: this data already
+    assert write_new(first, b"two") == tmp_path / "game-2.json"
+    assert write_new(first, b"three") == tmp_path / "game-3.json"
+    assert [first.read_bytes(), (tmp_path / "game-2.json").read_bytes()] == [b"one", b"two"]
+
+
+def test_a_level_name_too_long_for_any_file_is_one_clear_error() -> None:
+    with pytest.raises(UnknownLevelError, match="no preset or file named"):
+        load_level("a" * 300)
+
+
+def test_a_length_of_thousands_of_digits_is_a_located_error() -> None:
+    with pytest.raises(LevelError, match=r"x\.txt:1:9: error: length must be a whole number"):
+        parse_level("length: " + "9" * 5000 + "\n\n..>..\n", "x.txt")
