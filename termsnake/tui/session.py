@@ -95,6 +95,13 @@ def check_terminal() -> str | None:
     return None
 
 
+def ignore_more_hangups(signum: int) -> None:
+    """After a first SIGHUP the terminal is gone, and a closing window sends another: ignore
+    the rest, so the score and the replay are saved before the process ends."""
+    if signum == signal.SIGHUP:
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
+
 @contextmanager
 def terminal_mode(
     term: blessed.Terminal,
@@ -111,10 +118,12 @@ def terminal_mode(
     """
 
     def raise_now(signum: int, frame: FrameType | None) -> None:
+        ignore_more_hangups(signum)
         raise Terminated(signum)
 
     def defer(signum: int, frame: FrameType | None) -> None:
         assert on_signal is not None
+        ignore_more_hangups(signum)
         on_signal(signum)
 
     handlers: dict[int, Callable[[int, FrameType | None], None]] = {
@@ -137,7 +146,8 @@ def terminal_mode(
         except (OSError, termios.error):
             pass  # the terminal hung up: there is nothing left to restore
         for s, handler in previous.items():
-            signal.signal(s, handler)
+            if s != signal.SIGHUP or signal.getsignal(s) is not signal.SIG_IGN:
+                signal.signal(s, handler)
 
 
 def stop_process() -> None:

@@ -5,11 +5,14 @@ from __future__ import annotations
 import re
 import signal
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from pty_harness import Pty, quiet_env, termsnake_command
+
+from termsnake.formats.replay import load_replay, verify
 
 pytestmark = pytest.mark.terminal
 
@@ -178,7 +181,6 @@ def test_a_board_without_a_cycle_is_refused_clearly(tmp_path: Path) -> None:
 
 def test_record_then_the_replay_reproduces_the_game(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     from termsnake.core.game import Outcome
-    from termsnake.formats.replay import load_replay, verify
 
     path = tmp_path / "game.json"
     t = run(
@@ -221,7 +223,6 @@ def test_record_never_overwrites_a_file(tmp_path: Path) -> None:
 
 def test_a_hang_up_still_keeps_the_replay_and_the_score(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     import os
-    import time
 
     from termsnake.core.game import Outcome
     from termsnake.formats.replay import load_replay, verify
@@ -241,7 +242,6 @@ def test_a_hang_up_still_keeps_the_replay_and_the_score(run, tmp_path: Path) -> 
 
 
 def test_a_file_made_during_the_game_is_not_overwritten(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    from termsnake.formats.replay import load_replay, verify
 
     path = tmp_path / "game.json"
     t = run("--ai", "hamilton", "--size", "6x6", "--speed", "5", "--record", str(path))

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import io
+import os
+import signal
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -147,3 +150,25 @@ def test_a_signal_on_the_final_board_ends_with_its_code(clock: FakeClock) -> Non
     with pytest.raises(app.Terminated) as caught:
         s.run()
     assert s.game.outcome is Outcome.DIED and caught.value.signum == 15
+
+
+def test_after_a_hang_up_more_hang_ups_are_ignored_until_the_end() -> None:
+    # A closing window sends SIGHUP twice: the second must not kill us while we save.
+    term = Terminal(stream=io.StringIO(), force_styling=True)
+    got: list[int] = []
+    old = signal.getsignal(signal.SIGHUP)
+    try:
+        with app.terminal_mode(term, got.append):
+            os.kill(os.getpid(), signal.SIGHUP)
+            time.sleep(0.05)
+        assert got == [signal.SIGHUP]
+        assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
+        os.kill(os.getpid(), signal.SIGHUP)  # the second one: nothing happens
+        with app.terminal_mode(term, got.append):
+            pass
+        assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGHUP, old)
+    with app.terminal_mode(term, got.append):
+        pass
+    assert signal.getsignal(signal.SIGHUP) is old  # without a hang-up, all is as it was
