@@ -31,7 +31,7 @@ from termsnake.commands import args as cliargs
 from termsnake.commands.args import Subparsers
 from termsnake.core.level import Level
 from termsnake.learn.cluster import ClusterError, connect, map_on
-from termsnake.solvers.registry import resolve_name
+from termsnake.solvers.registry import create, resolve_name
 
 
 def board_size(text: str) -> str:
@@ -215,6 +215,8 @@ def prepare(args: argparse.Namespace) -> Setup | int:
     """The run's solvers and boards from the arguments, or the exit code of a bad one."""
     try:
         solvers = _unique(resolve_name(n) for n in args.ai.split(",") if n.strip())
+        for name in solvers:
+            create(name)  # a plugin that fails to import, a missing extra: said before any game
     except ValueError as e:
         return _fail(str(e))
     if not solvers:

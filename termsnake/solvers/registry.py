@@ -90,7 +90,14 @@ def resolve_name(name: str) -> str:
 
 def _load(target: str) -> Callable[..., Any]:
     module_name, _, attr = target.partition(":")
-    factory: Callable[..., Any] = getattr(importlib.import_module(module_name), attr)
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as e:
+        if e.name is None or e.name.startswith("termsnake"):
+            raise
+        extra = " (pip install 'termsnake[learn]')" if e.name in ("numpy", "gymnasium") else ""
+        raise ValueError(f"this solver needs {e.name}, which is not installed{extra}") from None
+    factory: Callable[..., Any] = getattr(module, attr)
     return factory
 
 

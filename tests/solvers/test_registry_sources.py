@@ -72,3 +72,13 @@ def test_an_unknown_name_lists_the_known_ones_and_the_prefixes() -> None:
         ValueError, match=r"known solvers: .*best.*\(and exec:\.\.\., neuro:\.\.\.\)"
     ):
         create("nosuch")
+
+
+def test_a_solver_whose_extra_is_missing_says_how_to_install_it(
+    fresh: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "needs_numpy_bot.py").write_text("import numpy_that_is_not_there\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    register("heavy", "needs_numpy_bot:Bot")
+    with pytest.raises(ValueError, match="needs numpy_that_is_not_there, which is not installed"):
+        create("heavy")
