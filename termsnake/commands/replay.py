@@ -11,7 +11,8 @@ from termsnake.commands.args import Subparsers
 from termsnake.core.game import Game
 from termsnake.core.geometry import Direction, Point
 from termsnake.core.speed import MAX_SPEED
-from termsnake.formats.replay import PlaybackGame, ReplayError, load_replay, verify
+from termsnake.formats.replay import ReplayError, load_replay
+from termsnake.formats.verify import PlaybackGame, verify
 from termsnake.tui.runner import watch
 
 

@@ -50,10 +50,10 @@ META_KEYS: Final = ("author", "description")
 KNOWN_KEYS: Final = (*FIELD_KEYS, *META_KEYS)
 USER_KEY_PREFIX: Final = "x-"
 
-_KEY_RE: Final = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+KEY_RE: Final = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 _TRUE: Final = frozenset({"yes", "true", "on", "1"})
 _FALSE: Final = frozenset({"no", "false", "off", "0"})
-_BLANK: Final = " \t"
+BLANK: Final = " \t"
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +153,7 @@ def parse_level(source: str | bytes, path: str = "<string>") -> Level:
     else:
         text = source.removeprefix("\ufeff")
     lines = _split_lines(text)
-    if not any(line.strip(_BLANK) for line in lines):
+    if not any(line.strip(BLANK) for line in lines):
         errors.add(1, 1, "empty file: a level needs a map of # . and a head > < ^ v")
         errors.raise_if_any()
 
@@ -162,7 +162,7 @@ def parse_level(source: str | bytes, path: str = "<string>") -> Level:
     map_ended_at: int | None = None  # the blank line after the map, if any
     for number, raw in enumerate(lines, start=1):
         line = raw.rstrip(" ")
-        stripped = line.strip(_BLANK)
+        stripped = line.strip(BLANK)
         if not stripped:
             if rows and map_ended_at is None:
                 map_ended_at = number
@@ -209,9 +209,9 @@ def _looks_like_header(line: str) -> bool:
 
 def _parse_header_line(line: str, number: int, errors: _Collector) -> _Header | None:
     key_part, _, value_part = line.partition(":")
-    key = key_part.strip(_BLANK)
-    key_col = len(key_part) - len(key_part.lstrip(_BLANK)) + 1
-    if not _KEY_RE.fullmatch(key):
+    key = key_part.strip(BLANK)
+    key_col = len(key_part) - len(key_part.lstrip(BLANK)) + 1
+    if not KEY_RE.fullmatch(key):
         shown = printable(key)
         errors.add(
             number,
@@ -220,8 +220,8 @@ def _parse_header_line(line: str, number: int, errors: _Collector) -> _Header | 
             "(letters, digits, - and _ in the key)",
         )
         return None
-    value = value_part.strip(_BLANK)
-    value_col = len(key_part) + 2 + (len(value_part) - len(value_part.lstrip(_BLANK)))
+    value = value_part.strip(BLANK)
+    value_col = len(key_part) + 2 + (len(value_part) - len(value_part.lstrip(BLANK)))
     return _Header(key.lower(), value, number, value_col)
 
 
@@ -411,59 +411,6 @@ def _misfit_message(
         f"a snake of length {fields.length}{where} does not fit straight behind the head "
         f"(facing {direction.name.lower()}): there is room for {cells} before {why}"
     )
-
-
-# -- printing ------------------------------------------------------------------------------------
-
-
-def format_level(level: Level) -> str:
-    """The level as file text; ``parse_level`` reads it back equal. ValueError if it cannot be."""
-    _check_printable(level)
-    lines = [f"name: {level.name}"]
-    lines += [f"{key}: {value}".rstrip(" ") for key, value in level.meta]
-    lines.append(f"length: {len(level.body)}")
-    if level.board.wrap:
-        lines.append("wrap: yes")
-    lines.append("")
-    grid = [list(row) for row in level.board.rows()]
-    head = level.body[0]
-    grid[head.y][head.x] = HEAD_CHARS[level.direction]
-    if level.food is not None:
-        grid[level.food.y][level.food.x] = FOOD
-    lines += ["".join(row) for row in grid]
-    return "\n".join(lines) + "\n"
-
-
-def _check_printable(level: Level) -> None:
-    problems: list[str] = []
-    texts = [("name", level.name), *level.meta]
-    for key, value in texts:
-        if any(unicodedata.category(ch) == "Cc" for ch in value) or value != value.strip(_BLANK):
-            problems.append(f"{key} {value!r} has control characters or outer spaces")
-    if not level.name:
-        problems.append("the name is empty")
-    for key, _ in level.meta:
-        user = key.startswith(USER_KEY_PREFIX) and len(key) > len(USER_KEY_PREFIX)
-        if key not in META_KEYS and not (user and _KEY_RE.fullmatch(key) and key == key.lower()):
-            problems.append(f"{key!r} cannot be a header key of meta")
-    if len({key for key, _ in level.meta}) != len(level.meta):
-        problems.append("meta repeats a key")
-    if level.board.name != level.name:
-        problems.append(f"the board's name {level.board.name!r} is not the level's {level.name!r}")
-    expected = _straight_or_none(level)
-    if expected != level.body:
-        problems.append("the body does not lie straight behind the head")
-    if len(level.body) >= level.board.size:
-        problems.append("the snake fills the board")
-    if problems:
-        raise ValueError("this level cannot be written as a level file: " + "; ".join(problems))
-
-
-def _straight_or_none(level: Level) -> tuple[Point, ...] | None:
-    try:
-        return straight_body(level.board, level.body[0], level.direction, len(level.body))
-    except ValueError:
-        return None
 
 
 # -- files ---------------------------------------------------------------------------------------

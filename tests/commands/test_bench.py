@@ -19,7 +19,8 @@ from termsnake.core.board import Board
 from termsnake.core.game import Game, Outcome
 from termsnake.core.geometry import Direction, Point
 from termsnake.core.level import Level, open_level
-from termsnake.formats.replay import load_replay, verify
+from termsnake.formats.replay import load_replay
+from termsnake.formats.verify import verify
 from termsnake.solvers import registry
 
 # The keys of one JSON row, in order (DESIGN.md, "Benchmark output").

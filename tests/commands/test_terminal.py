@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from pty_harness import Pty, quiet_env, termsnake_command
 
-from termsnake.formats.replay import load_replay, verify
+from termsnake.formats.replay import load_replay
+from termsnake.formats.verify import verify
 
 pytestmark = pytest.mark.terminal
 
@@ -225,7 +226,8 @@ def test_a_hang_up_still_keeps_the_replay_and_the_score(run, tmp_path: Path) -> 
     import os
 
     from termsnake.core.game import Outcome
-    from termsnake.formats.replay import load_replay, verify
+    from termsnake.formats.replay import load_replay
+    from termsnake.formats.verify import verify
 
     path = tmp_path / "dropped.json"
     t = run("--ai", "hamilton", "--size", "10x10", "--speed", "30", "--record", str(path))

@@ -14,7 +14,8 @@ from termsnake.core.game import Outcome
 from termsnake.core.geometry import DIRECTIONS
 from termsnake.env import ENV_ID
 from termsnake.env.snake import BODY, FOOD, HEAD, WALL, SnakeEnv
-from termsnake.formats.replay import load_replay, verify
+from termsnake.formats.replay import load_replay
+from termsnake.formats.verify import verify
 from termsnake.tui.view import Hud, render
 
 

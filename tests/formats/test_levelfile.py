@@ -18,10 +18,10 @@ from termsnake.formats.levelfile import (
     MAX_FILE_BYTES,
     Diagnostic,
     LevelError,
-    format_level,
     load_level_file,
     parse_level,
 )
+from termsnake.formats.levelprint import format_level
 from termsnake.formats.text import describe_char, printable
 
 TWO_ROOMS = """\

@@ -29,14 +29,13 @@ from termsnake.formats.levelfile import MAX_FILE_BYTES
 from termsnake.formats.replay import (
     MAX_MOVES,
     MAX_REPLAY_BYTES,
-    PlaybackGame,
     Replay,
     ReplayError,
     load_replay,
     move_limit,
     replay_from_game,
-    verify,
 )
+from termsnake.formats.verify import PlaybackGame, verify
 from termsnake.solvers.base import Solver, play
 
 
