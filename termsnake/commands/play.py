@@ -41,6 +41,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     where.add_argument(
         "--size", metavar="WxH", type=cliargs.size, help="an open board of WxH cells"
     )
+    p.add_argument(
+        "--wrap", action="store_true", help="with --size: the edges wrap around (a torus)"
+    )
     p.add_argument("--length", type=cliargs.positive_int, help="the starting length (default 3)")
     p.add_argument("--ai", metavar="SOLVER", help=f"watch a bot: {', '.join(known_names())}")
     p.add_argument("--speed", type=cliargs.speed, help="moves per second (default 8)")
@@ -62,12 +65,14 @@ def choose_level(
     *,
     default: str = presets.DEFAULT_LEVEL,
     origin: str = "",
+    wrap: bool = False,
 ) -> Level:
     """The level the options ask for (``default`` when none, from ``origin`` such as the
     config file); UsageError with the located errors if it is bad."""
     if size is not None:
         try:
-            return open_level(size[0], size[1], DEFAULT_LENGTH if length is None else length)
+            start = DEFAULT_LENGTH if length is None else length
+            return open_level(size[0], size[1], start, wrap=wrap)
         except ValueError as e:
             raise UsageError(f"termsnake: --size {size[0]}x{size[1]}: {e}") from None
     if level == "":
@@ -118,7 +123,10 @@ def run_play(args: argparse.Namespace) -> int:
             args.length,
             default=config.level,
             origin=str(settings_path()) if config.level != presets.DEFAULT_LEVEL else "",
+            wrap=args.wrap,
         )
+        if args.wrap and args.size is None:
+            raise UsageError("termsnake: --wrap goes with --size (a level file says `wrap: yes`)")
         game = Game(level, args.seed)
         solver = prepare_solver(args.ai, game, args.engine_timeout) if args.ai is not None else None
         if args.record is not None:

@@ -61,8 +61,11 @@ def with_length(level: Level, length: int) -> Level:
     return replace(level, body=body, food=food)
 
 
-def open_level(width: int, height: int, length: int = DEFAULT_LENGTH) -> Level:
-    """An open ``width`` x ``height`` board, the snake in the middle heading right."""
+def open_level(
+    width: int, height: int, length: int = DEFAULT_LENGTH, *, wrap: bool = False
+) -> Level:
+    """An open ``width`` x ``height`` board (edges wrapping around with ``wrap``), the snake in
+    the middle heading right."""
     if length < 1:
         raise ValueError("the length must be at least 1")
     if length > width:
@@ -71,7 +74,7 @@ def open_level(width: int, height: int, length: int = DEFAULT_LENGTH) -> Level:
         raise ValueError(
             f"a snake of length {length} leaves no free cell on a {width}x{height} board"
         )
-    board = Board.open(width, height)
+    board = Board.open(width, height, wrap=wrap, name=f"torus-{width}x{height}" if wrap else None)
     head = Point(max(width // 2, length - 1), height // 2)
     body = straight_body(board, head, Direction.RIGHT, length)
     return Level(board, body, Direction.RIGHT, None, board.name)

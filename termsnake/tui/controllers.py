@@ -176,6 +176,8 @@ class KeyboardController:
         key = normalize_key(key)
         turn = self.direction_keys.get(key)
         if turn is not None:
+            if game.steps == 0 and not self.queue and turn is game.direction.opposite:
+                return None  # it would be dropped: it must not start the game either
             self.queue.push(turn, game.direction)
             return Command.STEP
         return self.command_keys.get(key)

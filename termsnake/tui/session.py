@@ -284,7 +284,8 @@ class Session:
 
     def _frame(self, cell_width: int, columns: int, message: str = "") -> list[str]:
         if self.mode is Mode.WAITING and not message:
-            message = "a direction key starts (? keys)"
+            heading = self.game.direction.name.lower()
+            message = f"heading {heading}: a direction key starts (? keys)"
         hud = Hud(
             who=self.controller.who,
             level=self.level_name,

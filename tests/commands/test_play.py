@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from termsnake.commands import cli
+from termsnake.commands.play import choose_level
 from termsnake.core.game import Game
 from termsnake.core.geometry import Direction
 from termsnake.core.level import open_level
@@ -37,3 +39,11 @@ def test_the_summary_names_the_best_as_it_is_after_the_game(tmp_path: Path) -> N
 def test_the_summary_shows_the_time_it_is_given() -> None:
     text = summary(quit_after(2), "you", 75.9)
     assert "steps 2  time 1:15  seed 1" in text and text.endswith("Moves (2): 2R")
+
+
+def test_wrap_makes_a_sized_board_a_torus() -> None:
+    level = choose_level(None, (6, 4), 2, wrap=True)
+    assert level.board.wrap and level.name == "torus-6x4"
+    assert not choose_level(None, (6, 4), 2).board.wrap
+    args = cli.build_parser().parse_args(["--size", "6x4", "--wrap"])
+    assert args.wrap and args.size == (6, 4)

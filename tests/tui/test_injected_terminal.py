@@ -57,7 +57,7 @@ def test_two_sessions_in_one_process_play_apart() -> None:
     threads[0].join(timeout=10)
     assert first.game.outcome is Outcome.DIED and first.game.moves[0].value == "D"
     assert second.game.steps == 0 and second.mode is Mode.WAITING  # still waiting for a key
-    assert "a direction key starts" in second_screen.text()
+    assert "heading right: a direction key" in second_screen.text()
     assert "#. . . . . X" in first_screen.text()  # the head, dead at the bottom wall
     second_term.resize(60, 20)
     second_term.feed(b"q")

@@ -13,6 +13,7 @@ from blessed import Terminal
 from blessed.keyboard import Keystroke
 
 from termsnake.core.game import Game, Outcome
+from termsnake.core.geometry import Direction
 from termsnake.core.level import open_level
 from termsnake.tui import session as app
 from termsnake.tui.controllers import KeyboardController
@@ -172,3 +173,16 @@ def test_after_a_hang_up_more_hang_ups_are_ignored_until_the_end() -> None:
     with app.terminal_mode(term, got.append):
         pass
     assert signal.getsignal(signal.SIGHUP) is old  # without a hang-up, all is as it was
+
+
+def test_a_first_key_opposite_to_the_heading_does_not_start_the_game(clock: FakeClock) -> None:
+    # The snake faces right: left would be dropped by the turn queue, so it must not start the
+    # clock either (the snake would run into the wall while the player presses left).
+    s = session(clock, [(0.5, "a"), (1.0, "a"), (2.0, "q")], speed=10)
+    s.mode = app.Mode.WAITING
+    s.run()
+    assert s.game.steps == 0 and s.game.outcome is Outcome.QUIT
+    s = session(clock, [(0.5, "a"), (1.0, "s"), (1.5, "q")], speed=10)
+    s.mode = app.Mode.WAITING
+    s.run()
+    assert s.game.moves[0] is Direction.DOWN and s.game.steps >= 4
