@@ -338,23 +338,7 @@ def _read_map(
                     f"unknown map character {describe_char(ch)}; "
                     "the map uses # wall, . floor, > < ^ v head, % food",
                 )
-    if not heads:
-        ok = False
-        errors.add(rows[0][0], 1, "no head: put one of > < ^ v on the map where the snake starts")
-    for number, col, _, _ in heads[1:]:
-        ok = False
-        errors.add(
-            number,
-            col,
-            f"a second head; the first is at line {heads[0][0]} col {heads[0][1]}, "
-            "and a level has one snake",
-        )
-    for number, col, _ in foods[1:]:
-        ok = False
-        errors.add(
-            number, col, f"a second food; the first is at line {foods[0][0]} col {foods[0][1]}"
-        )
-    if not ok:
+    if not (_one_of_each(rows, heads, foods, errors) and ok):
         return None
     board = Board(width, len(rows), frozenset(walls), fields.wrap, name)
     head_line, head_col, head, direction = heads[0]
@@ -383,6 +367,29 @@ def _read_map(
     except ValueError as exc:  # the checks above should make this unreachable
         errors.add(head_line, head_col, str(exc))
         return None
+
+
+def _one_of_each(
+    rows: list[tuple[int, str]],
+    heads: list[tuple[int, int, Point, Direction]],
+    foods: list[tuple[int, int, Point]],
+    errors: _Collector,
+) -> bool:
+    """Whether the map has one head and at most one food (each extra one is reported)."""
+    if not heads:
+        errors.add(rows[0][0], 1, "no head: put one of > < ^ v on the map where the snake starts")
+    for number, col, _, _ in heads[1:]:
+        errors.add(
+            number,
+            col,
+            f"a second head; the first is at line {heads[0][0]} col {heads[0][1]}, "
+            "and a level has one snake",
+        )
+    for number, col, _ in foods[1:]:
+        errors.add(
+            number, col, f"a second food; the first is at line {foods[0][0]} col {foods[0][1]}"
+        )
+    return len(heads) == 1 and len(foods) <= 1
 
 
 def _misfit_message(

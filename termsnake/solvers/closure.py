@@ -47,6 +47,9 @@ def close_body(
     keeps to ``prefer`` (a successor per cell, such as an old cycle's) where it can, first of
     all with ``keep_to_prefer``. None means no cycle was found within the limit, not that there
     is none (with a target it can miss a closure a search without one would find).
+
+    The search is one loop with its state in locals on purpose: it is replan's hot path, run at
+    every food, and calls or attribute lookups per position would cost time on every move.
     """
     adj = grid.adj
     head, anchor = body[0], body[-1]
