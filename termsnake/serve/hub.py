@@ -5,8 +5,7 @@ from __future__ import annotations
 import itertools
 import re
 import threading
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from termsnake.core.game import Game
 from termsnake.formats.scores import ScoreStore
@@ -22,7 +21,6 @@ class Live:
     level: str
     game: Game  # a copy, replaced after every move; never the live game itself
     over: bool = False
-    watchers: list[Callable[[], None]] = field(default_factory=list)  # woken at each move
 
 
 class Hub:
@@ -59,39 +57,18 @@ class Hub:
             return live_id
 
     def publish(self, live_id: int, game: Game) -> None:
-        """The game moved: watchers see the new state, woken at once."""
+        """The game moved: watchers see the new state."""
         copy = game.copy()
         with self._lock:
             live = self._live.get(live_id)
-            if live is None:
-                return
-            live.game = copy
-            live.over = game.over
-            watchers = list(live.watchers)
-        for wake in watchers:
-            wake()
-
-    def follow(self, live_id: int, wake: Callable[[], None]) -> bool:
-        """Call ``wake`` after each move of game ``live_id``; False if it is gone."""
-        with self._lock:
-            live = self._live.get(live_id)
             if live is not None:
-                live.watchers.append(wake)
-            return live is not None
-
-    def unfollow(self, live_id: int, wake: Callable[[], None]) -> None:
-        """Stop waking ``wake``."""
-        with self._lock:
-            live = self._live.get(live_id)
-            if live is not None and wake in live.watchers:
-                live.watchers.remove(wake)
+                live.game = copy
+                live.over = game.over
 
     def end(self, live_id: int) -> None:
-        """The game is over and gone from the list (its watchers are woken to see that)."""
+        """The game is over and gone from the list."""
         with self._lock:
-            live = self._live.pop(live_id, None)
-        for wake in live.watchers if live is not None else ():
-            wake()
+            self._live.pop(live_id, None)
 
     def watchable(self) -> list[tuple[int, str]]:
         """The games in progress: id and a label, oldest first."""

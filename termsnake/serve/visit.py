@@ -32,7 +32,7 @@ from termsnake.tui.session import Mode, Session, Terminated
 from termsnake.tui.view import Hud, pick_cell_width, render
 
 LOBBY: Final = ("Play a level", "Watch a bot", "Watch a game in progress", "High scores", "Quit")
-WATCH_WAIT: Final = 1.0  # a watcher is woken at each move; this only bounds a missed wake
+WATCH_POLL: Final = 0.015  # a watcher sees a move at most this late (seconds)
 # Bots a visitor may start: the built-ins that need no file or program of their own.
 BOTS: Final = ("best", "tree", "replan", "hamilton", "straight", "greedy", "neuro", "bfs")
 
@@ -215,17 +215,6 @@ class Visit:
     def follow(self, live_id: int) -> None:
         """Draw another session's game each time it moves; q goes back."""
         self.screen.invalidate()
-        self.hub.follow(live_id, self.term.wake)
-        try:
-            left = self._follow(live_id)
-        finally:
-            self.hub.unfollow(live_id, self.term.wake)
-        if not left:
-            self.page(["That game is over."])
-
-    def _follow(self, live_id: int) -> bool:
-        """Redraw at each move (the hub wakes us) or resize: True when the player leaves with
-        q, False when the game is over."""
         shown: tuple[Game | None, tuple[int, int]] = (None, (0, 0))
         while (live := self.hub.look(live_id)) is not None:
             size = (self.term.width, self.term.height)
@@ -234,9 +223,9 @@ class Visit:
                 cell_width = pick_cell_width(live.game, size[0])
                 self.show(render(live.game, hud, cell_width=cell_width, width=size[0]))
                 shown = (live.game, size)
-            if self.key(WATCH_WAIT).lower() in ("q", "KEY_ESCAPE"):
-                return True
-        return False
+            if self.key(WATCH_POLL).lower() in ("q", "KEY_ESCAPE"):
+                return
+        self.page(["That game is over."])
 
     def high_scores(self) -> None:
         """The server's high scores, per level, best first."""
