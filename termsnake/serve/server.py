@@ -248,13 +248,17 @@ async def serve(config: Config, ready: asyncio.Event | None = None) -> None:
         f"connect with: ssh -p {port} NAME@{config.host}",
         flush=True,
     )
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
+    # A plain handler and a look every 0.2 s, not loop.add_signal_handler: under load the
+    # threads' call_soon_threadsafe fill the loop's wake-up pipe, and a signal sent through it
+    # would be lost.
+    stopping: list[int] = []
     for signum in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(signum, stop.set)
+        signal.signal(signum, lambda s, f: stopping.append(s))
+    loop = asyncio.get_running_loop()
     if ready is not None:
         ready.set()
-    await stop.wait()
+    while not stopping:
+        await asyncio.sleep(0.2)
     app.stop_all()
     server.close()
     deadline = loop.time() + 5
