@@ -1,5 +1,7 @@
 """Fixed games of every solver on small boards, recorded as replays: the same code gives the
-same bytes. The golden files in tests/golden/games/ were recorded before the package redesign."""
+same bytes. The golden files in tests/golden/games/ were recorded before the package redesign;
+the games that reach a late-game completion (greedy, tree) were recorded again when it joined the
+one Hamiltonian search (docs/tuning.md says what changed)."""
 
 from __future__ import annotations
 

@@ -15,13 +15,13 @@ from termsnake.core.level import Level
 from termsnake.formats.levelfile import MAX_FILE_BYTES, LevelError, load_level_file
 from termsnake.formats.presets import DEFAULT_LEVEL, load_preset, preset_names
 from termsnake.formats.text import printable
-from termsnake.solvers.cycle import DEFAULT_BUDGET, NODES_PER_SECOND
+from termsnake.solvers.hampath import DEFAULT_BUDGET, NODES_PER_SECOND, Limit, find_cycle
 
 EXIT_OK: Final = 0
 EXIT_BAD: Final = 2
 CYCLE_WORDS: Final = {"found": "yes", "none": "no", "unknown": "unknown"}
 # The largest --budget: a day of search a board (a budget of 1 is about a second). The search
-# turns the budget into round(budget x cycle.NODES_PER_SECOND) positions, which a non-finite or
+# turns the budget into round(budget x NODES_PER_SECOND) positions, which a non-finite or
 # huge float cannot be.
 MAX_BUDGET: Final = 86_400.0
 
@@ -113,9 +113,7 @@ class PresetRow:
 
 def cycle_word(board: Board, budget: float) -> str:
     """``yes``, ``no`` or ``unknown``: whether the cycle search finds a Hamiltonian cycle."""
-    from termsnake.solvers.cycle import find_cycle  # lazily: only this command needs it
-
-    return CYCLE_WORDS.get(find_cycle(board, budget).status, "unknown")
+    return CYCLE_WORDS.get(find_cycle(board, Limit.seconds(budget)).status, "unknown")
 
 
 def preset_rows(budget: float) -> tuple[list[PresetRow], list[LevelError]]:

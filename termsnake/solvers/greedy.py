@@ -7,7 +7,7 @@ from types import MappingProxyType
 
 from termsnake.core.game import Game
 from termsnake.core.geometry import DIRECTIONS, Direction, Point
-from termsnake.solvers.endgame import completion, lock_route
+from termsnake.solvers.endgame import lock_route
 from termsnake.solvers.grid import (
     Grid,
     body_free_at,
@@ -21,12 +21,13 @@ from termsnake.solvers.grid import (
     shortest_path,
     static_blocked,
 )
+from termsnake.solvers.hampath import Limit, completion
 
 # Free cells from which greedy plays the late game (a Hamiltonian cycle through the free cells).
 ENDGAME_FREE = 32
 # Search nodes for one completion, and snake states for one look-ahead for a cycle.
-COMPLETION_BUDGET = 300
-LOCK_BUDGET = 300
+COMPLETION_LIMIT = Limit(300)
+LOCK_LIMIT = Limit(300)
 LOCK_DEPTH = 16
 
 
@@ -86,7 +87,7 @@ class GreedySolver:
                 if len(virtual) >= size:
                     plan = p1
                 else:
-                    rest = completion(grid, virtual, COMPLETION_BUDGET)
+                    rest = completion(grid, virtual, COMPLETION_LIMIT)
                     if rest is not None:
                         plan = p1 + rest
                         locked = True
@@ -95,7 +96,7 @@ class GreedySolver:
                 plan, locked = route, True
             if plan is None and endgame and (len(body), game.steps) >= self._search_after:
                 # 4b. Search a few moves ahead for a state that lies on such a cycle.
-                plan = lock_route(grid, body, food, LOCK_DEPTH, LOCK_BUDGET, COMPLETION_BUDGET)
+                plan = lock_route(grid, body, food, LOCK_DEPTH, LOCK_LIMIT, COMPLETION_LIMIT)
                 locked = plan is not None
                 if plan is None:
                     self._search_after = (len(body), game.steps + LOCK_DEPTH // 2)

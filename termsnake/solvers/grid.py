@@ -38,6 +38,7 @@ class Grid:
     free: tuple[bool, ...]
     step: tuple[tuple[int, ...], ...]
     adj: tuple[tuple[int, ...], ...]
+    walls: bytes  # 1 for a wall, 0 for a free cell: a search's starting "visited" array
 
     def index(self, p: Point) -> int:
         """The index of cell ``p``."""
@@ -85,7 +86,8 @@ def grid_of(board: Board) -> Grid:
                     seen.append(j)
         adj.append(tuple(seen))
     step = tuple(tuple(row) for row in step_rows)
-    return Grid(board, w, h, n, points, free, step, tuple(adj))
+    walls = bytes(0 if f else 1 for f in free)
+    return Grid(board, w, h, n, points, free, step, tuple(adj), walls)
 
 
 def body_free_at(grid: Grid, body: Sequence[Point]) -> list[int]:

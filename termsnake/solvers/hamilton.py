@@ -10,13 +10,12 @@ from typing import Final
 from termsnake.core.game import Game
 from termsnake.core.geometry import Direction, Point
 from termsnake.solvers.base import SolverUnavailable
-from termsnake.solvers.closure import close_body
-from termsnake.solvers.cycle import DEFAULT_BUDGET, find_cycle, search_nodes
 from termsnake.solvers.grid import ARROWS, Grid, direction_number, grid_of, roomiest_move
+from termsnake.solvers.hampath import DEFAULT_LIMIT, Limit, close_body, find_cycle
 
-# The cycle search's budget (in nominal seconds of positions, see cycle.NODES_PER_SECOND):
-# the same as ``termsnake levels``, so a board it lists with a cycle is one hamilton plays.
-SEARCH_BUDGET: Final = DEFAULT_BUDGET
+# The cycle search's limit: the same as ``termsnake levels``, so a board it lists with a cycle
+# is one hamilton plays.
+SEARCH_LIMIT: Final = DEFAULT_LIMIT
 
 
 def in_order(pos: Sequence[int], succ: Sequence[int], n: int, cells: Sequence[int]) -> bool:
@@ -92,8 +91,8 @@ class HamiltonSolver:
     # Whether to cut across the cycle; without, the body stays one unbroken arc of the cycle.
     shortcuts = True
 
-    def __init__(self, budget: float = SEARCH_BUDGET) -> None:
-        self.budget = budget
+    def __init__(self, limit: Limit = SEARCH_LIMIT) -> None:
+        self.limit = limit
         self.cycle: tuple[Point, ...] = ()
         self._grid: Grid | None = None
         self._board: object = None
@@ -112,7 +111,7 @@ class HamiltonSolver:
     def setup(self, game: Game) -> None:
         """Find the board's cycle and orient it; SolverUnavailable (saying why) if there is none."""
         board = game.board
-        result = find_cycle(board, self.budget)
+        result = find_cycle(board, self.limit)
         if result.cycle is None:
             what = (
                 "has no Hamiltonian cycle"
@@ -138,7 +137,7 @@ class HamiltonSolver:
             if self.holds_invariant(game):
                 return candidate
         body = [grid.index(p) for p in game.body]
-        closed = close_body(grid, body, search_nodes(self.budget), self._succ)
+        closed = close_body(grid, body, self.limit, self._succ)
         if closed is not None:
             return tuple(grid.points[c] for c in closed)
         for candidate in (cycle, cycle[::-1]):
@@ -245,7 +244,7 @@ class HamiltonSolver:
             # Off the cycle (an odd start, or moved by someone else): build one around the body,
             # with a small search each move (the set-up made a big one).
             body = [grid.index(p) for p in game.body]
-            closed = close_body(grid, body, 6 * self._n, self._succ)
+            closed = close_body(grid, body, Limit(6 * self._n), self._succ)
             if closed is not None:
                 self._load(grid, tuple(grid.points[c] for c in closed))
                 self._on_cycle = self.holds_invariant(game)

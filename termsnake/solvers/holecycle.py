@@ -23,9 +23,9 @@ from types import MappingProxyType
 from termsnake.core.game import Game
 from termsnake.core.geometry import Direction, Point
 from termsnake.solvers.base import SolverUnavailable
-from termsnake.solvers.cycle import zigzag
 from termsnake.solvers.grid import ARROWS, Grid, grid_of
 from termsnake.solvers.hamilton import furthest_shortcut, in_order
+from termsnake.solvers.hampath import zigzag
 
 
 def hole_cycles(cells: Sequence[Point]) -> tuple[list[Point], list[Point]] | None:

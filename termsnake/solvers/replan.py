@@ -3,7 +3,7 @@
 It follows a Hamiltonian cycle like ``hamilton``, but the cycle is not fixed. When a new food
 appears and the way round the cycle is longer than the shortest path, it searches for a new
 cycle that keeps the body as one arc and heads from the head for the food first
-(``closure.close_body``: a path from the head through every free cell back to the tail, which
+(``hampath.close_body``: a path from the head through every free cell back to the tail, which
 goes for the food by distance, then covers the rest). If one reaches the food sooner, it is
 followed from then on; if none is found within a bounded number of positions, the old cycle is
 kept and the search is tried again a few moves later (1, 2, 4, ... moves).
@@ -29,14 +29,14 @@ from collections.abc import Mapping
 from termsnake.core.game import Game
 from termsnake.core.geometry import Direction, Point
 from termsnake.solvers.base import SolverUnavailable
-from termsnake.solvers.closure import close_body
 from termsnake.solvers.grid import (
     Grid,
     body_free_at,
     grid_of,
     shortest_path,
 )
-from termsnake.solvers.hamilton import SEARCH_BUDGET, HamiltonSolver
+from termsnake.solvers.hamilton import SEARCH_LIMIT, HamiltonSolver
+from termsnake.solvers.hampath import Limit, close_body
 
 # Closure searches per try: Warnsdorff first, then one that keeps to the old cycle where it can,
 # which finds cycles Warnsdorff misses on boards like pillars (docs/tuning.md, "replan").
@@ -57,8 +57,8 @@ class ReplanSolver:
     probes = 7
     wait_growth = 4  # in halves: 4 doubles the wait, 2 keeps it
 
-    def __init__(self, budget: float = SEARCH_BUDGET) -> None:
-        self._ham = HamiltonSolver(budget)
+    def __init__(self, limit: Limit = SEARCH_LIMIT) -> None:
+        self._ham = HamiltonSolver(limit)
         # Shortcuts leave pockets behind the body that no cycle can close around; the cycle is
         # rebuilt instead, which takes the shortcut too when it is safe.
         self._ham.shortcuts = False
@@ -111,7 +111,7 @@ class ReplanSolver:
             target = grid.index(cycle[k * n // (self.probes + 1)])
             if target in body:
                 continue
-            closed = close_body(grid, body, limit, self._ham.successors, target)
+            closed = close_body(grid, body, Limit(limit), self._ham.successors, target)
             if closed is not None:
                 sooner = closed.index(target) - (len(body) - 1)
                 if sooner < self._ham.cycle_distance(head, target):
@@ -156,7 +156,9 @@ class ReplanSolver:
         limit = max(self.min_nodes, self.nodes_per_cell * free)
         for keep in ATTEMPTS:
             self.searches += 1
-            closed = close_body(grid, body, limit, self._ham.successors, goal, keep_to_prefer=keep)
+            closed = close_body(
+                grid, body, Limit(limit), self._ham.successors, goal, keep_to_prefer=keep
+            )
             if closed is None:
                 continue
             cycle = tuple(grid.points[c] for c in closed)

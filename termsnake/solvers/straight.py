@@ -18,7 +18,7 @@ from termsnake.core.board import Board
 from termsnake.core.game import Game
 from termsnake.core.geometry import Direction, Point
 from termsnake.solvers.base import SolverUnavailable
-from termsnake.solvers.cycle import DEFAULT_BUDGET, find_cycle
+from termsnake.solvers.hampath import DEFAULT_LIMIT, Limit, find_cycle
 
 
 def l_paths(board: Board, start: Point, goal: Point) -> list[list[Point]]:
@@ -61,8 +61,8 @@ class StraightSolver:
 
     name = "straight"
 
-    def __init__(self, budget: float = DEFAULT_BUDGET) -> None:
-        self.budget = budget
+    def __init__(self, limit: Limit = DEFAULT_LIMIT) -> None:
+        self.limit = limit
         self.cycle: tuple[Point, ...] = ()
         self._place: dict[Point, int] = {}
         self._forward = True
@@ -70,7 +70,7 @@ class StraightSolver:
 
     def setup(self, game: Game) -> None:
         """Find the board's cycle; SolverUnavailable if it has none."""
-        result = find_cycle(game.board, self.budget)
+        result = find_cycle(game.board, self.limit)
         if result.cycle is None:
             raise SolverUnavailable(
                 f"this board has no Hamiltonian cycle to follow ({result.reason}); try --ai best"

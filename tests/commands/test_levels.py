@@ -13,8 +13,8 @@ from termsnake.commands import cli
 from termsnake.commands import levels as levelcmd
 from termsnake.commands.levels import PresetRow, format_table
 from termsnake.formats.presets import DEFAULT_LEVEL, load_preset, preset_names, preset_path
-from termsnake.solvers.cycle import DEFAULT_BUDGET, find_cycle
 from termsnake.solvers.hamilton import HamiltonSolver
+from termsnake.solvers.hampath import DEFAULT_BUDGET, DEFAULT_LIMIT, Limit, find_cycle
 
 GOOD = "name: Good one\nlength: 2\n\n#####\n#.>.#\n#...#\n#####\n"
 BROKEN = "nmae: x\nwrap: maybe\n\n#####\n#.>>#\n#..\t#\n#####\n"
@@ -208,7 +208,8 @@ def test_levels_and_hamilton_search_with_the_same_budget(
 
     monkeypatch.setattr(levelcmd, "preset_rows", rows)
     assert cli.main(["levels"]) == 0
-    assert budgets == [DEFAULT_BUDGET] == [HamiltonSolver().budget]
+    assert budgets == [DEFAULT_BUDGET]
+    assert Limit.seconds(budgets[0]) == HamiltonSolver().limit == DEFAULT_LIMIT
     capsys.readouterr()
 
 

@@ -12,8 +12,9 @@ from termsnake.core.board import Board
 from termsnake.core.game import Game
 from termsnake.core.geometry import Direction
 from termsnake.core.level import Level
-from termsnake.solvers.endgame import closing_path, completion, lock_route
+from termsnake.solvers.endgame import closing_path, lock_route
 from termsnake.solvers.grid import Grid, grid_of
+from termsnake.solvers.hampath import Limit, completion
 
 
 def random_body(rng: random.Random, grid: Grid, length: int) -> list[int] | None:
@@ -81,7 +82,7 @@ def test_completion_matches_brute_force(
     body = random_body(rng, grid, length)
     if body is None:
         return
-    path = completion(grid, body, budget=1_000_000)
+    path = completion(grid, body, Limit(1_000_000))
     assert (path is not None) == brute_force(grid, body)
     if path is not None:
         check_completion(grid, body, path)
@@ -91,11 +92,11 @@ def test_completion_of_a_snake_along_a_row() -> None:
     # 4x3, the snake fills the top row from right to left: the head is at the top left.
     grid = grid_of(Board.open(4, 3))
     body = [0, 1, 2, 3]
-    path = completion(grid, body)
+    path = completion(grid, body, Limit(2000))
     assert path is not None
     check_completion(grid, body, path)
     # A snake that walls off the corner cell has no completion.
-    assert completion(grid, [8, 4, 5, 1, 2, 6]) is None
+    assert completion(grid, [8, 4, 5, 1, 2, 6], Limit(2000)) is None
 
 
 def test_lock_route_moves_are_legal_and_end_on_a_cycle() -> None:
@@ -103,9 +104,9 @@ def test_lock_route_moves_are_legal_and_end_on_a_cycle() -> None:
     grid = grid_of(board)
     # A snake coiled so that no completion exists yet: head beside its tail, free cells beyond.
     body = [5, 6, 2, 1, 0, 4]
-    assert completion(grid, body) is None
+    assert completion(grid, body, Limit(2000)) is None
     food = 15
-    route = lock_route(grid, body, food, max_depth=8)
+    route = lock_route(grid, body, food, 8, Limit(400), Limit(300))
     assert route is not None
     level = Level(board, tuple(grid.points[c] for c in body), Direction.LEFT, grid.points[food])
     game = Game(level, 1)
@@ -129,7 +130,7 @@ def test_lock_route_respects_the_game_rules() -> None:
             continue
         free = [c for c in range(grid.cells) if c not in body]
         food = rng.choice(free)
-        route = lock_route(grid, body, food, max_depth=6)
+        route = lock_route(grid, body, food, 6, Limit(400), Limit(300))
         if route is None:
             continue
         level = Level(board, tuple(grid.points[c] for c in body), Direction.UP, grid.points[food])
@@ -188,7 +189,7 @@ def test_closing_path_is_the_shortest_safe_way_that_closes() -> None:
         level = Level(board, tuple(grid.points[c] for c in body), Direction.UP, grid.points[food])
         limit = 9
         want = shortest_closing_by_the_rules(grid, Game(level, 1), limit)
-        got = closing_path(grid, body, food, limit, budget=10**6, completion_budget=10**6)
+        got = closing_path(grid, body, food, limit, Limit(10**6), Limit(10**6))
         checked += 1
         if want is None:
             assert got is None
@@ -209,5 +210,5 @@ def test_closing_path_is_the_shortest_safe_way_that_closes() -> None:
         if not game.over:
             check_completion(grid, grown, cycle[len(grown) :])
         # A limit below the shortest way finds nothing.
-        assert closing_path(grid, body, food, want - 1, budget=10**6) is None
+        assert closing_path(grid, body, food, want - 1, Limit(10**6), Limit(2000)) is None
     assert found > 30  # most cases have a way, so the comparison is not vacuous

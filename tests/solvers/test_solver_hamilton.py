@@ -14,9 +14,9 @@ from termsnake.formats.levelfile import parse_level
 from termsnake.solvers import grid as graph
 from termsnake.solvers import hamilton as hamilton_mod
 from termsnake.solvers.base import SolverUnavailable, play
-from termsnake.solvers.cycle import DEFAULT_BUDGET, check_cycle, find_cycle
 from termsnake.solvers.grid import grid_of
 from termsnake.solvers.hamilton import HamiltonSolver
+from termsnake.solvers.hampath import DEFAULT_LIMIT, Limit, check_cycle, find_cycle
 
 
 @pytest.mark.parametrize("size", [4, 6, 8, 10, 12])
@@ -89,7 +89,7 @@ def test_unavailable_when_the_search_gives_up() -> None:
     board = Board.from_rows(rows, name="impatient")
     game = Game(Level(board, (Point(0, 0),), Direction.RIGHT), 1)
     with pytest.raises(SolverUnavailable, match="gave up"):
-        HamiltonSolver(budget=0.0).setup(game)
+        HamiltonSolver(Limit(0)).setup(game)
 
 
 def test_overlay_draws_the_cycle_as_arrows() -> None:
@@ -170,4 +170,4 @@ def test_without_a_closure_an_odd_start_falls_back_to_the_shared_roomiest_move(
 def test_uses_the_shared_direction_numbers_and_budget() -> None:
     assert not hasattr(hamilton_mod, "_NUMBER")
     assert vars(hamilton_mod)["direction_number"] is graph.direction_number
-    assert HamiltonSolver().budget == DEFAULT_BUDGET
+    assert HamiltonSolver().limit == DEFAULT_LIMIT

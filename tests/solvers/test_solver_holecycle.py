@@ -10,7 +10,7 @@ from termsnake.core.game import Game, Outcome
 from termsnake.core.geometry import Direction, Point
 from termsnake.core.level import Level, open_level
 from termsnake.solvers.base import SolverUnavailable, play
-from termsnake.solvers.cycle import check_cycle
+from termsnake.solvers.hampath import check_cycle
 from termsnake.solvers.holecycle import HoleCycleSolver, hole_cycles
 
 

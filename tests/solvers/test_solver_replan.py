@@ -12,9 +12,8 @@ from termsnake.core.level import Level, open_level, with_length
 from termsnake.formats import presets
 from termsnake.solvers import SolverUnavailable, create, play
 from termsnake.solvers.best import BestSolver
-from termsnake.solvers.closure import close_body
-from termsnake.solvers.cycle import check_cycle, find_cycle
 from termsnake.solvers.grid import grid_of
+from termsnake.solvers.hampath import Limit, check_cycle, close_body, find_cycle
 from termsnake.solvers.replan import ReplanSolver
 
 # Boards with walls that 2x2 blocks cannot tile, and an odd torus: the boards replan is for.
@@ -56,7 +55,7 @@ def test_a_closure_is_a_hamiltonian_cycle_with_the_body_as_its_first_arc(
     # Three cells of the board's own cycle, head first: the rest of that cycle closes them.
     body = [grid.index(p) for p in found[len(found) // 2 : len(found) // 2 + 3]][::-1]
     goal = grid.index(found[-1]) if target else -1
-    cycle = close_body(grid, body, 100_000, target=goal)
+    cycle = close_body(grid, body, Limit(100_000), target=goal)
     assert cycle is not None
     assert check_cycle(board, [grid.points[i] for i in cycle]) == []
     assert arc_problem(cycle, body) is None
@@ -67,11 +66,11 @@ def test_the_closure_heads_straight_for_its_target_when_it_can() -> None:
     grid = grid_of(board)
     body = [grid.index(Point(2, 0)), grid.index(Point(1, 0)), grid.index(Point(0, 0))]
     goal = grid.index(Point(2, 5))
-    cycle = close_body(grid, body, 10_000, target=goal)
+    cycle = close_body(grid, body, Limit(10_000), target=goal)
     assert cycle is not None
     # Five moves straight down from the head at (2, 0).
     assert cycle.index(goal) - cycle.index(body[0]) == 5
-    plain = close_body(grid, body, 10_000)
+    plain = close_body(grid, body, Limit(10_000))
     assert plain is not None
     assert plain.index(goal) - plain.index(body[0]) > 5
 
@@ -82,7 +81,7 @@ def test_no_closure_around_a_pocket_the_body_has_sealed() -> None:
     grid = grid_of(board)
     cells = [Point(5, 2), Point(5, 1), Point(4, 1), Point(3, 1), Point(2, 1), Point(1, 1)]
     body = [grid.index(p) for p in cells]
-    assert close_body(grid, body, 1_000_000) is None
+    assert close_body(grid, body, Limit(1_000_000)) is None
 
 
 def test_a_closure_needs_the_head_to_reach_every_free_cell() -> None:
@@ -90,14 +89,14 @@ def test_a_closure_needs_the_head_to_reach_every_free_cell() -> None:
     board = Board.open(4, 4)
     grid = grid_of(board)
     body = [grid.index(Point(x, 1)) for x in range(4)]
-    assert close_body(grid, body, 1_000_000) is None
+    assert close_body(grid, body, Limit(1_000_000)) is None
 
 
 def test_a_full_board_closes_only_if_head_and_tail_meet() -> None:
     board = Board.open(2, 2)
     grid = grid_of(board)
     ring = [grid.index(p) for p in (Point(0, 0), Point(1, 0), Point(1, 1), Point(0, 1))]
-    assert close_body(grid, ring, 10) == ring[::-1]
+    assert close_body(grid, ring, Limit(10)) == ring[::-1]
 
 
 @pytest.mark.parametrize("board", [WALLED, ROOMS, TORUS], ids=lambda b: b.name)

@@ -51,10 +51,12 @@ class TreeConfig:
     sparse_blocks: int = 36
     rebranch_every: int = 2
     # The late game, on boards of at most endgame_blocks blocks, once at most endgame_free cells
-    # are free; its search for a shorter way gives up after endgame_nodes positions.
+    # are free; its search for a shorter way gives up after endgame_nodes positions, and each
+    # closure it tries after completion_nodes.
     endgame_free: int = 32
     endgame_blocks: int = 36
     endgame_nodes: int = 20000
+    completion_nodes: int = 2000
 
     def hug_on(self, blocks: int) -> int:
         """The hug cost on a board of ``blocks`` blocks."""

@@ -16,17 +16,19 @@ from termsnake.core.geometry import Direction, Point
 from termsnake.solvers.celltree.blocks import ARROWS, BlockGrid, direction
 from termsnake.solvers.endgame import closing_path
 from termsnake.solvers.grid import grid_of
+from termsnake.solvers.hampath import Limit
 
 
 class LateGame:
     """The cycle the snake follows, and the moves of a shorter way to the food if one is
     planned."""
 
-    __slots__ = ("chosen", "lane", "nodes", "ring", "searched")
+    __slots__ = ("chosen", "closing", "lane", "limit", "ring", "searched")
 
-    def __init__(self, ring: list[int], nodes: int) -> None:
+    def __init__(self, ring: list[int], limit: Limit, closing: Limit) -> None:
         self.ring = ring  # cell -> the next cell of the cycle followed
-        self.nodes = nodes  # positions a search for a shorter way may try
+        self.limit = limit  # what a search for a shorter way may do
+        self.closing = closing  # what each closure it tries may do
         self.lane: deque[int] = deque()  # the moves of a shorter way to the food
         self.searched = -1  # the step at which the food last searched for appeared
         self.chosen = -1  # the cell the last move went (or is about to go) to
@@ -49,7 +51,7 @@ class LateGame:
                 c = ring[c]
                 ahead += 1
             body = [cells.index(p) for p in game.body]
-            found = closing_path(cells, body, food, ahead - 1, self.nodes)
+            found = closing_path(cells, body, food, ahead - 1, self.limit, self.closing)
             if found is not None:
                 moves, cycle = found
                 for a, b in pairwise([*cycle, cycle[0]]):

@@ -29,6 +29,7 @@ from termsnake.solvers.celltree.lookahead import choose, food_index
 from termsnake.solvers.celltree.mirror import BodyMirror
 from termsnake.solvers.celltree.policy import Policy
 from termsnake.solvers.celltree.spanning import body_fits, witness_cycle
+from termsnake.solvers.hampath import Limit
 
 
 class TreeSolver:
@@ -76,7 +77,10 @@ class TreeSolver:
             if not self.config.late_game(blocks, 4 * blocks - game.length):
                 nxt = choose(policy, food_index(game), game.since_food, game)
                 return direction(m.grid, m.head, nxt)
-            self.late = LateGame(witness_cycle(m), self.config.endgame_nodes)
+            config = self.config
+            self.late = LateGame(
+                witness_cycle(m), Limit(config.endgame_nodes), Limit(config.completion_nodes)
+            )
         return self.late.move(game)
 
     def overlay(self, game: Game) -> Mapping[Point, str]:

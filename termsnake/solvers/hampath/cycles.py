@@ -1,4 +1,4 @@
-"""Hamiltonian cycles over a board's free cells: constructions, a bounded search, a checker."""
+"""Hamiltonian cycles over a board's free cells: constructions, the bounded search, a checker."""
 
 from __future__ import annotations
 
@@ -9,16 +9,14 @@ from typing import Final, Literal
 
 from termsnake.core.board import Board
 from termsnake.core.geometry import Point
-from termsnake.solvers.grid import Grid, flood_count, grid_of
+from termsnake.solvers.grid import Grid, grid_of
+from termsnake.solvers.hampath.limit import DEFAULT_BUDGET, Limit
+from termsnake.solvers.hampath.search import search
 
 CycleStatus = Literal["found", "none", "unknown"]
 
-# The search is bounded by positions tried, never by the clock, so that its answer is the same
-# on every machine and under any load. A budget of 1 buys NODES_PER_SECOND positions: about a
-# second of search on a 16x16 board on an ordinary machine (bigger boards take longer a node).
-NODES_PER_SECOND: Final = 50_000
-# The budget ``termsnake levels`` and the hamilton solver use, so that they always agree.
-DEFAULT_BUDGET: Final = 2.0
+# The limit ``termsnake levels`` and the hamilton solver use, so that they always agree.
+DEFAULT_LIMIT: Final = Limit.seconds(DEFAULT_BUDGET)
 # Each restart of the search is allowed twice the positions of the one before, from this many.
 FIRST_LIMIT: Final = 4000
 
@@ -41,29 +39,24 @@ class CycleResult:
         return self.status == "found"
 
 
-# board -> (result, node budget it was computed with). Boards are frozen, hence hashable.
+# board -> (result, node limit it was computed with). Boards are frozen, hence hashable.
 _CACHE: dict[Board, tuple[CycleResult, int]] = {}
 _CACHE_SIZE = 128
 
 
-def search_nodes(budget: float) -> int:
-    """The positions a search of ``budget`` may try: ``budget * NODES_PER_SECOND``, at least 0."""
-    return max(0, round(budget * NODES_PER_SECOND))
-
-
-def find_cycle(board: Board, budget: float = DEFAULT_BUDGET) -> CycleResult:
+def find_cycle(board: Board, limit: Limit = DEFAULT_LIMIT) -> CycleResult:
     """A Hamiltonian cycle of ``board``'s free cells, or why there is none (cached per board).
 
     Open rectangles, wrapping tori and boards made of 2x2 blocks are built directly; anything
-    else goes to a pruned backtracking search that may try ``search_nodes(budget)`` positions.
-    The answer depends only on the board and the budget, never on the machine or its load.
+    else goes to the pruned search of :mod:`~termsnake.solvers.hampath.search`, within
+    ``limit``. The answer depends only on the board and the limit, never on the machine.
     """
-    nodes = search_nodes(budget)
+    nodes = limit.nodes
     cached = _CACHE.get(board)
     # An "unknown" may turn into an answer with more nodes; anything else is final.
     if cached is not None and (cached[0].status != "unknown" or cached[1] >= nodes):
         return cached[0]
-    result = _find(board, nodes)
+    result = _find(board, limit)
     if len(_CACHE) >= _CACHE_SIZE:
         _CACHE.clear()
     _CACHE[board] = (result, nodes)
@@ -99,7 +92,7 @@ def _fmt(p: Point) -> str:
     return f"({p.x}, {p.y})"
 
 
-def _find(board: Board, nodes: int) -> CycleResult:
+def _find(board: Board, limit: Limit) -> CycleResult:
     grid = grid_of(board)
     cells = board.free_cells
     n = len(cells)
@@ -128,8 +121,8 @@ def _find(board: Board, nodes: int) -> CycleResult:
         cycle = build(board)
         if cycle is not None and not check_cycle(board, cycle):
             return CycleResult("found", cycle, "")
-    # 3. A pruned backtracking search of at most ``nodes`` positions.
-    return _search(board, grid, nodes)
+    # 3. The pruned search, within ``limit``.
+    return _search(board, grid, limit)
 
 
 def _unreachable(grid: Grid, cells: Sequence[Point]) -> Point | None:
@@ -305,102 +298,31 @@ def _blocks_at(board: Board, free: set[Point], ox: int, oy: int) -> tuple[Point,
     return tuple(out) if len(out) == len(free) else None
 
 
-def _search(board: Board, grid: Grid, nodes: int) -> CycleResult:
-    """Restarts of a pruned backtracking search, each allowed twice the nodes, ``nodes`` in all.
+def _search(board: Board, grid: Grid, limit: Limit) -> CycleResult:
+    """Restarts of the pruned search, each allowed twice the nodes of the one before, ``limit``
+    in all.
 
     A search that runs to the end without hitting its node limit has tried everything, so
-    "none" is a proof; running out of nodes is "unknown". The restarts break ties with a
-    generator seeded by the board alone, so the same board and budget give the same answer.
+    "none" is a proof; running out of nodes is "unknown". The first search starts at the first
+    cell with the fewest neighbours; restarts start at another such cell and break ties with a
+    generator seeded by the board alone, so the same board and limit give the same answer.
     """
     cells = [grid.index(p) for p in board.free_cells]
+    least = min(len(grid.adj[c]) for c in cells)
+    corners = [c for c in cells if len(grid.adj[c]) == least]
     rng = random.Random(len(cells))
-    limit = FIRST_LIMIT
-    left = nodes
-    attempt = 0
+    allowed = FIRST_LIMIT
+    left = limit.nodes
+    start, noise = corners[0], None
     while left > 0:
-        allowed = min(limit, left)
-        outcome = _backtrack(grid, cells, allowed, rng if attempt else None)
-        if isinstance(outcome, tuple):
+        nodes = min(allowed, left)
+        outcome = search(grid, [start], Limit(nodes), noise=noise)
+        if isinstance(outcome, list):
             return CycleResult("found", tuple(grid.points[c] for c in outcome), "")
         if outcome == "exhausted":
             return CycleResult("none", None, "an exhaustive search found no Hamiltonian cycle")
-        left -= allowed
-        attempt += 1
-        limit *= 2
-    return CycleResult("unknown", None, f"the search gave up after {nodes} positions")
-
-
-def _backtrack(
-    grid: Grid, cells: list[int], limit: int, rng: random.Random | None
-) -> tuple[int, ...] | Literal["exhausted", "limit"]:
-    """One depth-first search for a cycle, Warnsdorff-ordered and pruned, up to ``limit`` nodes.
-
-    Prunes: an unvisited cell left with fewer than two usable neighbours (unvisited cells, the
-    path's head or its start) cannot be passed through; the unvisited cells must stay connected
-    to the head; the start must keep an unvisited neighbour to close the cycle through.
-    ``rng`` (if given) breaks ties between equally good moves, so restarts differ.
-    """
-    n = len(cells)
-    adj = grid.adj
-    least = min(len(adj[c]) for c in cells)
-    corners = [c for c in cells if len(adj[c]) == least]
-    start = rng.choice(corners) if rng else corners[0]
-    noise = [rng.random() for _ in range(grid.cells)] if rng else [0.0] * grid.cells
-    visited = bytearray(grid.cells)
-    # usable[c]: neighbours of c that are unvisited or an end of the path.
-    usable = [len(adj[c]) for c in range(grid.cells)]
-    visited[start] = 1
-    path = [start]
-    start_open = len(adj[start])
-    # stack[k]: the candidates still to try after path[k], best last (they are popped).
-    stack: list[list[int]] = [_ordered(adj[start], visited, usable, noise)]
-    nodes = 0
-    while stack:
-        nodes += 1
-        if nodes >= limit:
-            return "limit"
-        options = stack[-1]
-        head = path[-1]
-        if not options:
-            # Backtrack: undo the move into head.
-            stack.pop()
-            path.pop()
-            visited[head] = 0
-            if start in adj[head]:
-                start_open += 1
-            if path:
-                prev = path[-1]
-                if prev != start:
-                    for v in adj[prev]:
-                        usable[v] += 1
-            continue
-        v = options.pop()
-        # 1. Move head -> v; head stops being an end of the path (unless it is the start).
-        if head != start:
-            for u in adj[head]:
-                usable[u] -= 1
-        visited[v] = 1
-        path.append(v)
-        if start in adj[v]:
-            start_open -= 1
-        if len(path) == n:
-            if start in adj[v]:
-                return tuple(path)
-            stack.append([])
-            continue
-        # 2. Prune: dead cells next to the old head, a start with no way back, a split.
-        ok = start_open > 0
-        if ok and head != start:
-            ok = all(visited[u] or usable[u] >= 2 for u in adj[head])
-        if ok:
-            ok = flood_count(grid, v, visited) == n - len(path)
-        stack.append(_ordered(adj[v], visited, usable, noise) if ok else [])
-    return "exhausted"
-
-
-def _ordered(
-    nbrs: Sequence[int], visited: bytearray, usable: Sequence[int], noise: Sequence[float]
-) -> list[int]:
-    # Warnsdorff: try the neighbour with the fewest ways on first; the list is popped from the
-    # end, so sort by descending degree.
-    return sorted((u for u in nbrs if not visited[u]), key=lambda u: (-usable[u], noise[u]))
+        left -= nodes
+        allowed *= 2
+        start = rng.choice(corners)
+        noise = [rng.random() for _ in range(grid.cells)]
+    return CycleResult("unknown", None, f"the search gave up after {limit.nodes} positions")

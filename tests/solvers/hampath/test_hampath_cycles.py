@@ -11,11 +11,11 @@ from hypothesis import strategies as st
 
 from termsnake.core.board import Board
 from termsnake.core.geometry import Point
-from termsnake.solvers.cycle import NODES_PER_SECOND, check_cycle, find_cycle, search_nodes
+from termsnake.solvers.hampath import NODES_PER_SECOND, Limit, check_cycle, find_cycle
 
 
 def assert_cycle(board: Board, budget: float = 1.0) -> tuple[Point, ...]:
-    result = find_cycle(board, budget)
+    result = find_cycle(board, Limit.seconds(budget))
     assert result.status == "found", result.reason
     assert result.cycle is not None
     assert check_cycle(board, result.cycle) == []
@@ -111,7 +111,7 @@ def test_search_on_random_boards_agrees_with_the_checker(seed: int) -> None:
         x, y = rng.randrange(width - 1), rng.randrange(height)
         walls |= {Point(x, y), Point(x + 1, y)}  # one cell of each colour
     board = Board(width, height, frozenset(walls))
-    result = find_cycle(board, budget=2.0)
+    result = find_cycle(board, Limit.seconds(2.0))
     assert result.status in ("found", "none")
     if result.cycle is not None:
         assert check_cycle(board, result.cycle) == []
@@ -156,20 +156,22 @@ IRREGULAR = ["......", "..#...", "..#...", "......", "......"]
 def test_search_gives_up_within_budget() -> None:
     # A board only the search can answer, given no time at all; a fresh name avoids the cache.
     board = Board.from_rows(IRREGULAR, name="no time")
-    result = find_cycle(board, budget=0.0)
+    result = find_cycle(board, Limit.seconds(0.0))
     assert result.status == "unknown"
     assert result.cycle is None
     assert result.reason == "the search gave up after 0 positions"
     # With a budget, the same board has an answer; the "unknown" is not cached for good.
-    assert find_cycle(board, budget=1.0).status == "found"
+    assert find_cycle(board, Limit.seconds(1.0)).status == "found"
 
 
 def test_the_budget_counts_positions() -> None:
-    assert search_nodes(1.0) == NODES_PER_SECOND
-    assert search_nodes(10 / NODES_PER_SECOND) == 10
-    assert search_nodes(-1.0) == 0
+    assert Limit.seconds(1.0) == Limit(NODES_PER_SECOND)
+    assert Limit.seconds(10 / NODES_PER_SECOND) == Limit(10)
+    assert Limit.seconds(-1.0) == Limit(0)
+    with pytest.raises(ValueError, match="nodes >= 0"):
+        Limit(-1)
     board = Board.from_rows(IRREGULAR, name="ten positions")
-    result = find_cycle(board, budget=10 / NODES_PER_SECOND)
+    result = find_cycle(board, Limit.seconds(10 / NODES_PER_SECOND))
     assert (result.status, result.reason) == ("unknown", "the search gave up after 10 positions")
 
 
@@ -177,7 +179,7 @@ def test_the_search_ignores_the_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     # A loaded machine (here a clock that leaps an hour at every look) gets the same answer as an
     # idle one: the search is bounded by positions, never by time.
     board = Board.from_rows(IRREGULAR, name="idle")
-    idle = find_cycle(board, budget=0.1)
+    idle = find_cycle(board, Limit.seconds(0.1))
     assert idle.found
     now = [0.0]
 
@@ -188,7 +190,7 @@ def test_the_search_ignores_the_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(time, "perf_counter", leaping)
     monkeypatch.setattr(time, "monotonic", leaping)
     monkeypatch.setattr(time, "time", leaping)
-    loaded = find_cycle(Board.from_rows(IRREGULAR, name="loaded"), budget=0.1)
+    loaded = find_cycle(Board.from_rows(IRREGULAR, name="loaded"), Limit.seconds(0.1))
     assert loaded.status == "found"
     assert loaded.cycle == idle.cycle
 
