@@ -99,17 +99,7 @@ def closing_path(
     length = len(body)
     adj = grid.adj
     head = body[0]
-    # Cell -> the first move that may enter it: 1 for free cells, length - i for the body's
-    # cell i (the tail leaves it as the head arrives), but never the neck at once (at length
-    # 2 it is the tail, yet turning back into it is fatal).
-    free_from = [1] * grid.cells
-    for i, c in enumerate(body):
-        free_from[c] = max(length - i, 2) if i == 1 else length - i
-    # Moves still needed from each cell to the food through cells the moves may ever enter (a
-    # lower bound that prunes the search; the head counts, though it cannot be entered again).
-    blocked = [0 if free_from[c] <= max_len else 1 for c in range(grid.cells)]
-    blocked[head] = 0
-    near = distances(grid, food, blocked)
+    free_from, near = _bounds(grid, body, food, max_len)
     if near[head] < 0:
         return None
     # On a board coloured like a chessboard every way to the food has the same parity.
@@ -154,6 +144,23 @@ def closing_path(
     except _OutOfBudget:
         return None
     return None
+
+
+def _bounds(
+    grid: Grid, body: Sequence[int], food: int, max_len: int
+) -> tuple[list[int], list[int]]:
+    """For each cell, the first move that may enter it (1 for free cells, length - i for the
+    body's cell i, as the tail leaves it when the head arrives, but never the neck at once: at
+    length 2 it is the tail, yet turning back into it is fatal), and the moves still needed
+    from it to the food through cells the moves may ever enter (a lower bound that prunes the
+    search; the head counts, though it cannot be entered again)."""
+    length = len(body)
+    free_from = [1] * grid.cells
+    for i, c in enumerate(body):
+        free_from[c] = max(length - i, 2) if i == 1 else length - i
+    blocked = [0 if free_from[c] <= max_len else 1 for c in range(grid.cells)]
+    blocked[body[0]] = 0
+    return free_from, distances(grid, food, blocked)
 
 
 __all__ = ["closing_path", "lock_route"]

@@ -66,61 +66,18 @@ class GreedySolver:
     def next_direction(self, game: Game) -> Direction:
         """The next move by the five steps of the class docstring."""
         grid = grid_of(game.board)
-        index = grid.index
-        body = [index(p) for p in game.body]
+        body = [grid.index(p) for p in game.body]
         head = body[0]
-        plan: list[int] | None = None
-        locked = False
-        size = grid.board.size
-        endgame = size - len(body) <= ENDGAME_FREE
         route = self._route if tuple(body) == self._expect else []
         self._route = []
-        if game.food is not None:
-            # 1. The shortest path to the food, through cells the body will have left.
-            food = index(game.food)
-            free_at = body_free_at(grid, game.body)
-            p1 = shortest_path(grid, head, food, free_at, direction_number(game.direction))
-            if p1 and endgame:
-                # 2-3 in the late game: eat only if the virtual snake then lies on a
-                # Hamiltonian cycle (a path through all free cells leads back to its tail).
-                virtual = (p1[::-1] + body)[: len(body) + 1]
-                if len(virtual) >= size:
-                    plan = p1
-                else:
-                    rest = completion(grid, virtual, COMPLETION_LIMIT)
-                    if rest is not None:
-                        plan = p1 + rest
-                        locked = True
-            if plan is None and route:
-                # 4a. Already on such a cycle: keep to it; it passes the food within a lap.
-                plan, locked = route, True
-            if plan is None and endgame and (len(body), game.steps) >= self._search_after:
-                # 4b. Search a few moves ahead for a state that lies on such a cycle.
-                plan = lock_route(grid, body, food, LOCK_DEPTH, LOCK_LIMIT, COMPLETION_LIMIT)
-                locked = plan is not None
-                if plan is None:
-                    self._search_after = (len(body), game.steps + LOCK_DEPTH // 2)
-            if plan is None and p1:
-                # 2. The virtual snake after following P1: the path reversed, then the old
-                # body, one cell longer than now because it ate.
-                virtual = (p1[::-1] + body)[: len(body) + 1]
-                # 3. Eating the last food wins; otherwise the tail must stay in reach. Counting
-                # the body as walls errs on the safe side, but can keep the snake circling
-                # forever (food at the end of a corridor); once a whole board's worth of moves
-                # has gone by without food, cells the body will have left count as open.
-                if (
-                    len(virtual) >= grid.board.size
-                    or _tail_path(grid, virtual) is not None
-                    or (game.since_food >= grid.board.size and _chases_tail(grid, virtual))
-                ):
-                    plan = p1
+        plan, locked = self._food_plan(game, grid, body, route)
         if plan is None:
             # 4. Chase the tail the long way round, to wait for a better moment to eat.
             plan = _tail_path(grid, body)
         direction = grid.direction(head, plan[0]) if plan else None
         if locked and plan and direction is not None and game.is_safe(direction):
             # Remember the rest of the plan, and the body it should find at the next move.
-            ate = game.food is not None and plan[0] == index(game.food)
+            ate = game.food is not None and plan[0] == grid.index(game.food)
             self._route = plan[1:]
             self._expect = (plan[0], *(body if ate else body[:-1]))
         if direction is None or not game.is_safe(direction):
@@ -129,6 +86,52 @@ class GreedySolver:
             direction = _farthest_from_food(game, grid)
         self._plan = MappingProxyType(path_arrows(grid, head, plan) if plan else {})
         return direction
+
+    def _food_plan(
+        self, game: Game, grid: Grid, body: list[int], route: list[int]
+    ) -> tuple[list[int] | None, bool]:
+        """Steps 1-3 (and 4a-4b in the late game): a plan that eats or locks onto a cycle, and
+        whether it is locked (to be followed on as long as the body is where it expects)."""
+        if game.food is None:
+            return None, False
+        head = body[0]
+        size = grid.board.size
+        endgame = size - len(body) <= ENDGAME_FREE
+        # 1. The shortest path to the food, through cells the body will have left.
+        food = grid.index(game.food)
+        free_at = body_free_at(grid, game.body)
+        p1 = shortest_path(grid, head, food, free_at, direction_number(game.direction))
+        # 2. The virtual snake after following P1: the path reversed, then the old body, one
+        # cell longer than now because it ate.
+        virtual = (p1[::-1] + body)[: len(body) + 1] if p1 else []
+        if p1 and endgame:
+            # 2-3 in the late game: eat only if the virtual snake then lies on a Hamiltonian
+            # cycle (a path through all free cells leads back to its tail).
+            if len(virtual) >= size:
+                return p1, False
+            rest = completion(grid, virtual, COMPLETION_LIMIT)
+            if rest is not None:
+                return p1 + rest, True
+        if route:
+            # 4a. Already on such a cycle: keep to it; it passes the food within a lap.
+            return route, True
+        if endgame and (len(body), game.steps) >= self._search_after:
+            # 4b. Search a few moves ahead for a state that lies on such a cycle.
+            plan = lock_route(grid, body, food, LOCK_DEPTH, LOCK_LIMIT, COMPLETION_LIMIT)
+            if plan is not None:
+                return plan, True
+            self._search_after = (len(body), game.steps + LOCK_DEPTH // 2)
+        # 3. Eating the last food wins; otherwise the tail must stay in reach. Counting the body
+        # as walls errs on the safe side, but can keep the snake circling forever (food at the
+        # end of a corridor); once a whole board's worth of moves has gone by without food,
+        # cells the body will have left count as open.
+        if p1 and (
+            len(virtual) >= size
+            or _tail_path(grid, virtual) is not None
+            or (game.since_food >= size and _chases_tail(grid, virtual))
+        ):
+            return p1, False
+        return None, False
 
     def overlay(self, game: Game) -> Mapping[Point, str]:
         """The planned path (to the food or to the tail), as arrows."""

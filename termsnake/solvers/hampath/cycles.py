@@ -232,38 +232,24 @@ def _block_cycle(board: Board) -> tuple[Point, ...] | None:
     return None
 
 
+# A 2x2 block: top-left, top-right, bottom-right, bottom-left.
+Quad = tuple[Point, Point, Point, Point]
+
+
 def _blocks_at(board: Board, free: set[Point], ox: int, oy: int) -> tuple[Point, ...] | None:
-    w, h, wrap = board.width, board.height, board.wrap
-
-    def cell(x: int, y: int) -> Point | None:
-        if wrap:
-            return Point(x % w, y % h)
-        return Point(x, y) if 0 <= x < w and 0 <= y < h else None
-
-    # Block (i, j) has its top-left cell at (ox + 2i, oy + 2j); on a wrapping board (even sides)
-    # the block grid wraps too.
-    bw = w // 2 if wrap else (w - ox) // 2
-    bh = h // 2 if wrap else (h - oy) // 2
-    corners: dict[tuple[int, int], tuple[Point, Point, Point, Point]] = {}
-    covered = 0
-    for j in range(bh):
-        for i in range(bw):
-            x, y = ox + 2 * i, oy + 2 * j
-            quad = (cell(x, y), cell(x + 1, y), cell(x + 1, y + 1), cell(x, y + 1))
-            if all(q is not None and q in free for q in quad):
-                tl, tr, br, bl = quad
-                assert tl is not None and tr is not None and br is not None and bl is not None
-                corners[(i, j)] = (tl, tr, br, bl)
-                covered += 4
-    if not corners or covered != len(free):
+    """The block cycle with blocks' top-left cells at (ox + 2i, oy + 2j), if such blocks cover
+    every free cell and are connected."""
+    corners = _blocks(board, free, ox, oy)
+    if not corners or 4 * len(corners) != len(free):
         return None
     # Every block starts as a clockwise 4-cycle: top-left, top-right, bottom-right, bottom-left.
     succ: dict[Point, Point] = {}
     for tl, tr, br, bl in corners.values():
         succ[tl], succ[tr], succ[br], succ[bl] = tr, br, bl, tl
+    bw, bh = _block_counts(board, ox, oy)
 
     def key(i: int, j: int) -> tuple[int, int]:
-        return (i % bw, j % bh) if wrap else (i, j)
+        return (i % bw, j % bh) if board.wrap else (i, j)
 
     # A breadth-first spanning tree of the blocks; each side of a block joins at most once.
     root = next(iter(corners))
@@ -296,6 +282,33 @@ def _blocks_at(board: Board, free: set[Point], ox: int, oy: int) -> tuple[Point,
         out.append(p)
         p = succ[p]
     return tuple(out) if len(out) == len(free) else None
+
+
+def _block_counts(board: Board, ox: int, oy: int) -> tuple[int, int]:
+    # On a wrapping board (even sides) the block grid wraps too.
+    w, h = board.width, board.height
+    return (w // 2, h // 2) if board.wrap else ((w - ox) // 2, (h - oy) // 2)
+
+
+def _blocks(board: Board, free: set[Point], ox: int, oy: int) -> dict[tuple[int, int], Quad]:
+    """The whole free 2x2 blocks, block (i, j) having its top-left cell at (ox + 2i, oy + 2j)."""
+    w, h, wrap = board.width, board.height, board.wrap
+
+    def cell(x: int, y: int) -> Point | None:
+        if wrap:
+            return Point(x % w, y % h)
+        return Point(x, y) if 0 <= x < w and 0 <= y < h else None
+
+    bw, bh = _block_counts(board, ox, oy)
+    corners: dict[tuple[int, int], Quad] = {}
+    for j in range(bh):
+        for i in range(bw):
+            x, y = ox + 2 * i, oy + 2 * j
+            tl, tr, br, bl = cell(x, y), cell(x + 1, y), cell(x + 1, y + 1), cell(x, y + 1)
+            if tl in free and tr in free and br in free and bl in free:
+                assert tl is not None and tr is not None and br is not None and bl is not None
+                corners[(i, j)] = (tl, tr, br, bl)
+    return corners
 
 
 def _search(board: Board, grid: Grid, limit: Limit) -> CycleResult:
