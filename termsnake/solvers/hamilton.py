@@ -122,9 +122,14 @@ class HamiltonSolver:
                 f"hamilton cannot play {board.name}: the board {what} ({result.reason}); "
                 "try --ai best"
             )
-        grid = grid_of(board)
-        self._load(grid, self._start_cycle(game, grid, result.cycle))
-        self._board = board
+        self.start_on(game, result.cycle)
+
+    def start_on(self, game: Game, cycle: tuple[Point, ...]) -> None:
+        """Set up on ``cycle`` (a cycle through every free cell, or all but a hole) instead of
+        the board's, oriented as :meth:`setup` orients it."""
+        grid = grid_of(game.board)
+        self._load(grid, self._start_cycle(game, grid, cycle))
+        self._board = game.board
         self._on_cycle = self.holds_invariant(game)
         self._expect = (None, -1, -1)
 

@@ -17,7 +17,7 @@ the hole, next to the cycle, so every game is won.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from types import MappingProxyType
 
 from termsnake.core.game import Game
@@ -25,32 +25,7 @@ from termsnake.core.geometry import Direction, Point
 from termsnake.solvers.base import SolverUnavailable
 from termsnake.solvers.grid import ARROWS, Grid, grid_of
 from termsnake.solvers.hamilton import furthest_shortcut, in_order
-from termsnake.solvers.hampath import zigzag
-
-
-def hole_cycles(cells: Sequence[Point]) -> tuple[list[Point], list[Point]] | None:
-    """The two cycles A and B of the module docstring for free cells forming one rectangle with
-    both sides odd (at least 3), as lists of points; None for any other shape."""
-    x0 = min(p.x for p in cells)
-    y0 = min(p.y for p in cells)
-    w = max(p.x for p in cells) - x0 + 1
-    h = max(p.y for p in cells) - y0 + 1
-    if w * h != len(cells) or w < 3 or h < 3 or w % 2 == 0 or h % 2 == 0:
-        return None
-    # A zig-zag over rows 1..h-1 (an even number) runs along row 1 from left to right; each pair
-    # of row-0 cells above a step of it is taken in on the way: (x, 1) -> (x, 0) -> (x+1, 0) ->
-    # (x+1, 1). Row 0 then lacks only its corner, and the zig-zag closes up the left column into
-    # (0, 1) -> (1, 1) -> (1, 0).
-    rows = zigzag(x0, y0 + 1, w, h - 1)
-    a: list[Point] = []
-    for p in rows:
-        a.append(p)
-        dx = p.x - x0
-        if p.y == y0 + 1 and dx % 2 == 1:
-            a.extend((Point(p.x, y0), Point(p.x + 1, y0)))
-    mid, corner = Point(x0 + 1, y0 + 1), Point(x0, y0)
-    b = [corner if p == mid else p for p in a]
-    return a, b
+from termsnake.solvers.hampath.holes import hole_cycles
 
 
 class HoleCycleSolver:

@@ -37,6 +37,12 @@ from termsnake.solvers.grid import (
 )
 from termsnake.solvers.hamilton import SEARCH_LIMIT, HamiltonSolver
 from termsnake.solvers.hampath import Limit, close_body
+from termsnake.solvers.hampath.holes import (
+    find_hole_cycle,
+    hole_candidates,
+    successors,
+    switch_at,
+)
 
 # Closure searches per try: Warnsdorff first, then one that keeps to the old cycle where it can,
 # which finds cycles Warnsdorff misses on boards like pillars (docs/tuning.md, "replan").
@@ -56,6 +62,8 @@ class ReplanSolver:
     # Cells the set-up tries to rebuild the cycle toward (see setup).
     probes = 7
     wait_growth = 4  # in halves: 4 doubles the wait, 2 keeps it
+    # On a board one cell short of a cycle: holes tried besides the one now, at each search.
+    other_holes = 3
 
     def __init__(self, limit: Limit = SEARCH_LIMIT) -> None:
         self._ham = HamiltonSolver(limit)
@@ -70,18 +78,28 @@ class ReplanSolver:
         self._wait = 1
         self.searches = 0  # closure searches made, and how many found a cycle
         self.found = 0
+        # The cell the cycle leaves out on a board one cell short of a cycle (-1: none).
+        self._hole = -1
 
     @property
     def cycle(self) -> tuple[Point, ...]:
         """The cycle followed now."""
         return self._ham.cycle
 
+    @property
+    def hole(self) -> int:
+        """The cell index the cycle leaves out on a board one cell short of a cycle; else -1."""
+        return self._hole
+
     def setup(self, game: Game) -> None:
-        """Find the board's first cycle; SolverUnavailable (saying why) if it has none."""
+        """Find the board's first cycle, or one through all cells but a hole; SolverUnavailable
+        (saying why) if it has neither."""
+        self._hole = -1
         try:
             self._ham.setup(game)
         except SolverUnavailable as exc:
-            raise SolverUnavailable(str(exc).replace("hamilton", self.name, 1)) from None
+            if not self._start_with_hole(game):
+                raise SolverUnavailable(str(exc).replace("hamilton", self.name, 1)) from None
         grid = grid_of(game.board)
         self._grid = grid
         self._board = game.board
@@ -90,8 +108,21 @@ class ReplanSolver:
         # Probe: can the cycle be rebuilt toward cells spread around it? On a board where it
         # cannot (one long corridor, say), play as hamilton, whose shortcuts leave pockets to
         # be filled on the next lap instead.
-        self._rebuild = self._probe(game, grid)
+        # Food in the hole is reached only by rebuilding, wherever the probe says.
+        self._rebuild = self._hole >= 0 or self._probe(game, grid)
         self._ham.shortcuts = not self._rebuild
+
+    def _start_with_hole(self, game: Game) -> bool:
+        grid = grid_of(game.board)
+        taken = {grid.index(p) for p in game.body}
+        if game.food is not None:
+            taken.add(grid.index(game.food))
+        found = find_hole_cycle(game.board, taken, self._ham.limit)
+        if found is None:
+            return False
+        cycle, self._hole = found
+        self._ham.start_on(game, tuple(grid.points[c] for c in cycle))
+        return True
 
     def _probe(self, game: Game, grid: Grid) -> bool:
         cycle = self._ham.cycle
@@ -111,7 +142,9 @@ class ReplanSolver:
             target = grid.index(cycle[k * n // (self.probes + 1)])
             if target in body:
                 continue
-            closed = close_body(grid, body, Limit(limit), self._ham.successors, target)
+            closed = close_body(
+                grid, body, Limit(limit), self._ham.successors, target, skip=self._hole
+            )
             if closed is not None:
                 sooner = closed.index(target) - (len(body) - 1)
                 if sooner < self._ham.cycle_distance(head, target):
@@ -127,7 +160,30 @@ class ReplanSolver:
             assert grid is not None
         if self._should_search(game):
             self._search(game, grid)
+        if self._hole >= 0 and game.food == grid.points[self._hole]:
+            step = self._into_hole(game, grid)
+            if step is not None:
+                return step
         return self._ham.next_direction(game)
+
+    def _into_hole(self, game: Game, grid: Grid) -> Direction | None:
+        """The move into the hole for its food, if now is the time: the last food (the body
+        fills the cycle, and eating it wins), or the head at the corner where the cycle can
+        switch into the hole (see ``hampath.holes``), with the cell it then leaves out empty."""
+        hole = self._hole
+        head = grid.index(game.head)
+        if game.length >= len(self._ham.cycle):
+            return grid.direction(head, hole)
+        succ = self._ham.successors
+        corner = switch_at(grid, succ, hole)
+        if corner is None or corner[0] != head or game.occupied(grid.points[corner[1]]):
+            return None
+        m = corner[1]
+        cycle = [hole if c == m else c for c in (grid.index(p) for p in self._ham.cycle)]
+        if not self._ham.use_cycle(game, tuple(grid.points[c] for c in cycle)):
+            return None
+        self._hole = m
+        return grid.direction(head, hole)
 
     def _should_search(self, game: Game) -> bool:
         food = game.food
@@ -145,7 +201,9 @@ class ReplanSolver:
         assert food is not None
         goal = grid.index(food)
         head = grid.index(game.head)
-        now = self._ham.cycle_distance(head, goal)
+        # Food in the hole is never reached round the cycle: the hole must move.
+        on_cycle = self._ham.successors[goal] >= 0
+        now = self._ham.cycle_distance(head, goal) if on_cycle else grid.cells
         path = shortest_path(grid, head, goal, body_free_at(grid, game.body))
         # Worth a search only if going round the cycle is longer than the way there.
         if path is None or len(path) >= now:
@@ -153,21 +211,36 @@ class ReplanSolver:
             return
         body = [grid.index(p) for p in game.body]
         free = len(self._ham.cycle) - len(body)
-        limit = max(self.min_nodes, self.nodes_per_cell * free)
-        for keep in ATTEMPTS:
-            self.searches += 1
-            closed = close_body(
-                grid, body, Limit(limit), self._ham.successors, goal, keep_to_prefer=keep
-            )
-            if closed is None:
-                continue
-            cycle = tuple(grid.points[c] for c in closed)
-            # The new cycle reaches the food at its place after the head (the body comes first).
-            if closed.index(goal) - (len(body) - 1) < now and self._ham.use_cycle(game, cycle):
-                self.found += 1
-                self._retry = 1 << 62  # nothing to gain for this food any more
-                return
+        limit = Limit(max(self.min_nodes, self.nodes_per_cell * free))
+        for hole in self._holes(grid, body, goal):
+            for keep in ATTEMPTS:
+                self.searches += 1
+                closed = close_body(
+                    grid, body, limit, self._ham.successors, goal, keep_to_prefer=keep, skip=hole
+                )
+                if closed is None:
+                    continue
+                cycle = tuple(grid.points[c] for c in closed)
+                # The new cycle reaches the food at its place after the head (the body first).
+                sooner = closed.index(goal) - (len(body) - 1) < now
+                if hole >= 0 and switch_at(grid, successors(grid, closed), hole) is None:
+                    continue  # food in that hole later could never be reached
+                if sooner and self._ham.use_cycle(game, cycle):
+                    self.found += 1
+                    self._hole = hole
+                    self._retry = 1 << 62  # nothing to gain for this food any more
+                    return
         self._later(game)
+
+    def _holes(self, grid: Grid, body: list[int], goal: int) -> list[int]:
+        """The holes a rebuilt cycle may leave out: none (-1) on a board with a cycle; else the
+        hole now (unless the food is in it), then a few other cells that could be one."""
+        hole = self._hole
+        if hole < 0:
+            return [-1]
+        colour = (hole % grid.width + hole // grid.width) & 1
+        others = hole_candidates(grid, colour, {*body, goal, hole}, far_from=body[0])
+        return [*([hole] if hole != goal else []), *others[: self.other_holes]]
 
     def _later(self, game: Game) -> None:
         self._retry = game.steps + self._wait

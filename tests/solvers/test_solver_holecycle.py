@@ -11,7 +11,8 @@ from termsnake.core.geometry import Direction, Point
 from termsnake.core.level import Level, open_level
 from termsnake.solvers.base import SolverUnavailable, play
 from termsnake.solvers.hampath import check_cycle
-from termsnake.solvers.holecycle import HoleCycleSolver, hole_cycles
+from termsnake.solvers.hampath.holes import hole_cycles
+from termsnake.solvers.holecycle import HoleCycleSolver
 
 
 @pytest.mark.parametrize(("width", "height"), [(3, 3), (5, 5), (7, 7), (9, 7), (5, 11)])

@@ -14,6 +14,7 @@ from termsnake.solvers import SolverUnavailable, create, play
 from termsnake.solvers.best import BestSolver
 from termsnake.solvers.grid import grid_of
 from termsnake.solvers.hampath import Limit, check_cycle, close_body, find_cycle
+from termsnake.solvers.hampath.holes import successors, switch_at
 from termsnake.solvers.replan import ReplanSolver
 
 # Boards with walls that 2x2 blocks cannot tile, and an odd torus: the boards replan is for.
@@ -138,9 +139,56 @@ def test_the_same_seed_gives_the_same_game() -> None:
 
 
 def test_a_board_without_a_cycle_is_refused_by_name() -> None:
-    game = Game(open_level(5, 5, 1), 1)
-    with pytest.raises(SolverUnavailable, match=r"^replan cannot play .*odd number"):
+    # Two light cells more than dark: no cycle, not even through all cells but one.
+    board = Board.from_rows([".....", "..#..", ".....", ".....", "....."], name="lopsided")
+    game = Game(Level(board, (Point(0, 0),), Direction.RIGHT), 1)
+    with pytest.raises(
+        SolverUnavailable, match=r"^replan cannot play lopsided: .* 13 light and 11 dark"
+    ):
         ReplanSolver().setup(game)
+
+
+ONE_SHORT = [
+    # Open boards with both sides odd, and walled boards with one light cell more than dark.
+    "5x5",
+    "7x7",
+    "3x9",
+    "9x5",
+    "\n".join(["......#", ".......", "..#....", "....#..", ".......", "......."]),
+    "\n".join([".......", ".##....", ".......", "....#..", ".......", "......."]),
+]
+
+
+def _one_short_level(spec: str) -> Level:
+    if "x" in spec and "\n" not in spec:
+        w, h = (int(n) for n in spec.split("x"))
+        return open_level(w, h, 1)
+    board = Board.from_rows(spec.split("\n"), name="one short")
+    start = next(p for p in board.free_cells if p.x > 0)
+    return Level(board, (start,), Direction.RIGHT)
+
+
+@pytest.mark.parametrize("spec", ONE_SHORT)
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_one_cell_short_of_a_cycle_it_wins_on_a_cycle_with_a_hole(spec: str, seed: int) -> None:
+    # The body lies in order on the cycle at every move, the hole stays switchable, and the
+    # game is won: a food in the hole is reached by switching the cycle into it.
+    level = _one_short_level(spec)
+    game = Game(level, seed)
+    solver = ReplanSolver()
+    solver.setup(game)
+    grid = grid_of(level.board)
+    moves = 0
+    while not game.over:
+        hole = solver.hole
+        assert hole >= 0
+        assert switch_at(grid, successors(grid, [grid.index(p) for p in solver.cycle]), hole)
+        assert len(solver.cycle) == level.board.size - 1
+        assert (problem := invariant_problem(game, solver.cycle)) is None, problem
+        game.step(solver.next_direction(game))
+        moves += 1
+        assert moves < 40 * level.board.size
+    assert game.outcome is Outcome.WON
 
 
 @pytest.mark.parametrize("length", [1, 3])

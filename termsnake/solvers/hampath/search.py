@@ -43,6 +43,7 @@ def close_body(
     target: int = -1,
     rest_per_cell: int = 2,
     keep_to_prefer: bool = False,
+    skip: int = -1,
 ) -> list[int] | None:
     """A Hamiltonian cycle of the board's free cells with ``body`` as an arc, or None.
 
@@ -52,10 +53,12 @@ def close_body(
     it soon, though not always by the fewest moves: when the rest cannot be covered from there
     within ``rest_per_cell`` nodes a free cell, other ways to the target are tried. After the
     target, and where moves are equally good, it keeps to ``prefer`` (a successor per cell, such
-    as an old cycle's) where it can, first of all with ``keep_to_prefer``. None means no cycle
-    was found within the limit, not that there is none.
+    as an old cycle's) where it can, first of all with ``keep_to_prefer``. With ``skip`` (a free
+    cell off the body), the cycle leaves that cell out: a board with one cell too many of a
+    checkerboard colour has no Hamiltonian cycle, but may have one through all cells but one.
+    None means no cycle was found within the limit, not that there is none.
     """
-    found = search(grid, body, limit, prefer, target, rest_per_cell, keep_to_prefer)
+    found = search(grid, body, limit, prefer, target, rest_per_cell, keep_to_prefer, skip=skip)
     return found if isinstance(found, list) else None
 
 
@@ -82,10 +85,11 @@ def search(
     rest_per_cell: int = 2,
     keep_to_prefer: bool = False,
     noise: Sequence[float] | None = None,
+    skip: int = -1,
 ) -> list[int] | Failure:
     """:func:`close_body`'s search, saying why it failed; ``noise`` (a number per cell) breaks
     ties between equally good moves instead of ``prefer``, so that restarts differ."""
-    start = _Start(grid, body)
+    start = _Start(grid, body, skip)
     if start.remaining == 0:
         closes = len(body) <= 2 or body[-1] in grid.adj[body[0]]
         return [*reversed(body)] if closes else "exhausted"
@@ -105,11 +109,13 @@ class _Start:
 
     __slots__ = ("anchor_open", "empties", "remaining", "usable", "visited")
 
-    def __init__(self, grid: Grid, body: Sequence[int]) -> None:
+    def __init__(self, grid: Grid, body: Sequence[int], skip: int = -1) -> None:
         adj = grid.adj
         visited = bytearray(grid.walls)
         for c in body:
             visited[c] = 1
+        if skip >= 0:
+            visited[skip] = 1
         self.visited = visited
         # Searched for in C: late in a game few cells are empty and the board is long to walk.
         empties = []

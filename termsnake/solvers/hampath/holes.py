@@ -1,0 +1,133 @@
+"""Cycles through every free cell but one, the *hole*, for boards one cell short of a cycle.
+
+Every move changes a cell's checkerboard colour, so a Hamiltonian cycle needs as many cells of
+each colour. A board with one cell more of one colour (any open board with both sides odd, and
+many walled ones) has none, but may have a cycle through all cells but one of that colour.
+
+A hole is *switchable* on its cycle when the cycle runs a -> m -> b round a corner of it (a and
+b both next to the hole, so a, m, b and the hole form a 2x2 square): a -> hole -> b is then a
+cycle too, leaving out m. A snake on the cycle reaches food in such a hole by going round to a
+and switching; the new hole, m, is switchable again on the new cycle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+
+from termsnake.core.board import Board
+from termsnake.core.geometry import Point
+from termsnake.solvers.grid import Grid, distances, grid_of
+from termsnake.solvers.hampath.cycles import zigzag
+from termsnake.solvers.hampath.limit import Limit
+from termsnake.solvers.hampath.search import search
+
+# Holes a search for a first cycle tries, each with an equal share of the limit.
+FIRST_HOLES = 4
+
+
+def spare_colour(grid: Grid) -> int | None:
+    """The colour (0 or 1, of ``(x + y) % 2``) that has one free cell more than the other, on a
+    two-coloured board; None if the board is not two-coloured or the counts differ otherwise."""
+    board = grid.board
+    if board.wrap and (board.width % 2 or board.height % 2):
+        return None
+    w = grid.width
+    counts = [0, 0]
+    for c in range(grid.cells):
+        if grid.free[c]:
+            counts[(c % w + c // w) & 1] += 1
+    if abs(counts[0] - counts[1]) != 1:
+        return None
+    return 0 if counts[0] > counts[1] else 1
+
+
+def hole_candidates(
+    grid: Grid, colour: int, taken: Collection[int], far_from: int = -1
+) -> list[int]:
+    """The cells that could be the hole: free, of the spare ``colour``, not ``taken``; those
+    with the fewest neighbours first (a corner is the easiest cell to leave out), then those
+    furthest from ``far_from`` (if given), then by index."""
+    w = grid.width
+    dist = distances(grid, far_from, grid.walls) if far_from >= 0 else [0] * grid.cells
+    cells = [
+        c
+        for c in range(grid.cells)
+        if grid.free[c] and (c % w + c // w) & 1 == colour and c not in taken
+    ]
+    return sorted(cells, key=lambda c: (len(grid.adj[c]), -dist[c], c))
+
+
+def switch_at(grid: Grid, succ: Sequence[int], hole: int) -> tuple[int, int] | None:
+    """Where the cycle given by ``succ`` (cell -> next cell, -1 off it) can switch into
+    ``hole``: the cells a and m of the module docstring, or None if the hole is not
+    switchable."""
+    adj = grid.adj[hole]
+    for a in adj:
+        m = succ[a]
+        if m >= 0 and succ[m] in adj:
+            return a, m
+    return None
+
+
+def successors(grid: Grid, cycle: Sequence[int]) -> list[int]:
+    """Cell -> the next cell of ``cycle`` (-1 for cells off it)."""
+    succ = [-1] * grid.cells
+    for i, c in enumerate(cycle):
+        succ[c] = cycle[(i + 1) % len(cycle)]
+    return succ
+
+
+def hole_cycles(cells: Sequence[Point]) -> tuple[list[Point], list[Point]] | None:
+    """The two cycles A and B of the module docstring for free cells forming one rectangle with
+    both sides odd (at least 3), as lists of points; None for any other shape."""
+    x0 = min(p.x for p in cells)
+    y0 = min(p.y for p in cells)
+    w = max(p.x for p in cells) - x0 + 1
+    h = max(p.y for p in cells) - y0 + 1
+    if w * h != len(cells) or w < 3 or h < 3 or w % 2 == 0 or h % 2 == 0:
+        return None
+    # A zig-zag over rows 1..h-1 (an even number) runs along row 1 from left to right; each pair
+    # of row-0 cells above a step of it is taken in on the way: (x, 1) -> (x, 0) -> (x+1, 0) ->
+    # (x+1, 1). Row 0 then lacks only its corner, and the zig-zag closes up the left column into
+    # (0, 1) -> (1, 1) -> (1, 0).
+    rows = zigzag(x0, y0 + 1, w, h - 1)
+    a: list[Point] = []
+    for p in rows:
+        a.append(p)
+        dx = p.x - x0
+        if p.y == y0 + 1 and dx % 2 == 1:
+            a.extend((Point(p.x, y0), Point(p.x + 1, y0)))
+    mid, corner = Point(x0 + 1, y0 + 1), Point(x0, y0)
+    b = [corner if p == mid else p for p in a]
+    return a, b
+
+
+def find_hole_cycle(
+    board: Board, taken: Collection[int], limit: Limit
+) -> tuple[list[int], int] | None:
+    """A cycle (cell indexes) through every free cell but a hole that is not ``taken``, and the
+    hole, which is switchable on it; None if the board has no spare colour or no such cycle was
+    found within ``limit``."""
+    grid = grid_of(board)
+    colour = spare_colour(grid)
+    if colour is None:
+        return None
+    # An open rectangle has a switchable cycle round a corner hole, built directly.
+    built = None if board.wrap else hole_cycles(board.free_cells)
+    if built is not None:
+        cycle = [grid.index(p) for p in built[0]]
+        (hole,) = set(grid.index(p) for p in board.free_cells) - set(cycle)
+        if hole not in taken:
+            return cycle, hole
+    holes = hole_candidates(grid, colour, taken)[:FIRST_HOLES]
+    share = Limit(limit.nodes // max(1, len(holes)))
+    for hole in holes:
+        start = next(
+            c
+            for c in sorted(range(grid.cells), key=lambda c: len(grid.adj[c]))
+            if grid.free[c] and c != hole
+        )
+        found = search(grid, [start], share, skip=hole)
+        if isinstance(found, list) and switch_at(grid, successors(grid, found), hole):
+            return found, hole
+    return None

@@ -1,0 +1,86 @@
+"""Cycles through all free cells but a hole, for boards one cell short of a cycle."""
+
+from __future__ import annotations
+
+import pytest
+
+from termsnake.core.board import Board
+from termsnake.solvers.grid import grid_of
+from termsnake.solvers.hampath import Limit, check_cycle
+from termsnake.solvers.hampath.holes import (
+    find_hole_cycle,
+    hole_candidates,
+    spare_colour,
+    successors,
+    switch_at,
+)
+
+
+def _check_hole_cycle(board: Board, cycle: list[int], hole: int) -> None:
+    grid = grid_of(board)
+    walled = Board.from_rows(
+        [
+            "".join(
+                "#" if not board.is_free(p) or grid.index(p) == hole else "."
+                for p in grid.points[y * board.width : (y + 1) * board.width]
+            )
+            for y in range(board.height)
+        ]
+    )
+    assert check_cycle(walled, [grid.points[c] for c in cycle]) == []
+    assert switch_at(grid, successors(grid, cycle), hole) is not None
+
+
+@pytest.mark.parametrize(("width", "height"), [(3, 3), (5, 5), (7, 7), (3, 9), (9, 5)])
+def test_open_odd_boards_get_a_switchable_cycle_round_a_corner(width: int, height: int) -> None:
+    board = Board.open(width, height)
+    grid = grid_of(board)
+    assert spare_colour(grid) == 0  # the corners' colour
+    found = find_hole_cycle(board, set(), Limit(10_000))
+    assert found is not None
+    cycle, hole = found
+    assert hole == 0
+    _check_hole_cycle(board, cycle, hole)
+
+
+def test_a_taken_corner_moves_the_hole_elsewhere() -> None:
+    board = Board.open(5, 5)
+    found = find_hole_cycle(board, {0}, Limit(100_000))
+    assert found is not None
+    cycle, hole = found
+    assert hole != 0 and len(grid_of(board).adj[hole]) == 2  # another corner
+    _check_hole_cycle(board, cycle, hole)
+
+
+def test_a_walled_board_one_cell_short_gets_one_by_search() -> None:
+    board = Board.from_rows([".......", ".##....", ".......", "....#..", ".......", "......."])
+    grid = grid_of(board)
+    assert spare_colour(grid) == 0
+    found = find_hole_cycle(board, set(), Limit(100_000))
+    assert found is not None
+    _check_hole_cycle(board, *found)
+
+
+@pytest.mark.parametrize(
+    "rows",
+    [
+        ["....", "....", "....", "...."],  # balanced: a real cycle
+        [".....", "..#..", ".....", ".....", "....."],  # two cells apart
+    ],
+)
+def test_only_boards_one_cell_short_have_a_spare_colour(rows: list[str]) -> None:
+    board = Board.from_rows(rows)
+    assert spare_colour(grid_of(board)) is None
+    assert find_hole_cycle(board, set(), Limit(10_000)) is None
+
+
+def test_an_odd_wrapping_board_has_no_colours() -> None:
+    assert spare_colour(grid_of(Board.open(5, 5, wrap=True))) is None
+
+
+def test_candidates_are_corners_first_then_far_away() -> None:
+    grid = grid_of(Board.open(5, 5))
+    cells = hole_candidates(grid, 0, {0}, far_from=0)
+    assert cells[:3] == [24, 4, 20]  # the other corners, the furthest first, then by index
+    assert all((c % 5 + c // 5) % 2 == 0 for c in cells)
+    assert 0 not in cells
