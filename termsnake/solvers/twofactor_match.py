@@ -3,26 +3,31 @@
 The checkerboard colouring splits the cells into dark and light, and every move joins a dark
 cell to a light one. A 2-factor is then a set of edges giving every cell degree two: a flow of
 two units from each dark cell to the light cells, one unit an edge. A greedy pass fills most
-of it; Dinic's phases of shortest augmenting paths fill the rest or prove it cannot be done.
+of it; shortest augmenting paths, one search from each cell still short, fill the rest or
+prove it cannot be done.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Final
 
 from termsnake.solvers.grid import Grid
 
 # The edges of cell c are mate[2c] and mate[2c + 1]; -1 is an empty slot.
 Mates = list[int]
+# The dark cells an augmenting search may reach, in rounds, before the last, unbounded one.
+SEARCH_REACH: Final = (16, 64, 256, 1024)
 
 
 def two_factor(grid: Grid, cells: Sequence[int], attempt: int = 0) -> Mates | None:
     """Two neighbours for each free cell (``mate[2c]``, ``mate[2c + 1]``), else None.
 
-    ``attempt`` picks the order the greedy pass takes cells and neighbours in: attempts 0-3 go
-    row by row, the others are shuffled by a generator seeded with ``attempt`` alone, so each
-    attempt gives the same 2-factor on every machine. The board must be bipartite (it does not
+    ``attempt`` picks how it starts: attempts 0-3 lay 2x2 squares from the four offsets and
+    fill the rest greedily row by row; later ones fill the board greedily in an order shuffled
+    by a generator seeded with ``attempt`` alone. Each attempt gives the same 2-factor on every
+    machine. The board must be bipartite (it does not
     wrap, or both its sides are even).
     """
     w = grid.width
@@ -31,35 +36,59 @@ def two_factor(grid: Grid, cells: Sequence[int], attempt: int = 0) -> Mates | No
     dark = [c for c in cells if (c % w + c // w) % 2]
     if 2 * len(dark) != len(cells):
         return None
+    if attempt < 4:
+        _blocks(grid, mate, deg, attempt & 1, attempt >> 1)
     order = _neighbour_orders(grid, dark, attempt)
     for u in dark:
         for v in order[u]:
             if deg[u] == 2:
                 break
-            if deg[v] < 2:
+            if deg[v] < 2 and mate[2 * u] != v and mate[2 * u + 1] != v:
                 _link(mate, deg, u, v)
-    while True:
-        free = [u for u in dark if deg[u] < 2]
-        if not free:
-            return mate
-        dist = _levels(grid, mate, deg, free)
-        if dist is None:
-            return None
-        ptr = [0] * grid.cells
-        grew = False
-        for u in free:
-            while deg[u] < 2 and _augment(grid, mate, deg, dist, ptr, u):
-                grew = True
-        if not grew:
-            return None
+    seen = [0] * grid.cells
+    via = [0] * grid.cells
+    epoch = 0
+    short = [u for u in dark if deg[u] < 2]
+    # Searches that may reach ever more cells: the close deficits pair up first, so that a
+    # cell short of an edge is not filled from far away, leaving its neighbour to go further.
+    for reach in (*SEARCH_REACH, grid.cells):
+        for u in short:
+            while deg[u] < 2:
+                epoch += 1
+                if not _augment(grid, mate, deg, u, seen, epoch, via, reach):
+                    if reach >= grid.cells:
+                        return None
+                    break
+        short = [u for u in short if deg[u] < 2]
+    return mate
+
+
+def _blocks(grid: Grid, mate: Mates, deg: bytearray, ox: int, oy: int) -> None:
+    """Lay the board with 2x2 squares from (ox, oy), each square's free sides in the 2-factor.
+
+    On an open board that is a 2-factor of 4-cycles that all join one another; a wall leaves
+    its two neighbours in the square one edge short, so the augmenting paths that fill them
+    run from wall to wall instead of across the board.
+    """
+    step = grid.step
+    free = grid.free
+    for y in range(oy, grid.height - 1, 2):
+        for x in range(ox, grid.width - 1, 2):
+            p = y * grid.width + x
+            q, s = step[3][p], step[1][p]
+            t = step[3][s] if s >= 0 else -1
+            if q < 0 or s < 0 or t < 0 or p in (q, s) or q == t:
+                continue
+            for a, b in ((p, q), (q, t), (t, s), (s, p)):
+                if free[a] and free[b]:
+                    _link(mate, deg, a, b)
 
 
 def _neighbour_orders(grid: Grid, dark: list[int], attempt: int) -> dict[int, list[int]]:
-    # Attempt 0 keeps the board's order (up, down, left, right), which pairs cells into long
-    # straight runs; the next three rotate that order, later ones shuffle, so that a 2-factor
-    # whose cycles would not join is not rebuilt the same way.
+    # The first four attempts fill what their squares leave in the board's order; later ones
+    # shuffle, so that a 2-factor whose cycles would not join is not rebuilt the same way.
     if attempt < 4:
-        return {u: [*grid.adj[u][attempt:], *grid.adj[u][:attempt]] for u in dark}
+        return {u: list(grid.adj[u]) for u in dark}
     rng = random.Random(attempt)
     rng.shuffle(dark)
     order: dict[int, list[int]] = {}
@@ -84,69 +113,48 @@ def _unlink(mate: Mates, deg: bytearray, a: int, b: int) -> None:
     deg[b] -= 1
 
 
-def _levels(grid: Grid, mate: Mates, deg: bytearray, free: list[int]) -> list[int] | None:
-    """Breadth-first layers of alternating paths from the short dark cells, or None if none
-    reaches a short light cell (then the matching is as large as it gets)."""
-    adj = grid.adj
-    dist = [-1] * grid.cells
-    for u in free:
-        dist[u] = 0
-    frontier = free
-    found = False
-    while frontier and not found:
-        nxt: list[int] = []
-        for u in frontier:
-            du = dist[u] + 1
-            for v in adj[u]:
-                if dist[v] >= 0 or mate[2 * u] == v or mate[2 * u + 1] == v:
-                    continue
-                dist[v] = du
-                if deg[v] < 2:
-                    found = True
-                    continue
-                for x in (mate[2 * v], mate[2 * v + 1]):
-                    if dist[x] < 0:
-                        dist[x] = du + 1
-                        nxt.append(x)
-        frontier = nxt
-    return dist if found else None
-
-
 def _augment(
-    grid: Grid, mate: Mates, deg: bytearray, dist: list[int], ptr: list[int], start: int
+    grid: Grid,
+    mate: Mates,
+    deg: bytearray,
+    u: int,
+    seen: list[int],
+    epoch: int,
+    via: list[int],
+    reach: int,
 ) -> bool:
-    """One augmenting path from dark ``start`` along the layers, applied; False if none.
+    """Breadth-first search for the shortest alternating path from dark ``u`` to a light cell
+    short of edges, applied; False if there is none (then there is no 2-factor at all: the
+    difference between this b-matching and a 2-factor would hold such a path), or if the
+    search queued more than ``reach`` dark cells.
 
-    Option k of dark cell u is its neighbour v = adj[u][k // 2] and then v's partner in slot
-    k % 2; ``ptr`` remembers, for the whole phase, the options already found to lead nowhere.
+    ``via`` keeps each cell the search reached through; ``seen[c] == epoch`` marks this search.
     """
     adj = grid.adj
-    darks = [start]
-    lights: list[int] = []
-    while darks:
-        u = darks[-1]
-        nbrs = adj[u]
-        k = ptr[u]
-        if k >= 2 * len(nbrs):
-            darks.pop()
-            if lights:
-                lights.pop()
-                ptr[darks[-1]] += 1
-            continue
-        v = nbrs[k >> 1]
-        if dist[v] != dist[u] + 1 or mate[2 * u] == v or mate[2 * u + 1] == v:
-            ptr[u] += 1
-            continue
-        if deg[v] < 2:
-            lights.append(v)
-            _flip(mate, deg, darks, lights)
-            return True
-        x = mate[2 * v + (k & 1)]
-        if dist[x] != dist[v] + 1:
-            ptr[u] += 1
-            continue
-        lights.append(v)
-        darks.append(x)
+    seen[u] = epoch
+    queue = [u]
+    for x in queue:
+        for v in adj[x]:
+            if seen[v] == epoch or mate[2 * x] == v or mate[2 * x + 1] == v:
+                continue
+            seen[v] = epoch
+            via[v] = x
+            if deg[v] < 2:
+                lights = [v]
+                darks = [x]
+                while x != u:
+                    lights.append(via[x])
+                    x = via[lights[-1]]
+                    darks.append(x)
+                _flip(mate, deg, darks[::-1], lights[::-1])
+                return True
+            for y in (mate[2 * v], mate[2 * v + 1]):
+                if seen[y] != epoch:
+                    seen[y] = epoch
+                    via[y] = v
+                    queue.append(y)
+        if len(queue) > reach:
+            return False
     return False
 
 
