@@ -43,9 +43,12 @@ def find_two_factor_cycle(board: Board, limit: int = DEFAULT_LIMIT) -> tuple[Poi
     n = len(cells)
     if n <= 2:
         return _tiny(grid, cells)
-    if board.wrap and (board.width % 2 or board.height % 2):
-        return None
     if any(len(grid.adj[c]) < 2 for c in cells) or not _connected(grid, cells):
+        return None
+    if all(len(grid.adj[c]) == 2 for c in cells):
+        # The board is one loop (a one-wide wrapping board, say), odd or not.
+        return tuple(grid.points[c] for c in _walk(_edges(grid, cells), cells[0]))
+    if board.wrap and (board.width % 2 or board.height % 2):
         return None
     budget = limit
     attempt = 0
@@ -57,7 +60,7 @@ def find_two_factor_cycle(board: Board, limit: int = DEFAULT_LIMIT) -> tuple[Poi
         joiner.run()
         budget = joiner.repair(budget)
         if joiner.count == 1:
-            return tuple(grid.points[c] for c in joiner.walk(cells[0]))
+            return tuple(grid.points[c] for c in _walk(mate, cells[0]))
         attempt += 1
         budget -= n
         if budget < 0:
@@ -69,6 +72,25 @@ def _tiny(grid: Grid, cells: list[int]) -> tuple[Point, ...] | None:
     if not cells or (len(cells) == 2 and cells[1] not in grid.adj[cells[0]]):
         return None
     return tuple(grid.points[c] for c in cells)
+
+
+def _walk(mate: Mates, start: int) -> list[int]:
+    """The cells of ``start``'s cycle in the 2-factor, in order from ``start``."""
+    out = [start]
+    prev, cur = start, mate[2 * start]
+    while cur != start:
+        out.append(cur)
+        nxt = mate[2 * cur]
+        prev, cur = cur, (nxt if nxt != prev else mate[2 * cur + 1])
+    return out
+
+
+def _edges(grid: Grid, cells: list[int]) -> Mates:
+    # Every cell has exactly two neighbours: they are its cycle-neighbours.
+    mate = [-1] * (2 * grid.cells)
+    for c in cells:
+        mate[2 * c], mate[2 * c + 1] = grid.adj[c]
+    return mate
 
 
 def _connected(grid: Grid, cells: list[int]) -> bool:
@@ -97,7 +119,7 @@ class _Joiner:
         self.parent: list[int] = []
         for c in cells:
             if self.label[c] < 0:
-                self._relabel(self.walk(c))
+                self._relabel(_walk(mate, c))
         self.count = len(self.parent)
         step = grid.step
         self.is_square = bytearray(grid.cells)
@@ -108,17 +130,6 @@ class _Joiner:
         self.squares = [c for c in cells if self.is_square[c]]
         self.queued = bytearray(self.is_square)
         self.todo = self.squares[::-1]
-
-    def walk(self, start: int) -> list[int]:
-        """The cells of ``start``'s cycle, in order from ``start``."""
-        mate = self.mate
-        out = [start]
-        prev, cur = start, mate[2 * start]
-        while cur != start:
-            out.append(cur)
-            nxt = mate[2 * cur]
-            prev, cur = cur, (nxt if nxt != prev else mate[2 * cur + 1])
-        return out
 
     def _relabel(self, cells: list[int]) -> None:
         new = len(self.parent)
