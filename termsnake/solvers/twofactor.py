@@ -26,17 +26,20 @@ from termsnake.solvers.twofactor_match import Mates, two_factor
 UP, DOWN, LEFT, RIGHT = 0, 1, 2, 3
 # The repair operations ``find_two_factor_cycle`` may spend unless told otherwise.
 DEFAULT_LIMIT: Final = 200_000
+# What a fresh 2-factor costs on top of one operation a cell of the board's rectangle: its
+# set-up, which dominates on tiny boards.
+ATTEMPT_COST: Final = 50
 
 
 def find_two_factor_cycle(board: Board, limit: int = DEFAULT_LIMIT) -> tuple[Point, ...] | None:
     """A Hamiltonian cycle of ``board``'s free cells, or None if this method finds none.
 
     The cycle lists every free cell once, each adjacent to the next (wrap included) and the
-    last to the first. ``limit`` bounds the repairs: each square examined, each cell walked
-    and each cell of a fresh 2-factor costs one operation. None is certain (no cycle exists)
-    when the cells are disconnected, a cell has fewer than two neighbours or no 2-factor
-    exists; otherwise it means the limit ran out. Wrapping boards with an odd side are not
-    bipartite and always get None.
+    last to the first. ``limit`` bounds the repairs: each square examined and each cell walked
+    costs one operation, a fresh 2-factor one a cell of the board's rectangle plus
+    ``ATTEMPT_COST``. None is certain (no cycle exists) when the cells are disconnected, a cell
+    has fewer than two neighbours or no 2-factor exists; otherwise it means the limit ran out.
+    Wrapping boards with an odd side are not bipartite and always get None.
     """
     grid = grid_of(board)
     cells = [grid.index(p) for p in board.free_cells]
@@ -62,7 +65,7 @@ def find_two_factor_cycle(board: Board, limit: int = DEFAULT_LIMIT) -> tuple[Poi
         if joiner.count == 1:
             return tuple(grid.points[c] for c in _walk(mate, cells[0]))
         attempt += 1
-        budget -= n
+        budget -= grid.cells + ATTEMPT_COST
         if budget < 0:
             return None
 
