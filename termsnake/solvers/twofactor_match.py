@@ -27,8 +27,7 @@ def two_factor(grid: Grid, cells: Sequence[int], attempt: int = 0) -> Mates | No
     ``attempt`` picks how it starts: attempts 0-3 lay 2x2 squares from the four offsets and
     fill the rest greedily row by row; later ones fill the board greedily in an order shuffled
     by a generator seeded with ``attempt`` alone. Each attempt gives the same 2-factor on every
-    machine. The board must be bipartite (it does not
-    wrap, or both its sides are even).
+    machine. The board must be bipartite (it does not wrap, or both its sides are even).
     """
     w = grid.width
     mate = [-1] * (2 * grid.cells)
@@ -38,6 +37,7 @@ def two_factor(grid: Grid, cells: Sequence[int], attempt: int = 0) -> Mates | No
         return None
     if attempt < 4:
         _blocks(grid, mate, deg, attempt & 1, attempt >> 1)
+    # Shuffles ``dark`` itself on later attempts: the greedy pass and the searches follow it.
     order = _neighbour_orders(grid, dark, attempt)
     for u in dark:
         for v in order[u]:
