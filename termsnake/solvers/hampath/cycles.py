@@ -12,11 +12,16 @@ from termsnake.core.geometry import Point
 from termsnake.solvers.grid import Grid, grid_of
 from termsnake.solvers.hampath.limit import DEFAULT_BUDGET, Limit
 from termsnake.solvers.hampath.search import search
+from termsnake.solvers.hampath.twofactor import find_two_factor_cycle
 
 CycleStatus = Literal["found", "none", "unknown"]
 
 # The limit ``termsnake levels`` and the hamilton solver use, so that they always agree.
 DEFAULT_LIMIT: Final = Limit.seconds(DEFAULT_BUDGET)
+# After this many restarts of the search, the 2-factor method may take up to half the nodes
+# left, at most TWO_FACTOR_NODES.
+TWO_FACTOR_AFTER: Final = 2
+TWO_FACTOR_NODES: Final = 200_000
 # Each restart of the search is allowed twice the positions of the one before, from this many.
 FIRST_LIMIT: Final = 4000
 
@@ -319,8 +324,11 @@ def _search(board: Board, grid: Grid, limit: Limit) -> CycleResult:
     "none" is a proof; running out of nodes is "unknown". The first search starts at the first
     cell with the fewest neighbours; restarts start at another such cell and break ties with a
     generator seeded by the board alone, so the same board and limit give the same answer.
+    After TWO_FACTOR_AFTER restarts the 2-factor method (``twofactor``) has its turn, which
+    finds cycles on big boards with scattered walls that backtracking never does.
     """
     cells = [grid.index(p) for p in board.free_cells]
+    factor_after = TWO_FACTOR_AFTER
     least = min(len(grid.adj[c]) for c in cells)
     corners = [c for c in cells if len(grid.adj[c]) == least]
     rng = random.Random(len(cells))
@@ -336,6 +344,15 @@ def _search(board: Board, grid: Grid, limit: Limit) -> CycleResult:
             return CycleResult("none", None, "an exhaustive search found no Hamiltonian cycle")
         left -= nodes
         allowed *= 2
+        factor_after -= 1
+        if factor_after == 0:
+            # The search did not find one soon: a 2-factor joined into one cycle scales where
+            # backtracking does not.
+            share = Limit(min(left // 2, TWO_FACTOR_NODES))
+            left -= share.nodes
+            joined = find_two_factor_cycle(board, share)
+            if joined is not None and not check_cycle(board, joined):
+                return CycleResult("found", joined, "")
         start = rng.choice(corners)
         noise = [rng.random() for _ in range(grid.cells)]
     return CycleResult("unknown", None, f"the search gave up after {limit.nodes} positions")
