@@ -15,10 +15,8 @@ from enum import Enum
 from types import FrameType
 from typing import Final
 
-# A terminal that never answers blessed's start-up query would otherwise stall us for 5 s.
-os.environ.setdefault("BLESSED_QUERY_TIMEOUT_SECONDS", "1")
-
 import blessed
+from blessed._capabilities import TermcapResponse
 
 from termsnake.core.game import Game, Outcome
 from termsnake.core.speed import DEFAULT_SPEED, faster, slower
@@ -60,6 +58,25 @@ class Terminated(Exception):
         self.signum = signum
 
 
+class QuietTerminal(blessed.Terminal):
+    """A blessed Terminal that asks the terminal nothing at start-up.
+
+    blessed would ask for capabilities (XTGETTCAP) and the terminal's name (XTVERSION) and wait
+    for each answer: a terminal that answers neither delays the first frame by two timeouts, and
+    an answer that comes after the wait is echoed onto the screen or read as keys. TERM and
+    terminfo tell us all the game needs.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(_xtgettcap_data=TermcapResponse(supported=False))
+
+    def detect_term_program(self, timeout: float = 0.0, force: bool = False) -> bool | str:
+        """Never ask: wcwidth reads TERM_PROGRAM and TERM itself."""
+        self.term_program = True
+        self._term_program_probed = True
+        return True
+
+
 def make_terminal() -> blessed.Terminal:
     """The terminal on stdin/stdout, with cursor movement even under NO_COLOR.
 
@@ -68,7 +85,7 @@ def make_terminal() -> blessed.Terminal:
     """
     no_color = os.environ.pop("NO_COLOR", None)
     try:
-        term = blessed.Terminal()
+        term = QuietTerminal()
     finally:
         if no_color is not None:
             os.environ["NO_COLOR"] = no_color
