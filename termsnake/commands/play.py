@@ -23,7 +23,7 @@ from termsnake.solvers.registry import create, known_names, resolve_name
 from termsnake.tui.controllers import (
     KEY_PRESETS,
 )
-from termsnake.tui.runner import Look, report, run, summary
+from termsnake.tui.runner import Look, Played, report, run, summary
 from termsnake.tui.session import check_terminal
 
 EXIT_USAGE = 2
@@ -145,9 +145,9 @@ def run_play(args: argparse.Namespace) -> int:
     )
     previous = scores.best(key)
     look = Look(config.glyphs, config.color, config.keys)
-    code, seconds = 1, 0.0
+    played = Played(1, 0.0)
     try:
-        code, seconds = run(
+        played = run(
             game,
             solver,
             speed=config.speed,
@@ -160,8 +160,11 @@ def run_play(args: argparse.Namespace) -> int:
         # Even after a crash or a hang-up: keep the score and the replay first, then report.
         news, warnings = keep_score(scores, key, game, previous)
         saved = save_record(game, solver.name if solver else None, args.record)
-        report([summary(game, who, seconds), *news, *saved.lines], [*warnings, *saved.errors])
-    return code or saved.code
+        report(
+            [summary(game, who, played.seconds, played.note), *news, *saved.lines],
+            [*played.errors, *warnings, *saved.errors],
+        )
+    return played.code or saved.code
 
 
 def check_record_path(path: str) -> None:

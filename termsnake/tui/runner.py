@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TextIO
 
 from termsnake.core.game import Game, Outcome
 from termsnake.core.moves import compress
@@ -23,6 +25,8 @@ from termsnake.tui.view import GLYPH_SETS
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
+EXIT_TERMINAL_GONE = 1  # the terminal went away without a hang-up signal
+INPUT_ENDED = "the terminal's input ended"
 
 
 def format_duration(seconds: float) -> str:
@@ -33,13 +37,15 @@ def format_duration(seconds: float) -> str:
     return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
 
 
-def summary(game: Game, who: str, seconds: float) -> str:
-    """The lines printed on the normal screen after a game."""
+def summary(game: Game, who: str, seconds: float, note: str = "") -> str:
+    """The lines printed on the normal screen after a game; ``note`` says why a game that was
+    cut short ended (the terminal went away)."""
     outcome = game.outcome or Outcome.QUIT
+    cause = game.cause or note
     if outcome is Outcome.WON:
         headline = "You won! The snake fills the board." if who == "you" else f"{who} won!"
     else:
-        headline = f"Game over: {outcome.value}" + (f" ({game.cause})" if game.cause else "")
+        headline = f"Game over: {outcome.value}" + (f" ({cause})" if cause else "")
     return "\n".join(
         [
             headline,
@@ -60,14 +66,25 @@ class Look:
 
 
 def report(lines: Sequence[str], errors: Sequence[str]) -> None:
-    """Print the summary and warnings; a terminal that hung up is not an error of ours."""
+    """Print the summary and warnings. When the terminal is gone the summary goes to stderr,
+    which may still be a log; what nobody can read is dropped quietly."""
+    text = "\n".join(lines)
+    warnings = [f"termsnake: {e}" for e in errors]
+    if not _write(sys.stdout, [text]):
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - keep the flush at exit quiet
+        warnings.insert(0, text)
+    if not _write(sys.stderr, warnings):
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115
+
+
+def _write(stream: TextIO, texts: Sequence[str]) -> bool:
+    """Print ``texts`` to ``stream``; whether it could be written."""
     try:
-        print("\n".join(lines), flush=True)
-        for e in errors:
-            print(f"termsnake: {e}", file=sys.stderr, flush=True)
-    except OSError:
-        # Nobody is there to read it; keep interpreter shutdown from complaining as well.
-        sys.stdout = sys.stderr = open(os.devnull, "w")  # noqa: SIM115
+        for text in texts:
+            print(text, file=stream, flush=True)
+    except (OSError, ValueError):
+        return False
+    return True
 
 
 def watch(game: Game, solver: Solver, *, speed: float | None, who: str, level_name: str) -> int:
@@ -81,11 +98,25 @@ def watch(game: Game, solver: Solver, *, speed: float | None, who: str, level_na
     except SettingsError:
         config = Settings()  # a replay does not need the user's settings to be right
     look = Look(config.glyphs, config.color, config.keys)
-    code, seconds = run(
+    played = run(
         game, solver, speed=speed or config.speed, who=who, level_name=level_name, look=look
     )
-    report([summary(game, who, seconds)], [])
-    return code
+    report([summary(game, who, played.seconds, played.note)], played.errors)
+    return played.code
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """How a run ended: the exit code, the seconds the snake moved, why it was cut short."""
+
+    code: int
+    seconds: float
+    note: str = ""
+
+    @property
+    def errors(self) -> list[str]:
+        """Lines for stderr: why the game stopped, when that was not the player's doing."""
+        return [f"{self.note}; the game was stopped"] if self.note else []
 
 
 def run(
@@ -97,10 +128,9 @@ def run(
     level_name: str,
     look: Look = Look(),
     best: int | None = None,
-) -> tuple[int, float]:
-    """The interactive part: enter the terminal, play, restore it. Returns the exit code and
-    the seconds the snake was moving. Ctrl-Z restores the terminal and stops; after `fg` the
-    game waits."""
+) -> Played:
+    """The interactive part: enter the terminal, play, restore it. Ctrl-Z restores the terminal
+    and stops; after `fg` the game waits."""
     preset = KEY_PRESETS[look.keys]
     controller: Controller
     if solver is None:
@@ -124,7 +154,7 @@ def run(
         color=look.color and app.colours_wanted() and term.number_of_colors >= 8,
         help_text=help_lines(preset, bot=solver is not None),
     )
-    code = 0
+    code, note = 0, ""
     try:
         while True:
             with app.terminal_mode(term, session.request_stop, session.request_suspend):
@@ -136,11 +166,17 @@ def run(
         code = EXIT_INTERRUPTED
     except app.Terminated as e:
         code = 128 + e.signum
+    except EOFError:  # the keyboard is gone (a closed pty sends no SIGHUP to a non-owner)
+        code, note = EXIT_TERMINAL_GONE, INPUT_ENDED
+    except OSError as e:
+        if e.errno != errno.EIO:
+            raise
+        code, note = EXIT_TERMINAL_GONE, "the terminal can no longer be written"
     finally:
         game.quit()  # a no-op unless the game was cut short
         if solver is not None:
             finish(solver, game)  # an engine is told the end and stopped, however we leave
-    return code, session.played
+    return Played(code, session.played, note)
 
 
 def utf8_output() -> bool:

@@ -2,12 +2,24 @@
 
 from __future__ import annotations
 
+import fcntl
+import os
+import re
+import select
+import struct
+import subprocess
+import termios
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import pyte
 import pytest
-from pty_harness import Pty
+from pty_harness import Pty, quiet_env, termsnake_command
+
+from termsnake.core.game import Outcome
+from termsnake.formats.replay import load_replay
+from termsnake.formats.verify import verify
 
 pytestmark = pytest.mark.terminal
 
@@ -38,3 +50,36 @@ def test_start_up_asks_the_terminal_nothing(run: Callable[..., Pty]) -> None:
     assert not [q for q in QUERIES if q in bytes(t.raw)]
     t.send("q")
     assert t.wait_exit() == 0
+
+
+def test_end_of_input_without_a_hang_up_keeps_the_game_and_says_why(tmp_path: Path) -> None:
+    # The pty is not termsnake's controlling terminal, so closing its master sends no SIGHUP:
+    # the keyboard reads end of file, and the screen cannot be written any more.
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    record = tmp_path / "cut.json"
+    args = ["--ai", "hamilton", "--size", "10x10", "--speed", "30", "--record", str(record)]
+    with open(tmp_path / "stderr.txt", "w") as err:
+        child = subprocess.Popen(
+            [termsnake_command(), *args],
+            stdin=slave,
+            stdout=slave,
+            stderr=err,
+            env=quiet_env(tmp_path),
+            start_new_session=True,
+        )
+    os.close(slave)
+    screen = pyte.Screen(80, 24)
+    stream = pyte.ByteStream(screen)
+    deadline = time.monotonic() + 10
+    while not re.search(r"steps \d\d", "\n".join(screen.display)):
+        assert time.monotonic() < deadline, "\n".join(screen.display)
+        if select.select([master], [], [], 0.1)[0]:
+            stream.feed(os.read(master, 65536))
+    os.close(master)
+    assert child.wait(timeout=10) == 1
+    said = (tmp_path / "stderr.txt").read_text()
+    assert "input ended" in said and "Game over: quit" in said and "Traceback" not in said
+    game = verify(load_replay(record))
+    assert game.outcome is Outcome.QUIT and game.steps >= 10
+    assert '"player": "hamilton"' in (tmp_path / "data" / "termsnake" / "scores.json").read_text()
