@@ -28,6 +28,7 @@ from termsnake.tui.view import (
     Glyphs,
     Hud,
     board_size,
+    clip,
     pick_cell_width,
     render,
     render_too_small,
@@ -322,7 +323,7 @@ class Session:
         )
         if self.mode is Mode.HELP and self.help_text:
             lines = with_box(lines, self.help_text)
-        return [line[:columns] for line in lines[: self.term.height]]
+        return [clip(line, columns) for line in lines[: self.term.height]]
 
     def _tick(self) -> None:
         direction = decide(self.controller, self.game)

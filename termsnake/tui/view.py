@@ -6,8 +6,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
+import wcwidth
+
 from termsnake.core.game import Game
 from termsnake.core.geometry import Point
+from termsnake.formats.text import printable
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +90,16 @@ def pick_cell_width(game: Game, columns: int) -> int:
     return CELL_WIDTH if board_size(game, CELL_WIDTH)[0] <= columns else 1
 
 
+def columns(text: str) -> int:
+    """How many terminal columns ``text`` takes (wide characters two, combining marks none)."""
+    return int(wcwidth.width(text))
+
+
+def clip(text: str, width: int) -> str:
+    """``text`` cut to ``width`` columns (half a wide character becomes a space)."""
+    return text if columns(text) <= width else str(wcwidth.clip(text, 0, width))
+
+
 def _format_speed(speed: float) -> str:
     return f"{speed:g}/s"
 
@@ -97,7 +110,7 @@ def status_line(game: Game, hud: Hud, width: int | None = None) -> str:
     needed parts go first: the level name, then the speed, who plays, the best, the steps."""
     first = [p for p in ("PAUSED" if hud.paused else "", hud.message) if p]
     parts: dict[str, str] = {
-        "level": hud.level or game.board.name,
+        "level": printable(hud.level or game.board.name),
         "length": f"length {game.length}/{game.board.size}",
         "steps": f"steps {game.steps}",
         "speed": f"speed {_format_speed(hud.speed)}",
@@ -107,11 +120,11 @@ def status_line(game: Game, hud: Hud, width: int | None = None) -> str:
         parts["best"] = f"best {hud.best}"
     line = "  ".join([*first, *parts.values()])
     for expendable in ("level", "speed", "who", "best", "steps"):
-        if width is None or len(line) <= width:
+        if width is None or columns(line) <= width:
             break
         parts.pop(expendable, None)
         line = "  ".join([*first, *parts.values()])
-    return line if width is None else line[:width]
+    return line if width is None else clip(line, width)
 
 
 def render(
