@@ -103,13 +103,20 @@ def colours_wanted() -> bool:
 
 
 def check_terminal() -> str | None:
-    """Why the game cannot run here (stdin or stdout not a terminal), or None if it can."""
+    """Why the game cannot run here (stdin or stdout not a terminal, or one that cannot move
+    the cursor), or None if it can."""
     for name, stream in (("stdin", sys.stdin), ("stdout", sys.stdout)):
         if stream is None or not stream.isatty():
             return (
                 f"termsnake: {name} is not a terminal; play in one (over SSH: ssh -t HOST "
                 "termsnake), or measure bots without one: termsnake bench"
             )
+    kind = os.environ.get("TERM", "")
+    if kind == "dumb" or kind.startswith("dumb-"):
+        return (
+            f"termsnake: this terminal (TERM={kind}) cannot move the cursor; set TERM to its "
+            "real type (such as xterm-256color or linux), or measure bots: termsnake bench"
+        )
     return None
 
 
@@ -159,6 +166,10 @@ def terminal_mode(
         yield
     finally:
         try:
+            if not term.enter_fullscreen:
+                # No alternate screen (linux, vt100): the board stays, so clear it, or what is
+                # printed next would run on from the status line.
+                term.stream.write(term.home + term.clear)
             modes.close()
             sys.stdout.flush()
         except (OSError, termios.error):

@@ -83,3 +83,22 @@ def test_end_of_input_without_a_hang_up_keeps_the_game_and_says_why(tmp_path: Pa
     game = verify(load_replay(record))
     assert game.outcome is Outcome.QUIT and game.steps >= 10
     assert '"player": "hamilton"' in (tmp_path / "data" / "termsnake" / "scores.json").read_text()
+
+
+@pytest.mark.parametrize("kind", ["vt100", "linux"])
+def test_without_an_alternate_screen_the_summary_starts_on_a_clear_line(
+    run: Callable[..., Pty], kind: str
+) -> None:
+    t = run("--size", "20x8", "--seed", "1", env={"TERM": kind})
+    t.wait_for("a direction key starts")
+    t.send("q")
+    assert t.wait_exit() == 0
+    lines = t.text().splitlines()
+    assert lines[0] == "Game over: quit" and lines[1].startswith("Level open-20x8")
+
+
+def test_a_dumb_terminal_is_refused_in_one_line(run: Callable[..., Pty]) -> None:
+    t = run("--size", "20x8", env={"TERM": "dumb"})
+    assert t.wait_exit() == 2
+    said = bytes(t.raw).decode()
+    assert "TERM=dumb" in said and len(said.strip().splitlines()) == 1 and "\x1b" not in said
