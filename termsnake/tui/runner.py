@@ -112,11 +112,14 @@ class Played:
     code: int
     seconds: float
     note: str = ""
+    warnings: tuple[str, ...] = ()
 
     @property
     def errors(self) -> list[str]:
-        """Lines for stderr: why the game stopped, when that was not the player's doing."""
-        return [f"{self.note}; the game was stopped"] if self.note else []
+        """Lines for stderr: why the game stopped, when that was not the player's doing, and
+        what could not be done as asked."""
+        stopped = [f"{self.note}; the game was stopped"] if self.note else []
+        return [*stopped, *self.warnings]
 
 
 def run(
@@ -139,8 +142,10 @@ def run(
     else:
         controller = AIController(solver, who, preset.commands, preset.directions)
     glyphs = GLYPH_SETS[look.glyphs]
-    if glyphs is not GLYPH_SETS["ascii"] and not utf8_output():
+    warnings: tuple[str, ...] = ()
+    if glyphs is not GLYPH_SETS["ascii"] and not utf8_terminal():
         glyphs = GLYPH_SETS["ascii"]  # box drawing would come out as mojibake
+        warnings = (f"the unicode tiles need a UTF-8 terminal ({locale_name()}); drew ASCII",)
     term = app.make_terminal()
     session = app.Session(
         term,
@@ -176,10 +181,23 @@ def run(
         game.quit()  # a no-op unless the game was cut short
         if solver is not None:
             finish(solver, game)  # an engine is told the end and stopped, however we leave
-    return Played(code, session.played, note)
+    return Played(code, session.played, note, warnings)
 
 
-def utf8_output() -> bool:
-    """Whether stdout takes UTF-8 (else the unicode glyphs fall back to ASCII)."""
-    encoding = getattr(sys.stdout, "encoding", None) or ""
-    return encoding.lower().replace("-", "").replace("_", "") == "utf8"
+def locale_name() -> str:
+    """The locale the user's environment names for characters, as ``VAR=value``.
+
+    Python turns a C or POSIX locale into C.UTF-8 by setting LC_CTYPE itself (PEP 538), which
+    says nothing about the terminal, so that value is skipped."""
+    coerced = sys.flags.utf8_mode and os.environ.get("LC_CTYPE") == "C.UTF-8"
+    for var in ("LC_ALL", "LC_CTYPE", "LANG"):
+        value = os.environ.get(var, "")
+        if value and not (var == "LC_CTYPE" and coerced):
+            return f"{var}={value}"
+    return "LANG unset"
+
+
+def utf8_terminal() -> bool:
+    """Whether the terminal takes UTF-8, as the locale says (else unicode tiles fall back)."""
+    value = locale_name().partition("=")[2].lower().replace("-", "").replace("_", "")
+    return "utf8" in value

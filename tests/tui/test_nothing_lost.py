@@ -23,6 +23,7 @@ from termsnake.formats.verify import verify
 
 pytestmark = pytest.mark.terminal
 
+NO_LOCALE = {"LC_ALL": "", "LC_CTYPE": "", "LANG": ""}
 QUERIES = (b"\x1b[6n", b"\x1bP+q", b"\x1b[>q", b"\x1b[c")
 
 
@@ -102,3 +103,23 @@ def test_a_dumb_terminal_is_refused_in_one_line(run: Callable[..., Pty]) -> None
     assert t.wait_exit() == 2
     said = bytes(t.raw).decode()
     assert "TERM=dumb" in said and len(said.strip().splitlines()) == 1 and "\x1b" not in said
+
+
+@pytest.mark.parametrize("locale", [{"LANG": "C"}, {"LANG": "POSIX"}, {"LC_ALL": "C"}])
+def test_unicode_tiles_fall_back_to_ascii_when_the_terminal_is_not_utf8(
+    run: Callable[..., Pty], locale: dict[str, str]
+) -> None:
+    t = run("--size", "20x8", "--seed", "1", "--unicode", env={**NO_LOCALE, **locale})
+    screen = t.wait_for("a direction key starts")
+    assert screen.splitlines()[0] == "#" * 42
+    t.send("q")
+    assert t.wait_exit() == 0
+    assert all(b < 0x80 for b in bytes(t.raw).split(b"Game over")[0])
+    assert "unicode tiles need a UTF-8 terminal" in t.text()
+
+
+def test_unicode_tiles_on_a_utf8_terminal(run: Callable[..., Pty]) -> None:
+    t = run("--size", "20x8", "--seed", "1", "--unicode", env={**NO_LOCALE, "LANG": "en_US.UTF-8"})
+    assert t.wait_for("a direction key starts").startswith("\u250c")
+    t.send("q")
+    assert t.wait_exit() == 0
