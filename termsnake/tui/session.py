@@ -252,10 +252,11 @@ class Session:
     def run(self) -> bool:
         """Play until the game ends (True) or Ctrl-Z asks to suspend (False)."""
         styler = make_style(self.term, self.glyphs) if self.color else None
-        board_rows = self.game.board.height + 2
+        board_rows = board_size(self.game)[1] - 1
+        fits = True  # while the terminal is too small, its message is plain text, not tiles
 
         def style(text: str, y: int) -> str:
-            if styler is None or y >= board_rows or self.mode is Mode.HELP:
+            if styler is None or not fits or y >= board_rows or self.mode is Mode.HELP:
                 return text
             return styler(text)
 

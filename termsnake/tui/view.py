@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
 import wcwidth
 
+from termsnake.core.board import Board
 from termsnake.core.game import Game
 from termsnake.core.geometry import Point
 from termsnake.formats.text import printable
@@ -80,9 +82,20 @@ class Hud:
     best: int | None = None
 
 
+def framed(board: Board) -> bool:
+    """Whether the board gets a frame: not when its own walls already close it all round."""
+    if board.wrap:
+        return True
+    w, h = board.width, board.height
+    ring = [Point(x, y) for x in range(w) for y in (0, h - 1)]
+    ring += [Point(x, y) for y in range(h) for x in (0, w - 1)]
+    return not all(p in board.walls for p in ring)
+
+
 def board_size(game: Game, cell_width: int = CELL_WIDTH) -> tuple[int, int]:
-    """Terminal columns and rows the frame, board and status line need."""
-    return game.board.width * cell_width + 2, game.board.height + 3
+    """Terminal columns and rows the frame (if any), board and status line need."""
+    edge = 2 if framed(game.board) else 0
+    return game.board.width * cell_width + edge, game.board.height + edge + 1
 
 
 def pick_cell_width(game: Game, columns: int) -> int:
@@ -161,23 +174,36 @@ def render(
         filler = glyph if glyph == glyphs.wall else " "
         return glyph + filler * (cell_width - 1)
 
-    across, side, corners = glyphs.frame(board.wrap)
-    lines = [corners[0] + across * (board.width * cell_width) + corners[1]]
-    for y in range(board.height):
-        row = "".join(cell(tiles.get(Point(x, y), glyphs.floor)) for x in range(board.width))
-        lines.append(side + row + side)
-    lines.append(corners[2] + across * (board.width * cell_width) + corners[3])
-    lines.append(status_line(game, hud, width))
-    return lines
+    rows = [
+        "".join(cell(tiles.get(Point(x, y), glyphs.floor)) for x in range(board.width))
+        for y in range(board.height)
+    ]
+    if framed(board):
+        across, side, corners = glyphs.frame(board.wrap)
+        edge = across * (board.width * cell_width)
+        rows = [corners[0] + edge + corners[1], *(side + r + side for r in rows)]
+        rows.append(corners[2] + edge + corners[3])
+    return [*rows, status_line(game, hud, width)]
 
 
 def render_too_small(need: tuple[int, int], have: tuple[int, int]) -> list[str]:
-    """The screen shown while the terminal is too small for the board: the game waits."""
-    return [
-        "termsnake: the terminal is too small; the game is paused.",
-        f"need {need[0]}x{need[1]}, have {have[0]}x{have[1]}",
-        "Enlarge the window to go on, or press q to quit.",
-    ]
+    """The screen shown while the terminal is too small for the board: the game waits. Each
+    sentence is wrapped to the terminal's width; what does not fit its height is left out,
+    the sizes last of all."""
+    sentences = {
+        "sizes": f"need {need[0]}x{need[1]}, have {have[0]}x{have[1]}",
+        "headline": "termsnake: the terminal is too small; the game is paused.",
+        "hint": "Enlarge the window to go on, or press q to quit.",
+    }
+    width, height = max(1, have[0]), max(1, have[1])
+    wrapped = {k: textwrap.wrap(v, width, break_on_hyphens=False) for k, v in sentences.items()}
+    kept: list[str] = []
+    for key in sentences:  # in order of need
+        if sum(len(wrapped[k]) for k in kept) + len(wrapped[key]) > height:
+            break
+        kept.append(key)
+    lines = [line for key in ("headline", "sizes", "hint") if key in kept for line in wrapped[key]]
+    return [clip(line, width) for line in (lines or wrapped["sizes"])[:height]]
 
 
 def with_box(lines: list[str], box: list[str]) -> list[str]:

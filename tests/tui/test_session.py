@@ -112,7 +112,29 @@ def test_a_too_small_terminal_waits_without_moving(clock: FakeClock) -> None:
     assert s.game.steps == 0
     assert isinstance(s.stream, io.StringIO)
     out = s.stream.getvalue()
-    assert "need 32x18, have 20x10" in out
+    assert "need 32x18, have" in out and "20x10" in out
+
+
+class Painter:
+    """A colour attribute of a fake terminal: marks the text it paints."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __call__(self, text: str) -> str:
+        return f"<{self.name}>{text}</>"
+
+
+def test_the_too_small_message_is_plain_text_even_in_colour(clock: FakeClock) -> None:
+    s = session(clock, [(1.0, "q")], speed=10)
+    for name in set(app.PALETTE.values()):
+        setattr(s.term, name, Painter(name))
+    s.color = True
+    s.term.width, s.term.height = 40, 12  # type: ignore[misc]
+    s.run()
+    assert isinstance(s.stream, io.StringIO)
+    out = s.stream.getvalue()
+    assert "too small" in out and "</>" not in out
 
 
 def test_terminal_mode_restores_on_an_exception() -> None:
