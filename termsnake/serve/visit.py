@@ -192,7 +192,8 @@ class Visit:
                 len(level.body), who,
             )  # fmt: skip
             news, _ = keep_score(self.hub.scores, key, game, self.hub.scores.best(key))
-        lines = [*summary(game, who, session.played).split("\n"), *news]
+        text = summary(game, who, session.played, width=self.term.width)
+        lines = [*text.split("\n"), *news]
         return self.page(lines, "r plays again, any other key goes back to the lobby").lower()
 
     def watch_live(self) -> None:

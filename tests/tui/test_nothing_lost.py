@@ -123,3 +123,19 @@ def test_unicode_tiles_on_a_utf8_terminal(run: Callable[..., Pty]) -> None:
     assert t.wait_for("a direction key starts").startswith("\u250c")
     t.send("q")
     assert t.wait_exit() == 0
+
+
+def test_a_long_move_history_leaves_the_summary_on_screen(
+    run: Callable[..., Pty], tmp_path: Path
+) -> None:
+    args = ["--ai", "best", "--size", "12x12", "--length", "1", "--seed", "1", "--speed", "1000"]
+    t = run(*args, cols=80, rows=24)
+    t.wait_for("WON", timeout=60)
+    t.send(" ")
+    assert t.wait_exit() == 0
+    lines = t.text().splitlines()
+    assert lines[0] == "best won!"
+    moves = [i for i, line in enumerate(lines) if line.startswith("Moves (")]
+    assert moves and " ... " in "".join(lines[moves[0] : moves[0] + 3])
+    assert "letters in all; the whole history: --record FILE" in " ".join(lines)
+    assert all(len(line) <= 80 for line in lines) and len([x for x in lines if x]) <= 8
