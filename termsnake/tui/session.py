@@ -21,7 +21,7 @@ from blessed._capabilities import TermcapResponse
 from termsnake.core.game import Game, Outcome
 from termsnake.core.speed import DEFAULT_SPEED, faster, slower
 from termsnake.solvers.base import decide
-from termsnake.tui.controllers import Command, Controller
+from termsnake.tui.controllers import Command, Controller, KeyboardController
 from termsnake.tui.screen import Screen, Stream
 from termsnake.tui.view import (
     ASCII,
@@ -38,6 +38,8 @@ from termsnake.tui.view import (
 MAX_TICKS_PER_FRAME: Final = 10  # above ~60 moves a second, draw every few moves
 END_WAIT: Final = 10.0  # seconds the final frame stays up unless a key is pressed
 POLL: Final = 0.1  # the longest wait for a key: resizes and Ctrl-Z are noticed this fast
+END_DEAF: Final = 0.5  # seconds after the end when keys do not dismiss the final board
+MAX_DRAIN: Final = 4096  # keys read and dropped at most when the final board goes
 
 # Colour by what a glyph shows; the names are blessed formatting attributes.
 PALETTE: Final = {
@@ -166,6 +168,9 @@ def terminal_mode(
         yield
     finally:
         try:
+            if sys.stdin is not None and sys.stdin.isatty():
+                # Keys still held or typed ahead would land in the shell once we are gone.
+                termios.tcflush(sys.stdin, termios.TCIFLUSH)
             if not term.enter_fullscreen:
                 # No alternate screen (linux, vt100): the board stays, so clear it, or what is
                 # printed next would run on from the status line.
@@ -278,6 +283,8 @@ class Session:
             fits = need[0] <= size[0] and need[1] <= size[1]
             moving = self._running() and fits
             if not fits:
+                if self.mode is Mode.RUNNING:
+                    self.mode = Mode.PAUSED  # once enlarged, the player starts it again
                 screen.draw(render_too_small(need, size))
                 self._handle(self.term.inkey(timeout=POLL), screen, allow_steps=False)
                 next_tick = self.clock() + 1 / self.speed
@@ -389,9 +396,16 @@ class Session:
         size = (self.term.width, self.term.height)
         cell_width = pick_cell_width(self.game, size[0])
         screen.draw(self._frame(cell_width, size[0], message))
-        deadline = self.clock() + END_WAIT
+        shown = self.clock()
+        deadline = shown + END_WAIT
+        deaf = END_DEAF if isinstance(self.controller, KeyboardController) else 0.0
         while self.clock() < deadline and self.stop_signal is None:
-            if self.term.inkey(timeout=POLL):
+            # A key pressed before the player can have seen the end (one held when the snake
+            # died) does not dismiss the board; a bot's watcher holds no steering key.
+            if self.term.inkey(timeout=POLL) and self.clock() - shown >= deaf:
+                break
+        for _ in range(MAX_DRAIN):  # what was typed meanwhile must not reach the shell
+            if not self.term.inkey(timeout=0):
                 break
         if self.stop_signal is not None:
             raise Terminated(self.stop_signal)  # a signal on the final board still counts

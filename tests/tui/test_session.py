@@ -208,3 +208,29 @@ def test_a_first_key_opposite_to_the_heading_does_not_start_the_game(clock: Fake
     s.mode = app.Mode.WAITING
     s.run()
     assert s.game.moves[0] is Direction.DOWN and s.game.steps >= 4
+
+
+def test_keys_held_at_the_moment_of_death_do_not_dismiss_the_final_board(
+    clock: FakeClock,
+) -> None:
+    # No turn: the snake (head at x=16 of 30, speed 10) hits the wall after 14 moves, at 1.4 s.
+    start = clock.now
+    keys = [(1.45, "d"), (1.5, "d"), (1.6, "d"), (1.7, "d"), (2.5, "x")]
+    s = session(clock, keys, speed=10)
+    s.run()
+    assert s.game.outcome is Outcome.DIED
+    assert clock.now - start == pytest.approx(2.5, abs=0.01)  # only the late key ended it
+
+
+def test_enlarging_a_too_small_terminal_resumes_paused(clock: FakeClock) -> None:
+    s = session(clock, [(3.0, "q")], speed=10)
+    real_inkey = s.term.inkey
+
+    def inkey(timeout: float | None = None) -> Keystroke:
+        if clock.now - 1000.0 > 0.5:  # a wide window turned small, then big again
+            s.term.width, s.term.height = (20, 10) if clock.now - 1000.0 < 1.0 else (80, 24)  # type: ignore[misc]
+        return real_inkey(timeout)
+
+    s.term.inkey = inkey  # type: ignore[method-assign,assignment]
+    s.run()
+    assert s.mode is app.Mode.PAUSED and 4 <= s.game.steps <= 6
