@@ -313,7 +313,7 @@ class Session:
             self.mode = Mode.PAUSED  # after `fg` the game waits for the player
             return False
         if self.game.outcome is not Outcome.QUIT:
-            self._show_end(screen)
+            return self._show_end(screen)
         return True
 
     def _running(self) -> bool:
@@ -389,8 +389,9 @@ class Session:
             self._tick()
         return command
 
-    def _show_end(self, screen: Screen) -> None:
-        """Leave the final frame up until a key is pressed, so the player sees what happened."""
+    def _show_end(self, screen: Screen) -> bool:
+        """Leave the final frame up until a key is pressed, so the player sees what happened;
+        False if Ctrl-Z asked to suspend meanwhile (``run`` shows it again after `fg`)."""
         outcome = self.game.outcome.value if self.game.outcome else ""
         message = f"{outcome.upper()}: press any key"
         size = (self.term.width, self.term.height)
@@ -399,13 +400,17 @@ class Session:
         shown = self.clock()
         deadline = shown + END_WAIT
         deaf = END_DEAF if isinstance(self.controller, KeyboardController) else 0.0
-        while self.clock() < deadline and self.stop_signal is None:
+        while self.clock() < deadline and self.stop_signal is None and not self.suspend_requested:
             # A key pressed before the player can have seen the end (one held when the snake
             # died) does not dismiss the board; a bot's watcher holds no steering key.
             if self.term.inkey(timeout=POLL) and self.clock() - shown >= deaf:
                 break
+        if self.stop_signal is not None:
+            raise Terminated(self.stop_signal)  # a signal on the final board still counts
+        if self.suspend_requested:
+            self.suspend_requested = False
+            return False
         for _ in range(MAX_DRAIN):  # what was typed meanwhile must not reach the shell
             if not self.term.inkey(timeout=0):
                 break
-        if self.stop_signal is not None:
-            raise Terminated(self.stop_signal)  # a signal on the final board still counts
+        return True

@@ -234,3 +234,21 @@ def test_enlarging_a_too_small_terminal_resumes_paused(clock: FakeClock) -> None
     s.term.inkey = inkey  # type: ignore[method-assign,assignment]
     s.run()
     assert s.mode is app.Mode.PAUSED and 4 <= s.game.steps <= 6
+
+
+def test_ctrl_z_on_the_final_board_suspends_and_fg_shows_it_again(clock: FakeClock) -> None:
+    s = session(clock, [(5.0, "x")], speed=10)  # no turn: the snake dies at 1.4 s
+    real_inkey = s.term.inkey
+
+    def inkey(timeout: float | None = None) -> Keystroke:
+        if s.game.over and clock.now - 1000.0 < 2.0:
+            s.request_suspend()  # Ctrl-Z while the final board is up
+        return real_inkey(timeout)
+
+    s.term.inkey = inkey  # type: ignore[method-assign,assignment]
+    assert s.run() is False and s.game.outcome is Outcome.DIED
+    assert isinstance(s.stream, io.StringIO)
+    s.stream.truncate(0)
+    clock.now = 1000.0 + 3.0  # `fg` later: the final board is drawn again and waits for a key
+    assert s.run() is True
+    assert "DIED" in s.stream.getvalue()
