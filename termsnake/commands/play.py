@@ -23,7 +23,7 @@ from termsnake.solvers.registry import create, known_names, resolve_name
 from termsnake.tui.controllers import (
     KEY_PRESETS,
 )
-from termsnake.tui.runner import Look, report, run, summary
+from termsnake.tui.runner import Look, Played, columns, report, run, summary
 from termsnake.tui.session import check_terminal
 
 EXIT_USAGE = 2
@@ -145,9 +145,9 @@ def run_play(args: argparse.Namespace) -> int:
     )
     previous = scores.best(key)
     look = Look(config.glyphs, config.color, config.keys)
-    code, seconds = 1, 0.0
+    played = Played(1, 0.0)
     try:
-        code, seconds = run(
+        played = run(
             game,
             solver,
             speed=config.speed,
@@ -160,8 +160,21 @@ def run_play(args: argparse.Namespace) -> int:
         # Even after a crash or a hang-up: keep the score and the replay first, then report.
         news, warnings = keep_score(scores, key, game, previous)
         saved = save_record(game, solver.name if solver else None, args.record)
-        report([summary(game, who, seconds), *news, *saved.lines], [*warnings, *saved.errors])
-    return code or saved.code
+        text = summary(
+            game,
+            who,
+            played.seconds,
+            played.note,
+            width=columns(),
+            full_history=history_hint(saved),
+        )
+        report([text, *news, *saved.lines], [*played.errors, *warnings, *saved.errors])
+    return played.code or saved.code
+
+
+def history_hint(saved: Saved) -> str:
+    """Where the whole move history of a game is, for a summary that shows only part of it."""
+    return f"the replay {saved.path}" if saved.path else "--record FILE keeps it in a replay"
 
 
 def check_record_path(path: str) -> None:
@@ -185,6 +198,7 @@ class Saved:
     lines: tuple[str, ...] = ()
     errors: tuple[str, ...] = ()
     code: int = 0
+    path: str = ""
 
 
 def save_record(game: Game, solver_name: str | None, path: str | None) -> Saved:
@@ -198,4 +212,4 @@ def save_record(game: Game, solver_name: str | None, path: str | None) -> Saved:
     except OSError as e:
         return Saved(errors=(f"could not save the replay to {path}: {e.strerror or e}",), code=1)
     moved = "" if str(target) == path else f" ({path} appeared meanwhile and was kept)"
-    return Saved(lines=(f"Replay saved to {target}{moved}",))
+    return Saved(lines=(f"Replay saved to {target}{moved}",), path=str(target))

@@ -29,7 +29,7 @@ from termsnake.tui.controllers import KEY_PRESETS, AIController, KeyboardControl
 from termsnake.tui.runner import summary
 from termsnake.tui.screen import Screen
 from termsnake.tui.session import Mode, Session, Terminated
-from termsnake.tui.view import Hud, pick_cell_width, render
+from termsnake.tui.view import Hud, clip, pick_cell_width, render
 
 LOBBY: Final = ("Play a level", "Watch a bot", "Watch a game in progress", "High scores", "Quit")
 WATCH_POLL: Final = 0.015  # a watcher sees a move at most this late (seconds)
@@ -88,7 +88,7 @@ class Visit:
     def show(self, lines: list[str]) -> None:
         """Draw a page of text, cut to the terminal."""
         width, height = self.term.width, self.term.height
-        page = [printable(line)[:width] for line in lines[:height]]
+        page = [clip(printable(line), width) for line in lines[:height]]
         self.screen.draw(page + [""] * (height - len(page)))
 
     def key(self, timeout: float = 0.5) -> str:
@@ -192,7 +192,8 @@ class Visit:
                 len(level.body), who,
             )  # fmt: skip
             news, _ = keep_score(self.hub.scores, key, game, self.hub.scores.best(key))
-        lines = [*summary(game, who, session.played).split("\n"), *news]
+        text = summary(game, who, session.played, width=self.term.width)
+        lines = [*text.split("\n"), *news]
         return self.page(lines, "r plays again, any other key goes back to the lobby").lower()
 
     def watch_live(self) -> None:

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import re
+import shutil
 import sys
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TextIO
 
 from termsnake.core.game import Game, Outcome
 from termsnake.core.moves import compress
@@ -23,6 +28,8 @@ from termsnake.tui.view import GLYPH_SETS
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
+EXIT_TERMINAL_GONE = 1  # the terminal went away without a hang-up signal
+INPUT_ENDED = "the terminal's input ended"
 
 
 def format_duration(seconds: float) -> str:
@@ -33,21 +40,72 @@ def format_duration(seconds: float) -> str:
     return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
 
 
-def summary(game: Game, who: str, seconds: float) -> str:
-    """The lines printed on the normal screen after a game."""
+def summary(
+    game: Game,
+    who: str,
+    seconds: float,
+    note: str = "",
+    *,
+    width: int = 80,
+    full_history: str = "",
+) -> str:
+    """The lines printed on the normal screen after a game; ``note`` says why a game that was
+    cut short ended (the terminal went away). A long move history is cut to its head and tail
+    within ``width`` columns; ``full_history`` says where the whole of it is (if anywhere)."""
     outcome = game.outcome or Outcome.QUIT
+    cause = game.cause or note
     if outcome is Outcome.WON:
         headline = "You won! The snake fills the board." if who == "you" else f"{who} won!"
     else:
-        headline = f"Game over: {outcome.value}" + (f" ({game.cause})" if game.cause else "")
-    return "\n".join(
-        [
-            headline,
-            f"Level {game.level.name}  length {game.length}/{game.board.size}  "
-            f"steps {game.steps}  time {format_duration(seconds)}  seed {game.seed}",
-            f"Moves ({game.steps}): {compress(game.moves)}",
-        ]
+        headline = f"Game over: {outcome.value}" + (f" ({cause})" if cause else "")
+    level = (
+        f"Level {game.level.name}  length {game.length}/{game.board.size}  "
+        f"steps {game.steps}  time {format_duration(seconds)}  seed {game.seed}"
     )
+    moves = moves_lines(compress(game.moves), game.steps, width, full_history)
+    return "\n".join([headline, level, *moves])
+
+
+MOVES_LINES = 3  # the most lines the move history takes in a summary
+MOVE_TOKEN = re.compile(r"\d*[UDLR]")
+
+
+def moves_lines(history: str, steps: int, width: int, full_history: str = "") -> list[str]:
+    """``Moves (N): 3R2DL...`` cut to ``width``; a history longer than ``MOVES_LINES`` lines
+    shows its head and tail (cut between runs), then how long it is and where it all is."""
+    width = max(20, width)
+    prefix = f"Moves ({steps}): "
+    if len(prefix + history) <= MOVES_LINES * width:
+        return _chunks(prefix + history, width)
+    room = (MOVES_LINES * width - len(prefix) - len(" ... ")) // 2
+    tokens = MOVE_TOKEN.findall(history)
+    head = _fit(tokens, room)
+    tail = _fit(tokens[len(head) :][::-1], room)[::-1]
+    where = f"; the whole history: {full_history}" if full_history else ""
+    note = f"({len(history):,} letters in all{where})"
+    shown = f"{prefix}{''.join(head)} ... {''.join(tail)}"
+    return [*_chunks(shown, width), *textwrap.wrap(note, width, break_on_hyphens=False)]
+
+
+def _fit(tokens: list[str], room: int) -> list[str]:
+    """The first of ``tokens`` that fit in ``room`` characters."""
+    kept: list[str] = []
+    for token in tokens:
+        room -= len(token)
+        if room < 0:
+            break
+        kept.append(token)
+    return kept
+
+
+def columns() -> int:
+    """The width of the terminal the summary is printed on."""
+    return shutil.get_terminal_size().columns
+
+
+def _chunks(text: str, width: int) -> list[str]:
+    """``text`` cut into lines of ``width`` characters."""
+    return [text[i : i + width] for i in range(0, len(text), width)] or [""]
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,14 +118,25 @@ class Look:
 
 
 def report(lines: Sequence[str], errors: Sequence[str]) -> None:
-    """Print the summary and warnings; a terminal that hung up is not an error of ours."""
+    """Print the summary and warnings. When the terminal is gone the summary goes to stderr,
+    which may still be a log; what nobody can read is dropped quietly."""
+    text = "\n".join(lines)
+    warnings = [f"termsnake: {e}" for e in errors]
+    if not _write(sys.stdout, [text]):
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - keep the flush at exit quiet
+        warnings.insert(0, text)
+    if not _write(sys.stderr, warnings):
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115
+
+
+def _write(stream: TextIO, texts: Sequence[str]) -> bool:
+    """Print ``texts`` to ``stream``; whether it could be written."""
     try:
-        print("\n".join(lines), flush=True)
-        for e in errors:
-            print(f"termsnake: {e}", file=sys.stderr, flush=True)
-    except OSError:
-        # Nobody is there to read it; keep interpreter shutdown from complaining as well.
-        sys.stdout = sys.stderr = open(os.devnull, "w")  # noqa: SIM115
+        for text in texts:
+            print(text, file=stream, flush=True)
+    except (OSError, ValueError):
+        return False
+    return True
 
 
 def watch(game: Game, solver: Solver, *, speed: float | None, who: str, level_name: str) -> int:
@@ -81,11 +150,31 @@ def watch(game: Game, solver: Solver, *, speed: float | None, who: str, level_na
     except SettingsError:
         config = Settings()  # a replay does not need the user's settings to be right
     look = Look(config.glyphs, config.color, config.keys)
-    code, seconds = run(
+    played = run(
         game, solver, speed=speed or config.speed, who=who, level_name=level_name, look=look
     )
-    report([summary(game, who, seconds)], [])
-    return code
+    text = summary(
+        game, who, played.seconds, played.note, width=columns(), full_history="the replay file"
+    )
+    report([text], played.errors)
+    return played.code
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """How a run ended: the exit code, the seconds the snake moved, why it was cut short."""
+
+    code: int
+    seconds: float
+    note: str = ""
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def errors(self) -> list[str]:
+        """Lines for stderr: why the game stopped, when that was not the player's doing, and
+        what could not be done as asked."""
+        stopped = [f"{self.note}; the game was stopped"] if self.note else []
+        return [*stopped, *self.warnings]
 
 
 def run(
@@ -97,10 +186,9 @@ def run(
     level_name: str,
     look: Look = Look(),
     best: int | None = None,
-) -> tuple[int, float]:
-    """The interactive part: enter the terminal, play, restore it. Returns the exit code and
-    the seconds the snake was moving. Ctrl-Z restores the terminal and stops; after `fg` the
-    game waits."""
+) -> Played:
+    """The interactive part: enter the terminal, play, restore it. Ctrl-Z restores the terminal
+    and stops; after `fg` the game waits."""
     preset = KEY_PRESETS[look.keys]
     controller: Controller
     if solver is None:
@@ -109,8 +197,10 @@ def run(
     else:
         controller = AIController(solver, who, preset.commands, preset.directions)
     glyphs = GLYPH_SETS[look.glyphs]
-    if glyphs is not GLYPH_SETS["ascii"] and not utf8_output():
+    warnings: tuple[str, ...] = ()
+    if glyphs is not GLYPH_SETS["ascii"] and not utf8_terminal():
         glyphs = GLYPH_SETS["ascii"]  # box drawing would come out as mojibake
+        warnings = (f"the unicode tiles need a UTF-8 terminal ({locale_name()}); drew ASCII",)
     term = app.make_terminal()
     session = app.Session(
         term,
@@ -124,7 +214,7 @@ def run(
         color=look.color and app.colours_wanted() and term.number_of_colors >= 8,
         help_text=help_lines(preset, bot=solver is not None),
     )
-    code = 0
+    code, note = 0, ""
     try:
         while True:
             with app.terminal_mode(term, session.request_stop, session.request_suspend):
@@ -136,14 +226,33 @@ def run(
         code = EXIT_INTERRUPTED
     except app.Terminated as e:
         code = 128 + e.signum
+    except EOFError:  # the keyboard is gone (a closed pty sends no SIGHUP to a non-owner)
+        code, note = EXIT_TERMINAL_GONE, INPUT_ENDED
+    except OSError as e:
+        if e.errno != errno.EIO:
+            raise
+        code, note = EXIT_TERMINAL_GONE, "the terminal can no longer be written"
     finally:
         game.quit()  # a no-op unless the game was cut short
         if solver is not None:
             finish(solver, game)  # an engine is told the end and stopped, however we leave
-    return code, session.played
+    return Played(code, session.played, note, warnings)
 
 
-def utf8_output() -> bool:
-    """Whether stdout takes UTF-8 (else the unicode glyphs fall back to ASCII)."""
-    encoding = getattr(sys.stdout, "encoding", None) or ""
-    return encoding.lower().replace("-", "").replace("_", "") == "utf8"
+def locale_name() -> str:
+    """The locale the user's environment names for characters, as ``VAR=value``.
+
+    Python turns a C or POSIX locale into C.UTF-8 by setting LC_CTYPE itself (PEP 538), which
+    says nothing about the terminal, so that value is skipped."""
+    coerced = sys.flags.utf8_mode and os.environ.get("LC_CTYPE") == "C.UTF-8"
+    for var in ("LC_ALL", "LC_CTYPE", "LANG"):
+        value = os.environ.get(var, "")
+        if value and not (var == "LC_CTYPE" and coerced):
+            return f"{var}={value}"
+    return "LANG unset"
+
+
+def utf8_terminal() -> bool:
+    """Whether the terminal takes UTF-8, as the locale says (else unicode tiles fall back)."""
+    value = locale_name().partition("=")[2].lower().replace("-", "").replace("_", "")
+    return "utf8" in value

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
+import wcwidth
+
 
 class Stream(Protocol):
     """Where frames go: a text stream (a tty, a StringIO, an SSH channel)."""
@@ -26,22 +28,44 @@ class CursorTerminal(Protocol):
     def move_xy(self, x: int, y: int) -> str: ...
 
 
+def cells(line: str) -> list[str]:
+    """``line`` as terminal columns: a character with its combining marks a column, and a wide
+    one followed by '' for the second column it covers."""
+    out: list[str] = []
+    pending = ""  # zero-width characters with nothing before them to join
+    for grapheme in wcwidth.iter_graphemes(line):
+        width = wcwidth.width(grapheme)
+        if width <= 0:
+            if out:
+                out[-1] += grapheme
+            else:
+                pending += grapheme
+            continue
+        out.append(pending + grapheme)
+        out.extend([""] * (width - 1))
+        pending = ""
+    return out
+
+
 def changed_spans(old: str, new: str) -> list[tuple[int, str]]:
     """The runs of ``new`` that differ from ``old``, as (column, text); a shorter ``new`` is
-    padded with spaces so that stale characters are erased."""
-    width = max(len(old), len(new))
-    old, new = old.ljust(width), new.ljust(width)
+    padded with spaces so that stale characters are erased. Columns, not characters, are
+    compared, so a wide or combining character does not shift what follows it."""
+    before, after = cells(old), cells(new)
+    width = max(len(before), len(after))
+    before += [" "] * (width - len(before))
+    after += [" "] * (width - len(after))
     spans: list[tuple[int, str]] = []
     x = 0
     while x < width:
-        if old[x] == new[x]:
+        if before[x] == after[x]:
             x += 1
             continue
         start = x
-        # Bridge short runs of equal characters: one move sequence costs more than a few bytes.
-        while x < width and (old[x] != new[x] or old[x : x + 4] != new[x : x + 4]):
+        # Bridge short runs of equal columns: one move sequence costs more than a few bytes.
+        while x < width and (before[x] != after[x] or before[x : x + 4] != after[x : x + 4]):
             x += 1
-        spans.append((start, new[start:x]))
+        spans.append((start, "".join(after[start:x])))
     return spans
 
 

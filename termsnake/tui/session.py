@@ -15,21 +15,20 @@ from enum import Enum
 from types import FrameType
 from typing import Final
 
-# A terminal that never answers blessed's start-up query would otherwise stall us for 5 s.
-os.environ.setdefault("BLESSED_QUERY_TIMEOUT_SECONDS", "1")
-
 import blessed
+from blessed._capabilities import TermcapResponse
 
 from termsnake.core.game import Game, Outcome
 from termsnake.core.speed import DEFAULT_SPEED, faster, slower
 from termsnake.solvers.base import decide
-from termsnake.tui.controllers import Command, Controller
+from termsnake.tui.controllers import Command, Controller, KeyboardController
 from termsnake.tui.screen import Screen, Stream
 from termsnake.tui.view import (
     ASCII,
     Glyphs,
     Hud,
     board_size,
+    clip,
     pick_cell_width,
     render,
     render_too_small,
@@ -39,6 +38,8 @@ from termsnake.tui.view import (
 MAX_TICKS_PER_FRAME: Final = 10  # above ~60 moves a second, draw every few moves
 END_WAIT: Final = 10.0  # seconds the final frame stays up unless a key is pressed
 POLL: Final = 0.1  # the longest wait for a key: resizes and Ctrl-Z are noticed this fast
+END_DEAF: Final = 0.5  # seconds after the end when keys do not dismiss the final board
+MAX_DRAIN: Final = 4096  # keys read and dropped at most when the final board goes
 
 # Colour by what a glyph shows; the names are blessed formatting attributes.
 PALETTE: Final = {
@@ -60,6 +61,25 @@ class Terminated(Exception):
         self.signum = signum
 
 
+class QuietTerminal(blessed.Terminal):
+    """A blessed Terminal that asks the terminal nothing at start-up.
+
+    blessed would ask for capabilities (XTGETTCAP) and the terminal's name (XTVERSION) and wait
+    for each answer: a terminal that answers neither delays the first frame by two timeouts, and
+    an answer that comes after the wait is echoed onto the screen or read as keys. TERM and
+    terminfo tell us all the game needs.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(_xtgettcap_data=TermcapResponse(supported=False))
+
+    def detect_term_program(self, timeout: float = 0.0, force: bool = False) -> bool | str:
+        """Never ask: wcwidth reads TERM_PROGRAM and TERM itself."""
+        self.term_program = True
+        self._term_program_probed = True
+        return True
+
+
 def make_terminal() -> blessed.Terminal:
     """The terminal on stdin/stdout, with cursor movement even under NO_COLOR.
 
@@ -68,7 +88,7 @@ def make_terminal() -> blessed.Terminal:
     """
     no_color = os.environ.pop("NO_COLOR", None)
     try:
-        term = blessed.Terminal()
+        term = QuietTerminal()
     finally:
         if no_color is not None:
             os.environ["NO_COLOR"] = no_color
@@ -85,13 +105,20 @@ def colours_wanted() -> bool:
 
 
 def check_terminal() -> str | None:
-    """Why the game cannot run here (stdin or stdout not a terminal), or None if it can."""
+    """Why the game cannot run here (stdin or stdout not a terminal, or one that cannot move
+    the cursor), or None if it can."""
     for name, stream in (("stdin", sys.stdin), ("stdout", sys.stdout)):
         if stream is None or not stream.isatty():
             return (
                 f"termsnake: {name} is not a terminal; play in one (over SSH: ssh -t HOST "
                 "termsnake), or measure bots without one: termsnake bench"
             )
+    kind = os.environ.get("TERM", "")
+    if kind == "dumb" or kind.startswith("dumb-"):
+        return (
+            f"termsnake: this terminal (TERM={kind}) cannot move the cursor; set TERM to its "
+            "real type (such as xterm-256color or linux), or measure bots: termsnake bench"
+        )
     return None
 
 
@@ -141,6 +168,13 @@ def terminal_mode(
         yield
     finally:
         try:
+            if sys.stdin is not None and sys.stdin.isatty():
+                # Keys still held or typed ahead would land in the shell once we are gone.
+                termios.tcflush(sys.stdin, termios.TCIFLUSH)
+            if not term.enter_fullscreen:
+                # No alternate screen (linux, vt100): the board stays, so clear it, or what is
+                # printed next would run on from the status line.
+                term.stream.write(term.home + term.clear)
             modes.close()
             sys.stdout.flush()
         except (OSError, termios.error):
@@ -223,10 +257,11 @@ class Session:
     def run(self) -> bool:
         """Play until the game ends (True) or Ctrl-Z asks to suspend (False)."""
         styler = make_style(self.term, self.glyphs) if self.color else None
-        board_rows = self.game.board.height + 2
+        board_rows = board_size(self.game)[1] - 1
+        fits = True  # while the terminal is too small, its message is plain text, not tiles
 
         def style(text: str, y: int) -> str:
-            if styler is None or y >= board_rows or self.mode is Mode.HELP:
+            if styler is None or not fits or y >= board_rows or self.mode is Mode.HELP:
                 return text
             return styler(text)
 
@@ -248,6 +283,8 @@ class Session:
             fits = need[0] <= size[0] and need[1] <= size[1]
             moving = self._running() and fits
             if not fits:
+                if self.mode is Mode.RUNNING:
+                    self.mode = Mode.PAUSED  # once enlarged, the player starts it again
                 screen.draw(render_too_small(need, size))
                 self._handle(self.term.inkey(timeout=POLL), screen, allow_steps=False)
                 next_tick = self.clock() + 1 / self.speed
@@ -276,7 +313,7 @@ class Session:
             self.mode = Mode.PAUSED  # after `fg` the game waits for the player
             return False
         if self.game.outcome is not Outcome.QUIT:
-            self._show_end(screen)
+            return self._show_end(screen)
         return True
 
     def _running(self) -> bool:
@@ -305,7 +342,7 @@ class Session:
         )
         if self.mode is Mode.HELP and self.help_text:
             lines = with_box(lines, self.help_text)
-        return [line[:columns] for line in lines[: self.term.height]]
+        return [clip(line, columns) for line in lines[: self.term.height]]
 
     def _tick(self) -> None:
         direction = decide(self.controller, self.game)
@@ -352,16 +389,28 @@ class Session:
             self._tick()
         return command
 
-    def _show_end(self, screen: Screen) -> None:
-        """Leave the final frame up until a key is pressed, so the player sees what happened."""
+    def _show_end(self, screen: Screen) -> bool:
+        """Leave the final frame up until a key is pressed, so the player sees what happened;
+        False if Ctrl-Z asked to suspend meanwhile (``run`` shows it again after `fg`)."""
         outcome = self.game.outcome.value if self.game.outcome else ""
         message = f"{outcome.upper()}: press any key"
         size = (self.term.width, self.term.height)
         cell_width = pick_cell_width(self.game, size[0])
         screen.draw(self._frame(cell_width, size[0], message))
-        deadline = self.clock() + END_WAIT
-        while self.clock() < deadline and self.stop_signal is None:
-            if self.term.inkey(timeout=POLL):
+        shown = self.clock()
+        deadline = shown + END_WAIT
+        deaf = END_DEAF if isinstance(self.controller, KeyboardController) else 0.0
+        while self.clock() < deadline and self.stop_signal is None and not self.suspend_requested:
+            # A key pressed before the player can have seen the end (one held when the snake
+            # died) does not dismiss the board; a bot's watcher holds no steering key.
+            if self.term.inkey(timeout=POLL) and self.clock() - shown >= deaf:
                 break
         if self.stop_signal is not None:
             raise Terminated(self.stop_signal)  # a signal on the final board still counts
+        if self.suspend_requested:
+            self.suspend_requested = False
+            return False
+        for _ in range(MAX_DRAIN):  # what was typed meanwhile must not reach the shell
+            if not self.term.inkey(timeout=0):
+                break
+        return True

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
+import wcwidth
+
+from termsnake.core.board import Board
 from termsnake.core.game import Game
 from termsnake.core.geometry import Point
+from termsnake.formats.text import printable
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,14 +82,35 @@ class Hud:
     best: int | None = None
 
 
+def framed(board: Board) -> bool:
+    """Whether the board gets a frame: not when its own walls already close it all round."""
+    if board.wrap:
+        return True
+    w, h = board.width, board.height
+    ring = [Point(x, y) for x in range(w) for y in (0, h - 1)]
+    ring += [Point(x, y) for y in range(h) for x in (0, w - 1)]
+    return not all(p in board.walls for p in ring)
+
+
 def board_size(game: Game, cell_width: int = CELL_WIDTH) -> tuple[int, int]:
-    """Terminal columns and rows the frame, board and status line need."""
-    return game.board.width * cell_width + 2, game.board.height + 3
+    """Terminal columns and rows the frame (if any), board and status line need."""
+    edge = 2 if framed(game.board) else 0
+    return game.board.width * cell_width + edge, game.board.height + edge + 1
 
 
 def pick_cell_width(game: Game, columns: int) -> int:
     """Two columns a cell when the terminal is wide enough, else one."""
     return CELL_WIDTH if board_size(game, CELL_WIDTH)[0] <= columns else 1
+
+
+def columns(text: str) -> int:
+    """How many terminal columns ``text`` takes (wide characters two, combining marks none)."""
+    return int(wcwidth.width(text))
+
+
+def clip(text: str, width: int) -> str:
+    """``text`` cut to ``width`` columns (half a wide character becomes a space)."""
+    return text if columns(text) <= width else str(wcwidth.clip(text, 0, width))
 
 
 def _format_speed(speed: float) -> str:
@@ -97,7 +123,7 @@ def status_line(game: Game, hud: Hud, width: int | None = None) -> str:
     needed parts go first: the level name, then the speed, who plays, the best, the steps."""
     first = [p for p in ("PAUSED" if hud.paused else "", hud.message) if p]
     parts: dict[str, str] = {
-        "level": hud.level or game.board.name,
+        "level": printable(hud.level or game.board.name),
         "length": f"length {game.length}/{game.board.size}",
         "steps": f"steps {game.steps}",
         "speed": f"speed {_format_speed(hud.speed)}",
@@ -107,11 +133,11 @@ def status_line(game: Game, hud: Hud, width: int | None = None) -> str:
         parts["best"] = f"best {hud.best}"
     line = "  ".join([*first, *parts.values()])
     for expendable in ("level", "speed", "who", "best", "steps"):
-        if width is None or len(line) <= width:
+        if width is None or columns(line) <= width:
             break
         parts.pop(expendable, None)
         line = "  ".join([*first, *parts.values()])
-    return line if width is None else line[:width]
+    return line if width is None else clip(line, width)
 
 
 def render(
@@ -148,23 +174,36 @@ def render(
         filler = glyph if glyph == glyphs.wall else " "
         return glyph + filler * (cell_width - 1)
 
-    across, side, corners = glyphs.frame(board.wrap)
-    lines = [corners[0] + across * (board.width * cell_width) + corners[1]]
-    for y in range(board.height):
-        row = "".join(cell(tiles.get(Point(x, y), glyphs.floor)) for x in range(board.width))
-        lines.append(side + row + side)
-    lines.append(corners[2] + across * (board.width * cell_width) + corners[3])
-    lines.append(status_line(game, hud, width))
-    return lines
+    rows = [
+        "".join(cell(tiles.get(Point(x, y), glyphs.floor)) for x in range(board.width))
+        for y in range(board.height)
+    ]
+    if framed(board):
+        across, side, corners = glyphs.frame(board.wrap)
+        edge = across * (board.width * cell_width)
+        rows = [corners[0] + edge + corners[1], *(side + r + side for r in rows)]
+        rows.append(corners[2] + edge + corners[3])
+    return [*rows, status_line(game, hud, width)]
 
 
 def render_too_small(need: tuple[int, int], have: tuple[int, int]) -> list[str]:
-    """The screen shown while the terminal is too small for the board: the game waits."""
-    return [
-        "termsnake: the terminal is too small; the game is paused.",
-        f"need {need[0]}x{need[1]}, have {have[0]}x{have[1]}",
-        "Enlarge the window to go on, or press q to quit.",
-    ]
+    """The screen shown while the terminal is too small for the board: the game waits. Each
+    sentence is wrapped to the terminal's width; what does not fit its height is left out,
+    the sizes last of all."""
+    sentences = {
+        "sizes": f"need {need[0]}x{need[1]}, have {have[0]}x{have[1]}",
+        "headline": "termsnake: the terminal is too small; the game is paused.",
+        "hint": "Enlarge the window to go on, or press q to quit.",
+    }
+    width, height = max(1, have[0]), max(1, have[1])
+    wrapped = {k: textwrap.wrap(v, width, break_on_hyphens=False) for k, v in sentences.items()}
+    kept: list[str] = []
+    for key in sentences:  # in order of need
+        if sum(len(wrapped[k]) for k in kept) + len(wrapped[key]) > height:
+            break
+        kept.append(key)
+    lines = [line for key in ("headline", "sizes", "hint") if key in kept for line in wrapped[key]]
+    return [clip(line, width) for line in (lines or wrapped["sizes"])[:height]]
 
 
 def with_box(lines: list[str], box: list[str]) -> list[str]:

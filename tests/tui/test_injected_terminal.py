@@ -53,8 +53,10 @@ def test_two_sessions_in_one_process_play_apart() -> None:
     deadline = time.monotonic() + 10
     while "DIED: press any key" not in first_screen.text() and time.monotonic() < deadline:
         time.sleep(0.01)
-    first_term.feed(b"\r")  # any key dismisses its final board
-    threads[0].join(timeout=10)
+    deadline = time.monotonic() + 10
+    while threads[0].is_alive() and time.monotonic() < deadline:
+        first_term.feed(b"\r")  # any key dismisses its final board, after a short while
+        threads[0].join(timeout=0.1)
     assert first.game.outcome is Outcome.DIED and first.game.moves[0].value == "D"
     assert second.game.steps == 0 and second.mode is Mode.WAITING  # still waiting for a key
     assert "heading right: a direction key" in second_screen.text()

@@ -112,7 +112,29 @@ def test_a_too_small_terminal_waits_without_moving(clock: FakeClock) -> None:
     assert s.game.steps == 0
     assert isinstance(s.stream, io.StringIO)
     out = s.stream.getvalue()
-    assert "need 32x18, have 20x10" in out
+    assert "need 32x18, have" in out and "20x10" in out
+
+
+class Painter:
+    """A colour attribute of a fake terminal: marks the text it paints."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __call__(self, text: str) -> str:
+        return f"<{self.name}>{text}</>"
+
+
+def test_the_too_small_message_is_plain_text_even_in_colour(clock: FakeClock) -> None:
+    s = session(clock, [(1.0, "q")], speed=10)
+    for name in set(app.PALETTE.values()):
+        setattr(s.term, name, Painter(name))
+    s.color = True
+    s.term.width, s.term.height = 40, 12  # type: ignore[misc]
+    s.run()
+    assert isinstance(s.stream, io.StringIO)
+    out = s.stream.getvalue()
+    assert "too small" in out and "</>" not in out
 
 
 def test_terminal_mode_restores_on_an_exception() -> None:
@@ -186,3 +208,47 @@ def test_a_first_key_opposite_to_the_heading_does_not_start_the_game(clock: Fake
     s.mode = app.Mode.WAITING
     s.run()
     assert s.game.moves[0] is Direction.DOWN and s.game.steps >= 4
+
+
+def test_keys_held_at_the_moment_of_death_do_not_dismiss_the_final_board(
+    clock: FakeClock,
+) -> None:
+    # No turn: the snake (head at x=16 of 30, speed 10) hits the wall after 14 moves, at 1.4 s.
+    start = clock.now
+    keys = [(1.45, "d"), (1.5, "d"), (1.6, "d"), (1.7, "d"), (2.5, "x")]
+    s = session(clock, keys, speed=10)
+    s.run()
+    assert s.game.outcome is Outcome.DIED
+    assert clock.now - start == pytest.approx(2.5, abs=0.01)  # only the late key ended it
+
+
+def test_enlarging_a_too_small_terminal_resumes_paused(clock: FakeClock) -> None:
+    s = session(clock, [(3.0, "q")], speed=10)
+    real_inkey = s.term.inkey
+
+    def inkey(timeout: float | None = None) -> Keystroke:
+        if clock.now - 1000.0 > 0.5:  # a wide window turned small, then big again
+            s.term.width, s.term.height = (20, 10) if clock.now - 1000.0 < 1.0 else (80, 24)  # type: ignore[misc]
+        return real_inkey(timeout)
+
+    s.term.inkey = inkey  # type: ignore[method-assign,assignment]
+    s.run()
+    assert s.mode is app.Mode.PAUSED and 4 <= s.game.steps <= 6
+
+
+def test_ctrl_z_on_the_final_board_suspends_and_fg_shows_it_again(clock: FakeClock) -> None:
+    s = session(clock, [(5.0, "x")], speed=10)  # no turn: the snake dies at 1.4 s
+    real_inkey = s.term.inkey
+
+    def inkey(timeout: float | None = None) -> Keystroke:
+        if s.game.over and clock.now - 1000.0 < 2.0:
+            s.request_suspend()  # Ctrl-Z while the final board is up
+        return real_inkey(timeout)
+
+    s.term.inkey = inkey  # type: ignore[method-assign,assignment]
+    assert s.run() is False and s.game.outcome is Outcome.DIED
+    assert isinstance(s.stream, io.StringIO)
+    s.stream.truncate(0)
+    clock.now = 1000.0 + 3.0  # `fg` later: the final board is drawn again and waits for a key
+    assert s.run() is True
+    assert "DIED" in s.stream.getvalue()

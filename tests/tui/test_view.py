@@ -81,7 +81,7 @@ def test_frame_geometry() -> None:
     assert board_size(g) == (22, 8) and len(lines) == 8
     assert all(len(line) == 22 for line in lines[:-1])
     assert pick_cell_width(g, 22) == 2 and pick_cell_width(g, 21) == 1
-    assert render_too_small((22, 8), (20, 5))[1] == "need 22x8, have 20x5"
+    assert "need 22x8, have 20x5" in render_too_small((22, 8), (20, 5))
 
 
 def test_changed_spans_cover_exactly_the_differences() -> None:
@@ -156,3 +156,25 @@ def test_the_status_line_fits_by_dropping_the_least_needed_parts() -> None:
     assert len(fitted) <= 60 and "length 3/48" in fitted and "a direction key starts" in fitted
     assert "a-long-level-name" not in fitted
     assert len(status_line(g, hud, 10)) == 10
+
+
+def test_a_board_closed_by_its_own_walls_gets_no_second_frame() -> None:
+    rows = ["######", "#....#", "#....#", "######"]
+    board = Board.from_rows(rows, name="walled")
+    game = Game(Level(board, (Point(2, 1), Point(1, 1)), R, None, "walled"), seed=1)
+    lines = render(game, Hud())
+    assert lines[:4] == ["#" * 12, "##o @ . % ##", "##. . . . ##", "#" * 12]
+    assert len(lines) == 5 and board_size(game) == (12, 5) and board_size(game, 1) == (6, 5)
+    opened = Board.from_rows(["######", "#....#", "#.....", "######"], name="gap")
+    gap = Game(Level(opened, (Point(2, 1), Point(1, 1)), R, None, "gap"), seed=1)
+    assert len(render(gap, Hud())) == 7 and board_size(gap) == (14, 7)
+
+
+@pytest.mark.parametrize("have", [(80, 24), (40, 12), (20, 10), (12, 3), (5, 1)])
+def test_the_too_small_message_fits_the_terminal(have: tuple[int, int]) -> None:
+    lines = render_too_small((26, 19), have)
+    assert 1 <= len(lines) <= have[1] and all(len(line) <= have[0] for line in lines)
+    if have[0] >= 10:
+        assert "need 26x19" in " ".join(lines) and f"have {have[0]}x{have[1]}" in " ".join(lines)
+    if have == (40, 12):
+        assert lines[0] == "termsnake: the terminal is too small;"

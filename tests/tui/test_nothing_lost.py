@@ -1,0 +1,141 @@
+"""Issue #18 in a real pseudo-terminal: nothing the player should see is lost or garbled."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import re
+import select
+import struct
+import subprocess
+import termios
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pyte
+import pytest
+from pty_harness import Pty, quiet_env, termsnake_command
+
+from termsnake.core.game import Outcome
+from termsnake.formats.replay import load_replay
+from termsnake.formats.verify import verify
+
+pytestmark = pytest.mark.terminal
+
+NO_LOCALE = {"LC_ALL": "", "LC_CTYPE": "", "LANG": ""}
+QUERIES = (b"\x1b[6n", b"\x1bP+q", b"\x1b[>q", b"\x1b[c")
+
+
+@pytest.fixture
+def run(tmp_path: Path) -> Iterator[Callable[..., Pty]]:
+    started: list[Pty] = []
+
+    def start(*args: str, **kw: object) -> Pty:
+        p = Pty(args, tmp_path, **kw)  # type: ignore[arg-type]
+        started.append(p)
+        return p
+
+    yield start
+    for p in started:
+        p.close()
+
+
+def test_start_up_asks_the_terminal_nothing(run: Callable[..., Pty]) -> None:
+    # A terminal that answers no query: each question would cost the whole timeout, and a late
+    # answer would be echoed onto the screen.
+    began = time.monotonic()
+    t = run("--size", "20x8", "--seed", "1", env={"BLESSED_QUERY_TIMEOUT_SECONDS": "5"})
+    t.wait_for("a direction key starts")
+    assert time.monotonic() - began < 4.0
+    assert not [q for q in QUERIES if q in bytes(t.raw)]
+    t.send("q")
+    assert t.wait_exit() == 0
+
+
+def test_end_of_input_without_a_hang_up_keeps_the_game_and_says_why(tmp_path: Path) -> None:
+    # The pty is not termsnake's controlling terminal, so closing its master sends no SIGHUP:
+    # the keyboard reads end of file, and the screen cannot be written any more.
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    record = tmp_path / "cut.json"
+    args = ["--ai", "hamilton", "--size", "10x10", "--speed", "30", "--record", str(record)]
+    with open(tmp_path / "stderr.txt", "w") as err:
+        child = subprocess.Popen(
+            [termsnake_command(), *args],
+            stdin=slave,
+            stdout=slave,
+            stderr=err,
+            env=quiet_env(tmp_path),
+            start_new_session=True,
+        )
+    os.close(slave)
+    screen = pyte.Screen(80, 24)
+    stream = pyte.ByteStream(screen)
+    deadline = time.monotonic() + 10
+    while not re.search(r"steps \d\d", "\n".join(screen.display)):
+        assert time.monotonic() < deadline, "\n".join(screen.display)
+        if select.select([master], [], [], 0.1)[0]:
+            stream.feed(os.read(master, 65536))
+    os.close(master)
+    assert child.wait(timeout=10) == 1
+    said = (tmp_path / "stderr.txt").read_text()
+    assert "input ended" in said and "Game over: quit" in said and "Traceback" not in said
+    game = verify(load_replay(record))
+    assert game.outcome is Outcome.QUIT and game.steps >= 10
+    assert '"player": "hamilton"' in (tmp_path / "data" / "termsnake" / "scores.json").read_text()
+
+
+@pytest.mark.parametrize("kind", ["vt100", "linux"])
+def test_without_an_alternate_screen_the_summary_starts_on_a_clear_line(
+    run: Callable[..., Pty], kind: str
+) -> None:
+    t = run("--size", "20x8", "--seed", "1", env={"TERM": kind})
+    t.wait_for("a direction key starts")
+    t.send("q")
+    assert t.wait_exit() == 0
+    lines = t.text().splitlines()
+    assert lines[0] == "Game over: quit" and lines[1].startswith("Level open-20x8")
+
+
+def test_a_dumb_terminal_is_refused_in_one_line(run: Callable[..., Pty]) -> None:
+    t = run("--size", "20x8", env={"TERM": "dumb"})
+    assert t.wait_exit() == 2
+    said = bytes(t.raw).decode()
+    assert "TERM=dumb" in said and len(said.strip().splitlines()) == 1 and "\x1b" not in said
+
+
+@pytest.mark.parametrize("locale", [{"LANG": "C"}, {"LANG": "POSIX"}, {"LC_ALL": "C"}])
+def test_unicode_tiles_fall_back_to_ascii_when_the_terminal_is_not_utf8(
+    run: Callable[..., Pty], locale: dict[str, str]
+) -> None:
+    t = run("--size", "20x8", "--seed", "1", "--unicode", env={**NO_LOCALE, **locale})
+    screen = t.wait_for("a direction key starts")
+    assert screen.splitlines()[0] == "#" * 42
+    t.send("q")
+    assert t.wait_exit() == 0
+    assert all(b < 0x80 for b in bytes(t.raw).split(b"Game over")[0])
+    assert "unicode tiles need a UTF-8 terminal" in t.text()
+
+
+def test_unicode_tiles_on_a_utf8_terminal(run: Callable[..., Pty]) -> None:
+    t = run("--size", "20x8", "--seed", "1", "--unicode", env={**NO_LOCALE, "LANG": "en_US.UTF-8"})
+    assert t.wait_for("a direction key starts").startswith("\u250c")
+    t.send("q")
+    assert t.wait_exit() == 0
+
+
+def test_a_long_move_history_leaves_the_summary_on_screen(
+    run: Callable[..., Pty], tmp_path: Path
+) -> None:
+    args = ["--ai", "best", "--size", "12x12", "--length", "1", "--seed", "1", "--speed", "1000"]
+    t = run(*args, cols=80, rows=24)
+    t.wait_for("WON", timeout=60)
+    t.send(" ")
+    assert t.wait_exit() == 0
+    lines = t.text().splitlines()
+    assert lines[0] == "best won!"
+    moves = [i for i, line in enumerate(lines) if line.startswith("Moves (")]
+    assert moves and " ... " in "".join(lines[moves[0] : moves[0] + 3])
+    assert "letters in all; the whole history: --record FILE" in " ".join(lines)
+    assert all(len(line) <= 80 for line in lines) and len([x for x in lines if x]) <= 8
