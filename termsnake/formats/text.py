@@ -16,6 +16,14 @@ def printable(text: str) -> str:
     return "".join(ch if _is_safe(ch) else _escape(ch) for ch in text)
 
 
+def shorten(text: str, limit: int = 60) -> str:
+    """``text`` made printable, cut to about ``limit`` characters with its length said: a name
+    of thousands of characters in a message would bury the message."""
+    if len(text) <= limit:
+        return printable(text)
+    return f"{printable(text[:limit])}… ({len(text)} characters)"
+
+
 def _is_safe(ch: str) -> bool:
     return ch == " " or not unicodedata.category(ch).startswith(("C", "Z"))
 
