@@ -256,8 +256,18 @@ def _read_headers(headers: list[_Header], errors: _Collector) -> _Fields:
             )
             continue
         if h.key == "name":
+            # The name is shown on screens and kept in replays and scores, which refuse what
+            # a terminal would not show as it is (U+202E turns the rest of a line around).
+            hidden = next((i for i, ch in enumerate(h.value) if not ch.isprintable()), None)
             if not h.value:
                 errors.add(h.line, h.value_col, "the name is empty; write 'name: My level'")
+            elif hidden is not None:
+                errors.add(
+                    h.line,
+                    h.value_col + hidden,
+                    f"the name holds {describe_char(h.value[hidden])}, which is not a "
+                    f"printable character: '{printable(h.value)}'",
+                )
             else:
                 name = h.value
         elif h.key == "length":

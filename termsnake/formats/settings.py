@@ -166,7 +166,7 @@ def parse_settings(text: str, path: str) -> Settings:
             close = difflib.get_close_matches(key, list(_CHECKS), n=1)
             hint = f'; did you mean "{close[0]}"?' if close else ""
             known = ", ".join(_CHECKS)
-            errors.append((line, f'unknown key "{key}"{hint} (known keys: {known})'))
+            errors.append((line, f'unknown key "{printable(key)}"{hint} (known keys: {known})'))
             continue
         problem = _CHECKS[key](value)
         if problem is not None:
