@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import multiprocessing
 import signal
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from functools import lru_cache
+from multiprocessing import resource_tracker
 from typing import Final
 
 from termsnake.commands import args as cliargs
@@ -191,9 +193,10 @@ def run_tasks(
         max_workers=min(jobs, len(tasks)), mp_context=context, initializer=_worker_init
     )
     try:
-        futures: dict[Future[GameRecord], int] = {
-            pool.submit(_play_in_worker, task): i for i, task in enumerate(tasks)
-        }
+        futures: dict[Future[GameRecord], int] = {}
+        for i, task in enumerate(tasks):
+            with _spawning(i < jobs):
+                futures[pool.submit(_play_in_worker, task)] = i
         for future in as_completed(futures):
             results[futures[future]] = future.result()
             on_done()
@@ -209,10 +212,29 @@ _in_game = False
 _interrupted = False
 
 
+@contextlib.contextmanager
+def _spawning(spawns: bool) -> Iterator[None]:
+    """While ``spawns`` (a submit that may start a worker), SIGINT is blocked: the new worker
+    inherits the mask and gets a Ctrl-C only once _worker_init has its handler (one caught
+    while it loads prints a traceback); here the signal waits, and comes when unblocked."""
+    if not spawns or not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    # The resource tracker unblocks SIGINT when it starts: start it before, not inside.
+    resource_tracker.ensure_running()
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
 def _worker_init() -> None:
     # Ctrl-C reaches the whole process group: a worker stops the game it plays (the parent
     # then cancels the rest) but ignores it while idle, where it would only print a traceback.
     signal.signal(signal.SIGINT, _worker_sigint)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _worker_sigint(signum: int, frame: object) -> None:

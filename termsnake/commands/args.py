@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Final, NoReturn
 
@@ -19,9 +20,19 @@ class OneLineParser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
+        # argparse drops write errors, so `--help >/dev/full` would exit 0 having printed
+        # nothing: let those on stdout through to the command's own handling (cli.main).
+        if message and file is sys.stdout:
+            file.write(message)
+            return
+        super()._print_message(message, file)
+
 
 # argparse names no public type for what add_subparsers returns.
 if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
+
     Subparsers = argparse._SubParsersAction[OneLineParser]
 else:
     Subparsers = argparse._SubParsersAction

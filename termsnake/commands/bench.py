@@ -30,6 +30,7 @@ from termsnake.bench.report import format_table, replay_name, row_name, save_new
 from termsnake.commands import args as cliargs
 from termsnake.commands.args import Subparsers
 from termsnake.core.level import Level
+from termsnake.formats.text import printable
 from termsnake.learn.cluster import ClusterError, connect, map_on
 from termsnake.solvers.registry import create, resolve_name
 
@@ -314,7 +315,7 @@ def run(args: argparse.Namespace) -> int:
     for n, (solver, i) in enumerate(pairs):
         level = setup.levels[i]
         games = records[n * args.games : (n + 1) * args.games]
-        where = f"{solver} on {level.name}"
+        where = printable(f"{solver} on {level.name}")
         unavailable = next((r.unavailable for r in games if r.unavailable is not None), None)
         if unavailable is not None:
             print(f"termsnake bench: {where}: unavailable: {unavailable}", file=sys.stderr)

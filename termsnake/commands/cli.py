@@ -7,15 +7,19 @@ import errno
 import os
 import sys
 from collections.abc import Sequence
-from importlib.metadata import PackageNotFoundError, version
 
-from termsnake.commands import bench, levels, play, replay, scores, serve, solvers, train
 from termsnake.commands.args import OneLineParser
 
+# The commands are imported by build_parser, inside main: a Ctrl-C while they load then ends
+# in one line, like one at any later moment.
+
 EXIT_OUTPUT = 1  # the output could not be written (a full disk, a closed pipe)
+EXIT_INTERRUPTED = 130  # Ctrl-C, as a shell reports a process that SIGINT ended
 
 
 def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
     try:
         return version("termsnake")
     except PackageNotFoundError:  # running from a checkout that was never installed
@@ -24,6 +28,8 @@ def _version() -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     """``termsnake``'s whole command line: the play options, then one subparser a command."""
+    from termsnake.commands import bench, levels, play, replay, scores, serve, solvers, train
+
     parser = OneLineParser(
         prog="termsnake",
         description="Snake in the terminal: play it, watch bots play it, measure them.",
@@ -54,6 +60,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code = dispatch(list(sys.argv[1:] if argv is None else argv))
         sys.stdout.flush()
+    except KeyboardInterrupt:
+        # Ctrl-C where no command handles it (a long solver set-up, a replay being checked).
+        print("termsnake: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         _silence_stdout()
         return EXIT_OUTPUT

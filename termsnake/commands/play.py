@@ -17,7 +17,7 @@ from termsnake.formats.levelfile import LevelError
 from termsnake.formats.replay import replay_from_game
 from termsnake.formats.scores import ScoreKey, ScoreStore, keep_score
 from termsnake.formats.settings import SettingsError, load_settings, merge, settings_path
-from termsnake.formats.text import printable
+from termsnake.formats.text import printable, shorten
 from termsnake.solvers.base import Solver, SolverUnavailable
 from termsnake.solvers.registry import create, known_names, resolve_name
 from termsnake.tui.controllers import (
@@ -80,14 +80,26 @@ def choose_level(
     try:
         base = presets.load_level(level or default)
     except LevelError as e:
-        where = f"{origin}: level = {default!r}:\n" if origin and not level else ""
-        raise UsageError(f"{where}{e}") from None
+        if origin and not level:
+            raise UsageError(config_level_problem(origin, default, e)) from None
+        raise UsageError(str(e)) from None
     if length is None:
         return base
     try:
         return with_length(base, length)
     except ValueError as e:
         raise UsageError(f"termsnake: --length {length}: {e}") from None
+
+
+def config_level_problem(origin: str, name: str, error: LevelError) -> str:
+    """Why the level config.toml names cannot be played: a line a problem, each saying where
+    the name comes from, then where in the level file the problem is (if it is in one)."""
+    where = f'{origin}: error: level = "{shorten(name)}"'
+    if isinstance(error, presets.UnknownLevelError):
+        return "\n".join(f"{where}: {d.message}" for d in error.diagnostics)
+    return "\n".join(
+        f"{where}: {shorten(d.path)}:{d.line}:{d.col}: {d.message}" for d in error.diagnostics
+    )
 
 
 def prepare_solver(name: str, game: Game, engine_timeout: float | None = None) -> Solver:

@@ -6,12 +6,15 @@ import argparse
 import sys
 from collections.abc import Mapping, Sequence
 
+from tqdm import tqdm
+
 from termsnake.commands import args as cliargs
 from termsnake.commands.args import Subparsers
 from termsnake.core.game import Game
 from termsnake.core.geometry import Direction, Point
+from termsnake.core.level import Level
 from termsnake.core.speed import MAX_SPEED
-from termsnake.formats.replay import ReplayError, load_replay
+from termsnake.formats.replay import Replay, ReplayError, load_replay
 from termsnake.formats.verify import PlaybackGame, verify
 from termsnake.tui.runner import watch
 
@@ -64,12 +67,30 @@ def add_parser(sub: Subparsers) -> None:
     parser.set_defaults(run=run)
 
 
+def checked_level(replay: Replay) -> Level:
+    """The replay's level, once ``verify`` has passed it; a bar on a terminal while a long
+    replay is checked (tqdm shows it only after a second)."""
+    with tqdm(
+        total=len(replay.moves),
+        desc="checking the replay",
+        unit="move",
+        unit_scale=True,
+        file=sys.stderr,
+        disable=not sys.stderr.isatty(),
+        leave=False,
+        delay=1.0,
+    ) as bar:
+        level = replay.level()
+        verify(replay, level, progress=lambda done: bar.update(done - bar.n))
+    return level
+
+
 def run(args: argparse.Namespace) -> int:
     """``termsnake replay FILE [--speed N]``: verify a replay, then watch it; the exit code."""
     try:
         replay = load_replay(args.file)
-        verify(replay)
-        game = PlaybackGame(replay)
+        level = checked_level(replay)
+        game = PlaybackGame(replay, level)
     except ReplayError as e:
         message = str(e)
         if not message.startswith(f"{args.file}:"):

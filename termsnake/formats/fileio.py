@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import stat
+import sys
 import tempfile
 from itertools import count
 from pathlib import Path
@@ -25,6 +27,19 @@ class TooLarge(Exception):
         return (
             f"the file is too large for {what} ({got}; the limit is {self.limit} bytes, {mib} MiB)"
         )
+
+
+def describe_parse_error(e: Exception) -> str:
+    """A parser's ValueError or RecursionError as a user reads it: Python's own words for a
+    huge number or deep nesting name a function the user cannot call."""
+    if isinstance(e, RecursionError):
+        return "values nested too deeply"
+    if "integer string conversion" in str(e):
+        digits = re.search(r"value has (\d+) digits", str(e))
+        many = f" ({digits.group(1)} digits)" if digits else ""
+        limit = sys.get_int_max_str_digits()
+        return f"a number too long to read{many}; numbers may have at most {limit} digits"
+    return str(e)
 
 
 def read_capped(path: str | os.PathLike[str], limit: int) -> bytes:
@@ -53,9 +68,14 @@ def write_atomic(path: str | os.PathLike[str], data: bytes, *, exclusive: bool =
 
     An existing file keeps its permissions; a new one gets 0644. With ``exclusive`` the file
     must not exist (FileExistsError), checked at the very moment it appears, so that a file
-    made meanwhile by someone else is never overwritten.
+    made meanwhile by someone else is never overwritten. Without it, a symbolic link is
+    written through: the link stays, the file it points to is replaced.
     """
     target = Path(path)
+    if not exclusive and target.is_symlink():
+        # The user linked the file to somewhere they keep it (a dotfiles repository, a synced
+        # folder): replacing the link with a plain file would cut that tie.
+        target = Path(os.path.realpath(target))
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as f:

@@ -25,7 +25,7 @@ from termsnake.core.board import FLOOR, WALL, Board
 from termsnake.core.geometry import Direction, Point
 from termsnake.core.level import DEFAULT_LENGTH, Level, straight_body
 from termsnake.formats.fileio import TooLarge, read_capped
-from termsnake.formats.text import describe_char, printable
+from termsnake.formats.text import describe_char, first_hidden, printable
 
 MAX_FILE_BYTES: Final = 1024 * 1024
 """A level file larger than this (1 MiB) is refused unread: no playable board comes close."""
@@ -256,8 +256,14 @@ def _read_headers(headers: list[_Header], errors: _Collector) -> _Fields:
             )
             continue
         if h.key == "name":
+            # Shown on screens and kept in replays, which refuse it too: U+202E would turn
+            # the rest of a line around.
+            hidden = first_hidden(h.value)
             if not h.value:
                 errors.add(h.line, h.value_col, "the name is empty; write 'name: My level'")
+            elif hidden is not None:
+                shown = f"{describe_char(h.value[hidden])}, which is not a printable character"
+                errors.add(h.line, h.value_col + hidden, f"the name holds {shown}")
             else:
                 name = h.value
         elif h.key == "length":

@@ -11,7 +11,7 @@ from typing import Final
 
 from termsnake.core.level import Level
 from termsnake.formats.levelfile import Diagnostic, LevelError, load_level_file, parse_level
-from termsnake.formats.text import printable
+from termsnake.formats.text import shorten
 
 DEFAULT_LEVEL: Final = "classic"
 """The preset that plain ``termsnake`` plays."""
@@ -70,7 +70,7 @@ def unknown_level_message(name: str) -> str:
     close = difflib.get_close_matches(name, names, n=1)
     hint = f"did you mean '{close[0]}'? " if close else ""
     return (
-        f"no preset or file named '{printable(name)}'; {hint}"
+        f"no preset or file named '{shorten(name)}'; {hint}"
         f"presets: {', '.join(names)} (see `termsnake levels`)"
     )
 

@@ -15,6 +15,7 @@ from termsnake.core.level import Level
 from termsnake.core.moves import TooManyMoves, compress, expand_directions
 from termsnake.formats.fileio import TooLarge, read_capped
 from termsnake.formats.levelfile import MAX_FILE_BYTES
+from termsnake.formats.text import first_hidden
 
 FORMAT: Final = "termsnake-replay/1"
 # Files over this are refused unread: a replay within the limits below is far smaller.
@@ -180,9 +181,9 @@ def _string(value: object, what: str) -> str:
 def _name(value: object, what: str) -> str:
     # Names reach the terminal: a control character there could retitle or rewrite the screen.
     text = _string(value, what)
-    bad = next((ch for ch in text if not ch.isprintable()), None)
+    bad = first_hidden(text)
     if bad is not None:
-        raise ReplayError(f"{what} holds {bad!r}, which is not a printable character")
+        raise ReplayError(f"{what} holds {text[bad]!r}, which is not a printable character")
     return text
 
 

@@ -15,7 +15,7 @@ from typing import Any, Final
 import filelock
 
 from termsnake.core.game import Game, Outcome
-from termsnake.formats.fileio import write_atomic
+from termsnake.formats.fileio import TooLarge, describe_parse_error, read_capped, write_atomic
 from termsnake.formats.places import data_dir
 
 FORMAT: Final = "termsnake-scores/1"
@@ -24,6 +24,8 @@ PERSON: Final = "you"
 # A game only holds the lock for a read and a write; waiting longer means something is stuck,
 # and a finished game should not hang on it.
 LOCK_TIMEOUT: Final = 10.0
+# Far more than any player's scores; a bigger file (or a link to /dev/zero) is not read.
+MAX_BYTES: Final = 16 * 1024 * 1024
 
 _SIZE: Final = re.compile(r"[1-9][0-9]*x[1-9][0-9]*")
 _FIELDS: Final = (
@@ -156,7 +158,7 @@ def parse(data: bytes) -> dict[ScoreKey, ScoreEntry]:
     except json.JSONDecodeError as e:
         raise FormatError(f"bad JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
     except (ValueError, RecursionError) as e:  # a 5000-digit number, nesting 10,000 deep
-        raise FormatError(f"bad JSON: {e}") from None
+        raise FormatError(f"bad JSON: {describe_parse_error(e)}") from None
     if not isinstance(obj, dict):
         raise FormatError("not a JSON object")
     if obj.get("format") != FORMAT:
@@ -244,9 +246,11 @@ class ScoreStore:
     def read(self) -> ReadResult:
         """Every score in the file; never raises, never changes the file."""
         try:
-            data = self.path.read_bytes()
+            data = read_capped(self.path, MAX_BYTES)
         except FileNotFoundError:
             return ReadResult({})
+        except TooLarge as e:
+            return ReadResult({}, e.describe("a scores file"))
         except OSError as e:
             return ReadResult({}, f"cannot be read ({_describe(e)})")
         try:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import re
+import sys
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -12,10 +13,13 @@ from pathlib import Path
 from typing import Final, Literal, get_args
 
 from termsnake.core.speed import DEFAULT_SPEED, MAX_SPEED
+from termsnake.formats.fileio import TooLarge, describe_parse_error, read_capped
 from termsnake.formats.places import config_dir
 from termsnake.formats.text import printable
 
 FILE_NAME: Final = "config.toml"
+# A config file is a few lines; a bigger one is a mistake (or a link to /dev/zero), not read.
+MAX_BYTES: Final = 1024 * 1024
 MAX_PLAYER: Final = 32
 
 Glyphs = Literal["ascii", "unicode"]
@@ -151,7 +155,9 @@ def parse_settings(text: str, path: str) -> Settings:
         message = message[:1].lower() + message[1:]
         raise SettingsError(f"{path}:{line}: error: {message}") from None
     except (ValueError, RecursionError) as e:  # a 5000-digit number, arrays 10,000 deep
-        raise SettingsError(f"{path}:1: error: not a config file termsnake can read: {e}") from None
+        digits = re.search(rf"\d{{{sys.get_int_max_str_digits() + 1}}}", text)
+        line = text.count("\n", 0, digits.start()) + 1 if digits else 1
+        raise SettingsError(f"{path}:{line}: error: {describe_parse_error(e)}") from None
     errors: list[tuple[int, str]] = []
     values: dict[str, object] = {}
     for key, value in table.items():
@@ -160,7 +166,7 @@ def parse_settings(text: str, path: str) -> Settings:
             close = difflib.get_close_matches(key, list(_CHECKS), n=1)
             hint = f'; did you mean "{close[0]}"?' if close else ""
             known = ", ".join(_CHECKS)
-            errors.append((line, f'unknown key "{key}"{hint} (known keys: {known})'))
+            errors.append((line, f'unknown key "{printable(key)}"{hint} (known keys: {known})'))
             continue
         problem = _CHECKS[key](value)
         if problem is not None:
@@ -178,9 +184,11 @@ def load_settings(path: Path | None = None) -> Settings:
     """Settings from ``path`` (default: settings_path()); defaults if it does not exist."""
     target = Path(path) if path is not None else settings_path()
     try:
-        data = target.read_bytes()
+        data = read_capped(target, MAX_BYTES)
     except FileNotFoundError:
         return Settings()
+    except TooLarge as e:
+        raise SettingsError(f"{target}:1: error: {e.describe('a config file')}") from None
     except OSError as e:
         raise SettingsError(f"{target}:1: error: cannot read: {e.strerror or e}") from None
     try:

@@ -16,6 +16,28 @@ def printable(text: str) -> str:
     return "".join(ch if _is_safe(ch) else _escape(ch) for ch in text)
 
 
+def first_hidden(text: str) -> int | None:
+    """Where ``text`` first holds a character a terminal would not show as it is (a control or
+    format character such as ESC or U+202E, a line separator), or None; spaces of any width
+    are shown and pass."""
+    return next(
+        (
+            i
+            for i, ch in enumerate(text)
+            if unicodedata.category(ch)[0] == "C" or ch in "\u2028\u2029"
+        ),
+        None,
+    )
+
+
+def shorten(text: str, limit: int = 60) -> str:
+    """``text`` made printable, cut to about ``limit`` characters with its length said: a name
+    of thousands of characters in a message would bury the message."""
+    if len(text) <= limit:
+        return printable(text)
+    return f"{printable(text[:limit])}… ({len(text)} characters)"
+
+
 def _is_safe(ch: str) -> bool:
     return ch == " " or not unicodedata.category(ch).startswith(("C", "Z"))
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 import subprocess
 from pathlib import Path
 
@@ -49,3 +50,52 @@ def test_a_reader_that_went_away_ends_the_command_quietly(
     args = ["bench", "--ai", "bfs", "--size", "4x4", "--games", "1", "--json"]
     assert cli.main(args) == cli.EXIT_OUTPUT
     assert capsys.readouterr().err == ""
+
+
+COMMANDS = [
+    ["--help"],
+    ["--version"],
+    ["bench", "--help"],
+    ["levels"],
+    ["scores"],
+    ["solvers"],
+    ["bench", "--ai", "bfs", "--size", "4x4", "--games", "2"],
+]
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("args", COMMANDS, ids=" ".join)
+def test_every_command_says_when_its_output_cannot_be_written(
+    tmp_path: Path, args: list[str]
+) -> None:
+    with open("/dev/full", "w") as full:
+        r = subprocess.run(
+            [termsnake_command(), *args],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=quiet_env(tmp_path),
+            timeout=60,
+        )
+    assert r.returncode == cli.EXIT_OUTPUT
+    assert r.stderr == "termsnake: error: cannot write the output: No space left on device\n"
+
+
+@pytest.mark.parametrize("args", COMMANDS, ids=" ".join)
+def test_every_command_ends_quietly_when_its_reader_is_gone(
+    tmp_path: Path, args: list[str]
+) -> None:
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # as after `| head -1` has exited
+    try:
+        r = subprocess.run(
+            [termsnake_command(), *args],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=quiet_env(tmp_path),
+            timeout=60,
+        )
+    finally:
+        os.close(write_end)
+    assert (r.returncode, r.stderr) == (cli.EXIT_OUTPUT, "")

@@ -289,7 +289,12 @@ def test_a_bad_level_in_the_config_says_where_it_came_from(tmp_path: Path) -> No
         [termsnake_command()], capture_output=True, text=True, env=quiet_env(tmp_path), timeout=30
     )
     assert r.returncode == 2
-    assert "config.toml: level = 'nosuch'" in r.stderr and "nosuch" in r.stderr.splitlines()[1]
+    assert r.stderr.endswith(
+        """config.toml: error: level = "nosuch": no preset or file named 'nosuch'; """
+        "presets: classic, cross, dead-end, maze, open-12x12, open-20x20, open-8x8, pillars, "
+        "rooms, spiral, torus (see `termsnake levels`)\n"
+    )
+    assert len(r.stderr.splitlines()) == 1
 
 
 def test_a_level_name_with_unusual_spaces_plays(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

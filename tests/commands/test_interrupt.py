@@ -1,0 +1,72 @@
+"""Ctrl-C at any moment of a long command: exit 130 and at most one line, never a traceback."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from pathlib import Path
+
+import pytest
+from pty_harness import ENTER_ALT, Pty
+
+from termsnake.core.game import Game, Outcome
+from termsnake.core.geometry import Direction
+from termsnake.core.level import open_level
+from termsnake.formats.replay import Result, replay_from_game
+
+pytestmark = pytest.mark.terminal
+
+
+def interrupt(home: Path, args: list[str], after: float) -> tuple[int, str]:
+    """Start ``termsnake ARGS`` in a terminal, type Ctrl-C after ``after`` seconds; the exit
+    code and what it printed after the ^C (the terminal echoes it)."""
+    t = Pty(args, home)
+    try:
+        time.sleep(after)
+        t.pump(0)
+        t.send("\x03")
+        code = t.wait_exit(timeout=30)
+    finally:
+        t.close()
+    raw = bytes(t.raw)
+    assert b"Traceback" not in raw, raw.decode(errors="replace")
+    if ENTER_ALT in raw:  # the game had begun: its own Ctrl-C handling, tested elsewhere
+        return code, ""
+    after_c = raw.split(b"^C", 1)[-1].replace(b"\r", b"\n").decode(errors="replace")
+    return code, "\n".join(line for line in after_c.splitlines() if line.strip())
+
+
+@pytest.mark.parametrize("after", [0.05, 1.5])
+def test_ctrl_c_while_a_solver_sets_up(tmp_path: Path, after: float) -> None:
+    code, said = interrupt(tmp_path, ["--ai", "best", "--size", "200x200", "--seed", "1"], after)
+    assert code == 130
+    assert said in ("", "termsnake: interrupted")
+
+
+@pytest.mark.parametrize("after", [0.05, 0.4, 0.8, 1.5])
+def test_ctrl_c_in_a_bench_with_workers(tmp_path: Path, after: float) -> None:
+    args = ["bench", "--ai", "bfs", "--size", "200x200", "--games", "4", "--jobs", "2"]
+    code, said = interrupt(tmp_path, args, after)
+    assert code == 130
+    assert said.splitlines()[-1:] in (
+        [],
+        ["termsnake: interrupted"],
+        ["termsnake bench: interrupted"],
+    )
+    assert len([line for line in said.splitlines() if "interrupted" in line]) <= 1
+
+
+def test_ctrl_c_while_a_long_replay_is_checked(tmp_path: Path) -> None:
+    level = open_level(600, 600, 1)
+    game = Game(level, 3)
+    loop = (Direction.RIGHT, Direction.DOWN, Direction.LEFT, Direction.UP)
+    replay = dataclasses.replace(
+        replay_from_game(game, "circle"),
+        moves=loop * (game.stall_limit // 4),
+        result=Result(Outcome.STALLED, 1, game.stall_limit),
+    )
+    path = tmp_path / "long.json"
+    path.write_text(replay.to_json())
+    code, said = interrupt(tmp_path, ["replay", str(path)], 1.0)
+    assert code == 130
+    assert said in ("", "termsnake: interrupted")
