@@ -12,7 +12,7 @@ count their nodes as the Hamiltonian search does (see :class:`~termsnake.solvers
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from termsnake.solvers.grid import Grid, distances
 from termsnake.solvers.hampath import Limit, completion
@@ -87,6 +87,8 @@ def closing_path(
     max_len: int,
     limit: Limit,
     completion_limit: Limit,
+    skip: int = -1,
+    accept: Callable[[list[int]], bool] | None = None,
 ) -> tuple[list[int], list[int]] | None:
     """The shortest way to eat ``food`` after which the body closes into a Hamiltonian cycle.
 
@@ -94,12 +96,14 @@ def closing_path(
     to its head, then its completion. None if no such way of at most ``max_len`` moves was
     found within ``limit``, each completion within ``completion_limit``. The moves never cross
     themselves, and enter a body cell only once the tail has left it, so they are safe by the
-    game's rules; the cycle is safe to follow afterwards.
+    game's rules; the cycle is safe to follow afterwards. With ``skip`` (a free cell, not the
+    food) the moves keep out of it and the cycle leaves it out (see ``hampath.close_body``);
+    ``accept`` may turn down a cycle, and the search goes on.
     """
     length = len(body)
     adj = grid.adj
     head = body[0]
-    free_from, near = _bounds(grid, body, food, max_len)
+    free_from, near = _bounds(grid, body, food, max_len, skip)
     if near[head] < 0:
         return None
     # On a board coloured like a chessboard every way to the food has the same parity.
@@ -108,6 +112,8 @@ def closing_path(
     path: list[int] = []  # the moves so far
     taken = bytearray(grid.cells)
     taken[head] = 1
+    if skip >= 0:
+        taken[skip] = 1
 
     def dfs(cur: int, left: int) -> list[int] | None:
         """The cycle after eating at the end of ``left`` more moves, or None."""
@@ -121,9 +127,11 @@ def closing_path(
                 if left == 1:
                     # Eating: the tail stays, so the body grows by one.
                     grown = [v, *reversed(path), *body][: length + 1]
-                    rest = completion(grid, grown, completion_limit)
+                    rest = completion(grid, grown, completion_limit, skip)
                     if rest is not None:
-                        return [*reversed(grown), *rest]
+                        closed = [*reversed(grown), *rest]
+                        if accept is None or accept(closed):
+                            return closed
                 continue
             if left == 1 or near[v] > left - 1:
                 continue
@@ -147,7 +155,7 @@ def closing_path(
 
 
 def _bounds(
-    grid: Grid, body: Sequence[int], food: int, max_len: int
+    grid: Grid, body: Sequence[int], food: int, max_len: int, skip: int
 ) -> tuple[list[int], list[int]]:
     """For each cell, the first move that may enter it (1 for free cells, length - i for the
     body's cell i, as the tail leaves it when the head arrives, but never the neck at once: at
@@ -160,6 +168,8 @@ def _bounds(
         free_from[c] = max(length - i, 2) if i == 1 else length - i
     blocked = [0 if free_from[c] <= max_len else 1 for c in range(grid.cells)]
     blocked[body[0]] = 0
+    if skip >= 0:
+        blocked[skip] = 1
     return free_from, distances(grid, food, blocked)
 
 

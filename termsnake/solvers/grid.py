@@ -39,6 +39,8 @@ class Grid:
     step: tuple[tuple[int, ...], ...]
     adj: tuple[tuple[int, ...], ...]
     walls: bytes  # 1 for a wall, 0 for a free cell: a search's starting "visited" array
+    degree: tuple[int, ...]  # each cell's number of neighbours
+    light: int  # free cells with (x + y) odd
 
     def index(self, p: Point) -> int:
         """The index of cell ``p``."""
@@ -87,7 +89,9 @@ def grid_of(board: Board) -> Grid:
         adj.append(tuple(seen))
     step = tuple(tuple(row) for row in step_rows)
     walls = bytes(0 if f else 1 for f in free)
-    return Grid(board, w, h, n, points, free, step, tuple(adj), walls)
+    degree = tuple(len(a) for a in adj)
+    light = sum(1 for p in points if free[p.y * w + p.x] and (p.x + p.y) % 2)
+    return Grid(board, w, h, n, points, free, step, tuple(adj), walls, degree, light)
 
 
 def body_free_at(grid: Grid, body: Sequence[Point]) -> list[int]:

@@ -43,6 +43,7 @@ from termsnake.solvers.hampath.holes import (
     successors,
     switch_at,
 )
+from termsnake.solvers.lane import Lane
 
 # Closure searches per try: Warnsdorff first, then one that keeps to the old cycle where it can,
 # which finds cycles Warnsdorff misses on boards like pillars (docs/tuning.md, "replan").
@@ -64,6 +65,16 @@ class ReplanSolver:
     wait_growth = 4  # in halves: 4 doubles the wait, 2 keeps it
     # On a board one cell short of a cycle: holes tried besides the one now, at each search.
     other_holes = 3
+    # On boards of at most this many free cells, look for a lane (see ``lane``) before
+    # rebuilding the cycle, within lane_nodes; on bigger ones its searches cost too much time.
+    lane_cells = 100
+    lane_nodes = 2000
+    # Nodes for each closure a lane search tries: this many per free cell, plus a floor.
+    lane_per_cell = 1
+    lane_floor = 100
+    # Lane searches per food, and holes each tries (on a board one cell short of a cycle).
+    lane_tries = 99
+    lane_holes = 1
 
     def __init__(self, limit: Limit = SEARCH_LIMIT) -> None:
         self._ham = HamiltonSolver(limit)
@@ -80,11 +91,18 @@ class ReplanSolver:
         self.found = 0
         # The cell the cycle leaves out on a board one cell short of a cycle (-1: none).
         self._hole = -1
+        self._lane = Lane()
+        self._lane_tries = 0
 
     @property
     def cycle(self) -> tuple[Point, ...]:
         """The cycle followed now."""
         return self._ham.cycle
+
+    @property
+    def on_lane(self) -> bool:
+        """Whether the snake is on a lane (off the cycle) or has just walked one."""
+        return bool(self._lane.moves or self._lane.after)
 
     @property
     def hole(self) -> int:
@@ -158,8 +176,17 @@ class ReplanSolver:
             self.setup(game)
             grid = self._grid
             assert grid is not None
+        lane = self._lane.step(game, grid)
+        if lane is not None:
+            return lane
+        landed = self._lane.landed(game)
+        if landed is not None and self._ham.use_cycle(game, landed[0]):
+            self._hole = landed[1]
         if self._should_search(game):
             self._search(game, grid)
+            lane = self._lane.step(game, grid)
+            if lane is not None:
+                return lane
         if self._hole >= 0 and game.food == grid.points[self._hole]:
             step = self._into_hole(game, grid)
             if step is not None:
@@ -191,6 +218,7 @@ class ReplanSolver:
             return False
         if food != self._food:
             self._food = food
+            self._lane_tries = self.lane_tries
             self._retry = game.steps
             self._wait = self.first_wait
         return self._rebuild and game.steps >= self._retry and self._ham.holds_invariant(game)
@@ -211,8 +239,18 @@ class ReplanSolver:
             return
         body = [grid.index(p) for p in game.body]
         free = len(self._ham.cycle) - len(body)
+        holes = self._holes(grid, body, goal)
+        if grid.board.size <= self.lane_cells and self._lane_tries > 0:
+            self._lane_tries -= 1
+            closing = max(self.lane_floor, self.lane_per_cell * free)
+            limits = (Limit(self.lane_nodes), Limit(closing))
+            lane_holes = holes[: self.lane_holes]
+            if self._lane.plan(grid, game, goal, min(now, grid.cells) - 1, lane_holes, limits):
+                self.found += 1
+                self._retry = 1 << 62
+                return
         limit = Limit(max(self.min_nodes, self.nodes_per_cell * free))
-        for hole in self._holes(grid, body, goal):
+        for hole in holes:
             for keep in ATTEMPTS:
                 self.searches += 1
                 closed = close_body(

@@ -62,15 +62,16 @@ def close_body(
     return found if isinstance(found, list) else None
 
 
-def completion(grid: Grid, body: Sequence[int], limit: Limit) -> list[int] | None:
-    """A path through every free cell from beside the head to beside the tail, or None.
+def completion(grid: Grid, body: Sequence[int], limit: Limit, skip: int = -1) -> list[int] | None:
+    """A path through every free cell (but ``skip``, if given) from beside the head to beside
+    the tail, or None.
 
     ``body`` is the snake head first (cell indexes); the path is the closure alone (see the
     module docstring), [] when the body already fills the board with its head beside its tail.
     """
     if len(body) < 2:
         return None
-    cycle = close_body(grid, body, limit)
+    cycle = close_body(grid, body, limit, skip=skip)
     if cycle is None or (len(cycle) == len(body) == 2):
         return None
     return cycle[len(body) :]
@@ -107,32 +108,48 @@ class _Start:
     """The search's state before its first move: what is visited, and how many ways on each
     empty cell has (``usable``: its unvisited neighbours, the moving end and the tail)."""
 
-    __slots__ = ("anchor_open", "empties", "remaining", "usable", "visited")
+    __slots__ = ("anchor_open", "dead", "light", "remaining", "usable", "visited")
 
     def __init__(self, grid: Grid, body: Sequence[int], skip: int = -1) -> None:
         adj = grid.adj
+        w = grid.width
         visited = bytearray(grid.walls)
         for c in body:
             visited[c] = 1
+        # The visited cells that take a way on from their neighbours: all but the two ends.
+        taken = list(body[1:-1])
         if skip >= 0:
             visited[skip] = 1
+            taken.append(skip)
         self.visited = visited
-        # Searched for in C: late in a game few cells are empty and the board is long to walk.
-        empties = []
-        c = visited.find(0)
-        while c >= 0:
-            empties.append(c)
-            c = visited.find(0, c + 1)
-        self.empties = empties
-        self.remaining = len(empties)
-        head, anchor = body[0], body[-1]
-        usable = [0] * grid.cells
-        for c in empties:
-            ways = 0
-            for u in adj[c]:
-                if not visited[u] or u in (head, anchor):
-                    ways += 1
-            usable[c] = ways
+        self.remaining = remaining = visited.count(0)
+        if len(taken) < remaining:
+            # Few cells taken (early in a game): start from the whole board and take theirs away.
+            usable = list(grid.degree)
+            for c in taken:
+                for u in adj[c]:
+                    usable[u] -= 1
+            self.dead = any(usable[u] < 2 for c in taken for u in adj[c] if not visited[u])
+            gone = [*body, skip] if skip >= 0 else body
+            self.light = grid.light - sum((c % w + c // w) & 1 for c in gone)
+        else:
+            # Few cells empty (late in a game): count their ways one by one.
+            head, anchor = body[0], body[-1]
+            usable = [0] * grid.cells
+            light = 0
+            dead = False
+            c = visited.find(0)
+            while c >= 0:
+                ways = 0
+                for u in adj[c]:
+                    if not visited[u] or u in (head, anchor):
+                        ways += 1
+                usable[c] = ways
+                dead = dead or ways < 2
+                light += (c % w + c // w) & 1
+                c = visited.find(0, c + 1)
+            self.dead = dead
+            self.light = light
         self.usable = usable
         self.anchor_open = sum(1 for u in adj[body[-1]] if not visited[u])
 
@@ -141,16 +158,13 @@ class _Start:
         cell can be passed through, on a two-coloured board the closure (which starts on the
         colour opposite the head's and alternates) finds the cells of each colour it needs, and
         the empty cells are one region beside the head."""
-        if self.anchor_open == 0:
-            return False
-        usable, empties = self.usable, self.empties
-        if any(usable[c] < 2 for c in empties):
+        if self.anchor_open == 0 or self.dead:
             return False
         board = grid.board
         if not board.wrap or not (board.width % 2 or board.height % 2):
             w = grid.width
             first = 1 - ((head % w + head // w) & 1)
-            ones = sum(1 for c in empties if (c % w + c // w) & 1 == first)
+            ones = self.light if first else self.remaining - self.light
             if ones != (self.remaining + 1) // 2:
                 return False
         return flood_count(grid, head, self.visited) == self.remaining
