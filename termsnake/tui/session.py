@@ -28,8 +28,8 @@ from termsnake.tui.view import (
     Glyphs,
     Hud,
     board_size,
-    clip,
     pick_cell_width,
+    place,
     render,
     render_too_small,
     with_box,
@@ -289,7 +289,7 @@ class Session:
                 self._handle(self.term.inkey(timeout=POLL), screen, allow_steps=False)
                 next_tick = self.clock() + 1 / self.speed
                 continue
-            screen.draw(self._frame(cell_width, size[0]))
+            screen.draw(*self._frame(cell_width, size))
             wait = max(0.0, next_tick - self.clock()) if self._running() else POLL
             key = self.term.inkey(timeout=min(wait, POLL))
             if key:
@@ -319,7 +319,10 @@ class Session:
     def _running(self) -> bool:
         return self.mode is Mode.RUNNING and not self.game.over
 
-    def _frame(self, cell_width: int, columns: int, message: str = "") -> list[str]:
+    def _frame(
+        self, cell_width: int, size: tuple[int, int], message: str = ""
+    ) -> tuple[list[str], tuple[int, int]]:
+        """The lines of the screen and where they go: the board centred on the terminal."""
         if self.mode is Mode.WAITING and not message:
             heading = self.game.direction.name.lower()
             message = f"heading {heading}: a direction key starts (? keys)"
@@ -338,11 +341,12 @@ class Session:
             cell_width=cell_width,
             overlay=overlay,
             glyphs=self.glyphs,
-            width=columns,
+            width=size[0],
         )
         if self.mode is Mode.HELP and self.help_text:
             lines = with_box(lines, self.help_text)
-        return [clip(line, columns) for line in lines[: self.term.height]]
+        origin, placed = place(lines, board_size(self.game, cell_width), size)
+        return placed, origin
 
     def _tick(self) -> None:
         direction = decide(self.controller, self.game)
@@ -396,7 +400,7 @@ class Session:
         message = f"{outcome.upper()}: press any key"
         size = (self.term.width, self.term.height)
         cell_width = pick_cell_width(self.game, size[0])
-        screen.draw(self._frame(cell_width, size[0], message))
+        screen.draw(*self._frame(cell_width, size, message))
         shown = self.clock()
         deadline = shown + END_WAIT
         deaf = END_DEAF if isinstance(self.controller, KeyboardController) else 0.0
