@@ -241,6 +241,8 @@ class Session:
     suspend_requested: bool = False  # set by the SIGTSTP handler
     stop_signal: int | None = None  # set by a signal handler; acted on between moves
     played: float = 0.0  # seconds the snake was moving (not waiting, paused or in the help)
+    offer_again: bool = False  # the final board offers r: another game
+    again: bool = False  # set when r dismissed the final board
     on_step: Callable[[Game], None] | None = None
     stream: Stream | None = None  # where frames go; stdout when None
     clock: Callable[[], float] = time.monotonic
@@ -397,7 +399,8 @@ class Session:
         """Leave the final frame up until a key is pressed, so the player sees what happened;
         False if Ctrl-Z asked to suspend meanwhile (``run`` shows it again after `fg`)."""
         outcome = self.game.outcome.value if self.game.outcome else ""
-        message = f"{outcome.upper()}: press any key"
+        hint = "r plays again, any other key ends" if self.offer_again else "press any key"
+        message = f"{outcome.upper()}: {hint}"
         size = (self.term.width, self.term.height)
         cell_width = pick_cell_width(self.game, size[0])
         screen.draw(*self._frame(cell_width, size, message))
@@ -407,7 +410,9 @@ class Session:
         while self.clock() < deadline and self.stop_signal is None and not self.suspend_requested:
             # A key pressed before the player can have seen the end (one held when the snake
             # died) does not dismiss the board; a bot's watcher holds no steering key.
-            if self.term.inkey(timeout=POLL) and self.clock() - shown >= deaf:
+            key = self.term.inkey(timeout=POLL)
+            if key and self.clock() - shown >= deaf:
+                self.again = self.offer_again and str(key).lower() == "r"
                 break
         if self.stop_signal is not None:
             raise Terminated(self.stop_signal)  # a signal on the final board still counts
