@@ -242,8 +242,11 @@ def run(
                     over, following = True, again(Played(0, session.played))
                     if following is None:
                         break
-                    current, over = following, False
+                    current, over, ended_one = following, False, session
                     session = start(current, session.speed, session.show_overlay)
+                    # A signal or Ctrl-Z that came between the games is not lost.
+                    session.stop_signal = ended_one.stop_signal
+                    session.suspend_requested = ended_one.suspend_requested
                     ended = session.run()
             if ended:
                 break
