@@ -99,6 +99,15 @@ class Pty:
             if time.monotonic() > deadline:
                 raise AssertionError(f"timed out waiting for {check!r}; screen:\n{self.text()}")
 
+    def board(self) -> list[str]:
+        """The screen's lines from the first that is not blank (the board's top edge), less
+        the margin on its left that centring the board leaves."""
+        lines = self.text().splitlines()
+        while lines and not lines[0].strip():
+            lines.pop(0)
+        margin = len(lines[0]) - len(lines[0].lstrip()) if lines else 0
+        return [x[margin:] for x in lines]
+
     def find(self, glyph: str) -> tuple[int, int] | None:
         """The (column, row) of the first ``glyph`` on screen."""
         for y, line in enumerate(self.screen.display):

@@ -23,7 +23,7 @@ from termsnake.solvers.registry import create, known_names, resolve_name
 from termsnake.tui.controllers import (
     KEY_PRESETS,
 )
-from termsnake.tui.runner import Look, Played, columns, report, run, summary
+from termsnake.tui.runner import Look, Played, Round, columns, report, run, summary
 from termsnake.tui.session import check_terminal
 
 EXIT_USAGE = 2
@@ -116,7 +116,8 @@ def prepare_solver(name: str, game: Game, engine_timeout: float | None = None) -
 
 
 def run_play(args: argparse.Namespace) -> int:
-    """Play (or watch) one game; returns the exit code."""
+    """Play (or watch) a game, and more while r is pressed on the final board; returns the
+    exit code of the last."""
     try:
         config = merge(
             load_settings(),
@@ -155,7 +156,7 @@ def run_play(args: argparse.Namespace) -> int:
     key = ScoreKey.of(
         printable(level.name), level.board.width, level.board.height, len(level.body), who
     )
-    previous = scores.best(key)
+    games = Games(Round(game, solver), args, level, who, scores, key)
     look = Look(config.glyphs, config.color, config.keys)
     played = Played(1, 0.0)
     try:
@@ -166,22 +167,87 @@ def run_play(args: argparse.Namespace) -> int:
             who=who,
             level_name=level.name,
             look=look,
-            best=previous.length if previous else None,
+            best=games.best,
+            again=games.again,
         )
     finally:
         # Even after a crash or a hang-up: keep the score and the replay first, then report.
-        news, warnings = keep_score(scores, key, game, previous)
-        saved = save_record(game, solver.name if solver else None, args.record)
+        games.end(played)
+        report(games.lines, games.errors)
+    return games.code
+
+
+class Games:
+    """The games of one run, one after another (r on the final board plays again): each one's
+    score and replay are kept as it ends, and its summary is printed with the others at the
+    end. The exit code is the last game's."""
+
+    def __init__(
+        self,
+        first: Round,
+        args: argparse.Namespace,
+        level: Level,
+        who: str,
+        scores: ScoreStore,
+        key: ScoreKey,
+    ) -> None:
+        self.current: Round | None = first
+        self.args = args
+        self.level = level
+        self.who = who
+        self.scores = scores
+        self.key = key
+        self.previous = scores.best(key)
+        self.lines: list[str] = []
+        self.errors: list[str] = []
+        self.code = 0
+        self.replays: set[str] = set()  # paths asked for that now hold a replay of ours
+
+    @property
+    def best(self) -> int | None:
+        """The best length so far, for the status line."""
+        return self.previous.length if self.previous else None
+
+    def again(self, played: Played) -> Round | None:
+        """Keep and sum up the game that ended; the next one, on the next seed (a given
+        ``--seed`` counts up by one, else a new random one), or None if it cannot start."""
+        assert self.current is not None
+        seed = None if self.args.seed is None else self.current.game.seed + 1
+        self.end(played)
+        game = Game(self.level, seed)
+        try:
+            ai = self.args.ai
+            solver = prepare_solver(ai, game, self.args.engine_timeout) if ai is not None else None
+        except UsageError as e:
+            self.errors.append(str(e).removeprefix("termsnake: "))
+            self.code = EXIT_USAGE
+            return None
+        self.previous = self.scores.best(self.key)
+        self.current = Round(game, solver, self.best)
+        return self.current
+
+    def end(self, played: Played) -> None:
+        """Keep the score and the replay of the game under way and sum it up (once)."""
+        if self.current is None:
+            return
+        game, solver = self.current.game, self.current.solver
+        self.current = None
+        news, warnings = keep_score(self.scores, self.key, game, self.previous)
+        path = self.args.record
+        saved = save_record(game, solver.name if solver else None, path, path in self.replays)
+        if saved.path:
+            self.replays.add(path)
         text = summary(
             game,
-            who,
+            self.who,
             played.seconds,
             played.note,
             width=columns(),
             full_history=history_hint(saved),
         )
-        report([text, *news, *saved.lines], [*played.errors, *warnings, *saved.errors])
-    return played.code or saved.code
+        self.lines += [*([""] if self.lines else []), text, *news, *saved.lines]
+        self.errors += [*played.errors, *warnings, *saved.errors]
+        self.code = played.code or saved.code
 
 
 def history_hint(saved: Saved) -> str:
@@ -213,9 +279,10 @@ class Saved:
     path: str = ""
 
 
-def save_record(game: Game, solver_name: str | None, path: str | None) -> Saved:
+def save_record(game: Game, solver_name: str | None, path: str | None, ours: bool = False) -> Saved:
     """Write the replay of ``game`` to ``path`` (nothing when None) without overwriting any
-    file: if one appeared there during the game, the replay goes under a new name."""
+    file: if one appeared there during the game, the replay goes under a new name, as it
+    does when ``path`` is ``ours`` (an earlier game of this run was saved there)."""
     if path is None:
         return Saved()
     data = replay_from_game(game, solver_name).to_json().encode("utf-8")
@@ -223,5 +290,5 @@ def save_record(game: Game, solver_name: str | None, path: str | None) -> Saved:
         target = write_new(path, data)
     except OSError as e:
         return Saved(errors=(f"could not save the replay to {path}: {e.strerror or e}",), code=1)
-    moved = "" if str(target) == path else f" ({path} appeared meanwhile and was kept)"
+    moved = "" if str(target) == path or ours else f" ({path} appeared meanwhile and was kept)"
     return Saved(lines=(f"Replay saved to {target}{moved}",), path=str(target))

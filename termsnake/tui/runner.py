@@ -8,7 +8,7 @@ import re
 import shutil
 import sys
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
@@ -24,7 +24,7 @@ from termsnake.tui.controllers import (
     KeyboardController,
     help_lines,
 )
-from termsnake.tui.view import GLYPH_SETS
+from termsnake.tui.view import GLYPH_SETS, Glyphs
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -177,6 +177,15 @@ class Played:
         return [*stopped, *self.warnings]
 
 
+@dataclass(frozen=True, slots=True)
+class Round:
+    """One game to play: the game, the bot that plays it (None: a person), the best so far."""
+
+    game: Game
+    solver: Solver | None = None
+    best: int | None = None
+
+
 def run(
     game: Game,
     solver: Solver | None,
@@ -186,39 +195,59 @@ def run(
     level_name: str,
     look: Look = Look(),
     best: int | None = None,
+    again: Callable[[Played], Round | None] | None = None,
 ) -> Played:
     """The interactive part: enter the terminal, play, restore it. Ctrl-Z restores the terminal
-    and stops; after `fg` the game waits."""
+    and stops; after `fg` the game waits. With ``again``, r on the final board asks it for the
+    next game (giving it how the one that ended went), played in the same terminal at the
+    speed last chosen; what is returned is how the last game went."""
     preset = KEY_PRESETS[look.keys]
-    controller: Controller
-    if solver is None:
-        controller = KeyboardController(preset.directions, preset.commands)
-        controller.who = who
-    else:
-        controller = AIController(solver, who, preset.commands, preset.directions)
-    glyphs = GLYPH_SETS[look.glyphs]
-    warnings: tuple[str, ...] = ()
-    if glyphs is not GLYPH_SETS["ascii"] and not utf8_terminal():
-        glyphs = GLYPH_SETS["ascii"]  # box drawing would come out as mojibake
-        warnings = (f"the unicode tiles need a UTF-8 terminal ({locale_name()}); drew ASCII",)
+    glyphs, warnings = choose_glyphs(look)
     term = app.make_terminal()
-    session = app.Session(
-        term,
-        game,
-        controller,
-        level_name,
-        speed=speed,
-        mode=app.Mode.WAITING if solver is None else app.Mode.RUNNING,
-        best=best,
-        glyphs=glyphs,
-        color=look.color and app.colours_wanted() and term.number_of_colors >= 8,
-        help_text=help_lines(preset, bot=solver is not None),
-    )
-    code, note = 0, ""
+    color = look.color and app.colours_wanted() and term.number_of_colors >= 8
+
+    def start(r: Round, speed: float, overlay: bool) -> app.Session:
+        return app.Session(
+            term,
+            r.game,
+            make_controller(r.solver, who, look.keys),
+            level_name,
+            speed=speed,
+            mode=app.Mode.WAITING if r.solver is None else app.Mode.RUNNING,
+            show_overlay=overlay,
+            best=r.best,
+            glyphs=glyphs,
+            color=color,
+            help_text=help_lines(preset, bot=r.solver is not None),
+            offer_again=again is not None,
+        )
+
+    current = Round(game, solver, best)
+    session = start(current, speed, False)
+
+    # The signal handlers reach whichever game is on: they look the session up when called.
+    def stop(signum: int) -> None:
+        session.request_stop(signum)
+
+    def suspend() -> None:
+        session.request_suspend()
+
+    code, note, over = 0, "", False
     try:
         while True:
-            with app.terminal_mode(term, session.request_stop, session.request_suspend):
+            with app.terminal_mode(term, stop, suspend):
                 ended = session.run()
+                while ended and session.again and again is not None:
+                    end_round(current)
+                    over, following = True, again(Played(0, session.played))
+                    if following is None:
+                        break
+                    current, over, ended_one = following, False, session
+                    session = start(current, session.speed, session.show_overlay)
+                    # A signal or Ctrl-Z that came between the games is not lost.
+                    session.stop_signal = ended_one.stop_signal
+                    session.suspend_requested = ended_one.suspend_requested
+                    ended = session.run()
             if ended:
                 break
             app.stop_process()
@@ -233,10 +262,36 @@ def run(
             raise
         code, note = EXIT_TERMINAL_GONE, "the terminal can no longer be written"
     finally:
-        game.quit()  # a no-op unless the game was cut short
-        if solver is not None:
-            finish(solver, game)  # an engine is told the end and stopped, however we leave
+        if not over:
+            end_round(current)
     return Played(code, session.played, note, warnings)
+
+
+def end_round(r: Round) -> None:
+    """End a game however it stopped (a no-op for one already over) and tell its bot, so an
+    engine is stopped."""
+    r.game.quit()
+    if r.solver is not None:
+        finish(r.solver, r.game)
+
+
+def make_controller(solver: Solver | None, who: str, keys: str) -> Controller:
+    """The keyboard for a person, or the bot (which hears the command keys)."""
+    preset = KEY_PRESETS[keys]
+    if solver is None:
+        controller = KeyboardController(preset.directions, preset.commands)
+        controller.who = who
+        return controller
+    return AIController(solver, who, preset.commands, preset.directions)
+
+
+def choose_glyphs(look: Look) -> tuple[Glyphs, tuple[str, ...]]:
+    """The glyphs ``look`` asks for, or ASCII (and why) where they would come out garbled."""
+    glyphs = GLYPH_SETS[look.glyphs]
+    if glyphs is not GLYPH_SETS["ascii"] and not utf8_terminal():
+        why = f"the unicode tiles need a UTF-8 terminal ({locale_name()}); drew ASCII"
+        return GLYPH_SETS["ascii"], (why,)
+    return glyphs, ()
 
 
 def locale_name() -> str:

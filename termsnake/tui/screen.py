@@ -86,16 +86,19 @@ class Screen:
         self.stream = stream
         self.style = style
         self._shown: list[str] | None = None
+        self._origin = (0, 0)
         self.bytes_written = 0
 
     def invalidate(self) -> None:
         """Forget what is on screen: the next frame clears it and is drawn whole."""
         self._shown = None
 
-    def draw(self, lines: Sequence[str]) -> None:
-        """Show ``lines`` from the top left corner, in a single write."""
+    def draw(self, lines: Sequence[str], origin: tuple[int, int] = (0, 0)) -> None:
+        """Show ``lines`` with their top left corner at ``origin`` (column, row), in a single
+        write; a frame at another origin than the last one is drawn whole."""
         out: list[str] = []
-        old = self._shown
+        old = self._shown if origin == self._origin else None
+        self._origin = origin
         if old is None:
             out.append(self.term.home + self.term.clear)
             old = []
@@ -103,7 +106,7 @@ class Screen:
             before = old[y] if y < len(old) else ""
             after = lines[y] if y < len(lines) else ""
             for x, text in changed_spans(before, after):
-                out.append(self.term.move_xy(x, y))
+                out.append(self.term.move_xy(origin[0] + x, origin[1] + y))
                 out.append(self.style(text, y) if self.style else text)
         self._shown = list(lines)
         if out:

@@ -28,8 +28,8 @@ from termsnake.tui.view import (
     Glyphs,
     Hud,
     board_size,
-    clip,
     pick_cell_width,
+    place,
     render,
     render_too_small,
     with_box,
@@ -241,6 +241,8 @@ class Session:
     suspend_requested: bool = False  # set by the SIGTSTP handler
     stop_signal: int | None = None  # set by a signal handler; acted on between moves
     played: float = 0.0  # seconds the snake was moving (not waiting, paused or in the help)
+    offer_again: bool = False  # the final board offers r: another game
+    again: bool = False  # set when r dismissed the final board
     on_step: Callable[[Game], None] | None = None
     stream: Stream | None = None  # where frames go; stdout when None
     clock: Callable[[], float] = time.monotonic
@@ -289,7 +291,7 @@ class Session:
                 self._handle(self.term.inkey(timeout=POLL), screen, allow_steps=False)
                 next_tick = self.clock() + 1 / self.speed
                 continue
-            screen.draw(self._frame(cell_width, size[0]))
+            screen.draw(*self._frame(cell_width, size))
             wait = max(0.0, next_tick - self.clock()) if self._running() else POLL
             key = self.term.inkey(timeout=min(wait, POLL))
             if key:
@@ -319,7 +321,10 @@ class Session:
     def _running(self) -> bool:
         return self.mode is Mode.RUNNING and not self.game.over
 
-    def _frame(self, cell_width: int, columns: int, message: str = "") -> list[str]:
+    def _frame(
+        self, cell_width: int, size: tuple[int, int], message: str = ""
+    ) -> tuple[list[str], tuple[int, int]]:
+        """The lines of the screen and where they go: the board centred on the terminal."""
         if self.mode is Mode.WAITING and not message:
             heading = self.game.direction.name.lower()
             message = f"heading {heading}: a direction key starts (? keys)"
@@ -338,11 +343,12 @@ class Session:
             cell_width=cell_width,
             overlay=overlay,
             glyphs=self.glyphs,
-            width=columns,
+            width=size[0],
         )
         if self.mode is Mode.HELP and self.help_text:
             lines = with_box(lines, self.help_text)
-        return [clip(line, columns) for line in lines[: self.term.height]]
+        origin, placed = place(lines, board_size(self.game, cell_width), size)
+        return placed, origin
 
     def _tick(self) -> None:
         direction = decide(self.controller, self.game)
@@ -393,17 +399,20 @@ class Session:
         """Leave the final frame up until a key is pressed, so the player sees what happened;
         False if Ctrl-Z asked to suspend meanwhile (``run`` shows it again after `fg`)."""
         outcome = self.game.outcome.value if self.game.outcome else ""
-        message = f"{outcome.upper()}: press any key"
+        hint = "r plays again, any other key ends" if self.offer_again else "press any key"
+        message = f"{outcome.upper()}: {hint}"
         size = (self.term.width, self.term.height)
         cell_width = pick_cell_width(self.game, size[0])
-        screen.draw(self._frame(cell_width, size[0], message))
+        screen.draw(*self._frame(cell_width, size, message))
         shown = self.clock()
         deadline = shown + END_WAIT
         deaf = END_DEAF if isinstance(self.controller, KeyboardController) else 0.0
         while self.clock() < deadline and self.stop_signal is None and not self.suspend_requested:
             # A key pressed before the player can have seen the end (one held when the snake
             # died) does not dismiss the board; a bot's watcher holds no steering key.
-            if self.term.inkey(timeout=POLL) and self.clock() - shown >= deaf:
+            key = self.term.inkey(timeout=POLL)
+            if key and self.clock() - shown >= deaf:
+                self.again = self.offer_again and str(key).lower() == "r"
                 break
         if self.stop_signal is not None:
             raise Terminated(self.stop_signal)  # a signal on the final board still counts

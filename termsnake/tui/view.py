@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -184,6 +184,29 @@ def render(
         rows = [corners[0] + edge + corners[1], *(side + r + side for r in rows)]
         rows.append(corners[2] + edge + corners[3])
     return [*rows, status_line(game, hud, width)]
+
+
+def place(
+    lines: Sequence[str], board: tuple[int, int], size: tuple[int, int]
+) -> tuple[tuple[int, int], list[str]]:
+    """Centre a frame on a terminal of ``size``: the origin to draw it at and its lines, cut
+    to the terminal. ``board`` is the columns and rows of the frame, board and status line
+    (``board_size``). A line wider than the board (the status line, the help) starts under
+    the board's left edge, or as far left as it must to fit; the lines are padded so that
+    each one starts where it should."""
+    cols, rows = size
+    top = max(0, min((rows - board[1]) // 2, rows - len(lines)))
+    left = max(0, (cols - board[0]) // 2)
+    kept: list[str] = []
+    starts: list[int] = []
+    for line in lines[: max(0, rows - top)]:
+        width = columns(line)
+        if width > cols:
+            line, width = clip(line, cols), cols
+        kept.append(line)
+        starts.append(max(0, min(left, cols - width)))
+    x = min(starts, default=0)
+    return (x, top), [" " * (s - x) + line for s, line in zip(starts, kept, strict=True)]
 
 
 def render_too_small(need: tuple[int, int], have: tuple[int, int]) -> list[str]:

@@ -5,12 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from termsnake.commands import cli
-from termsnake.commands.play import choose_level
+from termsnake.commands.play import Games, choose_level
 from termsnake.core.game import Game
 from termsnake.core.geometry import Direction
 from termsnake.core.level import open_level
+from termsnake.formats.replay import load_replay
 from termsnake.formats.scores import ScoreKey, ScoreStore, keep_score
-from termsnake.tui.runner import summary
+from termsnake.tui.runner import Played, Round, summary
 
 
 def quit_after(moves: int) -> Game:
@@ -47,3 +48,28 @@ def test_wrap_makes_a_sized_board_a_torus() -> None:
     assert not choose_level(None, (6, 4), 2).board.wrap
     args = cli.build_parser().parse_args(["--size", "6x4", "--wrap"])
     assert args.wrap and args.size == (6, 4)
+
+
+def test_games_count_a_given_seed_up_and_keep_every_replay(tmp_path: Path) -> None:
+    record = tmp_path / "g.json"
+    args = cli.build_parser().parse_args(["--size", "8x8", "--seed", "3", "--record", str(record)])
+    level = choose_level(None, (8, 8), None)
+    store = ScoreStore(tmp_path / "scores.json")
+    key = ScoreKey.of(level.name, 8, 8, len(level.body), "you")
+    first = Game(level, args.seed)
+    games = Games(Round(first), args, level, "you", store, key)
+    assert games.best is None
+    for _ in range(3):
+        first.step(Direction.RIGHT)
+    first.quit()
+    second = games.again(Played(0, 1.0))
+    assert second is not None and second.game.seed == 4
+    assert second.best == 3  # the first game's length, read back as the best so far
+    second.game.step(Direction.DOWN)
+    games.end(Played(143, 2.0))
+    games.end(Played(0, 0.0))  # the runner's end after a crash comes too: kept once
+    assert games.code == 143  # the last game's
+    text = "\n".join(games.lines)
+    assert text.count("Game over: quit") == 2 and text.index("seed 3") < text.index("seed 4")
+    assert f"Replay saved to {tmp_path / 'g-2.json'}" in text and "appeared" not in text
+    assert [load_replay(p).seed for p in (record, tmp_path / "g-2.json")] == [3, 4]

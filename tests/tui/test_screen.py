@@ -45,3 +45,15 @@ def test_cells_are_columns() -> None:
 def test_clip_and_columns_count_columns() -> None:
     assert columns("蛇の迷路🐍") == 10 and columns("é\u0301\u0301x") == 2
     assert clip("蛇の迷路", 5) == "蛇の " and clip("abc", 5) == "abc"
+
+
+def test_a_frame_at_a_new_origin_is_drawn_whole_there() -> None:
+    out = io.StringIO()
+    term = Terminal(kind="xterm-256color", stream=out, force_styling=True)
+    screen = Screen(term, out)
+    screen.draw(["ab", "cd"], (3, 1))
+    screen.draw(["ab", "cX"], (3, 1))
+    screen.draw(["ab", "cX"], (1, 2))  # a resize moved the board: the old copy is cleared
+    display = pyte.Screen(8, 4)
+    pyte.Stream(display).feed(out.getvalue())
+    assert [line.rstrip() for line in display.display] == ["", "", " ab", " cX"]

@@ -252,3 +252,22 @@ def test_ctrl_z_on_the_final_board_suspends_and_fg_shows_it_again(clock: FakeClo
     clock.now = 1000.0 + 3.0  # `fg` later: the final board is drawn again and waits for a key
     assert s.run() is True
     assert "DIED" in s.stream.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("offer", "key", "again", "hint"),
+    [
+        (True, "r", True, "DIED: r plays again, any other key ends"),
+        (True, "R", True, "DIED: r plays again, any other key ends"),  # caps lock on
+        (True, "x", False, "DIED: r plays again, any other key ends"),
+        (False, "r", False, "DIED: press any key"),  # the SSH server asks on its own page
+    ],
+)
+def test_r_on_the_final_board_asks_for_another_game_where_one_is_offered(
+    clock: FakeClock, offer: bool, key: str, again: bool, hint: str
+) -> None:
+    s = session(clock, [(2.5, key)], speed=10)  # no turn: the snake dies at 1.5 s
+    s.offer_again = offer
+    assert s.run() is True and s.game.outcome is Outcome.DIED
+    assert isinstance(s.stream, io.StringIO)
+    assert s.again is again and hint in s.stream.getvalue()

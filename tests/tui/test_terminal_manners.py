@@ -45,9 +45,9 @@ def test_ctrl_z_restores_the_terminal_and_fg_resumes_paused(
 def test_no_color_draws_the_board_without_colours(tmp_path: Path, started: list[Pty]) -> None:
     t = Pty(["--size", "12x6", "--seed", "1"], tmp_path, env={"NO_COLOR": "1"})
     started.append(t)
-    screen = t.wait_for("a direction key starts")
-    assert screen.splitlines()[0] == "#" * 26
-    assert screen.splitlines()[4].startswith("#. . . . o o @")
+    t.wait_for("a direction key starts")
+    assert t.board()[0] == "#" * 26
+    assert t.board()[4].startswith("#. . . . o o @")
     assert not SGR_COLOUR.search(bytes(t.raw).replace(b"\x1b[m", b"")), "colour sent"
     t.send("q")
     assert t.wait_exit() == 0
@@ -58,7 +58,9 @@ def test_colours_by_default(tmp_path: Path, started: list[Pty]) -> None:
     started.append(t)
     t.wait_for("a direction key starts")
     assert SGR_COLOUR.search(bytes(t.raw))
-    head = t.screen.buffer[4][13]
+    at = t.find("@")
+    assert at is not None
+    head = t.screen.buffer[at[1]][at[0]]
     assert head.data == "@" and head.fg != "default" and head.bold
     t.send("q")
     assert t.wait_exit() == 0

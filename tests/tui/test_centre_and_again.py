@@ -1,0 +1,93 @@
+"""Issue #18 in a real pseudo-terminal: r plays again; the board sits in the middle."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from pty_harness import Pty
+
+from termsnake.core.game import Outcome
+from termsnake.formats.replay import load_replay
+from termsnake.formats.verify import verify
+
+pytestmark = pytest.mark.terminal
+
+
+@pytest.fixture
+def run(tmp_path: Path) -> Iterator[Callable[..., Pty]]:
+    started: list[Pty] = []
+
+    def start(*args: str, **kw: object) -> Pty:
+        p = Pty(args, tmp_path, **kw)  # type: ignore[arg-type]
+        started.append(p)
+        return p
+
+    yield start
+    for p in started:
+        p.close()
+
+
+def test_the_board_is_centred_on_a_big_terminal(run: Callable[..., Pty]) -> None:
+    t = run("--size", "12x6", "--seed", "1", cols=120, rows=40)
+    t.wait_for("a direction key starts")
+    # 12 cells of 2 columns and a frame: 26x8, and the status line under it: 9 rows.
+    left, top = (120 - 26) // 2, (40 - 9) // 2
+    assert t.find("#") == (left, top)
+    assert t.screen.display[top][left:].rstrip() == "#" * 26
+    assert t.screen.display[top + 7][left:].rstrip() == "#" * 26
+    # The status line is wider than the columns right of the board: it ends at the edge.
+    status = t.screen.display[top + 8].rstrip()
+    assert len(status) == 120 and status.lstrip().startswith("heading right")
+    t.resize(60, 20)  # smaller: centred again, the old copy gone
+    left, top = (60 - 26) // 2, (20 - 9) // 2
+    t.wait_for(lambda: t.find("#") == (left, top))
+    assert sum(line.count("#") for line in t.screen.display) == 2 * 26 + 2 * 6
+    t.send("q")
+    assert t.wait_exit() == 0
+    assert t.restored()
+
+
+def test_r_on_a_bots_final_board_plays_again_and_every_game_is_kept(
+    run: Callable[..., Pty], tmp_path: Path
+) -> None:
+    path = tmp_path / "g.json"
+    args = ["--ai", "hamilton", "--size", "4x4", "--length", "1", "--seed", "5"]
+    t = run(*args, "--speed", "1000", "--record", str(path))
+    t.wait_for("WON: r plays again")
+    t.send("r")
+    # The second game redraws the whole screen, so its final board is sent anew.
+    t.wait_for(lambda: bytes(t.raw).count(b"WON: r plays again") >= 2)
+    t.send(" ")
+    assert t.wait_exit() == 0
+    assert t.restored()
+    text = t.text()
+    assert text.count("hamilton won!") == 2
+    assert text.index("seed 5") < text.index("seed 6")
+    assert text.count("Replay saved to") == 2 and "appeared" not in text
+    first, second = load_replay(path), load_replay(tmp_path / "g-2.json")
+    assert (first.seed, second.seed) == (5, 6)
+    assert all(verify(r).outcome is Outcome.WON for r in (first, second))
+
+
+def test_a_person_plays_again_and_the_exit_code_is_the_last_games(
+    run: Callable[..., Pty],
+) -> None:
+    t = run("--size", "6x4", "--length", "1", "--seed", "7", "--speed", "20")
+    t.wait_for("a direction key starts")
+    t.send("d")  # straight on, off the board
+    t.wait_for("DIED: r plays again")
+
+    def started() -> bool:
+        # Keys in the final board's first half second are ignored: press r until one counts.
+        t.send("r")
+        return "a direction key starts" in t.text()
+
+    t.wait_for(started)
+    t.child.kill(15)  # SIGTERM in the second game
+    assert t.wait_exit() == 143
+    assert t.restored()
+    text = t.text()
+    assert text.index("Game over: died") < text.index("Game over: quit")
+    assert text.index("seed 7") < text.index("seed 8")
