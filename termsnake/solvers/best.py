@@ -1,8 +1,9 @@
 """``best``: the strongest solver termsnake has for each board, a composite of the others.
 
 It plays the cell tree where the tree's 2x2 blocks fit; else a Hamiltonian cycle rebuilt at
-each food (``replan``); on an open board with both sides odd (no cycle) one through every cell
-but a moving hole (``hole-cycle``); else ``greedy``.
+each food (``replan``), which also plays boards one cell short of a cycle (odd open boards) on a
+cycle through every cell but a hole; else one through every cell but a moving hole
+(``hole-cycle``); else ``greedy``.
 """
 
 from __future__ import annotations
