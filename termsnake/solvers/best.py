@@ -1,6 +1,7 @@
 """``best``: the strongest solver termsnake has for each board, a composite of the others.
 
-It plays the cell tree where the tree's 2x2 blocks fit; else a Hamiltonian cycle rebuilt at
+It plays the cell tree where the tree's 2x2 blocks fit (but on small boards, ``replan`` first);
+else a Hamiltonian cycle rebuilt at
 each food (``replan``), which also plays boards one cell short of a cycle (odd open boards) on a
 cycle through every cell but a hole; else one through every cell but a moving hole
 (``hole-cycle``); else ``greedy``.
@@ -26,6 +27,9 @@ CHOICES: Final[tuple[Callable[[], Solver], ...]] = (
     HoleCycleSolver,
     GreedySolver,
 )
+# On boards of at most this many free cells replan's lanes beat the tree (docs/tuning.md), so
+# replan is tried first there.
+SMALL_BOARD: Final = 64
 
 
 class BestSolver:
@@ -42,7 +46,10 @@ class BestSolver:
         self.played = ""
         self._solver = None
         reasons = []
-        for make in CHOICES:
+        choices = CHOICES
+        if game.board.size <= SMALL_BOARD:
+            choices = (ReplanSolver, *(c for c in CHOICES if c is not ReplanSolver))
+        for make in choices:
             solver = make()
             try:
                 solver.setup(game)

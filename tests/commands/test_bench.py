@@ -402,16 +402,16 @@ def test_the_command_json_with_processes(tmp_path: Path) -> None:
 def test_best_is_reported_with_what_it_played(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # best plays 4x4 with the cell tree and 5x4 (no 2x2 block grid fits) with replan; the rows
+    # best plays 10x10 with the cell tree and 5x4 (no 2x2 block grid fits) with replan; the rows
     # say so, while its replays keep the name asked for. tree refuses 5x4: no row for it.
-    args = ("--ai", "best,tree", "--size", "4x4", "--size", "5x4", "--games", "2")
+    args = ("--ai", "best,tree", "--size", "10x10", "--size", "5x4", "--games", "2")
     assert cli.main(["bench", *args, "--json", "--record-dir", str(tmp_path)]) == 0
     out, err = capsys.readouterr()
     rows = json.loads(out)
     assert [(r["solver"], r["level"]) for r in rows] == [
-        ("best (tree)", "open-4x4"),
+        ("best (tree)", "open-10x10"),
         ("best (replan)", "open-5x4"),
-        ("tree", "open-4x4"),
+        ("tree", "open-10x10"),
     ]
     assert all(r["wins"] == 2 for r in rows)
     assert "termsnake bench: tree on open-5x4: unavailable: tree cannot play" in err

@@ -11,7 +11,7 @@ from termsnake.core.geometry import Direction, Point
 from termsnake.core.level import Level, open_level
 from termsnake.solvers import SolverUnavailable, create, play
 from termsnake.solvers.base import display_name
-from termsnake.solvers.best import BestSolver
+from termsnake.solvers.best import SMALL_BOARD, BestSolver
 from termsnake.solvers.celltree import TreeSolver
 from termsnake.solvers.greedy import GreedySolver
 
@@ -23,7 +23,7 @@ def _moves(level: Level, seed: int, name: str) -> tuple[Outcome | None, list[Dir
 
 
 def test_best_plays_the_cell_tree_where_its_blocks_fit() -> None:
-    level = open_level(8, 8, length=1)
+    level = open_level(10, 10, length=1)
     game = Game(level, 1)
     best = BestSolver()
     best.setup(game)
@@ -31,6 +31,14 @@ def test_best_plays_the_cell_tree_where_its_blocks_fit() -> None:
     assert best.overlay(game)  # the tree's cycle, drawn
     assert play(game, best) is Outcome.WON
     assert game.moves == _moves(level, 1, "tree")[1]
+
+
+def test_on_small_boards_best_plays_replan_where_the_tree_would_fit() -> None:
+    assert 8 * 8 <= SMALL_BOARD < 10 * 10
+    for size, played in ((8, "replan"), (10, "tree")):
+        best = BestSolver()
+        best.setup(Game(open_level(size, size, length=1), 1))
+        assert best.played == played
 
 
 def test_boards_without_whole_blocks_are_played_with_the_rebuilt_cycle() -> None:
