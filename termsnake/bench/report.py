@@ -24,8 +24,8 @@ def row_name(solver: str, records: Sequence[GameRecord]) -> str:
 def summarize(
     solver: str, level: Level, seed: int, records: Sequence[GameRecord]
 ) -> dict[str, Any]:
-    """One row of DESIGN.md "Benchmark output" from the games of one (solver, level), in seed
-    order. Steps, lengths and medians cover every game, won or not."""
+    """One row of the benchmark output (README, "Benchmark") from the games of one (solver,
+    level), in seed order. Steps, lengths and medians cover every game, won or not."""
     outcomes = [r.outcome for r in records]
     steps = [r.steps for r in records]
     games = len(records)

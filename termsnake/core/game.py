@@ -172,7 +172,7 @@ class Game:
     # -- changing the state ------------------------------------------------------------------
 
     def step(self, direction: Direction) -> StepResult:
-        """Move the head one cell ``direction`` and apply the rules; see DESIGN.md."""
+        """Move the head one cell ``direction`` and apply the rules (README, "Rules")."""
         if self.outcome is not None:
             raise RuntimeError(f"the game is over ({self.outcome.value})")
         self.moves.append(direction)

@@ -1,4 +1,4 @@
-"""Level files: parse the text format of DESIGN.md into a Level, print a Level back as text.
+"""Level files: parse the text format (README, "Level files") into a Level.
 
 A file is optional ``key: value`` header lines, then the map. Lines are split on LF, CRLF or a
 lone CR; a leading UTF-8 BOM, trailing spaces, blank lines and ``;`` comment lines are ignored.

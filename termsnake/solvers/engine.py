@@ -38,7 +38,7 @@ def _die_with_parent() -> None:
 
 
 class EngineSolver:
-    """A bot that runs as a child process speaking termsnake-engine/1; see DESIGN.md."""
+    """A bot that runs as a child process speaking termsnake-engine/1 (README, "Engines")."""
 
     def __init__(
         self,

@@ -23,7 +23,7 @@ from termsnake.formats.replay import load_replay
 from termsnake.formats.verify import verify
 from termsnake.solvers import registry
 
-# The keys of one JSON row, in order (DESIGN.md, "Benchmark output").
+# The keys of one JSON row, in order (README, "Benchmark").
 ROW_KEYS = (
     "solver", "level", "free_cells", "games", "seed", "wins", "deaths", "stalls", "win_rate",
     "mean_steps", "median_steps", "mean_length", "steps_over_bound", "ms_per_move",
