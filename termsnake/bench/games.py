@@ -1,16 +1,12 @@
-"""One benchmark game after another: seeded tasks, played headless, in worker processes."""
+"""One benchmark game: a seeded task, played headless, and the record of what it gave."""
 
 from __future__ import annotations
 
 import argparse
-import contextlib
-import multiprocessing
-import signal
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from multiprocessing import resource_tracker
 from typing import Final
 
 from termsnake.commands import args as cliargs
@@ -19,15 +15,22 @@ from termsnake.core.game import Game, Outcome
 from termsnake.core.geometry import Point
 from termsnake.core.level import Level, open_level, with_length
 from termsnake.formats.replay import Replay, replay_from_game
-from termsnake.solvers.base import PlayStats, SolverUnavailable, display_name, play
+from termsnake.solvers.base import (
+    PlayStats,
+    Solver,
+    SolverUnavailable,
+    decide,
+    display_name,
+    finish,
+)
 from termsnake.solvers.registry import create
 
 DEFAULT_SIZE: Final = (8, 8)
 DEFAULT_LENGTH: Final = 1
 DEFAULT_GAMES: Final = 100
 DEFAULT_SEED: Final = 1
-# spawn, not fork: safe whatever threads the parent runs (tqdm's monitor, the pool's own).
-START_METHOD = "spawn"
+# How often a game under way reports its moves, for the progress line of a long game.
+REPORT_EVERY: Final = 0.2
 
 
 class BenchError(Exception):
@@ -146,8 +149,12 @@ def _distance_maps(board: Board) -> dict[Point, dict[Point, int]]:
     return {}
 
 
-def play_one(task: GameTask) -> GameRecord:
-    """Play one benchmark game headless; never raises, so a worker always answers."""
+Moved = Callable[[int], None]
+
+
+def play_one(task: GameTask, moved: Moved | None = None) -> GameRecord:
+    """Play one benchmark game headless; never raises, so a worker always answers. ``moved(n)``,
+    if given, hears of the moves as they are made (see ``play_counted``)."""
     try:
         level = task.spec.load()
         solver = create(
@@ -156,7 +163,7 @@ def play_one(task: GameTask) -> GameRecord:
         game = Game(level, task.seed)
         stats = PlayStats()
         try:
-            play(game, solver, stats=stats)
+            play_counted(game, solver, stats, moved)
         except SolverUnavailable as e:
             return GameRecord(unavailable=str(e) or "the solver cannot play this board")
         times = stats.think_times
@@ -174,82 +181,32 @@ def play_one(task: GameTask) -> GameRecord:
         return GameRecord(error=f"{type(e).__name__}: {e}")
 
 
-# -- many games -----------------------------------------------------------------------------------
-
-
-def run_tasks(
-    tasks: Sequence[GameTask], jobs: int, on_done: Callable[[], None] = lambda: None
-) -> list[GameRecord]:
-    """Play every task, in ``jobs`` processes if more than one; the records in task order."""
-    if jobs <= 1 or len(tasks) <= 1:
-        records = []
-        for task in tasks:
-            records.append(play_one(task))
-            on_done()
-        return records
-    results: list[GameRecord | None] = [None] * len(tasks)
-    context = multiprocessing.get_context(START_METHOD)
-    pool = ProcessPoolExecutor(
-        max_workers=min(jobs, len(tasks)), mp_context=context, initializer=_worker_init
-    )
+def play_counted(game: Game, solver: Solver, stats: PlayStats, moved: Moved | None) -> None:
+    """``solvers.base.play`` to the end of the game, the same moves timed the same way, and
+    ``moved(n)`` told of the n moves made since it was last told: at most every REPORT_EVERY
+    seconds, and once at the end. The clock read after each decision serves both, so the
+    report costs a move nothing more."""
+    if not game.over:
+        solver.setup(game)
+    clock = time.perf_counter
+    times = stats.think_times
+    unreported = 0
+    reported_at = clock()
     try:
-        futures: dict[Future[GameRecord], int] = {}
-        for i, task in enumerate(tasks):
-            with _spawning(i < jobs):
-                futures[pool.submit(_play_in_worker, task)] = i
-        for future in as_completed(futures):
-            results[futures[future]] = future.result()
-            on_done()
-    except BaseException:
-        # Ctrl-C: drop the games not started instead of waiting for all of them.
-        pool.shutdown(wait=True, cancel_futures=True)
-        raise
-    pool.shutdown()
-    return [r for r in results if r is not None]
-
-
-_in_game = False
-_interrupted = False
-
-
-@contextlib.contextmanager
-def _spawning(spawns: bool) -> Iterator[None]:
-    """While ``spawns`` (a submit that may start a worker), SIGINT is blocked: the new worker
-    inherits the mask and gets a Ctrl-C only once _worker_init has its handler (one caught
-    while it loads prints a traceback); here the signal waits, and comes when unblocked."""
-    if not spawns or not hasattr(signal, "pthread_sigmask"):
-        yield
-        return
-    # The resource tracker unblocks SIGINT when it starts: start it before, not inside.
-    resource_tracker.ensure_running()
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
+        while not game.over:
+            t0 = clock()
+            direction = decide(solver, game)
+            t1 = clock()
+            times.append(t1 - t0)
+            if direction is None:
+                break
+            game.step(direction)
+            unreported += 1
+            if moved is not None and t1 - reported_at >= REPORT_EVERY:
+                moved(unreported)
+                unreported, reported_at = 0, t1
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
-
-
-def _worker_init() -> None:
-    # Ctrl-C reaches the whole process group: a worker stops the game it plays (the parent
-    # then cancels the rest) but ignores it while idle, where it would only print a traceback.
-    signal.signal(signal.SIGINT, _worker_sigint)
-    if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-
-
-def _worker_sigint(signum: int, frame: object) -> None:
-    global _interrupted
-    _interrupted = True
-    if _in_game:
-        raise KeyboardInterrupt
-
-
-def _play_in_worker(task: GameTask) -> GameRecord:
-    global _in_game
-    if _interrupted:  # a game queued before the parent could cancel it
-        raise KeyboardInterrupt
-    _in_game = True
-    try:
-        return play_one(task)
-    finally:
-        _in_game = False
+        if game.over:
+            finish(solver, game)
+        if moved is not None and unreported:
+            moved(unreported)

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import re
-import statistics
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
 
-from termsnake.bench.games import GameRecord
+from termsnake.bench.tally import Tally, median
 from termsnake.core.game import Outcome
 from termsnake.core.level import Level
 from termsnake.formats.fileio import write_new
@@ -16,22 +15,17 @@ from termsnake.formats.replay import Replay
 from termsnake.formats.text import align
 
 
-def row_name(solver: str, records: Sequence[GameRecord]) -> str:
+def row_name(solver: str, tally: Tally) -> str:
     """How a row names the solver asked for as ``solver``: as its games do (``best (tree)``)."""
-    return ", ".join(dict.fromkeys(r.label for r in records if r.label)) or solver
+    return ", ".join(tally.labels) or solver
 
 
-def summarize(
-    solver: str, level: Level, seed: int, records: Sequence[GameRecord]
-) -> dict[str, Any]:
+def summarize(solver: str, level: Level, seed: int, tally: Tally) -> dict[str, Any]:
     """One row of the benchmark output (README, "Benchmark") from the games of one (solver,
-    level), in seed order. Steps, lengths and medians cover every game, won or not."""
-    outcomes = [r.outcome for r in records]
-    steps = [r.steps for r in records]
-    games = len(records)
-    wins = outcomes.count(Outcome.WON)
-    total_bound = sum(r.bound for r in records)
-    per_game_ms = [r.ms_per_move for r in records if r.ms_per_move is not None]
+    level). Steps,
+    lengths and medians cover every game, won or not."""
+    games = tally.games
+    wins = tally.outcomes[Outcome.WON]
     row: dict[str, Any] = {
         "solver": solver,
         "level": level.name,
@@ -39,14 +33,16 @@ def summarize(
         "games": games,
         "seed": seed,
         "wins": wins,
-        "deaths": outcomes.count(Outcome.DIED),
-        "stalls": outcomes.count(Outcome.STALLED),
+        "deaths": tally.outcomes[Outcome.DIED],
+        "stalls": tally.outcomes[Outcome.STALLED],
         "win_rate": round(wins / games, 4),
-        "mean_steps": round(statistics.fmean(steps), 2),
-        "median_steps": float(statistics.median(steps)),
-        "mean_length": round(statistics.fmean(r.length for r in records), 2),
-        "steps_over_bound": round(sum(steps) / total_bound, 4) if total_bound else None,
-        "ms_per_move": round(statistics.median(per_game_ms), 4) if per_game_ms else 0.0,
+        "mean_steps": round(tally.total_steps / games, 2),
+        "median_steps": float(median(tally.steps)),
+        "mean_length": round(tally.total_length / games, 2),
+        "steps_over_bound": (
+            round(tally.total_steps / tally.total_bound, 4) if tally.total_bound else None
+        ),
+        "ms_per_move": round(median(tally.ms), 4) if tally.ms else 0.0,
     }
     return row
 

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import itertools
 import json
 import os
 import sys
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from tqdm import tqdm
-
+from termsnake.bench import pool
 from termsnake.bench.games import (
     DEFAULT_GAMES,
     DEFAULT_LENGTH,
@@ -24,9 +25,11 @@ from termsnake.bench.games import (
     GameTask,
     LevelSpec,
     play_one,
-    run_tasks,
 )
+from termsnake.bench.pool import Watcher
+from termsnake.bench.progress import Progress
 from termsnake.bench.report import format_table, replay_name, row_name, save_new, summarize
+from termsnake.bench.tally import Tally
 from termsnake.commands import args as cliargs
 from termsnake.commands.args import Subparsers
 from termsnake.core.level import Level
@@ -244,39 +247,80 @@ def prepare(args: argparse.Namespace) -> Setup | int:
     return Setup(solvers, specs, levels, record_dir)
 
 
-def play_all(tasks: Sequence[GameTask], jobs: int) -> list[GameRecord] | None:
-    """Every task's record, with a progress bar on a terminal; None on Ctrl-C."""
-    with tqdm(
-        total=len(tasks),
-        desc="bench",
-        unit="game",
-        file=sys.stderr,
-        disable=not sys.stderr.isatty(),
-        leave=False,
-        dynamic_ncols=True,
-    ) as bar:
-        try:
-            return run_tasks(tasks, jobs, lambda: bar.update(1))
-        except KeyboardInterrupt:
-            bar.close()
-            print("termsnake bench: interrupted", file=sys.stderr)
-            return None
+def keep_game(record: GameRecord, solver: str, level: Level, seed: int, record_dir: Path) -> None:
+    """Save the game's replay (if it has one) in ``record_dir``; ReplayNotSaved if it cannot
+    be written."""
+    if record.replay is None:
+        return
+    name = replay_name(solver, level.name, len(record.replay.body), seed)
+    try:
+        save_new(record.replay, record_dir, name)
+    except OSError as e:
+        raise ReplayNotSaved(f"cannot write {record_dir / name}: {e.strerror or e}") from None
 
 
-def keep_games(
-    solver: str, level: Level, first_seed: int, games: Sequence[GameRecord], record_dir: Path
-) -> str | None:
-    """Save each game's replay in ``record_dir``; the problem, if one cannot be written."""
-    for g, record in enumerate(games):
-        if record.replay is None:
-            continue
-        start = len(record.replay.body)
-        name = replay_name(solver, level.name, start, first_seed + g)
-        try:
-            save_new(record.replay, record_dir, name)
-        except OSError as e:
-            return f"cannot write {record_dir / name}: {e.strerror or e}"
-    return None
+class ReplayNotSaved(Exception):
+    """A replay could not be written: the run stops, the message says which and why."""
+
+
+CLUSTER_BATCH: Final = 4096  # games sent to the cluster at a time: its memory stays bounded
+
+
+def on_cluster(
+    address: str, tasks: Iterable[GameTask], watcher: Watcher
+) -> Generator[GameRecord, None, None]:
+    """The tasks' records, in order, played on the Dask cluster at ``address`` a batch at a
+    time; ClusterError if it cannot be reached."""
+    with connect(address) as client:
+        pending = iter(tasks)
+        while batch := list(itertools.islice(pending, CLUSTER_BATCH)):
+            played = map_on(client, play_one, batch)
+            watcher.done(len(played))
+            yield from played
+
+
+def row_of(
+    solver: str, level: Level, first_seed: int, tally: Tally, say: Callable[[str], None]
+) -> tuple[dict[str, Any] | None, int]:
+    """The row of one (solver, level), or None when it has none (the reason said); and the
+    exit code it asks for (1 if a game crashed)."""
+    where = printable(f"{solver} on {level.name}")
+    if tally.unavailable is not None:
+        say(f"termsnake bench: {where}: unavailable: {tally.unavailable}")
+        return None, 0
+    if tally.failed is not None:
+        g, error = tally.failed
+        say(f"termsnake bench: error: {where} failed (seed {first_seed + g}): {error}")
+        return None, 1
+    if solver.startswith(ENGINE):
+        for g, cause in tally.causes:
+            say(f"termsnake bench: {where} (seed {first_seed + g}): {cause}")
+    return summarize(row_name(solver, tally), level, first_seed, tally), 0
+
+
+def measure(
+    args: argparse.Namespace,
+    setup: Setup,
+    pairs: Sequence[tuple[str, int]],
+    played: Iterator[GameRecord],
+    progress: Progress,
+) -> tuple[list[dict[str, Any]], int]:
+    """Take the games as they end, in order, a row's worth at a time: keep their replays and
+    tally them. The rows and the exit code so far."""
+    rows: list[dict[str, Any]] = []
+    status = 0
+    for solver, i in pairs:
+        level = setup.levels[i]
+        tally = Tally()
+        for g, record in enumerate(itertools.islice(played, args.games)):
+            tally.add(record)
+            if setup.record_dir is not None:
+                keep_game(record, solver, level, args.seed + g, setup.record_dir)
+        row, code = row_of(solver, level, args.seed, tally, progress.say)
+        status = max(status, code)
+        if row is not None:
+            rows.append(row)
+    return rows, status
 
 
 def run(args: argparse.Namespace) -> int:
@@ -288,7 +332,9 @@ def run(args: argparse.Namespace) -> int:
     jobs = min(args.jobs or os.cpu_count() or 1, os.cpu_count() or 1)
     engine_logs = engine_log_dir(setup.solvers, setup.record_dir)
     pairs = [(solver, i) for solver in setup.solvers for i in range(len(setup.specs))]
-    tasks = [
+    total = len(pairs) * args.games
+    # A generator: a run of any number of games never holds a list of them.
+    tasks = (
         GameTask(
             solver,
             setup.specs[i],
@@ -299,47 +345,20 @@ def run(args: argparse.Namespace) -> int:
         )
         for solver, i in pairs
         for g in range(args.games)
-    ]
-    if args.scheduler is not None:
-        try:
-            with connect(args.scheduler) as client:
-                records: list[GameRecord] | None = map_on(client, play_one, tasks)
-        except ClusterError as e:
-            return _fail(str(e))
-    else:
-        records = play_all(tasks, jobs)
-    if records is None:
+    )
+    try:
+        with Progress(total) as progress:
+            if args.scheduler is not None:
+                records = on_cluster(args.scheduler, tasks, progress)
+            else:
+                records = pool.records(tasks, total, jobs, progress)
+            with contextlib.closing(records) as played:
+                rows, status = measure(args, setup, pairs, played, progress)
+    except KeyboardInterrupt:
+        print("termsnake bench: interrupted", file=sys.stderr)
         return 130
-    rows: list[dict[str, Any]] = []
-    status = 0
-    for n, (solver, i) in enumerate(pairs):
-        level = setup.levels[i]
-        games = records[n * args.games : (n + 1) * args.games]
-        where = printable(f"{solver} on {level.name}")
-        unavailable = next((r.unavailable for r in games if r.unavailable is not None), None)
-        if unavailable is not None:
-            print(f"termsnake bench: {where}: unavailable: {unavailable}", file=sys.stderr)
-            continue
-        failed = next(((g, r.error) for g, r in enumerate(games) if r.error is not None), None)
-        if failed is not None:
-            g, error = failed
-            print(
-                f"termsnake bench: error: {where} failed (seed {args.seed + g}): {error}",
-                file=sys.stderr,
-            )
-            status = 1
-            continue
-        for g, record in enumerate(games):
-            if solver.startswith(ENGINE) and record.cause and record.cause.startswith("engine "):
-                print(
-                    f"termsnake bench: {where} (seed {args.seed + g}): {record.cause}",
-                    file=sys.stderr,
-                )
-        if setup.record_dir is not None:
-            problem = keep_games(solver, level, args.seed, games, setup.record_dir)
-            if problem is not None:
-                return _fail(problem)
-        rows.append(summarize(row_name(solver, games), level, args.seed, games))
+    except (ClusterError, ReplayNotSaved) as e:
+        return _fail(str(e))
     if args.json:
         print("[" + ",\n ".join(json.dumps(row) for row in rows) + "]")
     elif rows:

@@ -23,7 +23,16 @@ from termsnake.solvers.registry import create, known_names, resolve_name
 from termsnake.tui.controllers import (
     KEY_PRESETS,
 )
-from termsnake.tui.runner import Look, Played, Round, columns, report, run, summary
+from termsnake.tui.runner import (
+    Look,
+    Played,
+    Round,
+    columns,
+    preparing,
+    report,
+    run,
+    summary,
+)
 from termsnake.tui.session import check_terminal
 
 EXIT_USAGE = 2
@@ -141,7 +150,13 @@ def run_play(args: argparse.Namespace) -> int:
         if args.wrap and args.size is None:
             raise UsageError("termsnake: --wrap goes with --size (a level file says `wrap: yes`)")
         game = Game(level, args.seed)
-        solver = prepare_solver(args.ai, game, args.engine_timeout) if args.ai is not None else None
+        solver = None
+        if args.ai is not None:
+            # A solver's set-up can take long on a big board: say what is under way meanwhile.
+            board = level.board
+            what = f"preparing {printable(args.ai)} for a {board.width}x{board.height} board..."
+            with preparing(what, shown=check_terminal() is None):
+                solver = prepare_solver(args.ai, game, args.engine_timeout)
         if args.record is not None:
             check_record_path(args.record)
     except UsageError as e:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import re
 import shutil
 import sys
 import textwrap
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
@@ -98,6 +99,24 @@ def _fit(tokens: list[str], room: int) -> list[str]:
     return kept
 
 
+@contextlib.contextmanager
+def preparing(what: str, shown: bool = True) -> Iterator[None]:
+    """While a set-up that may take long runs, say on the terminal what is being prepared
+    (when ``shown`` and stdout is a terminal); the line is erased however the set-up ends, a
+    Ctrl-C included, so what is printed next starts on a clean line."""
+    stream = sys.stdout
+    if not shown or stream is None or not stream.isatty():
+        yield
+        return
+    # Room for the ^C the terminal echoes after it, all on one line, to erase it all.
+    text = what[: max(0, columns() - 3)]
+    _write(stream, [text], end="")
+    try:
+        yield
+    finally:
+        _write(stream, ["\r" + " " * (len(text) + 2) + "\r"], end="")
+
+
 def columns() -> int:
     """The width of the terminal the summary is printed on."""
     return shutil.get_terminal_size().columns
@@ -129,11 +148,11 @@ def report(lines: Sequence[str], errors: Sequence[str]) -> None:
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115
 
 
-def _write(stream: TextIO, texts: Sequence[str]) -> bool:
+def _write(stream: TextIO, texts: Sequence[str], end: str = "\n") -> bool:
     """Print ``texts`` to ``stream``; whether it could be written."""
     try:
         for text in texts:
-            print(text, file=stream, flush=True)
+            print(text, file=stream, end=end, flush=True)
     except (OSError, ValueError):
         return False
     return True

@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 from solver_doubles import ZigZag
 
-from termsnake.bench import games, report
+from termsnake.bench import games, pool, report
+from termsnake.bench.tally import Tally
 from termsnake.commands import cli
 from termsnake.core.board import Board
 from termsnake.core.game import Game, Outcome
@@ -56,7 +57,7 @@ def test_solvers(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Register the solvers above; worker processes are forked so that they see them too."""
     for name, cls in (("zigzag", ZigZag), ("straight", Straight), ("broken", Broken)):
         monkeypatch.setitem(registry._REGISTRY, name, f"{cls.__module__}:{cls.__name__}")
-    monkeypatch.setattr(games, "START_METHOD", "fork")
+    monkeypatch.setattr(pool, "START_METHOD", "fork")
     yield
 
 
@@ -116,7 +117,8 @@ def test_same_arguments_same_numbers_whatever_jobs(capsys: pytest.CaptureFixture
 
 def test_game_i_uses_seed_s_plus_i() -> None:
     spec = games.LevelSpec("size", "4x4", 1)
-    records = games.run_tasks([games.GameTask("zigzag", spec, s, True) for s in (7, 8)], 1)
+    tasks = [games.GameTask("zigzag", spec, s, True) for s in (7, 8)]
+    records = list(pool.records(tasks, len(tasks), 1, pool.Watcher()))
     assert [r.replay.seed for r in records if r.replay] == [7, 8]
     game = Game(open_level(4, 4, 1), 8)
     assert records[1].replay is not None
@@ -219,10 +221,10 @@ def test_bound_on_a_hand_made_game() -> None:
     assert games.food_bound(game) == 6 + 4
     record = games.GameRecord(Outcome.DIED, game.steps, game.length, 10, 0.5)
     other = games.GameRecord(Outcome.WON, 9, 5, 0, 1.5)
-    row = report.summarize("x", level, 1, [record, other])
+    row = report.summarize("x", level, 1, Tally.of([record, other]))
     assert row["steps_over_bound"] == round((11 + 9) / 10, 4)
     assert (row["mean_steps"], row["median_steps"], row["ms_per_move"]) == (10.0, 10.0, 1.0)
-    assert report.summarize("x", level, 1, [other])["steps_over_bound"] is None
+    assert report.summarize("x", level, 1, Tally.of([other]))["steps_over_bound"] is None
 
 
 def test_bound_on_a_wrapping_board() -> None:
@@ -338,7 +340,7 @@ def test_help_says_what_the_timings_leave_out(capsys: pytest.CaptureFixture[str]
     assert "0.0 if no move was timed" in text and "null ('-') if no game ate anything" in text
     assert "never replaced" in text and "len{L}" in text and "S is at least 0" in text
     record = games.GameRecord(Outcome.DIED, 0, 1, 0, None)
-    row = report.summarize("x", open_level(4, 4, 1), 1, [record])
+    row = report.summarize("x", open_level(4, 4, 1), 1, Tally.of([record]))
     assert (row["steps_over_bound"], row["ms_per_move"]) == (None, 0.0)
 
 

@@ -1,0 +1,170 @@
+"""Many benchmark games, streamed: played here or in worker processes, their records in task
+order, with only a bounded number of games in flight, so that a run of any length takes the
+same memory."""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import multiprocessing
+import signal
+from collections import deque
+from collections.abc import Generator, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from multiprocessing import resource_tracker
+from multiprocessing.sharedctypes import Synchronized
+from typing import Final
+
+from termsnake.bench.games import GameRecord, GameTask, play_one
+
+# spawn, not fork: safe whatever threads the parent runs (tqdm's monitor, the pool's own).
+START_METHOD = "spawn"
+# Batches of games in flight per worker: enough to keep it busy while the parent waits for
+# the oldest batch, few enough that the records waiting to be taken in order stay few.
+IN_FLIGHT: Final = 4
+MAX_BATCH: Final = 16  # games a worker plays per call: fewer round trips, yet steady progress
+POLL: Final = 0.25  # seconds between looks at the moves the workers made
+
+
+class Watcher:
+    """Who hears how the games go: ``done(n)`` as n games end (in any order), ``moves(total)``
+    with the moves made so far by all games, finished or not."""
+
+    def done(self, games: int) -> None:
+        """``games`` more games ended."""
+
+    def moves(self, total: int) -> None:
+        """``total`` moves have been made so far."""
+
+
+def records(
+    tasks: Iterable[GameTask], total: int, jobs: int, watcher: Watcher
+) -> Generator[GameRecord, None, None]:
+    """Each of the ``total`` tasks' record, in task order, the games played in ``jobs``
+    processes if more than one. Close the iterator (``contextlib.closing``) to stop early: the
+    games not started are dropped, those under way are waited for."""
+    if jobs <= 1 or total <= 1:
+        return _here(tasks, watcher)
+    return _in_workers(tasks, total, min(jobs, total), watcher)
+
+
+def _here(tasks: Iterable[GameTask], watcher: Watcher) -> Generator[GameRecord, None, None]:
+    made = 0
+
+    def moved(n: int) -> None:
+        nonlocal made
+        made += n
+        watcher.moves(made)
+
+    for task in tasks:
+        record = play_one(task, moved)
+        watcher.done(1)
+        yield record
+
+
+def batch_size(total: int, workers: int) -> int:
+    """Games per call of a worker: several batches a worker over the run, at most MAX_BATCH."""
+    return max(1, min(MAX_BATCH, total // (workers * IN_FLIGHT * 2)))
+
+
+def _in_workers(
+    tasks: Iterable[GameTask], total: int, workers: int, watcher: Watcher
+) -> Generator[GameRecord, None, None]:
+    context = multiprocessing.get_context(START_METHOD)
+    made = context.Value("q", 0)
+    pool = ProcessPoolExecutor(
+        max_workers=workers, mp_context=context, initializer=_worker_init, initargs=(made,)
+    )
+    size = batch_size(total, workers)
+    pending = iter(tasks)
+    batches = iter(lambda: list(itertools.islice(pending, size)), [])
+    flight: deque[Future[list[GameRecord]]] = deque()
+    counted: set[Future[list[GameRecord]]] = set()
+    submitted = 0
+    try:
+        while True:
+            while len(flight) < workers * IN_FLIGHT:
+                batch = next(batches, None)
+                if batch is None:
+                    break
+                with _spawning(submitted < workers):
+                    flight.append(pool.submit(_play_in_worker, batch))
+                submitted += 1
+            if not flight:
+                break
+            waiting = [f for f in flight if f not in counted]
+            if waiting:
+                finished, _ = wait(waiting, timeout=POLL, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    counted.add(future)
+                    if future.exception() is None:
+                        watcher.done(len(future.result()))
+                watcher.moves(made.value)
+            while flight and flight[0] in counted:
+                head = flight.popleft()
+                counted.discard(head)
+                yield from head.result()
+    except BaseException:
+        # Ctrl-C, or the caller stopped early: drop the games not started instead of waiting.
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown()
+
+
+_in_game = False
+_interrupted = False
+_made: Synchronized[int] | None = None
+
+
+@contextlib.contextmanager
+def _spawning(spawns: bool) -> Iterator[None]:
+    """While ``spawns`` (a submit that may start a worker), SIGINT is blocked: the new worker
+    inherits the mask and gets a Ctrl-C only once _worker_init has its handler (one caught
+    while it loads prints a traceback); here the signal waits, and comes when unblocked."""
+    if not spawns or not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    # The resource tracker unblocks SIGINT when it starts: start it before, not inside.
+    resource_tracker.ensure_running()
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def _worker_init(made: Synchronized[int]) -> None:
+    # Ctrl-C reaches the whole process group: a worker stops the game it plays (the parent
+    # then cancels the rest) but ignores it while idle, where it would only print a traceback.
+    global _made
+    _made = made
+    signal.signal(signal.SIGINT, _worker_sigint)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def _worker_sigint(signum: int, frame: object) -> None:
+    global _interrupted
+    _interrupted = True
+    if _in_game:
+        raise KeyboardInterrupt
+
+
+def _add_moves(n: int) -> None:
+    if _made is not None:
+        with _made.get_lock():
+            _made.value += n
+
+
+def _play_in_worker(batch: list[GameTask]) -> list[GameRecord]:
+    global _in_game
+    played = []
+    for task in batch:
+        if _interrupted:  # a game queued before the parent could cancel it
+            raise KeyboardInterrupt
+        _in_game = True
+        try:
+            played.append(play_one(task, _add_moves))
+        finally:
+            _in_game = False
+    return played

@@ -1,0 +1,109 @@
+"""The benchmark's progress line on a terminal: games done of all, and the moves made so far,
+so that a single long game shows it is alive too."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import time
+from types import TracebackType
+from typing import Final, TextIO
+
+from termsnake.bench.pool import Watcher
+
+REFRESH: Final = 0.25  # seconds between redraws at most: a few a second
+BAR: Final = 20  # cells of the bar
+
+
+def line(done: int, total: int, moves: int, seconds: float) -> str:
+    """The progress line: ``bench [####    ] D/T games, M moves, m:ss``."""
+    filled = BAR * done // total if total else BAR
+    m, s = divmod(int(seconds), 60)
+    return (
+        f"bench [{'#' * filled}{' ' * (BAR - filled)}] {done:,}/{total:,} games, "
+        f"{moves:,} moves, {m}:{s:02d}"
+    )
+
+
+def _columns(stream: TextIO) -> int:
+    """The width of the terminal ``stream`` writes to (stdout may be a file meanwhile)."""
+    try:
+        return os.get_terminal_size(stream.fileno()).columns
+    except (OSError, ValueError, AttributeError):
+        return shutil.get_terminal_size().columns
+
+
+class Progress(Watcher):
+    """One line on ``stream`` when it is a terminal (nothing otherwise), redrawn at most
+    every REFRESH seconds, erased on close."""
+
+    def __init__(self, total: int, stream: TextIO | None = None) -> None:
+        """A line for ``total`` games on ``stream`` (stderr by default)."""
+        self._stream = stream if stream is not None else sys.stderr
+        self._on = self._stream is not None and self._stream.isatty()
+        self._total = total
+        self._done = 0
+        self._moves = 0
+        self._started = time.monotonic()
+        self._drawn_at = self._started - REFRESH
+        self._shown = 0  # the length of the line on the terminal
+        self._draw()
+
+    def done(self, games: int) -> None:
+        """Count ``games`` more games done."""
+        self._done += games
+        self._draw()
+
+    def moves(self, total: int) -> None:
+        """``total`` moves have been made so far, by all games."""
+        self._moves = total
+        self._draw()
+
+    def say(self, text: str) -> None:
+        """Print ``text`` on the stream (a line), the progress line drawn again under it."""
+        self._erase()
+        self._put(text + "\n")
+        self._drawn_at = time.monotonic() - REFRESH
+        self._draw()
+
+    def close(self) -> None:
+        """Erase the line."""
+        self._erase()
+        self._on = False
+
+    def _draw(self) -> None:
+        now = time.monotonic()
+        if not self._on or now - self._drawn_at < REFRESH:
+            return
+        self._drawn_at = now
+        # Room for the ^C a terminal echoes after it: the line never wraps, so it can be erased.
+        width = _columns(self._stream) - 3
+        text = line(self._done, self._total, self._moves, now - self._started)[: max(0, width)]
+        self._put("\r" + text + " " * max(0, self._shown - len(text)))
+        self._shown = len(text)
+
+    def _erase(self) -> None:
+        if self._on and self._shown:
+            self._put("\r" + " " * (self._shown + 2) + "\r")
+            self._shown = 0
+
+    def _put(self, text: str) -> None:
+        if not self._on and text.startswith("\r"):
+            return
+        try:
+            self._stream.write(text)
+            self._stream.flush()
+        except (OSError, ValueError):
+            self._on = False  # a terminal gone: the run goes on without its progress line
+
+    def __enter__(self) -> Progress:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()

@@ -1,0 +1,84 @@
+"""What one row of the benchmark keeps of its games as they end: counts and sums, and the
+figures its medians need as a count of each value, so that its size does not grow with the
+number of games."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Final, TypeVar
+
+from termsnake.bench.games import GameRecord
+from termsnake.core.game import Outcome
+
+# Per-game times are kept to this many decimals of a millisecond, one below the report's
+# four: a row's times then take a bounded number of distinct values however many games.
+MS_DECIMALS: Final = 5
+
+N = TypeVar("N", int, float)
+
+
+@dataclass(slots=True)
+class Tally:
+    """The games of one (solver, board) so far, in seed order."""
+
+    games: int = 0
+    outcomes: Counter[Outcome | None] = field(default_factory=Counter)
+    steps: Counter[int] = field(default_factory=Counter)  # steps -> games that took them
+    total_steps: int = 0
+    total_length: int = 0
+    total_bound: int = 0
+    ms: Counter[float] = field(default_factory=Counter)  # ms a move -> games
+    labels: dict[str, None] = field(default_factory=dict)  # in the order games gave them
+    unavailable: str | None = None  # the first game's reason the solver cannot play
+    failed: tuple[int, str] | None = None  # the first game that crashed, and how
+    causes: list[tuple[int, str]] = field(default_factory=list)  # engines' own failures
+
+    def add(self, record: GameRecord) -> None:
+        """Count the next game."""
+        g = self.games
+        self.games += 1
+        if record.unavailable is not None and self.unavailable is None:
+            self.unavailable = record.unavailable
+        if record.error is not None and self.failed is None:
+            self.failed = (g, record.error)
+        if record.cause and record.cause.startswith("engine "):
+            self.causes.append((g, record.cause))
+        self.outcomes[record.outcome] += 1
+        self.steps[record.steps] += 1
+        self.total_steps += record.steps
+        self.total_length += record.length
+        self.total_bound += record.bound
+        if record.ms_per_move is not None:
+            self.ms[round(record.ms_per_move, MS_DECIMALS)] += 1
+        if record.label:
+            self.labels.setdefault(record.label)
+
+    @classmethod
+    def of(cls, records: Iterable[GameRecord]) -> Tally:
+        """The tally of ``records``, in order."""
+        tally = cls()
+        for record in records:
+            tally.add(record)
+        return tally
+
+
+def median(counts: Counter[N]) -> float:
+    """The median of the values ``counts`` holds (each as many times as its count), as
+    ``statistics.median`` gives it for them in a list: the middle one, or the mean of the two
+    middle ones. ValueError if there are none."""
+    n = sum(counts.values())
+    if n == 0:
+        raise ValueError("no values")
+    wanted = {n // 2} if n % 2 else {n // 2 - 1, n // 2}
+    found: list[N] = []
+    seen = 0
+    for value in sorted(counts):
+        before, seen = seen, seen + counts[value]
+        found += [value] * len({i for i in wanted if before <= i < seen})
+        if len(found) == len(wanted):
+            break
+    if len(found) == 1:
+        return found[0]
+    return (found[0] + found[1]) / 2

@@ -1,0 +1,64 @@
+"""The installed ``termsnake bench``'s progress line: games and moves on a terminal, live even
+in one long game, erased at the end; nothing at all when stderr is not a terminal."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+from pty_harness import Pty, termsnake_command
+
+pytestmark = pytest.mark.terminal
+
+MOVES = re.compile(r"bench \[[# ]+\] (\d+)/(\d+) games, ([\d,]+) moves")
+
+
+def moves_shown(t: Pty) -> int:
+    found = MOVES.search(t.text())
+    return int(found.group(3).replace(",", "")) if found else -1
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_long_game_shows_its_moves(tmp_path: Path, jobs: str) -> None:
+    # One game on a board this big lasts minutes: the line shows it is alive meanwhile.
+    games = "1" if jobs == "1" else "2"
+    args = ["bench", "--ai", "bfs", "--size", "200x200", "--games", games, "--jobs", jobs]
+    t = Pty(args, tmp_path)
+    try:
+        t.wait_for(lambda: moves_shown(t) > 0, timeout=60)
+        first = moves_shown(t)
+        assert f"0/{games} games" in t.text()
+        t.wait_for(lambda: moves_shown(t) > first, timeout=30)
+        t.send("\x03")
+        code = t.wait_exit(timeout=30)
+    finally:
+        t.close()
+    assert code == 130
+    assert t.text().strip() == "termsnake bench: interrupted"  # the line erased, ^C too
+
+
+def test_the_line_is_erased_when_the_run_ends(tmp_path: Path) -> None:
+    args = ["bench", "--ai", "hamilton", "--size", "6x6", "--games", "8", "--jobs", "2"]
+    t = Pty(args, tmp_path, cols=120)
+    try:
+        code = t.wait_exit(timeout=120)
+    finally:
+        t.close()
+    assert code == 0
+    assert b"bench [" in bytes(t.raw)
+    lines = t.text().strip().splitlines()
+    assert [line.split()[:2] for line in lines] == [["solver", "level"], ["hamilton", "open-6x6"]]
+
+
+def test_nothing_but_the_figures_when_stderr_is_not_a_terminal() -> None:
+    proc = subprocess.run(
+        [termsnake_command(), "bench", "--ai", "bfs", "--size", "30x30", "--games", "2"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert proc.stdout.splitlines()[1].split()[:2] == ["bfs", "open-30x30"]

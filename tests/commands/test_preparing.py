@@ -1,0 +1,54 @@
+"""A solver's long set-up says what it prepares before the first frame, and Ctrl-C during it
+ends cleanly with the terminal as it was."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from pty_harness import ENTER_ALT, Pty, termsnake_command
+
+pytestmark = pytest.mark.terminal
+
+
+def test_a_long_set_up_is_said_and_ctrl_c_ends_it(tmp_path: Path) -> None:
+    # best's set-up on a 200x200 board takes far longer than this test waits.
+    t = Pty(["--ai", "best", "--size", "200x200", "--seed", "1"], tmp_path)
+    try:
+        t.wait_for("preparing best for a 200x200 board...", timeout=30)
+        assert ENTER_ALT not in bytes(t.raw)  # said before the game, not in it
+        t.send("\x03")
+        code = t.wait_exit(timeout=30)
+    finally:
+        t.close()
+    raw = bytes(t.raw)
+    assert code == 130
+    assert b"Traceback" not in raw and ENTER_ALT not in raw
+    assert t.text().strip() == "termsnake: interrupted"  # the line erased, the ^C echo too
+    assert not t.screen.cursor.hidden
+
+
+def test_the_line_is_gone_once_the_game_is_over(tmp_path: Path) -> None:
+    t = Pty(["--ai", "hamilton", "--size", "4x4", "--seed", "1", "--speed", "1000"], tmp_path)
+    try:
+        t.wait_for("Level open-4x4", timeout=60)
+        t.send("q")
+        assert t.wait_exit(timeout=30) == 0
+    finally:
+        t.close()
+    assert b"preparing hamilton for a 4x4 board..." in bytes(t.raw)
+    assert "preparing" not in t.text()
+
+
+def test_nothing_is_said_when_not_on_a_terminal() -> None:
+    proc = subprocess.run(
+        [termsnake_command(), "--ai", "hamilton", "--size", "4x4"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.startswith("termsnake: stdin is not a terminal")
