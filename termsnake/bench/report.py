@@ -22,8 +22,7 @@ def row_name(solver: str, tally: Tally) -> str:
 
 def summarize(solver: str, level: Level, seed: int, tally: Tally) -> dict[str, Any]:
     """One row of the benchmark output (README, "Benchmark") from the games of one (solver,
-    level). Steps,
-    lengths and medians cover every game, won or not."""
+    level). Steps, lengths and medians cover every game, won or not."""
     games = tally.games
     wins = tally.outcomes[Outcome.WON]
     row: dict[str, Any] = {
