@@ -50,7 +50,9 @@ def test_a_row_from_the_tally_is_the_row_from_the_list(games: list[GameRecord]) 
     assert row["wins"] == sum(r.outcome is Outcome.WON for r in games)
     assert row["stalls"] == sum(r.outcome is Outcome.STALLED for r in games)
     exact = round(statistics.median(times), 4) if times else 0.0
-    assert abs(row["ms_per_move"] - exact) <= 0.0001  # times are kept to 0.00001 ms
+    # Times are kept to 0.00001 ms, so the rounded median may move one unit of the fourth place
+    # (plus float error on that unit).
+    assert abs(row["ms_per_move"] - exact) <= 0.0001 + 1e-9
 
 
 def test_the_tally_keeps_counts_not_games() -> None:
