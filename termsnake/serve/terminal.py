@@ -83,6 +83,7 @@ class ChannelTerminal(blessed.Terminal):
         self._pending = 0
         self._ready = threading.Condition()
         self._closed = False
+        self._woken = False  # a wake that came while nobody waited ends the next wait at once
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self.last_key = time.monotonic()
         # Raised from the game loop when the session must end (idle, stalled client, shutdown).
@@ -106,12 +107,13 @@ class ChannelTerminal(blessed.Terminal):
     def resize(self, width: int, height: int) -> None:
         """The client's window changed."""
         self._size = (max(1, width), max(1, height))
-        with self._ready:
-            self._ready.notify_all()
+        self.wake()
 
     def wake(self) -> None:
-        """Cut short a wait for a key, so that ``check`` runs now."""
+        """Cut short a wait for a key (or the next one, if none is under way): ``check`` runs
+        and the caller looks again at what it shows."""
         with self._ready:
+            self._woken = True
             self._ready.notify_all()
 
     def close(self) -> None:
@@ -134,8 +136,9 @@ class ChannelTerminal(blessed.Terminal):
         """Whether a key is waiting; waits up to ``timeout`` seconds for one."""
         self.check()
         with self._ready:
-            if not self._input and not self._closed:
+            if not self._input and not self._closed and not self._woken:
                 self._ready.wait(timeout)
+            self._woken = False
             if self._closed:
                 raise Closed
             return bool(self._input)
