@@ -136,9 +136,10 @@ class ChannelTerminal(blessed.Terminal):
         """Whether a key is waiting; waits up to ``timeout`` seconds for one."""
         self.check()
         with self._ready:
-            if not self._input and not self._closed and not self._woken:
-                self._ready.wait(timeout)
-            self._woken = False
+            if timeout != 0:  # a look without a wait (blessed makes many) leaves a wake be
+                if not self._input and not self._closed and not self._woken:
+                    self._ready.wait(timeout)
+                self._woken = False
             if self._closed:
                 raise Closed
             return bool(self._input)

@@ -228,7 +228,8 @@ class Visit:
                 if (live.game, size) != shown:  # draw only what changed: a move or a resize
                     self.put(watched_page(live, size[0]))
                     shown = (live.game, size)
-                if self.key(WATCH_WAIT).lower() in ("q", "KEY_ESCAPE"):
+                key = self.key(WATCH_WAIT)
+                if key.lower() == "q" or key == "KEY_ESCAPE":  # a name: lower() would miss it
                     return
         finally:
             self.hub.unwatch(live_id, self.term.wake)
