@@ -43,6 +43,12 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def machine_busy() -> float:
+    """CPU seconds every core of the machine has spent busy (not idle or waiting on disk)."""
+    fields = [int(f) for f in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return (sum(fields[:8]) - fields[3] - fields[4]) / os.sysconf("SC_CLK_TCK")
+
+
 def fds(pid: int) -> int:
     """Open file descriptors."""
     return len(os.listdir(f"/proc/{pid}/fd"))
@@ -132,7 +138,7 @@ async def churn(port: int, count: int) -> None:
             await asyncio.wait_for(proc.wait_closed(), 10)
 
 
-def report(args: argparse.Namespace, late: list[float], cpu: float, own: float) -> None:
+def report(args: argparse.Namespace, late: list[float], cpu: tuple[float, float, float]) -> None:
     """Print how late the frames came, how many, and the CPU used."""
     late.sort()
     p95 = late[int(0.95 * (len(late) - 1))] if late else float("nan")
@@ -143,7 +149,10 @@ def report(args: argparse.Namespace, late: list[float], cpu: float, own: float) 
     print(f"  frames {len(late)} ({len(late) / args.sessions / args.seconds:.1f} a session a "
           f"second); late after their tick: median {statistics.median(late):.1f} ms, p95 "
           f"{p95:.1f} ms, max {late[-1]:.1f} ms; within 20 ms: {within:.1%}")  # fmt: skip
-    print(f"  CPU: server {cpu:.0%} of one core, these clients {own:.0%}")
+    server, own, machine = cpu
+    print(f"  CPU: server {server:.0%} of one core, these clients {own:.0%}; the machine's "
+          f"{os.cpu_count()} cores {machine:.0%} of one busy, so others "
+          f"{max(0.0, machine - server - own):.0%}")  # fmt: skip
 
 
 async def main(args: argparse.Namespace) -> None:
@@ -173,13 +182,14 @@ async def main(args: argparse.Namespace) -> None:
                 for i in range(args.sessions - args.bots)
             ]
             await asyncio.sleep(start - time.monotonic())
-            cpu0, own0 = cpu_seconds(server.pid), cpu_seconds(os.getpid())
+            cpu0, own0, all0 = cpu_seconds(server.pid), cpu_seconds(os.getpid()), machine_busy()
             loaded_rss = rss_kib(server.pid)
             await asyncio.sleep(window[1] - time.monotonic())
             cpu = (cpu_seconds(server.pid) - cpu0) / args.seconds
             own = (cpu_seconds(os.getpid()) - own0) / args.seconds
+            machine = (machine_busy() - all0) / args.seconds
             await asyncio.gather(*tasks)
-            report(args, late, cpu, own)
+            report(args, late, (cpu, own, machine))
             print(f"  server memory {loaded_rss / 1024:.1f} MiB "
                   f"({(loaded_rss - idle_rss) / args.sessions:.0f} KiB a session over "
                   f"{idle_rss / 1024:.1f} MiB idle)")  # fmt: skip
