@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import IO, Final, cast
 
 import blessed
+from blessed.keyboard import DEFAULT_ESCDELAY, Keystroke
 
 # Every session uses one terminal kind: curses reads one capability database per process.
 KIND: Final = "xterm-256color"
@@ -143,6 +144,23 @@ class ChannelTerminal(blessed.Terminal):
             if self._closed:
                 raise Closed
             return bool(self._input)
+
+    def inkey(
+        self,
+        timeout: float | None = None,
+        esc_delay: float = DEFAULT_ESCDELAY,
+        capture_cpr: bool = False,
+    ) -> Keystroke:
+        """The next key, as blessed reads it. When nothing comes within ``timeout`` (or a wake
+        ends the wait), the empty key is returned at once: blessed's parse of an empty buffer
+        is most of what a look for a key costs, and each session looks many times a second."""
+        if not self._keyboard_buf:
+            start = time.monotonic()
+            if not self.kbhit(timeout):
+                return Keystroke("")
+            if timeout is not None:
+                timeout = max(0.0, timeout - (time.monotonic() - start))
+        return super().inkey(timeout, esc_delay, capture_cpr)
 
     def getch(self, decode_latin1: bool = False) -> str:
         """The next character the client typed ('' if none)."""
