@@ -85,15 +85,13 @@ class Recorder(asyncssh.SSHClientSession[bytes]):
 
 
 def lateness(times: list[float]) -> list[float]:
-    """How late each arrival is after its tick, in ms. The ticks are TICK apart; their phase is
-    where the smallest arc of the clock face holding every arrival starts, so the earliest
-    arrival is 0 late and the others are measured from it."""
-    phases = sorted(t % TICK for t in times)
+    """How late each arrival is after its tick, in ms. The ticks are TICK apart, at the phase
+    of the arrival from which the others are least late in all: the earliest of the bulk, so
+    one frame late by most of a tick is counted late, not taken for the tick."""
+    phases = [t % TICK for t in times]
     if not phases:
         return []
-    ends = [*phases[1:], phases[0] + TICK]
-    gaps = [(b - a, b % TICK) for a, b in zip(phases, ends, strict=True)]
-    start = max(gaps)[1]  # the arc starts where the widest gap, with no arrival, ends
+    start = min(phases, key=lambda a: sum((p - a) % TICK for p in phases))
     return [(p - start) % TICK * 1000 for p in phases]
 
 
