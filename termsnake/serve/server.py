@@ -28,10 +28,15 @@ from termsnake.serve.visit import Idle, Limits, Visit
 from termsnake.tui.session import Terminated
 
 log = logging.getLogger("termsnake.serve")
-# No chacha20-poly1305, which clients would pick first: asyncssh builds it from several cipher
-# objects a packet, while AES-GCM is one call (and every OpenSSH client since 6.2 has it).
+# No chacha20-poly1305 and no umac, which OpenSSH clients would pick first: asyncssh builds
+# chacha20 from several cipher objects a packet and umac is slower than HMAC-SHA2, while
+# AES-GCM, or AES-CTR with HMAC-SHA2, is one or two calls into OpenSSL (docs/tuning.md).
 CIPHERS: Final = (
     "aes128-gcm@openssh.com", "aes256-gcm@openssh.com", "aes128-ctr", "aes192-ctr", "aes256-ctr",
+)  # fmt: skip
+MACS: Final = (
+    "hmac-sha2-256-etm@openssh.com", "hmac-sha2-512-etm@openssh.com", "hmac-sha2-256",
+    "hmac-sha2-512",
 )  # fmt: skip
 NO_PTY: Final = "termsnake needs a terminal: connect with ssh -t (and no command)\r\n"
 
@@ -251,6 +256,7 @@ async def serve(config: Config, ready: asyncio.Event | None = None) -> None:
         config.port,
         server_host_keys=[config.host_key],
         encryption_algs=CIPHERS,
+        mac_algs=MACS,
         encoding=None,
         line_editor=False,
         agent_forwarding=False,
