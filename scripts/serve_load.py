@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Load on `termsnake serve`: N ssh clients, some running a bot at 8 moves a second, the rest
-watching those games live, then
-connects and disconnects in a row. Only loopback; bounded in count and time; stops by itself.
+watching those games live, then connects and disconnects in a row. Only loopback; bounded in
+count and time; stops by itself.
 
 Usage: python scripts/serve_load.py [--sessions 64] [--bots 16] [--seconds 20] [--churn 200]
-Reports: how late frames arrive against the game's 8 Hz clock (p50/p95/max), the server's CPU
-and memory per session, and whether churn leaks memory or file descriptors.
+Reports: frames a session a second and how late they arrive after their tick of the game's 8 Hz
+clock (p50/p95/max), the CPU of the server and of these clients (they share the machine), the
+server's memory per session, and whether churn leaks memory or file descriptors.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import cast
 
 import asyncssh
 
@@ -41,6 +43,12 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def machine_busy() -> float:
+    """CPU seconds every core of the machine has spent busy (not idle or waiting on disk)."""
+    fields = [int(f) for f in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return (sum(fields[:8]) - fields[3] - fields[4]) / os.sysconf("SC_CLK_TCK")
+
+
 def fds(pid: int) -> int:
     """Open file descriptors."""
     return len(os.listdir(f"/proc/{pid}/fd"))
@@ -53,14 +61,50 @@ async def connect(port: int, name: str) -> asyncssh.SSHClientConnection:
     )  # fmt: skip
 
 
+class Recorder(asyncssh.SSHClientSession[bytes]):
+    """An ssh session that keeps the screen's bytes until ``measuring``, then only the time
+    each packet arrives (taken as it arrives: no stream or task in between)."""
+
+    def __init__(self) -> None:
+        self.received = b""
+        self.arrived = asyncio.Event()
+        self.measuring = False
+        self.times: list[float] = []
+
+    def data_received(self, data: bytes, datatype: int | None) -> None:
+        if self.measuring:
+            self.times.append(time.monotonic())
+        else:
+            self.received += data
+            self.arrived.set()
+
+    async def wait_for(self, needle: bytes) -> None:
+        while needle not in self.received:
+            self.arrived.clear()
+            await asyncio.wait_for(self.arrived.wait(), 10)
+
+
+def lateness(times: list[float]) -> list[float]:
+    """How late each arrival is after its tick, in ms. The ticks are TICK apart, at the phase
+    of the arrival from which the others are least late in all: the earliest of the bulk, so
+    one frame late by most of a tick is counted late, not taken for the tick."""
+    phases = [t % TICK for t in times]
+    if not phases:
+        return []
+    start = min(phases, key=lambda a: sum((p - a) % TICK for p in phases))
+    return [(p - start) % TICK * 1000 for p in phases]
+
+
 async def watcher(
-    port: int, name: str, seconds: float, lateness: list[float], live: int | None
+    port: int, name: str, window: tuple[float, float], late: list[float], live: int | None
 ) -> None:
     """Start a bot (greedy on open-20x20), or watch game ``live`` of the lobby's list, and
-    record when each frame arrives."""
+    record how late each frame arrives within ``window`` (monotonic start and end)."""
     async with await connect(port, name) as conn:
-        proc = await conn.create_process(term_type="xterm", term_size=(100, 30), encoding=None)
-        seen = b""
+        chan, opened = await conn.create_session(
+            Recorder, term_type="xterm", term_size=(100, 30), encoding=None
+        )
+        session = cast(Recorder, opened)
         if live is None:
             steps: tuple[bytes, ...] = (b"s\r", b"sssss\r", b"sssss\r")  # greedy, open-20x20
             ready = b"speed 8/s"
@@ -69,26 +113,14 @@ async def watcher(
             ready = b"watching"
         for keys in steps:
             await asyncio.sleep(0.3)
-            proc.stdin.write(keys)
-        while ready not in seen:
-            seen += await asyncio.wait_for(proc.stdout.read(65536), 10)
-        first = None
-        frames = 0
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            try:
-                await asyncio.wait_for(proc.stdout.read(65536), 1)
-            except TimeoutError:
-                continue
-            now = time.monotonic()
-            if first is None:
-                first = now
-                continue
-            frames += 1
-            # The game's clock ticks every TICK from the first frame: how far a frame arrives
-            # from the nearest tick (a frame split in two packets arrives twice).
-            lateness.append(abs((now - first + TICK / 2) % TICK - TICK / 2) * 1000)
-        proc.stdin.write(b"q")
+            chan.write(keys)
+        await session.wait_for(ready)
+        await asyncio.sleep(max(0.5, window[0] - time.monotonic()))  # the whole screen has come
+        session.measuring = True
+        await asyncio.sleep(window[1] - time.monotonic())
+        session.measuring = False
+        late.extend(lateness(session.times))
+        chan.write(b"q")
         conn.close()
 
 
@@ -104,6 +136,23 @@ async def churn(port: int, count: int) -> None:
             await asyncio.wait_for(proc.wait_closed(), 10)
 
 
+def report(args: argparse.Namespace, late: list[float], cpu: tuple[float, float, float]) -> None:
+    """Print how late the frames came, how many, and the CPU used."""
+    late.sort()
+    p95 = late[int(0.95 * (len(late) - 1))] if late else float("nan")
+    within = sum(1 for x in late if x <= 20) / max(1, len(late))
+    watchers = args.sessions - args.bots
+    print(f"{args.sessions} sessions for {args.seconds:g} s: {args.bots} bots (greedy, 8 moves/s) "
+          f"and {watchers} players watching them live:")  # fmt: skip
+    print(f"  frames {len(late)} ({len(late) / args.sessions / args.seconds:.1f} a session a "
+          f"second); late after their tick: median {statistics.median(late):.1f} ms, p95 "
+          f"{p95:.1f} ms, max {late[-1]:.1f} ms; within 20 ms: {within:.1%}")  # fmt: skip
+    server, own, machine = cpu
+    print(f"  CPU: server {server:.0%} of one core, these clients {own:.0%}; the machine's "
+          f"{os.cpu_count()} cores {machine:.0%} of one busy, so others "
+          f"{max(0.0, machine - server - own):.0%}")  # fmt: skip
+
+
 async def main(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as home:
         env = {**os.environ, "XDG_DATA_HOME": home, "HOME": home}
@@ -117,32 +166,29 @@ async def main(args: argparse.Namespace) -> None:
             port = int(re.search(r":(\d+);", server.stdout.readline()).group(1))  # type: ignore[union-attr]
             await churn(port, 5)  # warm up: first imports, first key
             idle_rss, idle_fds = rss_kib(server.pid), fds(server.pid)
-            lateness: list[float] = []
+            late: list[float] = []
+            # Bots first, watchers 4 s later; all measure the same window once every one is in.
+            start = time.monotonic() + 8
+            window = (start, start + args.seconds)
             tasks = [
-                asyncio.create_task(watcher(port, f"b{i}", args.seconds + 8, lateness, None))
+                asyncio.create_task(watcher(port, f"b{i}", window, late, None))
                 for i in range(args.bots)
             ]
-            await asyncio.sleep(4)  # the bots play; now their watchers come
+            await asyncio.sleep(4)
             tasks += [
-                asyncio.create_task(watcher(port, f"w{i}", args.seconds, lateness, i % args.bots))
+                asyncio.create_task(watcher(port, f"w{i}", window, late, i % args.bots))
                 for i in range(args.sessions - args.bots)
             ]
-            await asyncio.sleep(4)  # every watcher in
-            cpu0, t0 = cpu_seconds(server.pid), time.monotonic()
+            await asyncio.sleep(start - time.monotonic())
+            cpu0, own0, all0 = cpu_seconds(server.pid), cpu_seconds(os.getpid()), machine_busy()
             loaded_rss = rss_kib(server.pid)
+            await asyncio.sleep(window[1] - time.monotonic())
+            cpu = (cpu_seconds(server.pid) - cpu0) / args.seconds
+            own = (cpu_seconds(os.getpid()) - own0) / args.seconds
+            machine = (machine_busy() - all0) / args.seconds
             await asyncio.gather(*tasks)
-            cpu = (cpu_seconds(server.pid) - cpu0) / (time.monotonic() - t0)
-            lateness.sort()
-            p95 = lateness[int(0.95 * (len(lateness) - 1))] if lateness else float("nan")
-            within = sum(1 for x in lateness if x <= 20) / max(1, len(lateness))
-            watchers = args.sessions - args.bots
-            print(f"{args.sessions} sessions for {args.seconds} s: {args.bots} bots (greedy, "
-                  f"8 moves/s) and {watchers} players watching them live:")  # fmt: skip
-            median = statistics.median(lateness)
-            print(f"  frames {len(lateness)}; distance from the 8 Hz clock: median "
-                  f"{median:.1f} ms, p95 {p95:.1f} ms, max {lateness[-1]:.1f} ms;"
-                  f" within 20 ms: {within:.1%}")  # fmt: skip
-            print(f"  server CPU {cpu:.0%} of one core; memory {loaded_rss / 1024:.1f} MiB "
+            report(args, late, (cpu, own, machine))
+            print(f"  server memory {loaded_rss / 1024:.1f} MiB "
                   f"({(loaded_rss - idle_rss) / args.sessions:.0f} KiB a session over "
                   f"{idle_rss / 1024:.1f} MiB idle)")  # fmt: skip
             await asyncio.sleep(2)

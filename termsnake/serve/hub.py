@@ -5,7 +5,8 @@ from __future__ import annotations
 import itertools
 import re
 import threading
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from termsnake.core.game import Game
 from termsnake.formats.scores import ScoreStore
@@ -13,14 +14,16 @@ from termsnake.formats.scores import ScoreStore
 MAX_NAME = 16
 
 
-@dataclass
+@dataclass(frozen=True)
 class Live:
-    """A game in progress that others may watch: who plays, where, and its latest state."""
+    """A game in progress as it stands after one move: who plays, where, and a copy of the
+    game (never the live game itself). Each move replaces it whole."""
 
     who: str
     level: str
-    game: Game  # a copy, replaced after every move; never the live game itself
-    over: bool = False
+    game: Game
+    # The pages drawn of this state, by terminal width: every watcher of that width shares one.
+    pages: dict[int, list[str]] = field(default_factory=dict, compare=False)
 
 
 class Hub:
@@ -31,6 +34,7 @@ class Hub:
         self._lock = threading.Lock()
         self._names: set[str] = set()
         self._live: dict[int, Live] = {}
+        self._watchers: dict[int, set[Callable[[], None]]] = {}
         self._ids = itertools.count(1)
 
     def claim_name(self, wanted: str) -> str:
@@ -57,18 +61,37 @@ class Hub:
             return live_id
 
     def publish(self, live_id: int, game: Game) -> None:
-        """The game moved: watchers see the new state."""
+        """The game moved: watchers see the new state, and are woken to draw it."""
         copy = game.copy()
         with self._lock:
             live = self._live.get(live_id)
-            if live is not None:
-                live.game = copy
-                live.over = game.over
+            if live is None:
+                return
+            self._live[live_id] = Live(live.who, live.level, copy)
+            wake = list(self._watchers.get(live_id, ()))
+        for w in wake:
+            w()
 
     def end(self, live_id: int) -> None:
-        """The game is over and gone from the list."""
+        """The game is over and gone from the list; its watchers are woken to see that."""
         with self._lock:
             self._live.pop(live_id, None)
+            wake = list(self._watchers.get(live_id, ()))
+        for w in wake:
+            w()
+
+    def watch(self, live_id: int, wake: Callable[[], None]) -> None:
+        """Call ``wake`` after every move of game ``live_id``, and when it ends."""
+        with self._lock:
+            self._watchers.setdefault(live_id, set()).add(wake)
+
+    def unwatch(self, live_id: int, wake: Callable[[], None]) -> None:
+        """Stop calling ``wake`` for game ``live_id``."""
+        with self._lock:
+            watchers = self._watchers.get(live_id, set())
+            watchers.discard(wake)
+            if not watchers:
+                self._watchers.pop(live_id, None)
 
     def watchable(self) -> list[tuple[int, str]]:
         """The games in progress: id and a label, oldest first."""

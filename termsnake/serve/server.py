@@ -28,6 +28,16 @@ from termsnake.serve.visit import Idle, Limits, Visit
 from termsnake.tui.session import Terminated
 
 log = logging.getLogger("termsnake.serve")
+# No chacha20-poly1305 and no umac, which OpenSSH clients would pick first: asyncssh builds
+# chacha20 from several cipher objects a packet and umac is slower than HMAC-SHA2, while
+# AES-GCM, or AES-CTR with HMAC-SHA2, is one or two calls into OpenSSL (docs/tuning.md).
+CIPHERS: Final = (
+    "aes128-gcm@openssh.com", "aes256-gcm@openssh.com", "aes128-ctr", "aes192-ctr", "aes256-ctr",
+)  # fmt: skip
+MACS: Final = (
+    "hmac-sha2-256-etm@openssh.com", "hmac-sha2-512-etm@openssh.com", "hmac-sha2-256",
+    "hmac-sha2-512",
+)  # fmt: skip
 NO_PTY: Final = "termsnake needs a terminal: connect with ssh -t (and no command)\r\n"
 
 
@@ -111,7 +121,12 @@ class Channel(asyncssh.SSHServerSession[bytes]):
         self.size: tuple[int, int] | None = None
         self.term: ChannelTerminal | None = None
         self.loop = asyncio.get_running_loop()
-        self.queued = 0  # bytes handed to the loop but not yet to the channel
+        # Frames handed over by the visit's thread and not yet written: under load the loop
+        # writes several at once, in one packet, and is woken once for them.
+        self.pending: list[bytes] = []
+        self.queued = 0  # their bytes
+        self.flushing = False  # a flush is scheduled on the loop
+        self.pending_lock = threading.Lock()
 
     def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
         self.chan = chan
@@ -167,11 +182,20 @@ class Channel(asyncssh.SSHServerSession[bytes]):
 
     def _send(self, text: str) -> None:
         data = text.replace("\n", "\r\n").encode("utf-8", "replace")
-        self.queued += len(data)
-        self.loop.call_soon_threadsafe(self._write, data)
+        with self.pending_lock:
+            self.pending.append(data)
+            self.queued += len(data)
+            if self.flushing:
+                return
+            self.flushing = True
+        self.loop.call_soon_threadsafe(self._flush)
 
-    def _write(self, data: bytes) -> None:
-        self.queued -= len(data)
+    def _flush(self) -> None:
+        with self.pending_lock:
+            data = b"".join(self.pending)
+            self.pending.clear()
+            self.queued = 0
+            self.flushing = False
         if self.chan is not None and not self.chan.is_closing():
             self.chan.write(data)
 
@@ -231,6 +255,8 @@ async def serve(config: Config, ready: asyncio.Event | None = None) -> None:
         config.host,
         config.port,
         server_host_keys=[config.host_key],
+        encryption_algs=CIPHERS,
+        mac_algs=MACS,
         encoding=None,
         line_editor=False,
         agent_forwarding=False,

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import IO, Final, cast
 
 import blessed
+from blessed.keyboard import DEFAULT_ESCDELAY, Keystroke
 
 # Every session uses one terminal kind: curses reads one capability database per process.
 KIND: Final = "xterm-256color"
@@ -83,6 +84,7 @@ class ChannelTerminal(blessed.Terminal):
         self._pending = 0
         self._ready = threading.Condition()
         self._closed = False
+        self._woken = False  # a wake that came while nobody waited ends the next wait at once
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self.last_key = time.monotonic()
         # Raised from the game loop when the session must end (idle, stalled client, shutdown).
@@ -106,12 +108,13 @@ class ChannelTerminal(blessed.Terminal):
     def resize(self, width: int, height: int) -> None:
         """The client's window changed."""
         self._size = (max(1, width), max(1, height))
-        with self._ready:
-            self._ready.notify_all()
+        self.wake()
 
     def wake(self) -> None:
-        """Cut short a wait for a key, so that ``check`` runs now."""
+        """Cut short a wait for a key (or the next one, if none is under way): ``check`` runs
+        and the caller looks again at what it shows."""
         with self._ready:
+            self._woken = True
             self._ready.notify_all()
 
     def close(self) -> None:
@@ -134,11 +137,30 @@ class ChannelTerminal(blessed.Terminal):
         """Whether a key is waiting; waits up to ``timeout`` seconds for one."""
         self.check()
         with self._ready:
-            if not self._input and not self._closed:
-                self._ready.wait(timeout)
+            if timeout != 0:  # a look without a wait (blessed makes many) leaves a wake be
+                if not self._input and not self._closed and not self._woken:
+                    self._ready.wait(timeout)
+                self._woken = False
             if self._closed:
                 raise Closed
             return bool(self._input)
+
+    def inkey(
+        self,
+        timeout: float | None = None,
+        esc_delay: float = DEFAULT_ESCDELAY,
+        capture_cpr: bool = False,
+    ) -> Keystroke:
+        """The next key, as blessed reads it. When nothing comes within ``timeout`` (or a wake
+        ends the wait), the empty key is returned at once: blessed's parse of an empty buffer
+        is most of what a look for a key costs, and each session looks many times a second."""
+        if not self._keyboard_buf:
+            start = time.monotonic()
+            if not self.kbhit(timeout):
+                return Keystroke("")
+            if timeout is not None:
+                timeout = max(0.0, timeout - (time.monotonic() - start))
+        return super().inkey(timeout, esc_delay, capture_cpr)
 
     def getch(self, decode_latin1: bool = False) -> str:
         """The next character the client typed ('' if none)."""

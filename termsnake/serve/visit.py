@@ -20,7 +20,7 @@ from termsnake.core.level import Level, with_length
 from termsnake.formats.presets import load_preset, preset_names
 from termsnake.formats.scores import ScoreKey, keep_score
 from termsnake.formats.text import printable
-from termsnake.serve.hub import Hub
+from termsnake.serve.hub import Hub, Live
 from termsnake.serve.menu import Menu, Pick
 from termsnake.serve.terminal import ChannelOutput, ChannelTerminal
 from termsnake.solvers.base import SolverUnavailable, finish
@@ -32,7 +32,7 @@ from termsnake.tui.session import Mode, Session, Terminated
 from termsnake.tui.view import Hud, clip, pick_cell_width, render
 
 LOBBY: Final = ("Play a level", "Watch a bot", "Watch a game in progress", "High scores", "Quit")
-WATCH_POLL: Final = 0.015  # a watcher sees a move at most this late (seconds)
+WATCH_WAIT: Final = 0.5  # a watcher is woken by each move; this only bounds a wait for a key
 # Bots a visitor may start: the built-ins that need no file or program of their own.
 BOTS: Final = ("best", "tree", "replan", "hamilton", "straight", "greedy", "neuro", "bfs")
 
@@ -87,9 +87,13 @@ class Visit:
 
     def show(self, lines: list[str]) -> None:
         """Draw a page of text, cut to the terminal."""
-        width, height = self.term.width, self.term.height
-        page = [clip(printable(line), width) for line in lines[:height]]
-        self.screen.draw(page + [""] * (height - len(page)))
+        width = self.term.width
+        self.put([clip(printable(line), width) for line in lines[: self.term.height]])
+
+    def put(self, page: list[str]) -> None:
+        """Draw lines already cut to the terminal's width, padded to its height."""
+        height = self.term.height
+        self.screen.draw(page[:height] + [""] * (height - len(page)))
 
     def key(self, timeout: float = 0.5) -> str:
         """The next key's name, or '' after ``timeout`` seconds."""
@@ -217,18 +221,32 @@ class Visit:
         """Draw another session's game each time it moves; q goes back."""
         self.screen.invalidate()
         shown: tuple[Game | None, tuple[int, int]] = (None, (0, 0))
-        while (live := self.hub.look(live_id)) is not None:
-            size = (self.term.width, self.term.height)
-            if (live.game, size) != shown:  # draw only what changed: a move or a resize
-                hud = Hud(who=live.who, level=live.level, message="watching (q leaves)")
-                cell_width = pick_cell_width(live.game, size[0])
-                self.show(render(live.game, hud, cell_width=cell_width, width=size[0]))
-                shown = (live.game, size)
-            if self.key(WATCH_POLL).lower() in ("q", "KEY_ESCAPE"):
-                return
+        self.hub.watch(live_id, self.term.wake)  # each move ends the wait for a key below
+        try:
+            while (live := self.hub.look(live_id)) is not None:
+                size = (self.term.width, self.term.height)
+                if (live.game, size) != shown:  # draw only what changed: a move or a resize
+                    self.put(watched_page(live, size[0]))
+                    shown = (live.game, size)
+                key = self.key(WATCH_WAIT)
+                if key.lower() == "q" or key == "KEY_ESCAPE":  # a name: lower() would miss it
+                    return
+        finally:
+            self.hub.unwatch(live_id, self.term.wake)
         self.page(["That game is over."])
 
     def high_scores(self) -> None:
         """The server's high scores, per level, best first."""
         scores = self.hub.scores.read().scores
         self.page(table(scores) if scores else ["No scores yet: play a level!"])
+
+
+def watched_page(live: Live, width: int) -> list[str]:
+    """What a watcher ``width`` columns wide sees of ``live``: drawn once, shared by all."""
+    page = live.pages.get(width)
+    if page is None:
+        hud = Hud(who=live.who, level=live.level, message="watching (q leaves)")
+        cell_width = pick_cell_width(live.game, width)
+        lines = render(live.game, hud, cell_width=cell_width, width=width)
+        page = live.pages[width] = [clip(printable(line), width) for line in lines]
+    return page

@@ -28,9 +28,16 @@ class CursorTerminal(Protocol):
     def move_xy(self, x: int, y: int) -> str: ...
 
 
+def plain(line: str) -> bool:
+    """Whether every character of ``line`` is printable ASCII: one column each."""
+    return line.isascii() and line.isprintable()
+
+
 def cells(line: str) -> list[str]:
     """``line`` as terminal columns: a character with its combining marks a column, and a wide
     one followed by '' for the second column it covers."""
+    if plain(line):
+        return list(line)  # the board and status line: grapheme segmentation is the slow part
     out: list[str] = []
     pending = ""  # zero-width characters with nothing before them to join
     for grapheme in wcwidth.iter_graphemes(line):
@@ -51,10 +58,18 @@ def changed_spans(old: str, new: str) -> list[tuple[int, str]]:
     """The runs of ``new`` that differ from ``old``, as (column, text); a shorter ``new`` is
     padded with spaces so that stale characters are erased. Columns, not characters, are
     compared, so a wide or combining character does not shift what follows it."""
-    before, after = cells(old), cells(new)
-    width = max(len(before), len(after))
-    before += [" "] * (width - len(before))
-    after += [" "] * (width - len(after))
+    if old == new:
+        return []
+    before: Sequence[str]
+    after: Sequence[str]
+    if plain(old) and plain(new):  # a string is its own list of columns
+        width = max(len(old), len(new))
+        before, after = old.ljust(width), new.ljust(width)
+    else:
+        old_cells, new_cells = cells(old), cells(new)
+        width = max(len(old_cells), len(new_cells))
+        before = old_cells + [" "] * (width - len(old_cells))
+        after = new_cells + [" "] * (width - len(new_cells))
     spans: list[tuple[int, str]] = []
     x = 0
     while x < width:

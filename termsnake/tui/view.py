@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -65,8 +66,7 @@ UNICODE: Final = Glyphs(
 )
 GLYPH_SETS: Final = {"ascii": ASCII, "unicode": UNICODE}
 
-# Two terminal columns per cell makes a horizontal move look as fast as a vertical one;
-# the second column repeats walls (so they look solid) and is blank for everything else.
+# Two terminal columns per cell makes a horizontal move look as fast as a vertical one.
 CELL_WIDTH: Final = 2
 
 
@@ -82,6 +82,7 @@ class Hud:
     best: int | None = None
 
 
+@functools.lru_cache(maxsize=64)
 def framed(board: Board) -> bool:
     """Whether the board gets a frame: not when its own walls already close it all round."""
     if board.wrap:
@@ -155,32 +156,30 @@ def render(
     ``overlay`` draws the plan (one glyph per cell) on floor cells, under the snake and food.
     """
     board = game.board
-    tiles: dict[Point, str] = {p: glyphs.wall for p in board.walls}
-    if overlay:
-        for p, glyph in overlay.items():
-            if p not in tiles:
-                tiles[p] = glyph
-    if game.food is not None:
-        tiles[game.food] = glyphs.food
-    body = game.body
-    for p in body:
-        tiles[p] = glyphs.body
-    tiles[body[-1]] = glyphs.tail
-    tiles[body[0]] = glyphs.dead if game.cause and game.outcome is not None else glyphs.head
+    w, h = board.width, board.height
 
     def cell(glyph: str) -> str:
-        if cell_width == 1:
-            return glyph
-        filler = glyph if glyph == glyphs.wall else " "
-        return glyph + filler * (cell_width - 1)
+        return _cell(glyph, glyphs.wall, cell_width)
 
-    rows = [
-        "".join(cell(tiles.get(Point(x, y), glyphs.floor)) for x in range(board.width))
-        for y in range(board.height)
-    ]
+    grid = [list(row) for row in _ground(board, glyphs, cell_width)]
+    if overlay:
+        for p, glyph in overlay.items():
+            if 0 <= p.x < w and 0 <= p.y < h and p not in board.walls:
+                grid[p.y][p.x] = cell(glyph)
+    if game.food is not None:
+        grid[game.food.y][game.food.x] = cell(glyphs.food)
+    body = game.body
+    body_cell = cell(glyphs.body)
+    for p in body:
+        grid[p.y][p.x] = body_cell
+    tail, head = body[-1], body[0]
+    grid[tail.y][tail.x] = cell(glyphs.tail)
+    dead = game.cause and game.outcome is not None
+    grid[head.y][head.x] = cell(glyphs.dead if dead else glyphs.head)
+    rows = ["".join(row) for row in grid]
     if framed(board):
         across, side, corners = glyphs.frame(board.wrap)
-        edge = across * (board.width * cell_width)
+        edge = across * (w * cell_width)
         rows = [corners[0] + edge + corners[1], *(side + r + side for r in rows)]
         rows.append(corners[2] + edge + corners[3])
     return [*rows, status_line(game, hud, width)]
@@ -207,6 +206,22 @@ def place(
         starts.append(max(0, min(left, cols - width)))
     x = min(starts, default=0)
     return (x, top), [" " * (s - x) + line for s, line in zip(starts, kept, strict=True)]
+
+
+def _cell(glyph: str, wall: str, cell_width: int) -> str:
+    """A glyph as ``cell_width`` columns: walls repeat (so they look solid), the rest is blank."""
+    return glyph + (glyph if glyph == wall else " ") * (cell_width - 1)
+
+
+@functools.lru_cache(maxsize=64)
+def _ground(board: Board, glyphs: Glyphs, cell_width: int) -> tuple[tuple[str, ...], ...]:
+    """The board's walls and floor, cell by cell: what every frame of it starts from."""
+    wall, floor = (_cell(g, glyphs.wall, cell_width) for g in (glyphs.wall, glyphs.floor))
+    walls = board.walls
+    return tuple(
+        tuple(wall if Point(x, y) in walls else floor for x in range(board.width))
+        for y in range(board.height)
+    )
 
 
 def render_too_small(need: tuple[int, int], have: tuple[int, int]) -> list[str]:

@@ -70,6 +70,37 @@ def test_watching_another_players_game_live_and_shared_scores(server: Server) ->
     run(go())
 
 
+def test_escape_leaves_a_watched_game(server: Server) -> None:
+    async def go() -> None:
+        async with await connect(server.port, "dee") as c1, await connect(server.port, "eli") as c2:
+            dee, eli = await player(c1), await player(c2)
+            await dee.wait_for("hello, dee")
+            await dee.keys(b"\r\r")
+            await dee.wait_for("a direction key starts")
+            await eli.wait_for("hello, eli")
+            await eli.keys(b"ss\r")
+            await eli.wait_for("dee on classic")
+            await eli.keys(b"\r")
+            await eli.wait_for("watching (q leaves)")
+            await eli.keys(b"\x1b")
+            await eli.wait_for("hello, eli")
+
+    run(go())
+
+
+def test_clients_that_prefer_chacha20_and_umac_get_aes_and_hmac(server: Server) -> None:
+    async def go() -> None:
+        prefer = {
+            "encryption_algs": ["chacha20-poly1305@openssh.com", "aes128-ctr"],
+            "mac_algs": ["umac-64-etm@openssh.com", "hmac-sha2-256-etm@openssh.com"],
+        }
+        async with await connect(server.port, "fox", **prefer) as conn:
+            assert conn.get_extra_info("send_cipher") == "aes128-ctr"
+            assert conn.get_extra_info("send_mac") == "hmac-sha2-256-etm@openssh.com"
+
+    run(go())
+
+
 def test_without_a_pty_the_client_reads_one_line(server: Server) -> None:
     async def go() -> None:
         async with await connect(server.port, "dan") as conn:

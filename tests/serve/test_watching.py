@@ -1,0 +1,58 @@
+"""Watching without polling: a move wakes its watchers, who share one page a width."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from termsnake.core.game import Game
+from termsnake.core.geometry import Direction
+from termsnake.core.level import open_level
+from termsnake.formats.scores import ScoreStore
+from termsnake.serve.hub import Hub
+from termsnake.serve.terminal import ChannelOutput, ChannelTerminal
+from termsnake.serve.visit import watched_page
+
+
+def terminal() -> ChannelTerminal:
+    return ChannelTerminal(ChannelOutput(lambda text: None, lambda: 0, 1 << 20), (80, 24))
+
+
+def test_a_wake_before_the_wait_ends_the_next_wait_at_once() -> None:
+    term = terminal()
+    term.wake()
+    started = time.monotonic()
+    assert term.inkey(timeout=5) == ""
+    assert time.monotonic() - started < 1
+    started = time.monotonic()
+    assert term.inkey(timeout=0.2) == ""  # the wake was used up: this one waits
+    assert time.monotonic() - started >= 0.15
+
+
+def test_a_move_wakes_the_watchers_and_the_end_too(tmp_path: Path) -> None:
+    hub = Hub(ScoreStore(tmp_path / "scores.json"))
+    game = Game(open_level(10, 6, 3), 1)
+    live_id = hub.start("ada", "box", game)
+    woken: list[str] = []
+    hub.watch(live_id, lambda: woken.append("a"))
+    hub.watch(live_id, lambda: woken.append("b"))
+    game.step(Direction.RIGHT)
+    hub.publish(live_id, game)
+    assert sorted(woken) == ["a", "b"]
+    hub.end(live_id)
+    assert len(woken) == 4 and hub.look(live_id) is None
+
+
+def test_watchers_of_one_width_share_the_page_of_each_state(tmp_path: Path) -> None:
+    hub = Hub(ScoreStore(tmp_path / "scores.json"))
+    game = Game(open_level(10, 6, 3), 1)
+    live_id = hub.start("ada", "box", game)
+    live = hub.look(live_id)
+    assert live is not None
+    page = watched_page(live, 80)
+    assert watched_page(live, 80) is page and "watching (q leaves)" in page[-1]
+    assert all(len(line) <= 30 for line in watched_page(live, 30))
+    game.step(Direction.RIGHT)
+    hub.publish(live_id, game)
+    moved = hub.look(live_id)
+    assert moved is not None and watched_page(moved, 80) != page
