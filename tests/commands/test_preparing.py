@@ -4,6 +4,7 @@ ends cleanly with the terminal as it was."""
 from __future__ import annotations
 
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -32,8 +33,15 @@ def test_a_long_set_up_is_said_and_ctrl_c_ends_it(tmp_path: Path) -> None:
 def test_the_line_is_gone_once_the_game_is_over(tmp_path: Path) -> None:
     t = Pty(["--ai", "hamilton", "--size", "4x4", "--seed", "1", "--speed", "1000"], tmp_path)
     try:
-        t.wait_for("Level open-4x4", timeout=60)
-        t.send("q")
+        t.wait_for("plays again", timeout=60)
+
+        def dismissed() -> bool:
+            # The final board ignores keys for a moment: press until the summary shows.
+            t.send("q")
+            time.sleep(0.05)
+            return "Level open-4x4" in t.text()
+
+        t.wait_for(dismissed, timeout=30)
         assert t.wait_exit(timeout=30) == 0
     finally:
         t.close()
