@@ -27,7 +27,7 @@ def resident_kib(pid: int) -> int:
 
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
-@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("jobs", ["1", pytest.param("2", marks=pytest.mark.slow)])
 def test_a_huge_run_streams_its_games_in_flat_memory(jobs: str) -> None:
     args = ["bench", "--ai", "bfs", "--size", "2x2", "--games", "100000000", "--jobs", jobs]
     proc = subprocess.Popen(
