@@ -20,7 +20,7 @@ def moves_shown(t: Pty) -> int:
     return int(found.group(3).replace(",", "")) if found else -1
 
 
-@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("jobs", ["1", pytest.param("2", marks=pytest.mark.slow)])
 def test_a_long_game_shows_its_moves(tmp_path: Path, jobs: str) -> None:
     # One game on a board this big lasts minutes: the line shows it is alive meanwhile.
     games = "1" if jobs == "1" else "2"

@@ -43,7 +43,9 @@ def test_ctrl_c_while_a_solver_sets_up(tmp_path: Path, after: float) -> None:
     assert said in ("", "termsnake: interrupted")
 
 
-@pytest.mark.parametrize("after", [0.05, 0.4, 0.8, 1.5])
+@pytest.mark.parametrize(
+    "after", [0.05, 0.8, *(pytest.param(t, marks=pytest.mark.slow) for t in (0.4, 1.5))]
+)
 def test_ctrl_c_in_a_bench_with_workers(tmp_path: Path, after: float) -> None:
     args = ["bench", "--ai", "bfs", "--size", "200x200", "--games", "4", "--jobs", "2"]
     code, said = interrupt(tmp_path, args, after)

@@ -102,7 +102,7 @@ def test_a_full_board_closes_only_if_head_and_tail_meet() -> None:
 
 @pytest.mark.parametrize("board", [WALLED, ROOMS, TORUS], ids=lambda b: b.name)
 @pytest.mark.parametrize(
-    "seed", [0, 1, *(pytest.param(s, marks=pytest.mark.slow) for s in range(2, 6))]
+    "seed", [0, *(pytest.param(s, marks=pytest.mark.slow) for s in range(1, 6))]
 )
 def test_the_body_stays_in_order_on_the_cycle_every_move(board: Board, seed: int) -> None:
     assert find_cycle(board).found
