@@ -98,7 +98,8 @@ def closing_path(
     themselves, and enter a body cell only once the tail has left it, so they are safe by the
     game's rules; the cycle is safe to follow afterwards. With ``skip`` (a free cell, not the
     food) the moves keep out of it and the cycle leaves it out (see ``hampath.close_body``);
-    ``accept`` may turn down a cycle, and the search goes on.
+    ``accept`` may turn down a cycle, and the search goes on. Over 60 lines on purpose: the
+    depth-first search is a closure over the path and node count it shares with this set-up.
     """
     length = len(body)
     adj = grid.adj

@@ -219,7 +219,8 @@ def run(
     """The interactive part: enter the terminal, play, restore it. Ctrl-Z restores the terminal
     and stops; after `fg` the game waits. With ``again``, r on the final board asks it for the
     next game (giving it how the one that ended went), played in the same terminal at the
-    speed last chosen; what is returned is how the last game went."""
+    speed last chosen; what is returned is how the last game went. Over 60 lines on purpose:
+    the signal handlers must reach whichever game is on, so they share the loop's locals."""
     preset = KEY_PRESETS[look.keys]
     glyphs, warnings = choose_glyphs(look)
     term = app.make_terminal()
