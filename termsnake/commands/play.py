@@ -139,26 +139,7 @@ def run_play(args: argparse.Namespace) -> int:
         print(e, file=sys.stderr)
         return EXIT_USAGE
     try:
-        level = choose_level(
-            args.level,
-            args.size,
-            args.length,
-            default=config.level,
-            origin=str(settings_path()) if config.level != presets.DEFAULT_LEVEL else "",
-            wrap=args.wrap,
-        )
-        if args.wrap and args.size is None:
-            raise UsageError("termsnake: --wrap goes with --size (a level file says `wrap: yes`)")
-        game = Game(level, args.seed)
-        solver = None
-        if args.ai is not None:
-            # A solver's set-up can take long on a big board: say what is under way meanwhile.
-            board = level.board
-            what = f"preparing {printable(args.ai)} for a {board.width}x{board.height} board..."
-            with preparing(what, shown=check_terminal() is None):
-                solver = prepare_solver(args.ai, game, args.engine_timeout)
-        if args.record is not None:
-            check_record_path(args.record)
+        level, game, solver = _first_game(args, config.level)
     except UsageError as e:
         print(e, file=sys.stderr)
         return EXIT_USAGE
@@ -190,6 +171,32 @@ def run_play(args: argparse.Namespace) -> int:
         games.end(played)
         report(games.lines, games.errors)
     return games.code
+
+
+def _first_game(args: argparse.Namespace, configured: str) -> tuple[Level, Game, Solver | None]:
+    """The level, the first game and its bot (set up), as the arguments ask; UsageError if
+    they cannot be had."""
+    level = choose_level(
+        args.level,
+        args.size,
+        args.length,
+        default=configured,
+        origin=str(settings_path()) if configured != presets.DEFAULT_LEVEL else "",
+        wrap=args.wrap,
+    )
+    if args.wrap and args.size is None:
+        raise UsageError("termsnake: --wrap goes with --size (a level file says `wrap: yes`)")
+    game = Game(level, args.seed)
+    solver = None
+    if args.ai is not None:
+        # A solver's set-up can take long on a big board: say what is under way meanwhile.
+        board = level.board
+        what = f"preparing {printable(args.ai)} for a {board.width}x{board.height} board..."
+        with preparing(what, shown=check_terminal() is None):
+            solver = prepare_solver(args.ai, game, args.engine_timeout)
+    if args.record is not None:
+        check_record_path(args.record)
+    return level, game, solver
 
 
 class Games:
