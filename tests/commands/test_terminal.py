@@ -6,7 +6,6 @@ import re
 import signal
 import subprocess
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,20 +15,6 @@ from termsnake.formats.replay import load_replay
 from termsnake.formats.verify import verify
 
 pytestmark = pytest.mark.terminal
-
-
-@pytest.fixture
-def run(tmp_path: Path) -> Iterator[object]:
-    started: list[Pty] = []
-
-    def start(*args: str, **kw: int) -> Pty:
-        p = Pty(args, tmp_path, **kw)  # type: ignore[arg-type]
-        started.append(p)
-        return p
-
-    yield start
-    for p in started:
-        p.close()
 
 
 def test_play_with_keys_quit_and_see_the_summary(run) -> None:  # type: ignore[no-untyped-def]

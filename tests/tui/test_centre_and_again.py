@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -13,20 +13,6 @@ from termsnake.formats.replay import load_replay
 from termsnake.formats.verify import verify
 
 pytestmark = pytest.mark.terminal
-
-
-@pytest.fixture
-def run(tmp_path: Path) -> Iterator[Callable[..., Pty]]:
-    started: list[Pty] = []
-
-    def start(*args: str, **kw: object) -> Pty:
-        p = Pty(args, tmp_path, **kw)  # type: ignore[arg-type]
-        started.append(p)
-        return p
-
-    yield start
-    for p in started:
-        p.close()
 
 
 def test_the_board_is_centred_on_a_big_terminal(run: Callable[..., Pty]) -> None:

@@ -10,7 +10,7 @@ import struct
 import subprocess
 import termios
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pyte
@@ -25,20 +25,6 @@ pytestmark = pytest.mark.terminal
 
 NO_LOCALE = {"LC_ALL": "", "LC_CTYPE": "", "LANG": ""}
 QUERIES = (b"\x1b[6n", b"\x1bP+q", b"\x1b[>q", b"\x1b[c")
-
-
-@pytest.fixture
-def run(tmp_path: Path) -> Iterator[Callable[..., Pty]]:
-    started: list[Pty] = []
-
-    def start(*args: str, **kw: object) -> Pty:
-        p = Pty(args, tmp_path, **kw)  # type: ignore[arg-type]
-        started.append(p)
-        return p
-
-    yield start
-    for p in started:
-        p.close()
 
 
 def test_start_up_asks_the_terminal_nothing(run: Callable[..., Pty]) -> None:
