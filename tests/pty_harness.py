@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -36,6 +37,21 @@ def quiet_env(home: Path) -> dict[str, str]:
         LANG="C.UTF-8",
     )
     return env
+
+
+def run_plain(home: Path, *args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """The installed command run with ``args`` off any terminal (stdin from /dev/null), in
+    ``home`` with :func:`quiet_env`; its output captured as text."""
+    return subprocess.run(
+        [termsnake_command(), *args],
+        capture_output=True,
+        text=True,
+        env=quiet_env(home),
+        stdin=subprocess.DEVNULL,
+        timeout=timeout,
+        cwd=home,
+        check=False,
+    )
 
 
 class Pty:

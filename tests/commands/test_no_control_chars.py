@@ -9,21 +9,13 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-from pty_harness import quiet_env, termsnake_command
+from pty_harness import run_plain
 
 HIDDEN = ["\x1b", "\x07", "\x9b", "\u202e", "\u200b", "\u2067", "\u2069"]
 
 
 def termsnake(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [termsnake_command(), *args],
-        capture_output=True,
-        text=True,
-        env=quiet_env(home),
-        stdin=subprocess.DEVNULL,
-        timeout=60,
-        cwd=home,
-    )
+    return run_plain(home, *args, timeout=60)
 
 
 def shown(r: subprocess.CompletedProcess[str]) -> str:

@@ -11,21 +11,13 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from pty_harness import quiet_env, termsnake_command
+from pty_harness import run_plain
 
 from termsnake.formats.scores import ScoreEntry, ScoreKey, ScoreStore
 
 
 def termsnake(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [termsnake_command(), *args],
-        capture_output=True,
-        text=True,
-        env=quiet_env(home),
-        stdin=subprocess.DEVNULL,
-        timeout=30,
-        cwd=home,
-    )
+    return run_plain(home, *args, timeout=30)
 
 
 def config(home: Path) -> Path:
