@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -30,3 +31,17 @@ def run(tmp_path: Path) -> Iterator[Callable[..., Pty]]:
     yield start
     for p in started:
         p.close()
+
+
+@pytest.fixture
+def leaping_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A clock that leaps an hour at every look, as on a badly loaded machine: what depends
+    only on work counted, never on time, must not notice."""
+    now = [0.0]
+
+    def leaping() -> float:
+        now[0] += 3600.0
+        return now[0]
+
+    for name in ("perf_counter", "monotonic", "time"):
+        monkeypatch.setattr(time, name, leaping)

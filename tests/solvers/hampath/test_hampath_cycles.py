@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 from hypothesis import given, settings
@@ -175,21 +174,13 @@ def test_the_budget_counts_positions() -> None:
     assert (result.status, result.reason) == ("unknown", "the search gave up after 10 positions")
 
 
-def test_the_search_ignores_the_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_search_ignores_the_clock(request: pytest.FixtureRequest) -> None:
     # A loaded machine (here a clock that leaps an hour at every look) gets the same answer as an
     # idle one: the search is bounded by positions, never by time.
     board = Board.from_rows(IRREGULAR, name="idle")
     idle = find_cycle(board, Limit.seconds(0.1))
     assert idle.found
-    now = [0.0]
-
-    def leaping() -> float:
-        now[0] += 3600.0
-        return now[0]
-
-    monkeypatch.setattr(time, "perf_counter", leaping)
-    monkeypatch.setattr(time, "monotonic", leaping)
-    monkeypatch.setattr(time, "time", leaping)
+    request.getfixturevalue("leaping_clock")
     loaded = find_cycle(Board.from_rows(IRREGULAR, name="loaded"), Limit.seconds(0.1))
     assert loaded.status == "found"
     assert loaded.cycle == idle.cycle

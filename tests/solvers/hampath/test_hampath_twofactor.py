@@ -6,7 +6,6 @@ import os
 import random
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -260,18 +259,11 @@ def test_presets(name: str) -> None:
         assert find_two_factor_cycle(board) is None
 
 
-def test_same_board_same_cycle(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_same_board_same_cycle(request: pytest.FixtureRequest) -> None:
     board = ringed(30, 30, 7)
     first = assert_found(board)
     # A clock that leaps an hour at every look changes nothing: work is counted, not timed.
-    now = [0.0]
-
-    def leaping() -> float:
-        now[0] += 3600.0
-        return now[0]
-
-    monkeypatch.setattr(time, "perf_counter", leaping)
-    monkeypatch.setattr(time, "monotonic", leaping)
+    request.getfixturevalue("leaping_clock")
     assert find_two_factor_cycle(Board(30, 30, board.walls)) == first
 
 
