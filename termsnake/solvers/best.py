@@ -1,9 +1,10 @@
 """``best``: the strongest solver termsnake has for each board, a composite of the others.
 
-It plays the cell tree where the tree's 2x2 blocks fit (but on small boards, ``replan`` first);
-else a Hamiltonian cycle rebuilt at
-each food (``replan``), which also plays boards one cell short of a cycle (odd open boards) on a
-cycle through every cell but a hole; else one through every cell but a moving hole
+It plays the cell tree where the board can be cut into its blocks (but on small boards,
+``replan`` first, and on boards with walls where every Hamiltonian cycle is much the same, such
+as one long corridor, ``replan`` too, which then plays as ``hamilton``); else a Hamiltonian cycle
+rebuilt at each food (``replan``), which also plays boards one cell short of a cycle (odd open
+boards) on a cycle through every cell but a hole; else one through every cell but a moving hole
 (``hole-cycle``); else ``greedy``.
 """
 
@@ -56,6 +57,8 @@ class BestSolver:
             except SolverUnavailable as exc:
                 reasons.append(str(exc))
                 continue
+            if isinstance(solver, TreeSolver) and solver.tiled:
+                solver = _rigid_replan(game) or solver
             self._solver = solver
             self.played = solver.name
             return
@@ -69,3 +72,14 @@ class BestSolver:
     def overlay(self, game: Game) -> Mapping[Point, str]:
         """The plan of the solver playing this board."""
         return {} if self._solver is None else self._solver.overlay(game)
+
+
+def _rigid_replan(game: Game) -> ReplanSolver | None:
+    """``replan`` set up on the board if it finds no other cycle to rebuild toward the food
+    (then it plays ``hamilton``'s game, which on such a board the tree cannot beat)."""
+    replan = ReplanSolver()
+    try:
+        replan.setup(game)
+    except SolverUnavailable:
+        return None
+    return None if replan.rebuilds else replan

@@ -105,6 +105,11 @@ class ReplanSolver:
         return bool(self._lane.moves or self._lane.after)
 
     @property
+    def rebuilds(self) -> bool:
+        """Whether it rebuilds the cycle (once set up); if not, it plays ``hamilton``'s game."""
+        return self._rebuild
+
+    @property
     def hole(self) -> int:
         """The cell index the cycle leaves out on a board one cell short of a cycle; else -1."""
         return self._hole

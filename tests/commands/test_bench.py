@@ -404,21 +404,21 @@ def test_the_command_json_with_processes(tmp_path: Path) -> None:
 def test_best_is_reported_with_what_it_played(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # best plays 10x10 with the cell tree and 5x4 (no 2x2 block grid fits) with replan; the rows
-    # say so, while its replays keep the name asked for. tree refuses 5x4: no row for it.
-    args = ("--ai", "best,tree", "--size", "10x10", "--size", "5x4", "--games", "2")
+    # best plays 10x10 with the cell tree and 5x5 (no cut into blocks fits) with replan; the rows
+    # say so, while its replays keep the name asked for. tree refuses 5x5: no row for it.
+    args = ("--ai", "best,tree", "--size", "10x10", "--size", "5x5", "--games", "2")
     assert cli.main(["bench", *args, "--json", "--record-dir", str(tmp_path)]) == 0
     out, err = capsys.readouterr()
     rows = json.loads(out)
     assert [(r["solver"], r["level"]) for r in rows] == [
         ("best (tree)", "open-10x10"),
-        ("best (replan)", "open-5x4"),
+        ("best (replan)", "open-5x5"),
         ("tree", "open-10x10"),
     ]
     assert all(r["wins"] == 2 for r in rows)
-    assert "termsnake bench: tree on open-5x4: unavailable: tree cannot play" in err
+    assert "termsnake bench: tree on open-5x5: unavailable: tree cannot play" in err
     assert "try --ai best" in err
-    replay = load_replay(tmp_path / "best-open-5x4-len1-seed1.json")
+    replay = load_replay(tmp_path / "best-open-5x5-len1-seed1.json")
     assert replay.solver == "best"
     assert verify(replay).outcome is Outcome.WON
     assert cli.main(["bench", *args]) == 0

@@ -1,5 +1,6 @@
 """``best``: the cell tree where its blocks fit, else replan, hole-cycle or greedy, in that
-order; it says what it played, and plays each board as that solver alone would."""
+order (replan first on small boards, and where every cycle runs along one corridor); it says
+what it played, and plays each board as that solver alone would."""
 
 from __future__ import annotations
 
@@ -41,17 +42,32 @@ def test_on_small_boards_best_plays_replan_where_the_tree_would_fit() -> None:
         assert best.played == played
 
 
-def test_boards_without_whole_blocks_are_played_with_the_rebuilt_cycle() -> None:
+def test_small_boards_without_whole_2x2_blocks_are_played_with_the_rebuilt_cycle() -> None:
     level = Level(Board.open(5, 4), (Point(0, 0),), Direction.RIGHT)
     for seed in range(4):
         game = Game(level, seed=seed)
-        with pytest.raises(SolverUnavailable, match="try --ai best"):
-            TreeSolver().setup(game)
         solver = BestSolver()
         solver.setup(game)
         assert solver.played == "replan"
         assert play(game, solver) is Outcome.WON
         assert game.moves == _moves(level, seed, "replan")[1]
+
+
+def test_walled_boards_no_2x2_grid_fits_are_played_by_the_tree_on_other_blocks() -> None:
+    # A post one cell wide, off every grid of 2x2 blocks, on a board above SMALL_BOARD cells.
+    rows = ["." * 10] * 7
+    rows[2] = rows[3] = "...#......"
+    level = Level(Board.from_rows(rows), (Point(0, 0),), Direction.RIGHT)
+    assert level.board.size > SMALL_BOARD
+    game = Game(level, seed=1)
+    best = BestSolver()
+    best.setup(game)
+    assert best.played == "tree"
+    tree = TreeSolver()
+    tree.setup(Game(level, seed=1))
+    assert tree.tiled
+    assert play(game, best) is Outcome.WON
+    assert game.moves == _moves(level, 1, "tree")[1]
 
 
 def test_odd_boards_are_won_by_replan_with_a_moving_hole() -> None:

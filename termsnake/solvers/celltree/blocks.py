@@ -1,18 +1,21 @@
-"""The board cut into 2x2 blocks: ``BlockGrid``, the two moves of each cell, and the block graph.
+"""The board cut into blocks: ``BlockGrid``, the two moves of each cell, and the block graph.
 
-Inside a block the snake always turns the same way round, so each cell has two moves: the
-default move that stays in the block, or the cross move into the next block over an edge of
-the block graph. Cells are numbered ``y * width + x``.
+The blocks are 2x2 (``cuts`` tries every grid of them first), or where no grid fits, 2x2, 2x3
+and 3x2 (``tiling``). Inside a block the snake always goes round its rim the same way, so each
+cell has two moves: the default move that stays in the block, or the cross move into the next
+block over an edge of the block graph. Cells are numbered ``y * width + x``.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final
 
 from termsnake.core.board import Board
 from termsnake.core.geometry import Direction, Point
+from termsnake.solvers.celltree.tiling import OFFSETS, Rect, cuts_of
 
 _D, _U, _L, _R = Direction.DOWN, Direction.UP, Direction.LEFT, Direction.RIGHT
 # (x % 2, y % 2) -> (default move inside the block, cross move out of it), for both turnings.
@@ -20,15 +23,14 @@ _TURNS: Final[tuple[dict[tuple[int, int], tuple[Direction, Direction]], ...]] = 
     {(0, 0): (_D, _L), (0, 1): (_R, _D), (1, 1): (_U, _R), (1, 0): (_L, _U)},
     {(0, 0): (_R, _U), (1, 0): (_D, _R), (1, 1): (_L, _D), (0, 1): (_U, _L)},
 )
-# Every way to cut a board: the blocks shifted by these offsets, each turning both ways round.
-OFFSETS: Final = ((0, 0), (1, 1), (1, 0), (0, 1))
+# Every way to cut a board: the blocks shifted by OFFSETS, each turning both ways round.
 TURNINGS: Final = (0, 1)
 ARROWS: Final[dict[Direction, str]] = {_U: "^", _D: "v", _L: "<", _R: ">"}
 
 
 @dataclass(slots=True)
 class BlockGrid:
-    """The two-moves-per-cell graph of a board cut into 2x2 blocks, for one turning."""
+    """The two-moves-per-cell graph of a board cut into blocks, for one turning."""
 
     board: Board
     points: list[Point]  # cell index -> point (index = y * width + x)
@@ -47,6 +49,7 @@ class BlockGrid:
     crossing: list[tuple[int, ...]]  # cell -> its cross successor, if any
     nbrs: list[list[int]]  # cell -> the free cells next to it
     open_cells: list[int]  # the cells that are not wall
+    tiled: bool = False  # cut into blocks of other shapes than 2x2 (``tiling``)
 
     def index(self, p: Point) -> int:
         """The cell index of a point."""
@@ -54,13 +57,24 @@ class BlockGrid:
 
 
 def cuts(board: Board) -> Iterator[BlockGrid | str]:
-    """Every block grid of ``board``, or why an offset cannot cut it (once for both turnings)."""
+    """Every block grid of ``board``, or why an offset cannot cut it (once for both turnings):
+    the grids of 2x2 blocks, then the cuts into 2x2, 2x3 and 3x2 blocks."""
     for offset in OFFSETS:
         for turning in TURNINGS:
             grid = build_grid(board, turning, offset)
             yield grid
             if isinstance(grid, str):
                 break
+    tilings = cuts_of(board)
+    if isinstance(tilings, str):
+        yield tilings
+        return
+    # The cuts whose blocks join most directly first: a doorway whose blocks do not line up
+    # is a wall to the tree, and costs a detour round the other rooms.
+    grids = [build_tiled_grid(board, 0, list(r)) for r in tilings]
+    for i in sorted(range(len(grids)), key=lambda i: _spread(grids[i])):
+        yield grids[i]
+        yield build_tiled_grid(board, 1, list(tilings[i]))
 
 
 def build_grid(board: Board, turning: int, offset: tuple[int, int] = (0, 0)) -> BlockGrid | str:
@@ -75,12 +89,28 @@ def build_grid(board: Board, turning: int, offset: tuple[int, int] = (0, 0)) -> 
     n = board.width * board.height
     points = [Point(i % board.width, i // board.width) for i in range(n)]
     moves, dflt, cross, cedge, ends = _moves(board, block, points, _TURNS[turning], offset)
-    count = _block_count(board, offset)
+    return _grid(board, points, block, moves, dflt, cross, cedge, ends, _block_count(board, offset))
+
+
+def _grid(
+    board: Board,
+    points: list[Point],
+    block: list[int],
+    moves: list[tuple[Direction, Direction] | None],
+    dflt: list[int],
+    cross: list[int],
+    cedge: list[int],
+    ends: list[tuple[int, int]],
+    count: int,
+) -> BlockGrid:
+    """The grid of these moves, with the block graph of ``count`` blocks (free or not)."""
+    n = len(points)
     adj: list[list[tuple[int, int]]] = [[] for _ in range(count)]
     for e, (a, b) in enumerate(ends):
         adj[a].append((e, b))
         adj[b].append((e, a))
     blocks = sorted({b for b in block if b >= 0})
+    free = set(blocks)
     return BlockGrid(
         board,
         points,
@@ -92,7 +122,7 @@ def build_grid(board: Board, turning: int, offset: tuple[int, int] = (0, 0)) -> 
         ends,
         adj,
         blocks,
-        [b in set(blocks) for b in range(count)],
+        [b in free for b in range(count)],
         [[c for c in range(n) if block[c] == b] for b in range(count)],
         pred_of(dflt, cross),
         [tuple(d for d in (dflt[c], cross[c]) if d >= 0) for c in range(n)],
@@ -100,6 +130,103 @@ def build_grid(board: Board, turning: int, offset: tuple[int, int] = (0, 0)) -> 
         _neighbours(board, block, points),
         [c for c in range(n) if block[c] >= 0],
     )
+
+
+def _spread(grid: BlockGrid, sources: int = 16) -> int:
+    """How far apart the cells are along the blocks' ways (either way along them), summed from
+    a few cells spread over the board: the less, the more directly the blocks join."""
+    links: list[set[int]] = [set() for _ in grid.points]
+    for c in grid.open_cells:
+        for d in grid.ways[c]:
+            links[c].add(d)
+            links[d].add(c)
+    cells = grid.open_cells
+    total = 0
+    for source in cells[:: max(1, len(cells) // sources)]:
+        dist = {source: 0}
+        queue = deque([source])
+        while queue:
+            a = queue.popleft()
+            for b in links[a]:
+                if b not in dist:
+                    dist[b] = dist[a] + 1
+                    queue.append(b)
+        total += sum(dist.values())
+    return total
+
+
+def build_tiled_grid(board: Board, turning: int, rects: list[Rect]) -> BlockGrid:
+    """The block graph of ``board`` cut into ``rects`` (see ``tiling``), for turning 0 or 1."""
+    n = board.width * board.height
+    w = board.width
+    points = [Point(i % w, i // w) for i in range(n)]
+    block = [-1] * n
+    moves: list[tuple[Direction, Direction] | None] = [None] * n
+    dflt = [-1] * n
+    for b, rect in enumerate(rects):
+        cells = rect.cells(board)
+        assert cells is not None
+        for k, p in enumerate(cells):
+            c = p.y * w + p.x
+            block[c] = b
+            moves[c] = turns = _rim_move(k % rect.width, k // rect.width, rect, turning)
+            q = board.step(p, turns[0])
+            assert q is not None
+            dflt[c] = q.y * w + q.x
+    cross, cedge, ends = _rim_crossings(board, block, moves, dflt)
+    grid = _grid(board, points, block, moves, dflt, cross, cedge, ends, len(rects))
+    grid.tiled = True
+    return grid
+
+
+def _rim_move(i: int, j: int, rect: Rect, turning: int) -> tuple[Direction, Direction]:
+    """The (default, cross) move of the cell (i, j) of ``rect`` going round its rim: down the
+    left side first (turning 0) or right along the top (turning 1); the cross move leaves the
+    block at right angles to the default one."""
+    last_i, last_j = rect.width - 1, rect.height - 1
+    if turning == 0:
+        if i == 0 and j < last_j:
+            return _D, _L
+        if j == last_j and i < last_i:
+            return _R, _D
+        if i == last_i and j > 0:
+            return _U, _R
+        return _L, _U
+    if j == 0 and i < last_i:
+        return _R, _U
+    if i == last_i and j < last_j:
+        return _D, _R
+    if j == last_j and i > 0:
+        return _L, _D
+    return _U, _L
+
+
+def _rim_crossings(
+    board: Board,
+    block: list[int],
+    moves: list[tuple[Direction, Direction] | None],
+    dflt: list[int],
+) -> tuple[list[int], list[int], list[tuple[int, int]]]:
+    """Each cell's cross successor and edge, and each edge's two blocks: a cell may cross where
+    the block over the side runs the other way along it (so the two rims merge)."""
+    w = board.width
+    n = len(block)
+    cross, cedge = [-1] * n, [-1] * n
+    ends: list[tuple[int, int]] = []
+    for i in range(n):
+        turns = moves[i]
+        if turns is None or cross[i] >= 0:
+            continue
+        p, d = Point(i % w, i // w), Point(dflt[i] % w, dflt[i] // w)
+        q, r = board.step(p, turns[1]), board.step(d, turns[1])
+        if q is None or r is None:
+            continue
+        j, k = q.y * w + q.x, r.y * w + r.x
+        if block[j] < 0 or block[j] == block[i] or block[k] != block[j] or dflt[k] != j:
+            continue
+        cross[i], cross[k], cedge[i], cedge[k] = j, dflt[i], len(ends), len(ends)
+        ends.append((block[i], block[j]))
+    return cross, cedge, ends
 
 
 def _block_count(board: Board, offset: tuple[int, int]) -> int:

@@ -47,7 +47,7 @@ class Policy:
         """The next cell of the fixed cycle, while one is followed (from a lap without food on,
         until the snake eats)."""
         m = self.mirror
-        if since_food > len(m.grid.blocks) * 4 and self.follow is None:
+        if since_food > len(m.grid.open_cells) and self.follow is None:
             self.follow = witness_cycle(m)
         if self.follow is None:
             return None

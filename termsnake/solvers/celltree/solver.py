@@ -1,9 +1,10 @@
 """``TreeSolver``: the cell tree, a Hamiltonian cycle around a spanning tree of 2x2 blocks,
 re-planned toward the food at every move.
 
-The board is cut into 2x2 blocks (``blocks``). Inside a block the snake always turns the same
-way round, so each cell has two moves, and any spanning tree of the blocks makes one
-Hamiltonian cycle (the walk around the tree). Each body cell fixes one tree edge (``mirror``);
+The board is cut into 2x2 blocks (``blocks``), or where they do not fit, into 2x2, 2x3 and 3x2
+blocks (``tiling``). Inside a block the snake always goes round its rim the same way, so each
+cell has two moves, and any spanning tree of the blocks makes one Hamiltonian cycle (the walk
+around the tree). Each body cell fixes one tree edge (``mirror``);
 the solver keeps "some spanning tree agrees with the body" (``spanning``), so the body is an arc
 of a Hamiltonian cycle and following that cycle is always safe.
 
@@ -33,7 +34,7 @@ from termsnake.solvers.hampath import Limit
 
 
 class TreeSolver:
-    """The cell tree; it refuses boards that no grid of whole 2x2 blocks fits."""
+    """The cell tree; it refuses boards that cannot be cut into blocks two cells wide."""
 
     name = "tree"
 
@@ -42,12 +43,18 @@ class TreeSolver:
         self.policy: Policy | None = None  # the live line of play, once set up
         self.late: LateGame | None = None  # the late game, once it has begun
 
+    @property
+    def tiled(self) -> bool:
+        """Whether the board is cut into blocks of other shapes than 2x2 (once set up)."""
+        return self.policy is not None and self.policy.mirror.grid.tiled
+
     def setup(self, game: Game) -> None:
         """Cut the board into blocks that the start body fits; SolverUnavailable if none does."""
         self.policy = None
         self.late = None
         config = self.config
-        reasons: list[str] = []
+        reasons: list[str] = []  # why each cut does not fit the board, the last one's last
+        body = ""  # why the body fits no cut of the board, if one does
         for grid in cuts(game.board):
             if isinstance(grid, str):
                 reasons.append(grid)
@@ -59,11 +66,11 @@ class TreeSolver:
                 hug = config.hug_on(len(grid.blocks))
                 self.policy = Policy(config, mirror, maps, shut=config.shut, hug=hug)
                 return
-            reasons.insert(0, why)  # the board can be cut: the body is the reason
+            body = body or why  # the board can be cut: the body is the reason
         raise SolverUnavailable(
-            f"{self.name} cannot play {game.board.name}: it needs the board cut into whole 2x2 "
-            f"blocks of floor with the start body along their ways, and no cut fits "
-            f"({reasons[0]}); try --ai best"
+            f"{self.name} cannot play {game.board.name}: it needs the board cut into blocks of "
+            f"floor two cells wide with the start body along their ways, and no cut fits "
+            f"({body or reasons[-1]}); try --ai best"
         )
 
     def next_direction(self, game: Game) -> Direction:
@@ -74,7 +81,7 @@ class TreeSolver:
             m = policy.mirror
             m.sync(game)
             blocks = len(m.grid.blocks)
-            if not self.config.late_game(blocks, 4 * blocks - game.length):
+            if not self.config.late_game(blocks, len(m.grid.open_cells) - game.length):
                 nxt = choose(policy, food_index(game), game.since_food, game)
                 return direction(m.grid, m.head, nxt)
             config = self.config

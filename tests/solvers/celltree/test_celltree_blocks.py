@@ -1,5 +1,6 @@
-"""The board cut into 2x2 blocks: two moves per cell, shifted blocks for framed boards, and the
-boards no block grid fits, which the tree refuses (``best`` plays them)."""
+"""The board cut into 2x2 blocks: two moves per cell, shifted blocks for framed boards, boards no
+2x2 grid fits cut into other blocks, and the boards no cut fits, which the tree refuses (``best``
+plays them)."""
 
 from __future__ import annotations
 
@@ -34,9 +35,7 @@ def test_a_framed_board_is_cut_with_shifted_blocks() -> None:
 
 
 NO_BLOCKS = {
-    "open 5x4": Level(Board.open(5, 4), (Point(0, 0),), Direction.RIGHT),
     "odd 5x5": open_level(5, 5, length=1),
-    "wrapping 5x4": Level(Board.open(5, 4, wrap=True), (Point(0, 0),), Direction.RIGHT),
     "notched": Level(
         Board.from_rows([".#...", ".....", ".....", ".....", "....."]),
         (Point(0, 0),),
@@ -46,15 +45,25 @@ NO_BLOCKS = {
 
 
 @pytest.mark.parametrize("name", NO_BLOCKS)
-def test_boards_no_block_grid_fits_are_refused_with_the_reason(name: str) -> None:
+def test_boards_no_cut_fits_are_refused_with_the_reason(name: str) -> None:
     game = Game(NO_BLOCKS[name], seed=1)
     solver = TreeSolver()
     with pytest.raises(SolverUnavailable) as info:
         solver.setup(game)
     message = str(info.value)
-    assert "2x2 blocks" in message and message.endswith("try --ai best")
-    assert ("odd side" if "wrapping" in name else "part wall or off the board") in message
+    assert "blocks of floor two cells wide" in message and message.endswith("try --ai best")
+    assert ("odd number" if "odd" in name else "half light, half dark") in message
     assert solver.policy is None and solver.overlay(game) == {}
+
+
+def test_boards_no_2x2_grid_fits_are_cut_into_other_blocks_too() -> None:
+    game = Game(Level(Board.open(5, 4), (Point(0, 0),), Direction.RIGHT), seed=1)
+    solver = TreeSolver()
+    solver.setup(game)
+    assert solver.tiled
+    assert play(game, solver) is Outcome.WON
+    solver.setup(Game(open_level(6, 4, length=1), seed=1))
+    assert not solver.tiled
 
 
 def test_a_start_body_against_the_blocks_way_round_is_the_reason_given() -> None:

@@ -1,0 +1,254 @@
+"""Boards the 2x2 blocks do not fit, cut into thin rectangles: 2x2, 2x3 and 3x2 blocks.
+
+Any rectangle two cells wide (or tall) has a Hamiltonian cycle, its rim, so it can stand in for
+a 2x2 block: inside it the snake goes round the rim, and two blocks side by side merge over
+any two cells of the shared side. ``tile`` finds such a cut by exact cover (the free cell with
+the fewest ways to be covered first), preferring 2x2 blocks on a grid of the given offset, so
+that most of the board is cut as an open board would be and the rest absorbs the odd rows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Final
+
+from termsnake.core.board import Board
+from termsnake.core.geometry import Direction, Point
+from termsnake.solvers.hampath import Limit
+
+SHAPES: Final = ((2, 2), (2, 3), (3, 2))
+# The grids of 2x2 blocks a cut keeps to where it can: shifted by these offsets.
+OFFSETS: Final = ((0, 0), (1, 1), (1, 0), (0, 1))
+# Each way out of a block, with the direction along the sides it crosses.
+_ACROSS: Final = (
+    (Direction.LEFT, Direction.DOWN),
+    (Direction.RIGHT, Direction.DOWN),
+    (Direction.UP, Direction.RIGHT),
+    (Direction.DOWN, Direction.RIGHT),
+)
+DEFAULT_TILE_LIMIT: Final = Limit(500)
+# The search recurses once per block placed: bigger boards would go past Python's stack limit.
+MAX_CELLS: Final = 2_500
+
+
+@dataclass(frozen=True, slots=True)
+class Rect:
+    """A block: its top-left corner and its size (it may wrap round a wrapping board)."""
+
+    x: int
+    y: int
+    width: int
+    height: int
+
+    def cells(self, board: Board) -> list[Point] | None:
+        """Its cells row by row, or None if one is a wall or off the board."""
+        out = []
+        for j in range(self.height):
+            for i in range(self.width):
+                x, y = self.x + i, self.y + j
+                if board.wrap:
+                    x, y = x % board.width, y % board.height
+                p = Point(x, y)
+                if not board.is_free(p):
+                    return None
+                out.append(p)
+        return out
+
+
+def _placements(board: Board, offset: tuple[int, int]) -> list[tuple[int, Rect, list[Point]]]:
+    """Every block that fits the board, ranked: the fewer sides off the grid of 2x2 blocks at
+    ``offset`` the better (a block that brings the cut back onto the grid comes before one that
+    keeps it off), then 2x2 first."""
+    out = []
+    ox, oy = offset
+    for p in board.free_cells:
+        for w, h in SHAPES:
+            rect = Rect(p.x, p.y, w, h)
+            cells = rect.cells(board)
+            if cells is None or len(set(cells)) != len(cells):
+                continue
+            off = (p.x + ox) % 2 + (p.x + w + ox) % 2 + (p.y + oy) % 2 + (p.y + h + oy) % 2
+            out.append((2 * off + (w != h), rect, cells))
+    out.sort(key=lambda t: (t[0], t[1].y, t[1].x))
+    return out
+
+
+# Every game on a board cuts it the same way: bench and serve play many games on a few boards.
+@lru_cache(maxsize=16)
+def cuts_of(board: Board) -> tuple[tuple[Rect, ...], ...] | str:
+    """Every cut ``tile`` finds, each once, or why none was found (the last reason)."""
+    found: list[tuple[Rect, ...]] = []
+    why = ""
+    for joined_first in (False, True):
+        for offset in OFFSETS:
+            cut = tile(board, offset, joined_first=joined_first)
+            if isinstance(cut, str):
+                why = cut
+            elif cut not in found:
+                found.append(cut)
+    return tuple(found) or why
+
+
+def tile(
+    board: Board,
+    offset: tuple[int, int],
+    limit: Limit = DEFAULT_TILE_LIMIT,
+    *,
+    joined_first: bool = False,
+) -> tuple[Rect, ...] | str:
+    """A cut of every free cell into blocks whose sides lie on the grid of 2x2 blocks at
+    ``offset`` where they can, or why none was found within ``limit``."""
+    if board.size % 2:
+        return "the board has an odd number of free cells"
+    if board.size > MAX_CELLS:
+        return f"blocks of other shapes than 2x2 are cut on boards of at most {MAX_CELLS} cells"
+    light = sum((p.x + p.y) % 2 for p in board.free_cells)
+    # Every block has as many light cells as dark, where the colours alternate across the edges
+    # (on a board that wraps with an odd side they do not).
+    if 2 * light != board.size and not (board.wrap and (board.width % 2 or board.height % 2)):
+        return "the free cells are not half light, half dark like a chessboard's"
+    places = _placements(board, offset)
+    cover = _Cover(board, [cells for _, _, cells in places], limit, joined_first=joined_first)
+    found = cover.solve(list(range(len(cover.count))))
+    if found is None:
+        return f"no cut into 2x2, 2x3 and 3x2 blocks found within {limit.nodes} tries"
+    if not found:
+        return "no cut into 2x2, 2x3 and 3x2 blocks that all join was found"
+    return tuple(sorted((places[k][1] for k, _ in cover.trail), key=lambda r: (r.y, r.x)))
+
+
+class _Cover:
+    """Exact cover of the free cells by blocks, one connected part of the uncovered cells at a
+    time: a part that cannot be covered fails at once, whatever the other parts hold."""
+
+    def __init__(
+        self, board: Board, blocks: list[list[Point]], limit: Limit, *, joined_first: bool
+    ) -> None:
+        # Which cell next to the blocks placed is covered next: the one with the fewest ways
+        # (False), or with the fewest ways that join a block placed (True). Each finds cuts the
+        # other misses, and cuts of its own.
+        self.joined_first = joined_first
+        index = {p: i for i, p in enumerate(board.free_cells)}
+        self.covers = [[index[p] for p in cells] for cells in blocks]
+        self.options: list[list[int]] = [[] for _ in index]
+        for k, cs in enumerate(self.covers):
+            for c in cs:
+                self.options[c].append(k)
+        self.count = [len(o) for o in self.options]
+        self.alive = [True] * len(blocks)
+        self.covered = [False] * len(index)
+        self.nbrs = [[index[q] for _, q in board.neighbours(p)] for p in board.free_cells]
+        self.trail: list[tuple[int, list[int]]] = []  # each block placed, and what it ruled out
+        self.owner = [-1] * len(index)  # cell -> the block placed on it
+        # Block -> the pairs of cells next to two cells along one of its sides: a block holding
+        # both can merge with it.
+        self.sides = [_sides(board, cells, index) for cells in blocks]
+        self.nodes = 0
+        self.limit = limit.nodes
+
+    def solve(self, part: list[int]) -> bool | None:
+        """Cover the connected uncovered cells ``part``: True, False (they cannot be), None (the
+        limit was reached)."""
+        self.nodes += 1
+        if self.nodes > self.limit:
+            return None
+        if not part:
+            return True
+        if min(self.count[c] for c in part) == 0:
+            return False
+        for k in self._ways(part):
+            mark = len(self.trail)
+            self._place(k)
+            found: bool | None = True
+            for sub in sorted(self._parts(part), key=len):
+                found = self.solve(sub)
+                if not found:
+                    break
+            if found is None:
+                return None
+            if found:
+                return True
+            while len(self.trail) > mark:
+                self._undo()
+        return False
+
+    def _ways(self, part: list[int]) -> list[int]:
+        """The blocks to try next: those that cover one cell next to the blocks placed and join
+        one of them. The cut grows from the blocks placed, the cell with the fewest ways first,
+        so that a dead end shows near the choices that made it."""
+        count, owner, nbrs = self.count, self.owner, self.nbrs
+        edge = [c for c in part if any(owner[b] >= 0 for b in nbrs[c])] or part
+        if not self.joined_first:
+            c = min(edge, key=lambda c: (count[c], c))
+            return [k for k in self.options[c] if self.alive[k] and self._joins(k)]
+        # The cell with the fewest ways that join.
+        best: list[int] = []
+        for c in sorted(edge, key=lambda c: (count[c], c)):
+            ways = [k for k in self.options[c] if self.alive[k] and self._joins(k)]
+            if ways and (not best or len(ways) < len(best)):
+                best = ways
+                if len(ways) == 1:
+                    break
+        return best
+
+    def _joins(self, k: int) -> bool:
+        """Whether block ``k`` can merge with a block placed (any block, if none is)."""
+        owner = self.owner
+        return not self.trail or any(owner[a] == owner[b] >= 0 for a, b in self.sides[k])
+
+    def _place(self, k: int) -> None:
+        killed = []
+        for c in self.covers[k]:
+            self.covered[c] = True
+            self.owner[c] = k
+            for o in self.options[c]:
+                if self.alive[o]:
+                    self.alive[o] = False
+                    killed.append(o)
+                    for c2 in self.covers[o]:
+                        self.count[c2] -= 1
+        self.trail.append((k, killed))
+
+    def _undo(self) -> None:
+        k, killed = self.trail.pop()
+        for o in killed:
+            self.alive[o] = True
+            for c2 in self.covers[o]:
+                self.count[c2] += 1
+        for c in self.covers[k]:
+            self.covered[c] = False
+            self.owner[c] = -1
+
+    def _parts(self, part: list[int]) -> list[list[int]]:
+        """The connected parts of the cells of ``part`` still uncovered."""
+        covered, nbrs = self.covered, self.nbrs
+        seen: set[int] = set()
+        out = []
+        for c in part:
+            if covered[c] or c in seen:
+                continue
+            seen.add(c)
+            group = [c]
+            for a in group:
+                for b in nbrs[a]:
+                    if not covered[b] and b not in seen:
+                        seen.add(b)
+                        group.append(b)
+            out.append(group)
+        return out
+
+
+def _sides(board: Board, cells: list[Point], index: dict[Point, int]) -> list[tuple[int, int]]:
+    """The pairs of free cells next to two neighbouring cells of a block, across one side."""
+    mine = set(cells)
+    out = []
+    for a in cells:
+        for out_dir, along in _ACROSS:
+            a2 = board.step(a, along)
+            if a2 not in mine:
+                continue
+            n1, n2 = board.step(a, out_dir), board.step(a2, out_dir)
+            if n1 in index and n2 in index and n1 not in mine and n2 not in mine:
+                out.append((index[n1], index[n2]))
+    return out

@@ -1,0 +1,127 @@
+"""Boards no 2x2 grid fits, cut into 2x2, 2x3 and 3x2 blocks: every free cell in one block, the
+blocks all joined, the rim moves, the cycle held at every move, and the boards still refused."""
+
+from __future__ import annotations
+
+import pytest
+from celltree_checks import level_of, play_checked
+
+from termsnake.core.board import Board
+from termsnake.core.game import Game, Outcome
+from termsnake.core.geometry import Direction, Point
+from termsnake.core.level import Level
+from termsnake.formats import presets
+from termsnake.solvers.base import SolverUnavailable
+from termsnake.solvers.celltree import TreeSolver
+from termsnake.solvers.celltree.blocks import build_tiled_grid
+from termsnake.solvers.celltree.spanning import span
+from termsnake.solvers.celltree.tiling import SHAPES, Rect, cuts_of, tile
+
+# A framed board of two rooms with a doorway two wide, each room an odd number of rows high.
+DOORWAY = (
+    "###########",
+    "#....#....#",
+    "#....#....#",
+    "#.........#",
+    "#.........#",
+    "#....#....#",
+    "#....#....#",
+    "#....#....#",
+    "###########",
+)
+# A post one cell wide, off any grid of 2x2 blocks.
+POST = (
+    "..........",
+    "..........",
+    "...#......",
+    "...#......",
+    "..........",
+    "..........",
+    "..........",
+)
+
+
+def _boards() -> dict[str, Board]:
+    boards = {name: presets.load_preset(name).board for name in ("rooms", "pillars", "torus")}
+    boards["doorway"] = Board.from_rows(DOORWAY)
+    boards["post"] = Board.from_rows(POST)
+    boards["open 5x4"] = Board.open(5, 4)
+    boards["wrapping 6x5"] = Board.open(6, 5, wrap=True)
+    return boards
+
+
+@pytest.mark.parametrize(("name", "board"), _boards().items(), ids=list(_boards()))
+def test_a_cut_covers_every_free_cell_once_with_blocks_that_all_join(
+    name: str, board: Board
+) -> None:
+    found = cuts_of(board)
+    assert not isinstance(found, str), name
+    for rects in found:
+        cells = [p for r in rects for p in r.cells(board) or ()]
+        assert sorted(cells) == sorted(board.free_cells)
+        assert all((r.width, r.height) in SHAPES for r in rects)
+        for turning in (0, 1):
+            grid = build_tiled_grid(board, turning, list(rects))
+            spanned = span(grid.ends, len(grid.adj), [-1] * len(grid.ends))
+            assert spanned is not None and spanned[2] == len(rects) - 1  # one tree of blocks
+            # The walk around that tree visits every free cell once.
+            tree = spanned[1]
+            nxt = [
+                grid.cross[c] if grid.cedge[c] >= 0 and tree[grid.cedge[c]] else grid.dflt[c]
+                for c in range(len(grid.points))
+            ]
+            start = grid.open_cells[0]
+            walk, c = [start], nxt[start]
+            while c != start:
+                walk.append(c)
+                c = nxt[c]
+            assert sorted(walk) == sorted(grid.open_cells)
+
+
+def test_the_same_board_is_cut_the_same_way_every_time() -> None:
+    board = presets.load_preset("rooms").board
+    first = cuts_of.__wrapped__(board)
+    assert first == cuts_of.__wrapped__(board) == cuts_of(board)
+    assert not isinstance(first, str) and tile(board, (1, 1), joined_first=False) in first
+
+
+def test_inside_a_block_the_snake_goes_round_its_rim() -> None:
+    board = Board.open(2, 3)
+    grid = build_tiled_grid(board, 0, [Rect(0, 0, 2, 3)])
+    c, seen = 0, []
+    for _ in range(6):
+        seen.append(grid.points[c])
+        c = grid.dflt[c]
+    assert c == 0
+    assert seen == [Point(0, 0), Point(0, 1), Point(0, 2), Point(1, 2), Point(1, 1), Point(1, 0)]
+    assert all(x < 0 for x in grid.cross)  # one block: nowhere to cross to
+
+
+@pytest.mark.parametrize(
+    ("rows", "wrap"),
+    [(DOORWAY, False), (POST, False), (("." * 6,) * 5, True), (("." * 5,) * 4, False)],
+    ids=["doorway", "post", "wrapping 6x5", "open 5x4"],
+)
+@pytest.mark.parametrize("seed", range(6))
+def test_the_cycle_holds_the_snake_at_every_move_on_a_cut_board(
+    rows: tuple[str, ...], wrap: bool, seed: int
+) -> None:
+    board = Board.from_rows(rows, wrap=wrap)
+    start = Point(0, 0) if board.is_free(Point(0, 0)) else Point(1, 1)
+    game = play_checked(Level(board, (start,), Direction.RIGHT), seed)
+    assert game.outcome is Outcome.WON
+
+
+@pytest.mark.parametrize(
+    ("rows", "why"),
+    [
+        ((".....",) * 5, "odd number of free cells"),
+        ((".#...", ".....", ".....", ".....", "....."), "half light, half dark"),
+        (("......", "......", "#.####", "#.####", "......", "......"), "that all join"),
+    ],
+    ids=["odd", "unbalanced", "one-wide corridor"],
+)
+def test_boards_no_cut_fits_are_refused_with_the_reason(rows: tuple[str, ...], why: str) -> None:
+    game = Game(level_of(rows), seed=1)
+    with pytest.raises(SolverUnavailable, match=why):
+        TreeSolver().setup(game)
