@@ -27,7 +27,9 @@ _ACROSS: Final = (
     (Direction.UP, Direction.RIGHT),
     (Direction.DOWN, Direction.RIGHT),
 )
-DEFAULT_TILE_LIMIT: Final = Limit(500)
+# What each way of choosing the next cell may try (``_Cover``): the second fails faster, so it
+# can try more, and it is the one that finds the maze's cuts.
+LIMITS: Final = (Limit(500), Limit(10_000))
 # The search recurses once per block placed: bigger boards would go past Python's stack limit.
 MAX_CELLS: Final = 2_500
 
@@ -93,12 +95,13 @@ def cuts_of(board: Board) -> tuple[tuple[Rect, ...], ...] | str:
 def tile(
     board: Board,
     offset: tuple[int, int],
-    limit: Limit = DEFAULT_TILE_LIMIT,
+    limit: Limit | None = None,
     *,
     joined_first: bool = False,
 ) -> tuple[Rect, ...] | str:
     """A cut of every free cell into blocks whose sides lie on the grid of 2x2 blocks at
-    ``offset`` where they can, or why none was found within ``limit``."""
+    ``offset`` where they can, or why none was found within ``limit`` (default: LIMITS)."""
+    limit = limit or LIMITS[joined_first]
     if board.size % 2:
         return "the board has an odd number of free cells"
     if board.size > MAX_CELLS:
@@ -141,6 +144,7 @@ class _Cover:
         self.nbrs = [[index[q] for _, q in board.neighbours(p)] for p in board.free_cells]
         self.trail: list[tuple[int, list[int]]] = []  # each block placed, and what it ruled out
         self.owner = [-1] * len(index)  # cell -> the block placed on it
+        self.touch = [0] * len(index)  # cell -> how many cells next to it are covered
         # Block -> the pairs of cells next to two cells along one of its sides: a block holding
         # both can merge with it.
         self.sides = [_sides(board, cells, index) for cells in blocks]
@@ -161,7 +165,7 @@ class _Cover:
             mark = len(self.trail)
             self._place(k)
             found: bool | None = True
-            for sub in sorted(self._parts(part), key=len):
+            for sub in sorted(self._parts(part, k), key=len):
                 found = self.solve(sub)
                 if not found:
                     break
@@ -177,8 +181,8 @@ class _Cover:
         """The blocks to try next: those that cover one cell next to the blocks placed and join
         one of them. The cut grows from the blocks placed, the cell with the fewest ways first,
         so that a dead end shows near the choices that made it."""
-        count, owner, nbrs = self.count, self.owner, self.nbrs
-        edge = [c for c in part if any(owner[b] >= 0 for b in nbrs[c])] or part
+        count, touch = self.count, self.touch
+        edge = [c for c in part if touch[c]] or part
         if not self.joined_first:
             c = min(edge, key=lambda c: (count[c], c))
             return [k for k in self.options[c] if self.alive[k] and self._joins(k)]
@@ -202,6 +206,8 @@ class _Cover:
         for c in self.covers[k]:
             self.covered[c] = True
             self.owner[c] = k
+            for b in self.nbrs[c]:
+                self.touch[b] += 1
             for o in self.options[c]:
                 if self.alive[o]:
                     self.alive[o] = False
@@ -219,10 +225,18 @@ class _Cover:
         for c in self.covers[k]:
             self.covered[c] = False
             self.owner[c] = -1
+            for b in self.nbrs[c]:
+                self.touch[b] -= 1
 
-    def _parts(self, part: list[int]) -> list[list[int]]:
-        """The connected parts of the cells of ``part`` still uncovered."""
+    def _parts(self, part: list[int], k: int) -> list[list[int]]:
+        """The connected parts of the cells of ``part`` still uncovered, block ``k`` just
+        placed."""
         covered, nbrs = self.covered, self.nbrs
+        # Each part left holds a cell next to block k: if those cells meet close by, the rest
+        # of ``part`` is still one piece.
+        around = {b for c in self.covers[k] for b in nbrs[c] if not covered[b]}
+        if self._meet_nearby(around):
+            return [[c for c in part if not covered[c]]]
         seen: set[int] = set()
         out = []
         for c in part:
@@ -237,6 +251,28 @@ class _Cover:
                         group.append(b)
             out.append(group)
         return out
+
+    def _meet_nearby(self, cells: set[int], reach: int = 24) -> bool:
+        """Whether the uncovered ``cells`` are joined within ``reach`` cells of one of them."""
+        if len(cells) <= 1:
+            return True
+        covered, nbrs = self.covered, self.nbrs
+        start = min(cells)
+        seen = {start}
+        queue = [start]
+        left = len(cells) - 1
+        for a in queue:
+            for b in nbrs[a]:
+                if not covered[b] and b not in seen:
+                    seen.add(b)
+                    queue.append(b)
+                    if b in cells:
+                        left -= 1
+                        if not left:
+                            return True
+            if len(queue) > reach:
+                return False
+        return False
 
 
 def _sides(board: Board, cells: list[Point], index: dict[Point, int]) -> list[tuple[int, int]]:

@@ -42,7 +42,8 @@ POST = (
 
 
 def _boards() -> dict[str, Board]:
-    boards = {name: presets.load_preset(name).board for name in ("rooms", "pillars", "torus")}
+    names = ("rooms", "pillars", "torus", "maze")
+    boards = {name: presets.load_preset(name).board for name in names}
     boards["doorway"] = Board.from_rows(DOORWAY)
     boards["post"] = Board.from_rows(POST)
     boards["open 5x4"] = Board.open(5, 4)
