@@ -69,12 +69,10 @@ def cuts(board: Board) -> Iterator[BlockGrid | str]:
     if isinstance(tilings, str):
         yield tilings
         return
-    # The cuts whose blocks join most directly first: a doorway whose blocks do not line up
-    # is a wall to the tree, and costs a detour round the other rooms.
-    grids = [build_tiled_grid(board, 0, list(r)) for r in tilings]
-    for i in sorted(range(len(grids)), key=lambda i: _spread(grids[i])):
-        yield grids[i]
-        yield build_tiled_grid(board, 1, list(tilings[i]))
+    # The grids whose ways lead most directly across the board first: a doorway whose blocks
+    # do not line up is a wall to the tree, and costs a detour round the other rooms.
+    grids = [build_tiled_grid(board, t, list(r)) for r in tilings for t in TURNINGS]
+    yield from sorted(grids, key=_spread)
 
 
 def build_grid(board: Board, turning: int, offset: tuple[int, int] = (0, 0)) -> BlockGrid | str:
@@ -132,14 +130,9 @@ def _grid(
     )
 
 
-def _spread(grid: BlockGrid, sources: int = 16) -> int:
-    """How far apart the cells are along the blocks' ways (either way along them), summed from
-    a few cells spread over the board: the less, the more directly the blocks join."""
-    links: list[set[int]] = [set() for _ in grid.points]
-    for c in grid.open_cells:
-        for d in grid.ways[c]:
-            links[c].add(d)
-            links[d].add(c)
+def _spread(grid: BlockGrid, sources: int = 8) -> int:
+    """How many moves along the blocks' ways the cells are from a few cells spread over the
+    board, in all: the fewer, the more directly the ways lead across it."""
     cells = grid.open_cells
     total = 0
     for source in cells[:: max(1, len(cells) // sources)]:
@@ -147,7 +140,7 @@ def _spread(grid: BlockGrid, sources: int = 16) -> int:
         queue = deque([source])
         while queue:
             a = queue.popleft()
-            for b in links[a]:
+            for b in grid.ways[a]:
                 if b not in dist:
                     dist[b] = dist[a] + 1
                     queue.append(b)

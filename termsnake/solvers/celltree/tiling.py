@@ -58,10 +58,12 @@ class Rect:
         return out
 
 
-def _placements(board: Board, offset: tuple[int, int]) -> list[tuple[int, Rect, list[Point]]]:
+def _placements(
+    board: Board, offset: tuple[int, int], squares_first: bool
+) -> list[tuple[int, Rect, list[Point]]]:
     """Every block that fits the board, ranked: the fewer sides off the grid of 2x2 blocks at
     ``offset`` the better (a block that brings the cut back onto the grid comes before one that
-    keeps it off), then 2x2 first."""
+    keeps it off), then 2x2 first; or with ``squares_first``, 2x2 first, then on the grid."""
     out = []
     ox, oy = offset
     for p in board.free_cells:
@@ -71,7 +73,8 @@ def _placements(board: Board, offset: tuple[int, int]) -> list[tuple[int, Rect, 
             if cells is None or len(set(cells)) != len(cells):
                 continue
             off = (p.x + ox) % 2 + (p.x + w + ox) % 2 + (p.y + oy) % 2 + (p.y + h + oy) % 2
-            out.append((2 * off + (w != h), rect, cells))
+            odd = int(w != h)
+            out.append(((4 * odd + off) if squares_first else (2 * off + odd), rect, cells))
     out.sort(key=lambda t: (t[0], t[1].y, t[1].x))
     return out
 
@@ -82,9 +85,9 @@ def cuts_of(board: Board) -> tuple[tuple[Rect, ...], ...] | str:
     """Every cut ``tile`` finds, each once, or why none was found (the last reason)."""
     found: list[tuple[Rect, ...]] = []
     why = ""
-    for joined_first in (False, True):
+    for squares_first, joined_first in ((False, False), (False, True), (True, False)):
         for offset in OFFSETS:
-            cut = tile(board, offset, joined_first=joined_first)
+            cut = tile(board, offset, joined_first=joined_first, squares_first=squares_first)
             if isinstance(cut, str):
                 why = cut
             elif cut not in found:
@@ -98,6 +101,7 @@ def tile(
     limit: Limit | None = None,
     *,
     joined_first: bool = False,
+    squares_first: bool = False,
 ) -> tuple[Rect, ...] | str:
     """A cut of every free cell into blocks whose sides lie on the grid of 2x2 blocks at
     ``offset`` where they can, or why none was found within ``limit`` (default: LIMITS)."""
@@ -111,7 +115,7 @@ def tile(
     # (on a board that wraps with an odd side they do not).
     if 2 * light != board.size and not (board.wrap and (board.width % 2 or board.height % 2)):
         return "the free cells are not half light, half dark like a chessboard's"
-    places = _placements(board, offset)
+    places = _placements(board, offset, squares_first)
     cover = _Cover(board, [cells for _, _, cells in places], limit, joined_first=joined_first)
     found = cover.solve(list(range(len(cover.count))))
     if found is None:
