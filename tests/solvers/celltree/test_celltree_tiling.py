@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 from celltree_checks import level_of, play_checked
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from termsnake.core.board import Board
 from termsnake.core.game import Game, Outcome
@@ -126,3 +128,35 @@ def test_boards_no_cut_fits_are_refused_with_the_reason(rows: tuple[str, ...], w
     game = Game(level_of(rows), seed=1)
     with pytest.raises(SolverUnavailable, match=why):
         TreeSolver().setup(game)
+
+
+@st.composite
+def _walled_boards(draw: st.DrawFn) -> Board:
+    """Open boards up to 10x8 with up to four small walls anywhere; a quarter wrap."""
+    width, height = draw(st.integers(4, 10)), draw(st.integers(4, 8))
+    rows = [["."] * width for _ in range(height)]
+    for _ in range(draw(st.integers(0, 4))):
+        x, y = draw(st.integers(0, width - 1)), draw(st.integers(0, height - 1))
+        w, h = draw(st.sampled_from([(1, 1), (1, 2), (2, 1), (2, 2), (1, 3), (3, 1)]))
+        for dy in range(h):
+            for dx in range(w):
+                if x + dx < width and y + dy < height:
+                    rows[y + dy][x + dx] = "#"
+    return Board.from_rows(
+        ["".join(r) for r in rows], wrap=draw(st.booleans()) and draw(st.booleans())
+    )
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(board=_walled_boards(), seed=st.integers(0, 2**16))
+def test_any_board_the_tree_cuts_is_won_with_the_cycle_held_at_every_move(
+    board: Board, seed: int
+) -> None:
+    assume(board.size >= 4)
+    level = Level(board, (board.free_cells[0],), Direction.RIGHT)
+    solver = TreeSolver()
+    try:
+        solver.setup(Game(level, seed=seed))
+    except SolverUnavailable:
+        assume(False)
+    assert play_checked(level, seed).outcome is Outcome.WON
