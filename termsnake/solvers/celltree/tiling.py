@@ -30,8 +30,9 @@ _ACROSS: Final = (
 # What each way of choosing the next cell may try (``_Cover``): the second fails faster, so it
 # can try more, and it is the one that finds the maze's cuts.
 LIMITS: Final = (Limit(500), Limit(10_000))
-# The search recurses once per block placed: bigger boards would go past Python's stack limit.
-MAX_CELLS: Final = 2_500
+# Cutting takes about a second at this size before the first game on a board, and the search
+# recurses once per block placed, well within Python's stack; bigger boards go to replan.
+MAX_CELLS: Final = 1_200
 
 
 @dataclass(frozen=True, slots=True)
