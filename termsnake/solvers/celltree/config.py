@@ -46,10 +46,13 @@ class TreeConfig:
     wide_variants: tuple[int, ...] = (0, 10000)
     # Re-branching, on boards of more than few_blocks and at most rebranch_blocks blocks: the
     # move a kept route does not take is played out too; on boards of more than sparse_blocks
-    # blocks only at every rebranch_every-th move of the route, to save time.
-    rebranch_blocks: int = 100
+    # blocks only at every rebranch_every-th move of the route, and of more than sparser_blocks
+    # at every sparser_every-th, to save time.
+    rebranch_blocks: int = 256
     sparse_blocks: int = 36
     rebranch_every: int = 2
+    sparser_blocks: int = 100
+    sparser_every: int = 3
     # The late game, on boards of at most endgame_blocks blocks, once at most endgame_free cells
     # are free; its search for a shorter way gives up after endgame_nodes positions, and each
     # closure it tries after completion_nodes.
@@ -72,8 +75,12 @@ class TreeConfig:
 
     def rebranch_now(self, blocks: int, score: int) -> bool:
         """Whether to re-branch at the move of a route whose rest scores ``score``: at every
-        move on boards of up to ``sparse_blocks`` blocks, else every ``rebranch_every``-th."""
-        return blocks <= self.sparse_blocks or (score // STEP) % self.rebranch_every == 0
+        move on boards of up to ``sparse_blocks`` blocks, else every ``rebranch_every``-th, and
+        on boards of more than ``sparser_blocks`` every ``sparser_every``-th."""
+        if blocks <= self.sparse_blocks:
+            return True
+        every = self.rebranch_every if blocks <= self.sparser_blocks else self.sparser_every
+        return (score // STEP) % every == 0
 
     def late_game(self, blocks: int, free: int) -> bool:
         """Whether a board of ``blocks`` blocks with ``free`` free cells is in the late game."""

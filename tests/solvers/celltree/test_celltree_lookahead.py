@@ -139,3 +139,14 @@ def test_sparse_boards_rebranch_every_few_moves_and_hold_the_cycle(
     assert game.outcome is Outcome.WON
     assert calls and all((score // 1000) % config.rebranch_every == 0 for score, _ in calls)
     assert any(taken for _, taken in calls)  # and a re-branch was taken at least once
+
+
+def test_bigger_boards_rebranch_less_often_and_the_biggest_not_at_all() -> None:
+    # Every move up to sparse_blocks (36: 12x12), every 2nd up to sparser_blocks (100: 20x20),
+    # every 3rd up to rebranch_blocks (256: 32x32), never beyond (40x40 is 400 blocks).
+    config = TreeConfig()
+    moves = [s * 1000 for s in range(6)]
+    assert all(config.rebranch_now(36, m) for m in moves)
+    assert [config.rebranch_now(100, m) for m in moves] == [True, False] * 3
+    assert [config.rebranch_now(225, m) for m in moves] == [True, False, False] * 2
+    assert config.rebranches_on(256) and not config.rebranches_on(400)
