@@ -26,6 +26,7 @@ _TURNS: Final[tuple[dict[tuple[int, int], tuple[Direction, Direction]], ...]] = 
 # Every way to cut a board: the blocks shifted by OFFSETS, each turning both ways round.
 TURNINGS: Final = (0, 1)
 ARROWS: Final[dict[Direction, str]] = {_U: "^", _D: "v", _L: "<", _R: ">"}
+_MIRRORED: Final = {_D: _R, _R: _D, _U: _L, _L: _U}  # each move mirrored along the diagonal
 
 
 @dataclass(slots=True)
@@ -162,7 +163,9 @@ def build_tiled_grid(board: Board, turning: int, rects: list[Rect]) -> BlockGrid
         for k, p in enumerate(cells):
             c = p.y * w + p.x
             block[c] = b
-            moves[c] = turns = _rim_move(k % rect.width, k // rect.width, rect, turning)
+            moves[c] = turns = _rim_move(
+                k % rect.width, k // rect.width, rect.width, rect.height, turning
+            )
             q = board.step(p, turns[0])
             assert q is not None
             dflt[c] = q.y * w + q.x
@@ -172,26 +175,20 @@ def build_tiled_grid(board: Board, turning: int, rects: list[Rect]) -> BlockGrid
     return grid
 
 
-def _rim_move(i: int, j: int, rect: Rect, turning: int) -> tuple[Direction, Direction]:
-    """The (default, cross) move of the cell (i, j) of ``rect`` going round its rim: down the
-    left side first (turning 0) or right along the top (turning 1); the cross move leaves the
-    block at right angles to the default one."""
-    last_i, last_j = rect.width - 1, rect.height - 1
-    if turning == 0:
-        if i == 0 and j < last_j:
-            return _D, _L
-        if j == last_j and i < last_i:
-            return _R, _D
-        if i == last_i and j > 0:
-            return _U, _R
-        return _L, _U
-    if j == 0 and i < last_i:
-        return _R, _U
-    if i == last_i and j < last_j:
-        return _D, _R
-    if j == last_j and i > 0:
-        return _L, _D
-    return _U, _L
+def _rim_move(i: int, j: int, width: int, height: int, turning: int) -> tuple[Direction, Direction]:
+    """The (default, cross) move of the cell (i, j) of a block going round its rim: down the
+    left side first (turning 0) or right along the top (turning 1, turning 0 mirrored along the
+    diagonal); the cross move leaves the block at right angles to the default one."""
+    if turning:
+        default, cross = _rim_move(j, i, height, width, 0)
+        return _MIRRORED[default], _MIRRORED[cross]
+    if i == 0 and j < height - 1:
+        return _D, _L
+    if j == height - 1 and i < width - 1:
+        return _R, _D
+    if i == width - 1 and j > 0:
+        return _U, _R
+    return _L, _U
 
 
 def _rim_crossings(
