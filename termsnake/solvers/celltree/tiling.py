@@ -2,9 +2,11 @@
 
 Any rectangle two cells wide (or tall) has a Hamiltonian cycle, its rim, so it can stand in for
 a 2x2 block: inside it the snake goes round the rim, and two blocks side by side merge over
-any two cells of the shared side. ``tile`` finds such a cut by exact cover (the free cell with
-the fewest ways to be covered first), preferring 2x2 blocks on a grid of the given offset, so
-that most of the board is cut as an open board would be and the rest absorbs the odd rows.
+any two cells of the shared side. ``tile`` finds such a cut by exact cover, grown from the
+blocks placed (the free cell next to them with the fewest ways to be covered first), each new
+block lined up with a placed one so that all of them join, and preferring 2x2 blocks on a grid
+of the given offset, so that most of the board is cut as an open board would be and the rest
+absorbs the odd rows. ``cuts_of`` gathers the cuts of a few such ways, once per board.
 """
 
 from __future__ import annotations
