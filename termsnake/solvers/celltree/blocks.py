@@ -149,6 +149,13 @@ def _spread(grid: BlockGrid, sources: int = 8) -> int:
     return total
 
 
+def dead_ends(grid: BlockGrid) -> int:
+    """How many blocks have only one neighbouring block: every cycle of the blocks goes into
+    each of them and back out the same side, like the snake into a dead end."""
+    free = grid.block_free
+    return sum(1 for b in grid.blocks if len({o for _, o in grid.adj[b] if free[o]}) == 1)
+
+
 def build_tiled_grid(board: Board, turning: int, rects: list[Rect]) -> BlockGrid:
     """The block graph of ``board`` cut into ``rects`` (see ``tiling``), for turning 0 or 1."""
     n = board.width * board.height

@@ -60,6 +60,14 @@ class TreeConfig:
     endgame_blocks: int = 36
     endgame_nodes: int = 20000
     completion_nodes: int = 2000
+    # The opening, on boards where at least opening_dead_ends percent of the blocks are dead
+    # ends (one neighbouring block: the tree's cycle, and so the snake, goes into each one it
+    # passes): straight to the food while the snake fills at most opening_percent of the free
+    # cells, each way leaving an escape onto the blocks' ways that holds with the tail
+    # opening_margin moves late.
+    opening_dead_ends: int = 3
+    opening_percent: int = 25
+    opening_margin: int = 2
 
     def hug_on(self, blocks: int) -> int:
         """The hug cost on a board of ``blocks`` blocks."""
@@ -81,6 +89,13 @@ class TreeConfig:
             return True
         every = self.rebranch_every if blocks <= self.sparser_blocks else self.sparser_every
         return (score // STEP) % every == 0
+
+    def opening_length(self, blocks: int, dead_ends: int, free: int) -> int:
+        """The longest snake that still plays the opening on a board of ``blocks`` blocks,
+        ``dead_ends`` of them dead ends, and ``free`` free cells (0: no opening)."""
+        if 100 * dead_ends < self.opening_dead_ends * blocks:
+            return 0
+        return free * self.opening_percent // 100
 
     def late_game(self, blocks: int, free: int) -> bool:
         """Whether a board of ``blocks`` blocks with ``free`` free cells is in the late game."""

@@ -37,6 +37,12 @@ class Policy:
         """A play-out's policy: a copy of the mirror, these costs, nothing kept or followed."""
         return Policy(self.config, self.mirror.copy(), self.planner.maps, shut=shut, hug=hug)
 
+    def restart(self) -> None:
+        """Forget the routes kept and the cycle followed (the body moved off the blocks' ways)."""
+        self.follow = None
+        self.commit.clear()
+        self.commit_score = -1
+
     def options(self) -> list[int]:
         """The head's moves into cells that are free now."""
         m = self.mirror

@@ -22,12 +22,13 @@ from collections.abc import Mapping
 from termsnake.core.game import Game
 from termsnake.core.geometry import Direction, Point
 from termsnake.solvers.base import SolverUnavailable
-from termsnake.solvers.celltree.blocks import ARROWS, cuts, direction
+from termsnake.solvers.celltree.blocks import ARROWS, cuts, dead_ends, direction
 from termsnake.solvers.celltree.config import TreeConfig
 from termsnake.solvers.celltree.distances import FoodMaps
 from termsnake.solvers.celltree.late import LateGame
 from termsnake.solvers.celltree.lookahead import choose, food_index
 from termsnake.solvers.celltree.mirror import BodyMirror
+from termsnake.solvers.celltree.opening import OVER, Opening
 from termsnake.solvers.celltree.policy import Policy
 from termsnake.solvers.celltree.spanning import body_fits, witness_cycle
 from termsnake.solvers.hampath import Limit
@@ -42,6 +43,8 @@ class TreeSolver:
         self.config = config if config is not None else TreeConfig()
         self.policy: Policy | None = None  # the live line of play, once set up
         self.late: LateGame | None = None  # the late game, once it has begun
+        self.opening: Opening | None = None  # the opening, until it hands over to the tree
+        self.off_ways = False  # whether the opening moved since the tree last did
 
     @property
     def tiled(self) -> bool:
@@ -52,6 +55,8 @@ class TreeSolver:
         """Cut the board into blocks that the start body fits; SolverUnavailable if none does."""
         self.policy = None
         self.late = None
+        self.opening = None
+        self.off_ways = False
         config = self.config
         reasons: list[str] = []  # why each cut does not fit the board, the last one's last
         body = ""  # why the body fits no cut of the board, if one does
@@ -65,6 +70,11 @@ class TreeSolver:
                 maps = FoodMaps(grid, astar=config.astar)
                 hug = config.hug_on(len(grid.blocks))
                 self.policy = Policy(config, mirror, maps, shut=config.shut, hug=hug)
+                blocks, free = len(grid.blocks), len(grid.open_cells)
+                longest = config.opening_length(blocks, dead_ends(grid), free)
+                if game.length <= longest:
+                    margin = config.opening_margin
+                    self.opening = Opening(mirror, game, length=longest, margin=margin)
                 return
             body = body or why  # the board can be cut: the body is the reason
         raise SolverUnavailable(
@@ -79,16 +89,35 @@ class TreeSolver:
         assert policy is not None, "setup first"
         if self.late is None:
             m = policy.mirror
+            if self.opening is not None:
+                nxt = self._opening_move(game)
+                if nxt >= 0:
+                    return direction(m.grid, m.head, nxt)
             m.sync(game)
             blocks = len(m.grid.blocks)
             if not self.config.late_game(blocks, len(m.grid.open_cells) - game.length):
                 nxt = choose(policy, food_index(game), game.since_food, game)
                 return direction(m.grid, m.head, nxt)
             config = self.config
+            self.opening = None  # the body is on the blocks' ways: the late game takes over
             self.late = LateGame(
                 witness_cycle(m), Limit(config.endgame_nodes), Limit(config.completion_nodes)
             )
         return self.late.move(game)
+
+    def _opening_move(self, game: Game) -> int:
+        """The opening's next cell, or -1 if the tree is to move (the body fits a tree)."""
+        assert self.opening is not None and self.policy is not None
+        nxt = self.opening.move(game, self.policy.mirror)
+        if nxt >= 0:
+            self.off_ways = True
+            return nxt
+        if nxt == OVER:
+            self.opening = None
+        if self.off_ways:
+            self.policy.restart()  # the routes it kept were planned for another body
+            self.off_ways = False
+        return -1
 
     def overlay(self, game: Game) -> Mapping[Point, str]:
         """The cycle followed, as arrows on the head and on the cells not yet covered."""
@@ -98,6 +127,8 @@ class TreeSolver:
         m = policy.mirror
         if self.late is not None:
             return self.late.overlay(game, m.grid)
+        if self.opening is not None:
+            return self.opening.overlay(game, m.grid)
         m.sync(game)
         g = m.grid
         nxt = witness_cycle(m)

@@ -7,9 +7,11 @@ from termsnake.core.board import Board
 from termsnake.core.game import Game, Outcome
 from termsnake.core.geometry import Direction, Point
 from termsnake.core.level import Level
-from termsnake.solvers.celltree import TreeSolver
+from termsnake.solvers.celltree import TreeConfig, TreeSolver
 from termsnake.solvers.celltree.blocks import BlockGrid
+from termsnake.solvers.celltree.opening import HARBOUR
 from termsnake.solvers.celltree.policy import Policy
+from termsnake.solvers.celltree.spanning import body_fits
 
 # Block-aligned walls: whole 2x2 blocks of '#'.
 ROOMS = (
@@ -34,6 +36,10 @@ RING = (
 )
 
 
+# The tree's own checks (the planner, the path check) run on a body that always fits a tree.
+NO_OPENING = TreeConfig(opening_percent=0)
+
+
 def level_of(rows: tuple[str, ...], *, wrap: bool = False) -> Level:
     """A level of ``rows`` with a snake of length 1 at the top left, heading right."""
     board = Board.from_rows(rows, wrap=wrap)
@@ -43,7 +49,7 @@ def level_of(rows: tuple[str, ...], *, wrap: bool = False) -> Level:
 def started(level: Level, seed: int) -> tuple[Game, TreeSolver, Policy, BlockGrid]:
     """A new game on ``level`` and a tree solver set up for it, with its policy and grid."""
     game = Game(level, seed=seed)
-    solver = TreeSolver()
+    solver = TreeSolver(NO_OPENING)
     solver.setup(game)
     assert solver.policy is not None
     return game, solver, solver.policy, solver.policy.mirror.grid
@@ -94,6 +100,46 @@ def _assert_lane_closes(game: Game, solver: TreeSolver) -> None:
         _assert_body_on(after, succ)
 
 
+def assert_opening_escapes(game: Game, solver: TreeSolver) -> None:
+    """Opening, between the solver's move and the game's step: if the opening chose the move,
+    its plan (that move, the rest of its way to the food, its escape, then its cycle), played on
+    a copy of the game with the foods the game will really give, lays the body in order on that
+    cycle, and kills nothing unless, besides the food there is now, more foods were eaten on
+    the way than the tail's lag the plan was checked with (then the solver plans a new escape;
+    the copy does not). Along a harbour, the body is an arc of that Hamiltonian cycle. If the
+    tree chose the move, the body fits a tree of blocks."""
+    opening = solver.opening
+    assert opening is not None and solver.policy is not None
+    if opening.chosen < 0:
+        assert body_fits(solver.policy.mirror) is None
+        return
+    board = game.board
+    w = board.width
+    after = game.copy()
+    ring = opening.harbour if opening.lag == HARBOUR else opening.cycle
+    succ = {Point(c % w, c // w): Point(n % w, n // w) for c, n in enumerate(ring) if n >= 0}
+    rest = () if opening.lag == HARBOUR else (*opening.way, *opening.escape)
+    plan = [Point(c % w, c // w) for c in (opening.chosen, *rest)]
+    eaten = after.eaten
+    for _ in range(len(plan) + 4 * board.size):
+        if after.over or (not plan and _on(after, succ)):
+            break
+        p = plan.pop(0) if plan else succ[after.head]
+        step = next(d for d in Direction if board.step(after.head, d) == p)
+        after.step(step)
+        if after.outcome is Outcome.DIED:
+            assert after.eaten - eaten - 1 > opening.lag >= 0, after.cause
+            return
+    if not after.over:
+        _assert_body_on(after, succ)
+
+
+def _on(game: Game, succ: dict[Point, Point]) -> bool:
+    """Whether the body lies in order along ``succ``."""
+    body = list(game.body)
+    return all(succ[older] == newer for older, newer in zip(body[1:], body, strict=False))
+
+
 def _assert_body_on(game: Game, succ: dict[Point, Point]) -> None:
     """``succ`` is one cycle through every free cell with the body as the arc ending at the
     head, in order."""
@@ -114,13 +160,20 @@ def _assert_body_on(game: Game, succ: dict[Point, Point]) -> None:
     assert seen[-game.length + 1 :] == list(reversed(game.body))[:-1] or game.length == 1
 
 
-def play_checked(level: Level, seed: int, *, check_every: int = 1) -> Game:
-    """A whole game of the tree solver, the body checked on its cycle every few moves."""
+def play_checked(
+    level: Level, seed: int, *, check_every: int = 1, config: TreeConfig | None = None
+) -> Game:
+    """A whole game of the tree solver, the body checked on its cycle every few moves (in the
+    opening, the plan checked after each move chosen)."""
     game = Game(level, seed=seed)
-    solver = TreeSolver()
+    solver = TreeSolver(config)
     solver.setup(game)
     while not game.over:
-        if game.steps % check_every == 0:
+        check = game.steps % check_every == 0
+        if check and solver.opening is None:
             assert_body_on_cycle(game, solver)
-        game.step(solver.next_direction(game))
+        direction = solver.next_direction(game)
+        if check and solver.opening is not None:
+            assert_opening_escapes(game, solver)
+        game.step(direction)
     return game

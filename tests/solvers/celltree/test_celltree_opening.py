@@ -1,0 +1,107 @@
+"""The opening: a short snake goes straight to the food off the blocks' ways, always keeping an
+escape onto a cycle of the blocks, and hands the game back to the tree with its body on one."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from celltree_checks import assert_body_on_cycle, assert_opening_escapes, level_of, play_checked
+
+from termsnake.bench.games import food_bound
+from termsnake.core.game import Game, Outcome
+from termsnake.core.level import Level, open_level, with_length
+from termsnake.formats.presets import load_preset
+from termsnake.solvers.celltree import TreeConfig, TreeSolver
+
+
+def _opening(game: Game, solver: TreeSolver, every: int = 1) -> int:
+    """Play the opening out, its plan checked at every ``every``-th move; the moves it took."""
+    solver.setup(game)
+    assert solver.opening is not None
+    while solver.opening is not None and not game.over:
+        direction = solver.next_direction(game)
+        if solver.opening is not None and game.steps % every == 0:
+            assert_opening_escapes(game, solver)
+        game.step(direction)
+    return game.steps
+
+
+# Two-wide corridors, each a dead end: 6 of its 47 blocks have one neighbouring block.
+COMB = ("......................",) * 2 + ("..##..##..##..##..##..",) * 12
+
+
+def _opened(config: TreeConfig | None = None) -> TreeConfig:
+    """A config that opens on every board (the tests' boards are small)."""
+    return dataclasses.replace(config or TreeConfig(), opening_dead_ends=0)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_opening_keeps_an_escape_at_every_move_and_hands_over_on_a_cycle(seed: int) -> None:
+    game = Game(open_level(14, 14, length=1), seed=seed)
+    solver = TreeSolver(_opened())
+    _opening(game, solver)
+    assert game.length > 196 * solver.config.opening_percent // 100 or game.since_food > 196
+    for _ in range(200):  # the tree has taken over: its invariant holds again
+        assert_body_on_cycle(game, solver)
+        game.step(solver.next_direction(game))
+    assert not game.over
+
+
+@pytest.mark.parametrize(("seed", "every"), [(0, 9), pytest.param(1, 1, marks=pytest.mark.slow)])
+def test_the_opening_is_played_on_boards_cut_into_blocks_of_other_shapes(
+    seed: int, every: int
+) -> None:
+    game = Game(with_length(load_preset("maze"), 1), seed=seed)
+    solver = TreeSolver()
+    _opening(game, solver, every)  # the maze opens with the default config
+    assert solver.tiled and not game.over
+    assert_body_on_cycle(game, solver)
+
+
+def test_the_opening_goes_straighter_to_the_food_than_the_tree() -> None:
+    # The maze's first foods: moves against the walls-only bound, with and without it.
+    ratios = []
+    for config in (TreeConfig(), dataclasses.replace(TreeConfig(), opening_percent=0)):
+        steps = bound = 0
+        for seed in (1, 2):
+            game = Game(with_length(load_preset("maze"), 1), seed=seed)
+            solver = TreeSolver(config)
+            solver.setup(game)
+            while game.length <= 30:
+                game.step(solver.next_direction(game))
+            steps += game.steps
+            bound += food_bound(game)
+        ratios.append(steps / bound)
+    opened, tree = ratios
+    assert opened < 1.3 < 3 < tree
+
+
+@pytest.mark.parametrize(
+    ("level", "opens"),
+    [
+        (open_level(20, 20, length=1), False),
+        (with_length(load_preset("rooms"), 1), False),
+        (with_length(load_preset("maze"), 1), True),
+        (level_of(COMB), True),
+    ],
+    ids=["open", "rooms", "maze", "comb"],
+)
+def test_only_boards_with_dead_ends_open(level: Level, opens: bool) -> None:
+    solver = TreeSolver()
+    solver.setup(Game(level, seed=1))
+    assert (solver.opening is not None) == opens
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(6))
+def test_games_with_an_opening_hold_the_cycle_and_are_won(seed: int) -> None:
+    game = play_checked(open_level(14, 14, length=1), seed, config=_opened())
+    assert game.outcome is Outcome.WON
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(3))
+def test_the_comb_is_won_with_an_opening(seed: int) -> None:
+    game = play_checked(level_of(COMB), seed)
+    assert game.outcome is Outcome.WON
