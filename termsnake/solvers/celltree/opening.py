@@ -9,11 +9,17 @@ before that cell is left. After such a walk the body is an arc of that cycle, so
 again.
 
 At each food the opening plans the shortest way there; it takes that way only if, once the
-snake has eaten at its end, the escape holds even with the tail ``margin`` moves late (foods
+snake has eaten at its end, an escape holds even with the tail ``margin`` moves late (foods
 that fall on the walk hold the tail back), and then keeps to it. Otherwise the tree moves where
-the body fits, and the escape is walked where it does not. Once the snake is longer than the
-opening's length, or a lap has gone without food, the escape is walked until the body fits and
-the tree plays on.
+the body fits, and the escape is walked where it does not, checked again at every move: if
+foods fell on it, a new one is looked for; failing that, a *harbour* (a Hamiltonian cycle the
+body is an arc of, safe whatever the food does); failing that, an escape that holds if no
+other food falls on it. Once the snake is longer than the opening's length, or a lap has gone
+without food, the escape is walked until the body fits and the tree plays on.
+
+Unlike the tree's, this is not a proof: an escape can be spoiled by more foods falling on it
+than it allows for, before a new one is found. So the opening is played only where it pays
+(boards with dead ends) and only while the snake is short.
 """
 
 from __future__ import annotations
@@ -92,19 +98,22 @@ class Opening:
         return TREE if fits else self._escaping(body, game)
 
     def overlay(self, game: Game, grid: BlockGrid) -> dict[Point, str]:
-        """The way to the food and the escape, then the cycle up to the body, as arrows."""
+        """The way to the food and the escape, then the cycle (or the harbour) up to the body,
+        as arrows."""
         out: dict[Point, str] = {}
         c = grid.index(game.head)
+        harboured = self.lag == HARBOUR
+        ring = self.harbour if harboured else self.cycle
         # Asked between a move and the game's step, the way goes on from the cell chosen.
         ahead = [self.chosen] if self.chosen >= 0 and self.chosen != c else []
-        for nxt in [*ahead, *self.way, *self.escape]:
+        for nxt in [*ahead, *([] if harboured else [*self.way, *self.escape])]:
             if game.occupied(grid.points[nxt]) and nxt != grid.index(game.tail):
                 return out
             out[grid.points[c]] = ARROWS[direction(grid, c, nxt)]
             c = nxt
         while not out or not game.occupied(grid.points[c]):
-            out[grid.points[c]] = ARROWS[direction(grid, c, self.cycle[c])]
-            c = self.cycle[c]
+            out[grid.points[c]] = ARROWS[direction(grid, c, ring[c])]
+            c = ring[c]
             if len(out) > len(grid.open_cells):
                 break
         return out
