@@ -47,7 +47,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("fields", nargs="*", metavar="FIELD=VALUE")
-    args = parser.parse_args()
+    args = parser.parse_intermixed_args()
     fields: dict[str, Any] = {k: int(v) for k, v in (f.split("=", 1) for f in args.fields)}
     kind = "size" if "x" in args.board and args.board.replace("x", "").isdigit() else "level"
     spec = LevelSpec(kind, args.board, 1)

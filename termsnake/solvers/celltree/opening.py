@@ -131,6 +131,7 @@ class Opening:
         found = self.escape_from(body, margin)
         if found is None and self._harboured(body):
             self.lag = HARBOUR
+            self.escape.clear()
             return self.harbour[body[0]]
         if found is None:
             self.lag = 0
@@ -201,10 +202,13 @@ class Opening:
             walk.append(cell)
         grow = 1 if self.food in walk else 0
         mine: dict[int, int] = {}
+        adj = self.cells.adj
+        cell = body[0]
         for k, w in enumerate(walk, start=1):
-            if left[w] + grow > k or mine.get(w, 0) > k:
-                return False
+            if w not in adj[cell] or left[w] + grow > k or mine.get(w, 0) > k:
+                return False  # not a move (an escape kept from elsewhere), or into the body
             mine[w] = k + length + lag + grow
+            cell = w
         return True
 
 

@@ -4,13 +4,15 @@ escape onto a cycle of the blocks, and hands the game back to the tree with its 
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import pytest
-from celltree_checks import assert_body_on_cycle, assert_opening_escapes, level_of, play_checked
+from celltree_checks import assert_body_on_cycle, assert_opening_escapes, play_checked
 
 from termsnake.bench.games import food_bound
 from termsnake.core.game import Game, Outcome
 from termsnake.core.level import Level, open_level, with_length
+from termsnake.formats.levelfile import load_level_file
 from termsnake.formats.presets import load_preset
 from termsnake.solvers.celltree import TreeConfig, TreeSolver
 
@@ -27,8 +29,8 @@ def _opening(game: Game, solver: TreeSolver, every: int = 1) -> int:
     return game.steps
 
 
-# Two-wide corridors, each a dead end: 6 of its 47 blocks have one neighbouring block.
-COMB = ("......................",) * 2 + ("..##..##..##..##..##..",) * 12
+# The README's hand-drawn boards with dead ends (the comb: 6 of its 47 blocks).
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "levels"
 
 
 def _opened(config: TreeConfig | None = None) -> TreeConfig:
@@ -83,9 +85,10 @@ def test_the_opening_goes_straighter_to_the_food_than_the_tree() -> None:
         (open_level(20, 20, length=1), False),
         (with_length(load_preset("rooms"), 1), False),
         (with_length(load_preset("maze"), 1), True),
-        (level_of(COMB), True),
+        (load_level_file(EXAMPLES / "comb.txt"), True),
+        (load_level_file(EXAMPLES / "halls.txt"), True),
     ],
-    ids=["open", "rooms", "maze", "comb"],
+    ids=["open", "rooms", "maze", "comb", "halls"],
 )
 def test_only_boards_with_dead_ends_open(level: Level, opens: bool) -> None:
     solver = TreeSolver()
@@ -103,5 +106,5 @@ def test_games_with_an_opening_hold_the_cycle_and_are_won(seed: int) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", range(3))
 def test_the_comb_is_won_with_an_opening(seed: int) -> None:
-    game = play_checked(level_of(COMB), seed)
+    game = play_checked(load_level_file(EXAMPLES / "comb.txt"), seed)
     assert game.outcome is Outcome.WON
