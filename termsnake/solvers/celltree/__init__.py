@@ -4,8 +4,9 @@ Modules, from the top: ``solver`` (TreeSolver), ``lookahead`` (a move: the polic
 its play-outs, re-branching), ``policy`` (the policy's state and steps), ``planner`` (the one
 path search and its cost model), ``spanning`` (does a tree still fit?), ``mirror`` (the body on the
 blocks), ``distances`` (per-food distance maps), ``blocks`` (the board cut into blocks),
-``tiling`` (boards the 2x2 blocks do not fit, cut into 2x3 and 3x2 blocks too), ``late`` (the
-late game off the blocks) and ``config`` (the tuning knobs).
+``tiling`` (boards the 2x2 blocks do not fit, cut into 2x3 and 3x2 blocks too), ``opening``
+(a short snake off the blocks, on boards with dead ends), ``late`` (the late game off the
+blocks) and ``config`` (the tuning knobs).
 """
 
 from termsnake.solvers.celltree.config import TreeConfig

@@ -8,11 +8,13 @@ around the tree). Each body cell fixes one tree edge (``mirror``);
 the solver keeps "some spanning tree agrees with the body" (``spanning``), so the body is an arc
 of a Hamiltonian cycle and following that cycle is always safe.
 
-One move, from the top: ``next_direction`` brings the mirror up to date; in the late game
-(``late``) it follows its cycle; otherwise ``lookahead.choose`` takes the steps of the policy
-(``policy``): it keeps to a route kept from earlier, or asks the planner (``planner``) for the
-cheapest path to the food and checks its first step keeps the tree; where both moves do, it
-plays each out on a fork of the policy (a copy of the mirror) and keeps the better route.
+One move, from the top: on boards with dead ends, while the snake is short, the opening
+(``opening``) may take the move, off the blocks' ways; else ``next_direction`` brings the
+mirror up to date; in the late game (``late``) it follows its cycle; otherwise
+``lookahead.choose`` takes the steps of the policy (``policy``): it keeps to a route kept from
+earlier, or asks the planner (``planner``) for the cheapest path to the food and checks its
+first step keeps the tree; where both moves do, it plays each out on a fork of the policy (a
+copy of the mirror) and keeps the better route.
 """
 
 from __future__ import annotations
