@@ -108,3 +108,10 @@ def test_games_with_an_opening_hold_the_cycle_and_are_won(seed: int) -> None:
 def test_the_comb_is_won_with_an_opening(seed: int) -> None:
     game = play_checked(load_level_file(EXAMPLES / "comb.txt"), seed)
     assert game.outcome is Outcome.WON
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(2))
+def test_the_maze_is_won_with_an_opening(seed: int) -> None:
+    game = play_checked(with_length(load_preset("maze"), 1), seed, check_every=5)
+    assert game.outcome is Outcome.WON
