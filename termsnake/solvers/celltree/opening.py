@@ -46,6 +46,7 @@ class Opening:
         "cells",
         "chosen",
         "cycle",
+        "eats",
         "escape",
         "food",
         "harbour",
@@ -66,6 +67,7 @@ class Opening:
         self.lag = margin  # how late the tail may be and the plan still hold (-1: unchecked)
         self.food = -1  # the food's cell while escapes are checked (-1: none, or unknown)
         self.harbour: list[int] = []  # a Hamiltonian cycle the body was last found an arc of
+        self.eats = False  # whether the escape last checked eats the food there is
 
     def move(self, game: Game, mirror: BodyMirror) -> int:
         """The next cell in the opening; TREE if the tree is to move, OVER once the opening is
@@ -81,6 +83,7 @@ class Opening:
         if fits:
             self.cycle = witness_cycle(mirror)
             self.escape.clear()
+            self.lag = self.margin
         index = mirror.grid.index
         body = [index(p) for p in game.body]
         if game.length > self.length or game.since_food > len(mirror.grid.open_cells):
@@ -138,9 +141,17 @@ class Opening:
             found = self.escape_from(body, 0)
         if found is None:
             self.lag = -1
-            return self._next(body)
+            nxt = self._next(body)
+            safe = self._legal(game, body[0])
+            return nxt if nxt in safe or not safe else safe[0]
         self.escape = deque(found)
         return self._next(body)
+
+    def _legal(self, game: Game, head: int) -> list[int]:
+        """The cells next to the head that a move into now does not kill."""
+        cells = self.cells
+        moves = ((c, cells.direction(head, c)) for c in cells.adj[head])
+        return [c for c, d in moves if d is not None and game.is_safe(d)]
 
     def _next(self, body: list[int]) -> int:
         return self.escape.popleft() if self.escape else self.cycle[body[0]]
@@ -203,12 +214,13 @@ class Opening:
         grow = 1 if self.food in walk else 0
         mine: dict[int, int] = {}
         adj = self.cells.adj
-        cell = body[0]
+        cell, back = body[0], body[1] if length > 1 else -1
         for k, w in enumerate(walk, start=1):
-            if w not in adj[cell] or left[w] + grow > k or mine.get(w, 0) > k:
-                return False  # not a move (an escape kept from elsewhere), or into the body
+            if w not in adj[cell] or w == back or left[w] + grow > k or mine.get(w, 0) > k:
+                return False  # not a move (an escape kept from elsewhere), back, into the body
             mine[w] = k + length + lag + grow
-            cell = w
+            cell, back = w, cell
+        self.eats = grow == 1
         return True
 
 

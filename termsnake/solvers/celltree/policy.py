@@ -42,6 +42,7 @@ class Policy:
         self.follow = None
         self.commit.clear()
         self.commit_score = -1
+        self.planner.kept = (-1, [], None)
 
     def options(self) -> list[int]:
         """The head's moves into cells that are free now."""

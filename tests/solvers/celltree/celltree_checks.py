@@ -9,6 +9,7 @@ from termsnake.core.geometry import Direction, Point
 from termsnake.core.level import Level
 from termsnake.solvers.celltree import TreeConfig, TreeSolver
 from termsnake.solvers.celltree.blocks import BlockGrid
+from termsnake.solvers.celltree.mirror import BodyMirror
 from termsnake.solvers.celltree.opening import HARBOUR
 from termsnake.solvers.celltree.policy import Policy
 from termsnake.solvers.celltree.spanning import body_fits
@@ -100,27 +101,31 @@ def _assert_lane_closes(game: Game, solver: TreeSolver) -> None:
         _assert_body_on(after, succ)
 
 
-def assert_opening_escapes(game: Game, solver: TreeSolver) -> None:
-    """Opening, between the solver's move and the game's step: if the opening chose the move,
-    its plan (that move, the rest of its way to the food, its escape, then its cycle), played on
-    a copy of the game with the foods the game will really give, lays the body in order on that
-    cycle, and kills nothing unless, besides the food there is now, more foods were eaten on
-    the way than the tail's lag the plan was checked with (then the solver plans a new escape;
-    the copy does not). Along a harbour, the body is an arc of that Hamiltonian cycle. If the
-    tree chose the move, the body fits a tree of blocks."""
+def assert_opening_escapes(game: Game, solver: TreeSolver, direction: Direction) -> None:
+    """Opening, between the solver's move (``direction``) and the game's step: if the opening
+    chose the move, its plan (that move, the rest of its way to the food, its escape, then its
+    cycle), played on a copy of the game with the foods the game will really give, lays the
+    body in order on that cycle, and kills nothing unless more foods fell on the way and were
+    eaten there than the plan allowed for (the food of its way, or of its escape if the escape
+    was checked eating it, and the tail's lag it was checked with; then the solver plans a new
+    escape, the copy does not). Along a harbour, the body is an arc of that Hamiltonian cycle.
+    If the tree chose the move, the body still fits a tree of blocks after it."""
     opening = solver.opening
     assert opening is not None and solver.policy is not None
-    if opening.chosen < 0:
-        assert body_fits(solver.policy.mirror) is None
-        return
     board = game.board
-    w = board.width
     after = game.copy()
-    ring = opening.harbour if opening.lag == HARBOUR else opening.cycle
+    if opening.chosen < 0:
+        after.step(direction)
+        if not after.over:
+            assert body_fits(BodyMirror.of(solver.policy.mirror.grid, after)) is None
+        return
+    w = board.width
+    harboured = opening.lag == HARBOUR
+    ring = opening.harbour if harboured else opening.cycle
     succ = {Point(c % w, c // w): Point(n % w, n // w) for c, n in enumerate(ring) if n >= 0}
-    rest = () if opening.lag == HARBOUR else (*opening.way, *opening.escape)
+    rest = () if harboured else (*opening.way, *opening.escape)
     plan = [Point(c % w, c // w) for c in (opening.chosen, *rest)]
-    eaten = after.eaten
+    expected = after.eaten + (1 if opening.way or opening.eats else 0)
     for _ in range(len(plan) + 4 * board.size):
         if after.over or (not plan and _on(after, succ)):
             break
@@ -128,7 +133,7 @@ def assert_opening_escapes(game: Game, solver: TreeSolver) -> None:
         step = next(d for d in Direction if board.step(after.head, d) == p)
         after.step(step)
         if after.outcome is Outcome.DIED:
-            assert after.eaten - eaten - 1 > opening.lag >= 0, after.cause
+            assert after.eaten - expected > opening.lag >= 0, after.cause
             return
     if not after.over:
         _assert_body_on(after, succ)
@@ -174,6 +179,6 @@ def play_checked(
             assert_body_on_cycle(game, solver)
         direction = solver.next_direction(game)
         if check and solver.opening is not None:
-            assert_opening_escapes(game, solver)
+            assert_opening_escapes(game, solver, direction)
         game.step(direction)
     return game

@@ -24,7 +24,7 @@ def _opening(game: Game, solver: TreeSolver, every: int = 1) -> int:
     while solver.opening is not None and not game.over:
         direction = solver.next_direction(game)
         if solver.opening is not None and game.steps % every == 0:
-            assert_opening_escapes(game, solver)
+            assert_opening_escapes(game, solver, direction)
         game.step(direction)
     return game.steps
 
@@ -115,3 +115,28 @@ def test_the_comb_is_won_with_an_opening(seed: int) -> None:
 def test_the_maze_is_won_with_an_opening(seed: int) -> None:
     game = play_checked(with_length(load_preset("maze"), 1), seed, check_every=5)
     assert game.outcome is Outcome.WON
+
+
+def test_an_escape_never_turns_back_into_the_neck() -> None:
+    # A snake of two whose cycle runs straight back into the cell just left: that walk is no
+    # escape even with nothing held back (found in review: it was taken for one).
+    game = Game(open_level(8, 8, length=1), seed=7)
+    solver = TreeSolver(_opened(TreeConfig(opening_margin=0)))
+    solver.setup(game)
+    opening = solver.opening
+    assert opening is not None
+    grid = solver.policy.mirror.grid if solver.policy else None
+    assert grid is not None
+    for head in grid.open_cells:
+        back = opening.cycle[head]
+        body = [head, back]  # the cycle's next cell is the neck
+        left = [0] * len(grid.points)
+        left[head], left[back] = 2, 2
+        assert not opening._holds(left, [], body, 0)
+
+
+@pytest.mark.parametrize("seed", [7, 11, 20, 28])
+def test_without_a_margin_the_plan_still_holds(seed: int) -> None:
+    game = Game(open_level(8, 8, length=1), seed=seed)
+    solver = TreeSolver(_opened(TreeConfig(opening_margin=0)))
+    _opening(game, solver)
