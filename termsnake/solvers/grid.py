@@ -94,16 +94,17 @@ def grid_of(board: Board) -> Grid:
     return Grid(board, w, h, n, points, free, step, tuple(adj), walls, degree, light)
 
 
-def body_free_at(grid: Grid, body: Sequence[Point]) -> list[int]:
+def body_free_at(grid: Grid, body: Sequence[Point], lag: int = 0) -> list[int]:
     """For each cell, the first step at which the head may enter it, given the body head first.
 
     ``body[i]`` is left after ``length - i`` more steps (the tail after one), provided the snake
-    eats nothing on the way; the neck is never enterable on the first step.
+    eats nothing on the way (with ``lag``: that many steps later, as if it ate that often); the
+    neck is never enterable on the first step.
     """
     free_at = [0] * grid.cells
     index = grid.index
     length = len(body)
-    i = length
+    i = length + lag
     for p in body:
         free_at[index(p)] = i
         i -= 1

@@ -34,6 +34,7 @@ from termsnake.solvers.celltree.mirror import BodyMirror
 from termsnake.solvers.celltree.spanning import body_fits, witness_cycle
 from termsnake.solvers.grid import Grid, body_free_at, grid_of, shortest_path
 from termsnake.solvers.hampath import Limit, close_body
+from termsnake.solvers.hampath.holes import successors
 
 TREE = -1  # ``Opening.move``: the tree moves (the body fits)
 OVER = -2  # ``Opening.move``: the opening is over and the body fits
@@ -48,7 +49,6 @@ class Opening:
         "cycle",
         "eats",
         "escape",
-        "food",
         "harbour",
         "lag",
         "length",
@@ -65,7 +65,6 @@ class Opening:
         self.escape: deque[int] = deque()  # the way onto the cycle, then the cycle
         self.chosen = -1  # the cell last moved to (for the overlay)
         self.lag = margin  # how late the tail may be and the plan still hold (-1: unchecked)
-        self.food = -1  # the food's cell while escapes are checked (-1: none, or unknown)
         self.harbour: list[int] = []  # a Hamiltonian cycle the body was last found an arc of
         self.eats = False  # whether the escape last checked eats the food there is
 
@@ -91,8 +90,8 @@ class Opening:
         if game.food is not None:
             free_at = body_free_at(self.cells, game.body)
             way = shortest_path(self.cells, body[0], index(game.food), free_at)
-            self.food = -1  # after eating at the end of the way, the food is not known yet
-            escape = None if not way else self.escape_from(_after(body, way), self.margin)
+            # After eating at the end of the way, the next food is not known yet.
+            escape = None if not way else self.escape_from(_after(body, way), self.margin, -1)
             if way and escape is not None:
                 self.way.extend(way[1:])
                 self.escape = deque(escape)
@@ -127,18 +126,18 @@ class Opening:
         harbour, a Hamiltonian cycle the body is an arc of (safe whatever the food does); else
         an escape that holds if no other food falls on it; else the one kept."""
         margin = self.margin
-        self.food = -1 if game.food is None else self.cells.index(game.food)
+        food = -1 if game.food is None else self.cells.index(game.food)
         self.lag = margin
-        if self._holds(_times(self.cells.cells, body, margin), list(self.escape), body, margin):
+        if self._holds(self._times(body, margin), list(self.escape), body, margin, food):
             return self._next(body)
-        found = self.escape_from(body, margin)
+        found = self.escape_from(body, margin, food)
         if found is None and self._harboured(body):
             self.lag = HARBOUR
             self.escape.clear()
             return self.harbour[body[0]]
         if found is None:
             self.lag = 0
-            found = self.escape_from(body, 0)
+            found = self.escape_from(body, 0, food)
         if found is None:
             self.lag = -1
             nxt = self._next(body)
@@ -147,11 +146,15 @@ class Opening:
         self.escape = deque(found)
         return self._next(body)
 
+    def _times(self, body: list[int], lag: int) -> list[int]:
+        """Cell -> the moves until ``body`` (head first) has left it, the tail ``lag`` late."""
+        points = self.cells.points
+        return body_free_at(self.cells, [points[c] for c in body], lag)
+
     def _legal(self, game: Game, head: int) -> list[int]:
         """The cells next to the head that a move into now does not kill."""
-        cells = self.cells
-        moves = ((c, cells.direction(head, c)) for c in cells.adj[head])
-        return [c for c, d in moves if d is not None and game.is_safe(d)]
+        step = self.cells.step
+        return [step[d][head] for d, safe in enumerate(game.safe_moves()) if safe]
 
     def _next(self, body: list[int]) -> int:
         return self.escape.popleft() if self.escape else self.cycle[body[0]]
@@ -164,16 +167,15 @@ class Opening:
         closed = close_body(self.cells, body, Limit(HARBOUR_NODES), self.cycle)
         if closed is None:
             return False
-        self.harbour = [-1] * self.cells.cells
-        for a, b in pairwise([*closed, closed[0]]):
-            self.harbour[a] = b
+        self.harbour = successors(self.cells, closed)
         return True
 
-    def escape_from(self, body: list[int], lag: int) -> list[int] | None:
+    def escape_from(self, body: list[int], lag: int, food: int) -> list[int] | None:
         """A way from the head (its cells, the head's excluded) to a cell from which the walk
         along the cycle runs into no cell of ``body`` (head first), nor of the way, before it
-        is left, with the tail ``lag`` moves late; the nearest cells first, a few of them."""
-        left = _times(self.cells.cells, body, lag)
+        is left, with the tail ``lag`` moves late (and one more if the walk eats at ``food``);
+        the nearest cells first, a few of them."""
+        left = self._times(body, lag)
         head = body[0]
         parent = {head: head}
         frontier = [head]
@@ -195,15 +197,15 @@ class Opening:
                 way.append(parent[way[-1]])
             way.pop()
             way.reverse()
-            if self._holds(left, way, body, lag):
+            if self._holds(left, way, body, lag, food):
                 return way
         return None
 
-    def _holds(self, left: list[int], way: list[int], body: list[int], lag: int) -> bool:
+    def _holds(self, left: list[int], way: list[int], body: list[int], lag: int, food: int) -> bool:
         """Whether ``way`` from the head of ``body``, then the cycle, runs into no cell before
         it is left: ``left`` (``_times`` with ``lag``) says when each body cell is; the way's
-        own cells are left a body's length and ``lag`` after they are entered; if the food is
-        on the walk, everything one move later still."""
+        own cells are left a body's length and ``lag`` after they are entered; if the walk
+        eats at ``food``, everything one move later still."""
         length = len(body)
         walk = list(way)
         cell = walk[-1] if walk else body[0]
@@ -211,7 +213,7 @@ class Opening:
         for _ in range(length + lag + 1):
             cell = cycle[cell]
             walk.append(cell)
-        grow = 1 if self.food in walk else 0
+        grow = 1 if food in walk else 0
         mine: dict[int, int] = {}
         adj = self.cells.adj
         cell, back = body[0], body[1] if length > 1 else -1
@@ -222,18 +224,6 @@ class Opening:
             cell, back = w, cell
         self.eats = grow == 1
         return True
-
-
-def _times(cells: int, body: list[int], lag: int) -> list[int]:
-    """Cell -> the moves until it is left by ``body`` (head first), the tail ``lag`` moves
-    late; 0 for a cell not in the body."""
-    left = [0] * cells
-    length = len(body)
-    for i, c in enumerate(body):
-        left[c] = length - i + lag
-    if length > 1:
-        left[body[1]] = max(left[body[1]], 2)  # back into the neck kills, tail or not
-    return left
 
 
 # How many cells, the nearest first, an escape may lead to before the cycle takes over.

@@ -132,7 +132,7 @@ def test_an_escape_never_turns_back_into_the_neck() -> None:
         body = [head, back]  # the cycle's next cell is the neck
         left = [0] * len(grid.points)
         left[head], left[back] = 2, 2
-        assert not opening._holds(left, [], body, 0)
+        assert not opening._holds(left, [], body, 0, -1)
 
 
 @pytest.mark.parametrize("seed", [7, 11, 20, 28])
