@@ -15,7 +15,7 @@ from typing import Final
 
 from termsnake.core.board import Board
 from termsnake.core.geometry import Direction, Point
-from termsnake.solvers.celltree.tiling import OFFSETS, Rect, cuts_of
+from termsnake.solvers.celltree.tiling import OFFSETS, Rect, cuts_of, notched_moves
 
 _D, _U, _L, _R = Direction.DOWN, Direction.UP, Direction.LEFT, Direction.RIGHT
 # (x % 2, y % 2) -> (default move inside the block, cross move out of it), for both turnings.
@@ -167,11 +167,12 @@ def build_tiled_grid(board: Board, turning: int, rects: list[Rect]) -> BlockGrid
     for b, rect in enumerate(rects):
         cells = rect.cells(board)
         assert cells is not None
-        for k, p in enumerate(cells):
+        notched = notched_moves(rect.width, rect.height, rect.missing, turning)
+        for (i, j), p in zip(rect.box_cells(), cells, strict=True):
             c = p.y * w + p.x
             block[c] = b
-            moves[c] = turns = _rim_move(
-                k % rect.width, k // rect.width, rect.width, rect.height, turning
+            moves[c] = turns = (
+                notched[i, j] if rect.missing else _rim_move(i, j, rect.width, rect.height, turning)
             )
             q = board.step(p, turns[0])
             assert q is not None

@@ -39,15 +39,18 @@ MAX_CELLS: Final = 1_200
 
 @dataclass(frozen=True, slots=True)
 class Rect:
-    """A block: its top-left corner and its size (it may wrap round a wrapping board)."""
+    """A block: its top-left corner and its size (it may wrap round a wrapping board), less the
+    ``missing`` cells of that box (x, y within it), which must be walls or off the board."""
 
     x: int
     y: int
     width: int
     height: int
+    missing: tuple[tuple[int, int], ...] = ()
 
     def cells(self, board: Board) -> list[Point] | None:
-        """Its cells row by row, or None if one is a wall or off the board."""
+        """Its cells row by row, or None if one is a wall or off the board (or a missing one
+        is free)."""
         out = []
         for j in range(self.height):
             for i in range(self.width):
@@ -55,18 +58,104 @@ class Rect:
                 if board.wrap:
                     x, y = x % board.width, y % board.height
                 p = Point(x, y)
-                if not board.is_free(p):
+                if (i, j) in self.missing:
+                    if board.is_free(p):
+                        return None
+                elif board.is_free(p):
+                    out.append(p)
+                else:
                     return None
-                out.append(p)
         return out
+
+    def box_cells(self) -> list[tuple[int, int]]:
+        """Its cells' places within the box, in the order of ``cells``."""
+        box = ((i, j) for j in range(self.height) for i in range(self.width))
+        return [ij for ij in box if ij not in self.missing]
+
+
+def _cycles(cells: frozenset[tuple[int, int]]) -> list[list[tuple[int, int]]]:
+    """Every Hamiltonian cycle of a few cells, each once (from the least cell, one way round)."""
+    start = min(cells)
+    out: list[list[tuple[int, int]]] = []
+    path = [start]
+
+    def extend(c: tuple[int, int]) -> None:
+        for d in ((0, 1), (1, 0), (0, -1), (-1, 0)):
+            n = (c[0] + d[0], c[1] + d[1])
+            if n == start and len(path) == len(cells) and path[1] < path[-1]:
+                out.append(list(path))
+            elif n in cells and n not in path:
+                path.append(n)
+                extend(n)
+                path.pop()
+
+    extend(start)
+    return out
+
+
+def _notched() -> tuple[tuple[int, int, tuple[tuple[int, int], ...]], ...]:
+    """The boxes 3x3, 3x5 and 5x3 less one cell that have a Hamiltonian cycle: the block round a
+    lone wall (3x3 less its middle), round a wall on the diagonal (less a corner), and round a
+    wall sticking out one cell (5x3 less the middle of a long side), where no rectangles fit."""
+    out = []
+    for w, h in ((3, 3), (3, 5), (5, 3)):
+        for j in range(h):
+            for i in range(w):
+                cells = frozenset((a, b) for a in range(w) for b in range(h)) - {(i, j)}
+                if (i + j) % 2 == 0 and _cycles(cells):  # the colour with one cell more
+                    out.append((w, h, ((i, j),)))
+    return tuple(out)
+
+
+NOTCHED: Final = _notched()
+_BY_DELTA: Final = {(d.dx, d.dy): d for d in Direction}
+# Each turning's cross move, at right angles to the default move (as in blocks._rim_move).
+_CROSS: Final = (
+    {
+        Direction.DOWN: Direction.LEFT,
+        Direction.RIGHT: Direction.DOWN,
+        Direction.UP: Direction.RIGHT,
+        Direction.LEFT: Direction.UP,
+    },
+    {
+        Direction.RIGHT: Direction.UP,
+        Direction.DOWN: Direction.RIGHT,
+        Direction.LEFT: Direction.DOWN,
+        Direction.UP: Direction.LEFT,
+    },
+)
+
+
+@lru_cache(maxsize=64)
+def notched_moves(
+    width: int, height: int, missing: tuple[tuple[int, int], ...], turning: int
+) -> dict[tuple[int, int], tuple[Direction, Direction]]:
+    """The (default, cross) move of each cell of a notched block: round the Hamiltonian cycle,
+    the way round in which most cross moves leave the block (so it merges where it can)."""
+    cells = frozenset((i, j) for i in range(width) for j in range(height)) - set(missing)
+    best: dict[tuple[int, int], tuple[Direction, Direction]] = {}
+    best_out = -1
+    for cycle in _cycles(cells):
+        for way in (cycle, cycle[::-1]):
+            moves = {}
+            out = 0
+            for a, b in zip(way, way[1:] + way[:1], strict=True):
+                default = _BY_DELTA[b[0] - a[0], b[1] - a[1]]
+                cross = _CROSS[turning][default]
+                moves[a] = (default, cross)
+                out += (a[0] + cross.dx, a[1] + cross.dy) not in cells
+            if out > best_out:
+                best, best_out = moves, out
+    return best
 
 
 def _placements(
-    board: Board, offset: tuple[int, int], squares_first: bool
+    board: Board, offset: tuple[int, int], squares_first: bool, notched: bool = False
 ) -> list[tuple[int, Rect, list[Point]]]:
     """Every block that fits the board, ranked: the fewer sides off the grid of 2x2 blocks at
     ``offset`` the better (a block that brings the cut back onto the grid comes before one that
-    keeps it off), then 2x2 first; or with ``squares_first``, 2x2 first, then on the grid."""
+    keeps it off), then 2x2 first; or with ``squares_first``, 2x2 first, then on the grid.
+    With ``notched``, the notched blocks round walls too, after the rectangles."""
     out = []
     ox, oy = offset
     for p in board.free_cells:
@@ -78,7 +167,25 @@ def _placements(
             off = (p.x + ox) % 2 + (p.x + w + ox) % 2 + (p.y + oy) % 2 + (p.y + h + oy) % 2
             odd = int(w != h)
             out.append(((4 * odd + off) if squares_first else (2 * off + odd), rect, cells))
+    if notched:
+        out.extend((16, rect, cells) for rect, cells in _notched_placements(board))
     out.sort(key=lambda t: (t[0], t[1].y, t[1].x))
+    return out
+
+
+def _notched_placements(board: Board) -> list[tuple[Rect, list[Point]]]:
+    """Every notched block that fits the board: its missing cell on a wall or off the board."""
+    walls = [Point(x, y) for x in range(-1, board.width + 1) for y in range(-1, board.height + 1)]
+    out = []
+    for wall in walls:
+        if board.is_free(wall):
+            continue
+        for w, h, missing in NOTCHED:
+            ((i, j),) = missing
+            rect = Rect(wall.x - i, wall.y - j, w, h, missing)
+            cells = rect.cells(board)
+            if cells is not None and len(set(cells)) == len(cells):
+                out.append((rect, cells))
     return out
 
 
@@ -88,13 +195,20 @@ def cuts_of(board: Board) -> tuple[tuple[Rect, ...], ...] | str:
     """Every cut ``tile`` finds, each once, or why none was found (the last reason).
 
     Cutting with ``joined_first`` is slower and its cuts lead less directly across the board,
-    so it is tried only where the other two ways find nothing (the maze)."""
+    so it is tried last; notched blocks only where the first two ways find no cut into
+    rectangles (the maze, a wall sticking out one cell)."""
     found: list[tuple[Rect, ...]] = []
     why = ""
-    for ways in (((False, False), (True, False)), ((False, True),)):
-        for squares_first, joined_first in ways:
+    for ways in _ROUNDS:
+        for squares_first, joined_first, notched in ways:
             for offset in OFFSETS:
-                cut = tile(board, offset, joined_first=joined_first, squares_first=squares_first)
+                cut = tile(
+                    board,
+                    offset,
+                    joined_first=joined_first,
+                    squares_first=squares_first,
+                    notched=notched,
+                )
                 if isinstance(cut, str):
                     why = cut
                 elif cut not in found:
@@ -104,6 +218,15 @@ def cuts_of(board: Board) -> tuple[tuple[Rect, ...], ...] | str:
     return tuple(found) or why
 
 
+# The ways ``cuts_of`` cuts a board, (squares_first, joined_first, notched), in rounds: a round
+# is tried only if the rounds before it found no cut.
+_ROUNDS: Final = (
+    ((False, False, False), (True, False, False)),
+    ((False, False, True),),
+    ((False, True, False),),
+)
+
+
 def tile(
     board: Board,
     offset: tuple[int, int],
@@ -111,6 +234,7 @@ def tile(
     *,
     joined_first: bool = False,
     squares_first: bool = False,
+    notched: bool = False,
 ) -> tuple[Rect, ...] | str:
     """A cut of every free cell into blocks whose sides lie on the grid of 2x2 blocks at
     ``offset`` where they can, or why none was found within ``limit`` (default: LIMITS)."""
@@ -124,7 +248,7 @@ def tile(
     # (on a board that wraps with an odd side they do not).
     if 2 * light != board.size and not (board.wrap and (board.width % 2 or board.height % 2)):
         return "the free cells are not half light, half dark like a chessboard's"
-    places = _placements(board, offset, squares_first)
+    places = _placements(board, offset, squares_first, notched)
     cover = _Cover(board, [cells for _, _, cells in places], limit, joined_first=joined_first)
     found = cover.solve(list(range(len(cover.count))))
     if found is None:

@@ -1,5 +1,6 @@
-"""Boards no 2x2 grid fits, cut into 2x2, 2x3 and 3x2 blocks: every free cell in one block, the
-blocks all joined, the rim moves, the cycle held at every move, and the boards still refused."""
+"""Boards no 2x2 grid fits, cut into 2x2, 2x3 and 3x2 blocks (and notched ones round walls that
+stick out): every free cell in one block, the blocks all joined, the rim moves, the cycle held
+at every move, and the boards still refused."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from termsnake.solvers.base import SolverUnavailable
 from termsnake.solvers.celltree import TreeSolver
 from termsnake.solvers.celltree.blocks import build_tiled_grid
 from termsnake.solvers.celltree.spanning import span
-from termsnake.solvers.celltree.tiling import SHAPES, Rect, cuts_of, tile
+from termsnake.solvers.celltree.tiling import NOTCHED, SHAPES, Rect, cuts_of, tile
 
 # A framed board of two rooms with a doorway two wide, each room an odd number of rows high.
 DOORWAY = (
@@ -41,6 +42,27 @@ POST = (
     "..........",
     "..........",
 )
+# Two rooms with a doorway six wide, and a wall sticking out one cell from the frame at the top:
+# no cut into rectangles covers the cells round it.
+STUB = (
+    "###########",
+    "#....#....#",
+    "#.........#",
+    "#.........#",
+    "###..######",
+    "#.........#",
+    "#.........#",
+    "###########",
+)
+# A lone wall in the open: the ring round it is one block.
+LONE = (
+    "......",
+    "......",
+    "...#..",
+    "......",
+    "......",
+    ".....#",
+)
 
 
 def _boards() -> dict[str, Board]:
@@ -48,6 +70,8 @@ def _boards() -> dict[str, Board]:
     boards = {name: presets.load_preset(name).board for name in names}
     boards["doorway"] = Board.from_rows(DOORWAY)
     boards["post"] = Board.from_rows(POST)
+    boards["stub"] = Board.from_rows(STUB)
+    boards["lone wall"] = Board.from_rows(LONE)
     boards["open 5x4"] = Board.open(5, 4)
     boards["wrapping 6x5"] = Board.open(6, 5, wrap=True)
     return boards
@@ -62,7 +86,8 @@ def test_a_cut_covers_every_free_cell_once_with_blocks_that_all_join(
     for rects in found:
         cells = [p for r in rects for p in r.cells(board) or ()]
         assert sorted(cells) == sorted(board.free_cells)
-        assert all((r.width, r.height) in SHAPES for r in rects)
+        shapes = set(SHAPES) | {(w, h, m) for w, h, m in NOTCHED}
+        assert all((r.width, r.height, r.missing)[: 3 if r.missing else 2] in shapes for r in rects)
         for turning in (0, 1):
             grid = build_tiled_grid(board, turning, list(rects))
             spanned = span(grid.ends, len(grid.adj), [-1] * len(grid.ends))
@@ -100,10 +125,40 @@ def test_inside_a_block_the_snake_goes_round_its_rim() -> None:
     assert all(x < 0 for x in grid.cross)  # one block: nowhere to cross to
 
 
+@pytest.mark.parametrize("turning", [0, 1])
+def test_inside_a_notched_block_the_snake_goes_round_all_its_cells_and_crosses_out_of_it(
+    turning: int,
+) -> None:
+    board = Board.from_rows(("..#..", ".....", "....."))
+    grid = build_tiled_grid(board, turning, [Rect(0, 0, 5, 3, ((2, 0),))])
+    c, seen = grid.index(Point(0, 0)), set()
+    for _ in range(14):
+        seen.add(c)
+        c = grid.dflt[c]
+    assert c == grid.index(Point(0, 0)) and len(seen) == 14 == board.size
+    # It goes round the way that leaves the block across the most sides: the cross move of
+    # every cell but the two at the notch's inner corners leads off the board or into the wall
+    # (the other way round, nearly all would lead back into the block).
+    outward = 0
+    for c in grid.open_cells:
+        turns, p = grid.turns[c], grid.points[c]
+        assert turns is not None and board.step(p, turns[0]) == grid.points[grid.dflt[c]]
+        q = board.step(p, turns[1])
+        outward += q is None or not board.is_free(q)
+    assert outward == 12
+
+
 @pytest.mark.parametrize(
     ("rows", "wrap"),
-    [(DOORWAY, False), (POST, False), (("." * 6,) * 5, True), (("." * 5,) * 4, False)],
-    ids=["doorway", "post", "wrapping 6x5", "open 5x4"],
+    [
+        (DOORWAY, False),
+        (POST, False),
+        (STUB, False),
+        (LONE, False),
+        (("." * 6,) * 5, True),
+        (("." * 5,) * 4, False),
+    ],
+    ids=["doorway", "post", "stub", "lone wall", "wrapping 6x5", "open 5x4"],
 )
 @pytest.mark.parametrize("seed", range(6))
 def test_the_cycle_holds_the_snake_at_every_move_on_a_cut_board(
