@@ -104,7 +104,8 @@ def record(case: Case, *, played_by: str | None = None) -> str:
 
 # The boards no cut into blocks fits (odd boards, and one without a cycle). Their `tree` games were
 # recorded when `tree` handed such boards on to replan, hole-cycle or greedy; it refuses them now,
-# and `best` plays those games. The other boards no 2x2 grid fits it now cuts into 2x3 blocks too.
+# and `best` plays those games. The other boards no 2x2 grid fits it now cuts into 2x3 blocks too,
+# and `notch` (which it refused until then) into notched blocks: its tree games were recorded then.
 TREE_REFUSES = frozenset({"open-7x7-l1", "open-9x9-l1", "preset-dead-end"})
 
 FAST_BOARDS = ("open-6x6-l1", "open-8x8-l3", "open-7x7-l1", "open-5x4-l2", "notch", "block", "ring")

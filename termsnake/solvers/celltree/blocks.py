@@ -15,7 +15,8 @@ from typing import Final
 
 from termsnake.core.board import Board
 from termsnake.core.geometry import Direction, Point
-from termsnake.solvers.celltree.tiling import OFFSETS, Rect, cuts_of, notched_moves
+from termsnake.solvers.celltree.notched import notched_moves
+from termsnake.solvers.celltree.tiling import OFFSETS, Rect, cuts_of
 
 _D, _U, _L, _R = Direction.DOWN, Direction.UP, Direction.LEFT, Direction.RIGHT
 # (x % 2, y % 2) -> (default move inside the block, cross move out of it), for both turnings.

@@ -17,6 +17,7 @@ from typing import Final
 
 from termsnake.core.board import Board
 from termsnake.core.geometry import Direction, Point
+from termsnake.solvers.celltree.notched import NOTCH_SIZES, notched_moves
 from termsnake.solvers.hampath import Limit
 
 SHAPES: Final = ((2, 2), (2, 3), (3, 2))
@@ -73,82 +74,6 @@ class Rect:
         return [ij for ij in box if ij not in self.missing]
 
 
-def _cycles(cells: frozenset[tuple[int, int]]) -> list[list[tuple[int, int]]]:
-    """Every Hamiltonian cycle of a few cells, each once (from the least cell, one way round)."""
-    start = min(cells)
-    out: list[list[tuple[int, int]]] = []
-    path = [start]
-
-    def extend(c: tuple[int, int]) -> None:
-        for d in ((0, 1), (1, 0), (0, -1), (-1, 0)):
-            n = (c[0] + d[0], c[1] + d[1])
-            if n == start and len(path) == len(cells) and path[1] < path[-1]:
-                out.append(list(path))
-            elif n in cells and n not in path:
-                path.append(n)
-                extend(n)
-                path.pop()
-
-    extend(start)
-    return out
-
-
-def _notched() -> tuple[tuple[int, int, tuple[tuple[int, int], ...]], ...]:
-    """The boxes 3x3, 3x5 and 5x3 less one cell that have a Hamiltonian cycle: the block round a
-    lone wall (3x3 less its middle), round a wall on the diagonal (less a corner), and round a
-    wall sticking out one cell (5x3 less the middle of a long side), where no rectangles fit."""
-    out = []
-    for w, h in ((3, 3), (3, 5), (5, 3)):
-        for j in range(h):
-            for i in range(w):
-                cells = frozenset((a, b) for a in range(w) for b in range(h)) - {(i, j)}
-                if (i + j) % 2 == 0 and _cycles(cells):  # the colour with one cell more
-                    out.append((w, h, ((i, j),)))
-    return tuple(out)
-
-
-NOTCHED: Final = _notched()
-_BY_DELTA: Final = {(d.dx, d.dy): d for d in Direction}
-# Each turning's cross move, at right angles to the default move (as in blocks._rim_move).
-_CROSS: Final = (
-    {
-        Direction.DOWN: Direction.LEFT,
-        Direction.RIGHT: Direction.DOWN,
-        Direction.UP: Direction.RIGHT,
-        Direction.LEFT: Direction.UP,
-    },
-    {
-        Direction.RIGHT: Direction.UP,
-        Direction.DOWN: Direction.RIGHT,
-        Direction.LEFT: Direction.DOWN,
-        Direction.UP: Direction.LEFT,
-    },
-)
-
-
-@lru_cache(maxsize=64)
-def notched_moves(
-    width: int, height: int, missing: tuple[tuple[int, int], ...], turning: int
-) -> dict[tuple[int, int], tuple[Direction, Direction]]:
-    """The (default, cross) move of each cell of a notched block: round the Hamiltonian cycle,
-    the way round in which most cross moves leave the block (so it merges where it can)."""
-    cells = frozenset((i, j) for i in range(width) for j in range(height)) - set(missing)
-    best: dict[tuple[int, int], tuple[Direction, Direction]] = {}
-    best_out = -1
-    for cycle in _cycles(cells):
-        for way in (cycle, cycle[::-1]):
-            moves = {}
-            out = 0
-            for a, b in zip(way, way[1:] + way[:1], strict=True):
-                default = _BY_DELTA[b[0] - a[0], b[1] - a[1]]
-                cross = _CROSS[turning][default]
-                moves[a] = (default, cross)
-                out += (a[0] + cross.dx, a[1] + cross.dy) not in cells
-            if out > best_out:
-                best, best_out = moves, out
-    return best
-
-
 def _placements(
     board: Board, offset: tuple[int, int], squares_first: bool, notched: bool = False
 ) -> list[tuple[int, Rect, list[Point]]]:
@@ -174,18 +99,32 @@ def _placements(
 
 
 def _notched_placements(board: Board) -> list[tuple[Rect, list[Point]]]:
-    """Every notched block that fits the board: its missing cell on a wall or off the board."""
-    walls = [Point(x, y) for x in range(-1, board.width + 1) for y in range(-1, board.height + 1)]
+    """Every notched block that fits the board: a box on it with walls in it (and nothing
+    else missing) whose free cells have a Hamiltonian cycle."""
+    w, h = board.width, board.height
+    boxes: set[tuple[int, int, int, int]] = set()
+    for wall in board.walls:
+        for bw, bh in NOTCH_SIZES:
+            for i in range(bw):
+                for j in range(bh):
+                    x, y = wall.x - i, wall.y - j
+                    if board.wrap:
+                        if bw <= w and bh <= h:
+                            boxes.add((x % w, y % h, bw, bh))
+                    elif 0 <= x <= w - bw and 0 <= y <= h - bh:
+                        boxes.add((x, y, bw, bh))
     out = []
-    for wall in walls:
-        if board.is_free(wall):
-            continue
-        for w, h, missing in NOTCHED:
-            ((i, j),) = missing
-            rect = Rect(wall.x - i, wall.y - j, w, h, missing)
-            cells = rect.cells(board)
-            if cells is not None and len(set(cells)) == len(cells):
-                out.append((rect, cells))
+    for x, y, bw, bh in sorted(boxes, key=lambda b: (b[1], b[0], b[2], b[3])):
+        missing = tuple(
+            (i, j)
+            for j in range(bh)
+            for i in range(bw)
+            if not board.is_free(Point((x + i) % w, (y + j) % h))
+        )
+        rect = Rect(x, y, bw, bh, missing)
+        cells = rect.cells(board)
+        if cells and len(set(cells)) == len(cells) and notched_moves(bw, bh, missing, 0):
+            out.append((rect, cells))
     return out
 
 
