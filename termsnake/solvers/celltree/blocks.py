@@ -1,7 +1,8 @@
 """The board cut into blocks: ``BlockGrid``, the two moves of each cell, and the block graph.
 
 The blocks are 2x2 (``cuts`` tries every grid of them first), or where no grid fits, 2x2, 2x3
-and 3x2 (``tiling``). Inside a block the snake always goes round its rim the same way, so each
+and 3x2, and notched ones round walls (``tiling``). Inside a block the snake always goes round
+its rim (a notched block's Hamiltonian cycle) the same way, so each
 cell has two moves: the default move that stays in the block, or the cross move into the next
 block over an edge of the block graph. Cells are numbered ``y * width + x``.
 """

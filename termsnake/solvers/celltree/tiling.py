@@ -6,7 +6,8 @@ any two cells of the shared side. ``tile`` finds such a cut by exact cover, grow
 blocks placed (the free cell next to them with the fewest ways to be covered first), each new
 block lined up with a placed one so that all of them join, and preferring 2x2 blocks on a grid
 of the given offset, so that most of the board is cut as an open board would be and the rest
-absorbs the odd rows. ``cuts_of`` gathers the cuts of a few such ways, once per board.
+absorbs the odd rows. ``cuts_of`` gathers the cuts of a few such ways, once per board; where
+no cut into rectangles is found, it cuts with notched blocks (``notched``) round the walls too.
 """
 
 from __future__ import annotations
