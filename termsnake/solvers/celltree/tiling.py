@@ -94,7 +94,7 @@ def _placements(
             odd = int(w != h)
             out.append(((4 * odd + off) if squares_first else (2 * off + odd), rect, cells))
     if notched:
-        out.extend((16, rect, cells) for rect, cells in _notched_placements(board))
+        out.extend((_NOTCH_RANK, rect, cells) for rect, cells in _notched_placements(board))
     out.sort(key=lambda t: (t[0], t[1].y, t[1].x))
     return out
 
@@ -160,6 +160,7 @@ def cuts_of(board: Board) -> tuple[tuple[Rect, ...], ...] | str:
 
 # The ways ``cuts_of`` cuts a board, (squares_first, joined_first, notched), in rounds: a round
 # is tried only if the rounds before it found no cut.
+_NOTCH_RANK = 16  # after every rectangle
 _ROUNDS: Final = (
     ((False, False, False), (True, False, False)),
     ((False, False, True),),
