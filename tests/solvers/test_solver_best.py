@@ -4,17 +4,23 @@ what it played, and plays each board as that solver alone would."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from termsnake.core.board import Board
 from termsnake.core.game import Game, Outcome
 from termsnake.core.geometry import Direction, Point
 from termsnake.core.level import Level, open_level
+from termsnake.formats.levelfile import load_level_file
 from termsnake.solvers import SolverUnavailable, create, play
 from termsnake.solvers.base import display_name
 from termsnake.solvers.best import SMALL_BOARD, BestSolver
 from termsnake.solvers.celltree import TreeSolver
+from termsnake.solvers.celltree.tiling import cuts_of
 from termsnake.solvers.greedy import GreedySolver
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "levels"
 
 
 def _moves(level: Level, seed: int, name: str) -> tuple[Outcome | None, list[Direction]]:
@@ -68,6 +74,17 @@ def test_walled_boards_no_2x2_grid_fits_are_played_by_the_tree_on_other_blocks()
     assert tree.tiled
     assert play(game, best) is Outcome.WON
     assert game.moves == _moves(level, 1, "tree")[1]
+
+
+@pytest.mark.parametrize("name", ["wide-doors", "posts"])
+def test_boards_only_notched_blocks_cut_are_played_by_the_tree(name: str) -> None:
+    # A wall stub (wide-doors) and lone walls (posts): no cut into rectangles fits round them.
+    level = load_level_file(EXAMPLES / f"{name}.txt")
+    found = cuts_of(level.board)
+    assert not isinstance(found, str) and all(any(r.missing for r in cut) for cut in found)
+    best = BestSolver()
+    best.setup(Game(level, seed=1))
+    assert best.played == "tree"
 
 
 def test_odd_boards_are_won_by_replan_with_a_moving_hole() -> None:

@@ -4,6 +4,8 @@ at every move, and the boards still refused."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from celltree_checks import level_of, play_checked
 from hypothesis import HealthCheck, assume, given, settings
@@ -14,6 +16,7 @@ from termsnake.core.game import Game, Outcome
 from termsnake.core.geometry import Direction, Point
 from termsnake.core.level import Level
 from termsnake.formats import presets
+from termsnake.formats.levelfile import load_level_file
 from termsnake.solvers.base import SolverUnavailable
 from termsnake.solvers.celltree import TreeSolver
 from termsnake.solvers.celltree.blocks import build_tiled_grid
@@ -21,6 +24,7 @@ from termsnake.solvers.celltree.notched import notched_moves
 from termsnake.solvers.celltree.spanning import span
 from termsnake.solvers.celltree.tiling import SHAPES, Rect, cuts_of, tile
 
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "levels"
 # A framed board of two rooms with a doorway two wide, each room an odd number of rows high.
 DOORWAY = (
     "###########",
@@ -216,3 +220,12 @@ def test_any_board_the_tree_cuts_is_won_with_the_cycle_held_at_every_move(
     except SolverUnavailable:
         assume(False)
     assert play_checked(level, seed).outcome is Outcome.WON
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["wide-doors", "posts"])
+def test_boards_cut_with_notched_blocks_are_won_with_the_cycle_held(name: str) -> None:
+    level = load_level_file(
+        Path(__file__).resolve().parents[3] / "examples" / "levels" / f"{name}.txt"
+    )
+    assert play_checked(level, 1, check_every=3).outcome is Outcome.WON
