@@ -32,8 +32,8 @@ _ACROSS: Final = (
     (Direction.DOWN, Direction.RIGHT),
 )
 # What each way of choosing the next cell may try (``_Cover``): the second fails faster, so it
-# can try more, and it is the one that finds the maze's cuts.
-LIMITS: Final = (Limit(500), Limit(10_000))
+# can try more; it is tried last, on boards no other way cuts, where more rarely pays.
+LIMITS: Final = (Limit(500), Limit(2_000))
 # Cutting takes about a second at this size before the first game on a board, and the search
 # recurses once per block placed, well within Python's stack; bigger boards go to replan.
 MAX_CELLS: Final = 1_200
