@@ -99,7 +99,9 @@ def _placements(
     return out
 
 
-def _notched_placements(board: Board) -> list[tuple[Rect, list[Point]]]:
+# The same for every grid offset and way of cutting a board: found once.
+@lru_cache(maxsize=16)
+def _notched_placements(board: Board) -> tuple[tuple[Rect, list[Point]], ...]:
     """Every notched block that fits the board: a box on it with walls in it (and nothing
     else missing) whose free cells have a Hamiltonian cycle."""
     w, h = board.width, board.height
@@ -126,7 +128,7 @@ def _notched_placements(board: Board) -> list[tuple[Rect, list[Point]]]:
         cells = rect.cells(board)
         if cells and len(set(cells)) == len(cells) and notched_moves(bw, bh, missing, 0):
             out.append((rect, cells))
-    return out
+    return tuple(out)
 
 
 # Every game on a board cuts it the same way: bench and serve play many games on a few boards.
