@@ -68,6 +68,9 @@ class TreeConfig:
     opening_dead_ends: int = 3
     opening_percent: int = 25
     opening_margin: int = 2
+    # Nor on boards of fewer than opening_blocks blocks: there a quarter of the board is a few
+    # cells, too few for an escape to leave room, and the escapes can take turns without eating.
+    opening_blocks: int = 32
 
     def hug_on(self, blocks: int) -> int:
         """The hug cost on a board of ``blocks`` blocks."""
@@ -93,7 +96,7 @@ class TreeConfig:
     def opening_length(self, blocks: int, dead_ends: int, free: int) -> int:
         """The longest snake that still plays the opening on a board of ``blocks`` blocks,
         ``dead_ends`` of them dead ends, and ``free`` free cells (0: no opening)."""
-        if 100 * dead_ends < self.opening_dead_ends * blocks:
+        if blocks < self.opening_blocks or 100 * dead_ends < self.opening_dead_ends * blocks:
             return 0
         return free * self.opening_percent // 100
 

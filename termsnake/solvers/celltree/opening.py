@@ -85,7 +85,14 @@ class Opening:
             self.lag = self.margin
         index = mirror.grid.index
         body = [index(p) for p in game.body]
-        if game.length > self.length or game.since_food > len(mirror.grid.open_cells):
+        lapped = game.since_food > len(mirror.grid.open_cells)
+        if lapped and not fits and self._harboured(body):
+            # Escapes checked afresh at each move can take turns for ever without eating; a
+            # harbour reaches the food within a lap.
+            self.lag = HARBOUR
+            self.escape.clear()
+            return self.harbour[body[0]]
+        if game.length > self.length or lapped:
             return OVER if fits else self._escaping(body, game)
         if game.food is not None:
             free_at = body_free_at(self.cells, game.body)

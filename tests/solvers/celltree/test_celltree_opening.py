@@ -35,7 +35,7 @@ EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "levels"
 
 def _opened(config: TreeConfig | None = None) -> TreeConfig:
     """A config that opens on every board (the tests' boards are small)."""
-    return dataclasses.replace(config or TreeConfig(), opening_dead_ends=0)
+    return dataclasses.replace(config or TreeConfig(), opening_dead_ends=0, opening_blocks=0)
 
 
 @pytest.mark.parametrize("seed", range(3))

@@ -229,3 +229,24 @@ def test_boards_cut_with_notched_blocks_are_won_with_the_cycle_held(name: str) -
         Path(__file__).resolve().parents[3] / "examples" / "levels" / f"{name}.txt"
     )
     assert play_checked(level, 1, check_every=3).outcome is Outcome.WON
+
+
+def test_a_small_board_with_dead_end_blocks_is_won_without_an_opening() -> None:
+    # Found by the test above: rings round two of the walls leave blocks with one neighbour,
+    # and an opening on eleven blocks let its escapes take turns until the game stalled.
+    rows = (
+        "..........",
+        "...##.....",
+        "...##.....",
+        ".......##.",
+        ".......##.",
+        "..........",
+        ".....##...",
+        ".....##...",
+    )
+    board = Board.from_rows(rows)
+    level = Level(board, (board.free_cells[0],), Direction.RIGHT)
+    solver = TreeSolver()
+    solver.setup(Game(level, seed=44151))
+    assert solver.tiled and solver.opening is None
+    assert play_checked(level, 44151).outcome is Outcome.WON
