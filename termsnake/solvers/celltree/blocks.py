@@ -169,12 +169,14 @@ def build_tiled_grid(board: Board, turning: int, rects: list[Rect]) -> BlockGrid
     for b, rect in enumerate(rects):
         cells = rect.cells(board)
         assert cells is not None
-        notched = notched_moves(rect.width, rect.height, rect.missing, turning)
+        notched = (
+            notched_moves(rect.width, rect.height, rect.missing, turning) if rect.missing else {}
+        )
         for (i, j), p in zip(rect.box_cells(), cells, strict=True):
             c = p.y * w + p.x
             block[c] = b
             moves[c] = turns = (
-                notched[i, j] if rect.missing else _rim_move(i, j, rect.width, rect.height, turning)
+                notched[i, j] if notched else _rim_move(i, j, rect.width, rect.height, turning)
             )
             q = board.step(p, turns[0])
             assert q is not None

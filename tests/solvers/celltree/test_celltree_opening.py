@@ -4,10 +4,9 @@ escape onto a cycle of the blocks, and hands the game back to the tree with its 
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
 
 import pytest
-from celltree_checks import assert_body_on_cycle, assert_opening_escapes, play_checked
+from celltree_checks import EXAMPLES, assert_body_on_cycle, assert_opening_escapes, play_checked
 
 from termsnake.bench.games import food_bound
 from termsnake.core.game import Game, Outcome
@@ -30,7 +29,6 @@ def _opening(game: Game, solver: TreeSolver, every: int = 1) -> int:
 
 
 # The README's hand-drawn boards with dead ends (the comb: 6 of its 47 blocks).
-EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "levels"
 
 
 def _opened(config: TreeConfig | None = None) -> TreeConfig:

@@ -24,7 +24,6 @@ from termsnake.solvers.celltree.notched import notched_moves
 from termsnake.solvers.celltree.spanning import span
 from termsnake.solvers.celltree.tiling import SHAPES, Rect, cuts_of, tile
 
-EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "levels"
 # A framed board of two rooms with a doorway two wide, each room an odd number of rows high.
 DOORWAY = (
     "###########",
