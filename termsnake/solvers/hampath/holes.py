@@ -17,12 +17,14 @@ from collections.abc import Collection, Sequence
 from termsnake.core.board import Board
 from termsnake.core.geometry import Point
 from termsnake.solvers.grid import Grid, distances, grid_of
-from termsnake.solvers.hampath.cycles import zigzag
+from termsnake.solvers.hampath.cycles import find_cycle, zigzag
 from termsnake.solvers.hampath.limit import Limit
 from termsnake.solvers.hampath.search import search
 
 # Holes a search for a first cycle tries, each with an equal share of the limit.
 FIRST_HOLES = 4
+# Holes the fallback for walled boards tries (``_walled_hole_cycle``).
+WALLED_HOLES = 8
 
 
 def spare_colour(grid: Grid) -> int | None:
@@ -119,8 +121,10 @@ def find_hole_cycle(
         (hole,) = set(grid.index(p) for p in board.free_cells) - set(cycle)
         if hole not in taken:
             return cycle, hole
+    # Half the limit for the plain search, half for the 2-factor way if that finds nothing.
+    half = Limit(limit.nodes // 2)
     holes = hole_candidates(grid, colour, taken)[:FIRST_HOLES]
-    share = Limit(limit.nodes // max(1, len(holes)))
+    share = Limit(half.nodes // max(1, len(holes)))
     for hole in holes:
         start = next(
             c
@@ -130,4 +134,22 @@ def find_hole_cycle(
         found = search(grid, [start], share, skip=hole)
         if isinstance(found, list) and switch_at(grid, successors(grid, found), hole):
             return found, hole
+    return _walled_hole_cycle(board, grid, colour, taken, half)
+
+
+def _walled_hole_cycle(
+    board: Board, grid: Grid, colour: int, taken: Collection[int], limit: Limit
+) -> tuple[list[int], int] | None:
+    """A switchable cycle round a hole made a wall, by ``find_cycle`` (2-factors first, so it
+    finds cycles of walled boards that the plain search above gives up on): the first of
+    WALLED_HOLES candidates that has one, each within an equal share of ``limit``."""
+    holes = hole_candidates(grid, colour, taken)[:WALLED_HOLES]
+    share = Limit(limit.nodes // max(1, len(holes)))
+    for hole in holes:
+        walled = Board(board.width, board.height, board.walls | {grid.points[hole]}, board.wrap)
+        found = find_cycle(walled, share)
+        if found.cycle is not None:
+            cycle = [grid.index(p) for p in found.cycle]
+            if switch_at(grid, successors(grid, cycle), hole):
+                return cycle, hole
     return None

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from termsnake.core.board import Board
+from termsnake.formats.levelfile import load_level_file
 from termsnake.solvers.grid import grid_of
 from termsnake.solvers.hampath import Limit, check_cycle
 from termsnake.solvers.hampath.holes import (
@@ -59,6 +62,20 @@ def test_a_walled_board_one_cell_short_gets_one_by_search() -> None:
     found = find_hole_cycle(board, set(), Limit(100_000))
     assert found is not None
     _check_hole_cycle(board, *found)
+
+
+# A walled board one cell short of a cycle (187 free cells) on which the plain search gives up
+# within 100,000 nodes for each of its first holes; the 2-factor way finds a cycle at once.
+ODD_WALLS = Path(__file__).resolve().parents[3] / "examples" / "levels" / "odd-walls.txt"
+
+
+def test_a_walled_board_the_plain_search_gives_up_on_gets_one_from_two_factors() -> None:
+    board = load_level_file(ODD_WALLS).board
+    found = find_hole_cycle(board, {0}, Limit(100_000))
+    assert found is not None
+    cycle, hole = found
+    assert hole != 0  # taken
+    _check_hole_cycle(board, cycle, hole)
 
 
 @pytest.mark.parametrize(
