@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """How many random walled boards the cell tree can cut into blocks, and how long cutting takes.
 
-Usage: python scripts/cut_coverage.py [--boards N] [--seed S]
+Usage: python scripts/cut_coverage.py [--boards N] [--seed S] [--play]
 It draws N boards (8-20 by 8-16 cells, one to six walls of 1x1 to 4x1 or 2x3 anywhere, a fifth
 of them wrapping) and sorts them: odd or unbalanced (no cycle can exist), cut into rectangles,
 cut only with notched blocks too, or not cut; the boards not cut are then searched for a
 Hamiltonian cycle (``find_cycle``): those with one are the boards ``best`` plays with replan.
+With ``--play`` it also plays one game of ``best`` (start length 1, from the first free cell,
+food seed the board's number) on each board that has no Hamiltonian cycle, and prints, for each
+solver ``best`` chose, the games, the wins and the mean final length over the free cells.
 """
 
 from __future__ import annotations
@@ -13,9 +16,15 @@ from __future__ import annotations
 import argparse
 import random
 import time
-from collections import Counter
+from collections import Counter, defaultdict
+from multiprocessing import Pool
 
 from termsnake.core.board import Board
+from termsnake.core.game import Game, Outcome
+from termsnake.core.geometry import Direction
+from termsnake.core.level import Level
+from termsnake.solvers.base import play
+from termsnake.solvers.best import BestSolver
 from termsnake.solvers.celltree import tiling
 from termsnake.solvers.hampath.cycles import find_cycle
 
@@ -52,19 +61,47 @@ def _sort(board: Board) -> tuple[str, float]:
     return f"not cut, cycle {status}", took
 
 
+def _play(job: tuple[Board, int]) -> tuple[str, bool, float]:
+    """Who ``best`` plays the board with, whether it won, and the final length's share of the
+    free cells."""
+    board, seed = job
+    game = Game(Level(board, (board.free_cells[0],), Direction.RIGHT), seed)
+    solver = BestSolver()
+    solver.setup(game)
+    play(game, solver)
+    return solver.played, game.outcome is Outcome.WON, game.length / board.size
+
+
+def _report_play(boards: list[Board]) -> None:
+    with Pool(2) as pool:
+        games = pool.map(_play, [(b, i + 1) for i, b in enumerate(boards)])
+    by: defaultdict[str, list[tuple[bool, float]]] = defaultdict(list)
+    for who, won, share in games:
+        by[who].append((won, share))
+    for who, rows in sorted(by.items()):
+        wins = sum(won for won, _ in rows)
+        share = sum(s for _, s in rows) / len(rows)
+        print(f"best played {who}: {len(rows)} boards, {wins} won, mean final length {share:.1%}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--boards", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--play", action="store_true")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     kinds: Counter[str] = Counter()
     times = []
+    no_cycle = []
     for _ in range(args.boards):
-        kind, took = _sort(_board(rng))
+        board = _board(rng)
+        kind, took = _sort(board)
         kinds[kind] += 1
         if took:
             times.append(took)
+        if kind in ("odd or unbalanced", "not cut, cycle none"):
+            no_cycle.append(board)
     for kind, count in sorted(kinds.items()):
         print(f"{kind}: {count}")
     if times:
@@ -73,6 +110,8 @@ def main() -> None:
             f"cutting: median {times[len(times) // 2]:.2f} s, "
             f"slowest {times[-1]:.2f} s over {len(times)} boards"
         )
+    if args.play:
+        _report_play(no_cycle)
 
 
 if __name__ == "__main__":
