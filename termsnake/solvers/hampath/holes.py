@@ -140,9 +140,9 @@ def find_hole_cycle(
 def _walled_hole_cycle(
     board: Board, grid: Grid, colour: int, taken: Collection[int], limit: Limit
 ) -> tuple[list[int], int] | None:
-    """A switchable cycle round a hole made a wall, by ``find_cycle`` (2-factors first, so it
-    finds cycles of walled boards that the plain search above gives up on): the first of
-    WALLED_HOLES candidates that has one, each within an equal share of ``limit``."""
+    """A switchable cycle round a hole made a wall, by ``find_cycle`` (whose 2-factor way finds
+    cycles of walled boards that the plain search above gives up on): the first of WALLED_HOLES
+    candidates that has one, each within an equal share of ``limit``."""
     holes = hole_candidates(grid, colour, taken)[:WALLED_HOLES]
     share = Limit(limit.nodes // max(1, len(holes)))
     for hole in holes:
