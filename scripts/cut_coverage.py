@@ -72,13 +72,28 @@ def _play(job: tuple[Board, int]) -> tuple[str, bool, float]:
     return solver.played, game.outcome is Outcome.WON, game.length / board.size
 
 
+def _shape(board: Board) -> str:
+    """How far the board is from a Hamiltonian cycle: by how many its light and dark cells
+    differ, or an odd wrap (no colours); and whether it has a trap, a free cell with at most one
+    free neighbour, which a snake that eats there cannot leave."""
+    light = sum((p.x + p.y) % 2 for p in board.free_cells)
+    off = abs(2 * light - board.size)
+    if board.wrap and (board.width % 2 or board.height % 2):
+        kind = "odd wrap"
+    else:
+        kind = f"colours off by {off if off < 3 else '3 or more'}"
+    trap = any(len(list(board.neighbours(p))) <= 1 for p in board.free_cells)
+    return f"{kind}, {'a trap' if trap else 'no trap'}"
+
+
 def _report_play(boards: list[Board]) -> None:
     with Pool(2) as pool:
         games = pool.map(_play, [(b, i + 1) for i, b in enumerate(boards)])
     by: defaultdict[str, list[tuple[bool, float]]] = defaultdict(list)
-    for who, won, share in games:
+    for board, (who, won, share) in zip(boards, games, strict=True):
         by[who].append((won, share))
-    for who, rows in sorted(by.items()):
+        by[f"{_shape(board)}, {who}"].append((won, share))
+    for who, rows in sorted(by.items(), key=lambda kv: ("," in kv[0], kv[0])):
         wins = sum(won for won, _ in rows)
         share = sum(s for _, s in rows) / len(rows)
         print(f"best played {who}: {len(rows)} boards, {wins} won, mean final length {share:.1%}")
