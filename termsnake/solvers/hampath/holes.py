@@ -123,7 +123,8 @@ def find_hole_cycle(
             return cycle, hole
     # Half the limit for the plain search, half for the 2-factor way if that finds nothing.
     half = Limit(limit.nodes // 2)
-    holes = hole_candidates(grid, colour, taken)[:FIRST_HOLES]
+    candidates = hole_candidates(grid, colour, taken)
+    holes = candidates[:FIRST_HOLES]
     share = Limit(half.nodes // max(1, len(holes)))
     for hole in holes:
         start = next(
@@ -134,16 +135,15 @@ def find_hole_cycle(
         found = search(grid, [start], share, skip=hole)
         if isinstance(found, list) and switch_at(grid, successors(grid, found), hole):
             return found, hole
-    return _walled_hole_cycle(board, grid, colour, taken, half)
+    return _walled_hole_cycle(board, grid, candidates[:WALLED_HOLES], half)
 
 
 def _walled_hole_cycle(
-    board: Board, grid: Grid, colour: int, taken: Collection[int], limit: Limit
+    board: Board, grid: Grid, holes: list[int], limit: Limit
 ) -> tuple[list[int], int] | None:
     """A switchable cycle round a hole made a wall, by ``find_cycle`` (whose 2-factor way finds
-    cycles of walled boards that the plain search above gives up on): the first of WALLED_HOLES
-    candidates that has one, each within an equal share of ``limit``."""
-    holes = hole_candidates(grid, colour, taken)[:WALLED_HOLES]
+    cycles of walled boards that the plain search above gives up on): the first of ``holes``
+    that has one, each within an equal share of ``limit``."""
     share = Limit(limit.nodes // max(1, len(holes)))
     for hole in holes:
         walled = Board(board.width, board.height, board.walls | {grid.points[hole]}, board.wrap)
