@@ -4,9 +4,8 @@ what it played, and plays each board as that solver alone would."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from example_levels import EXAMPLES
 
 from termsnake.core.board import Board
 from termsnake.core.game import Game, Outcome
@@ -19,8 +18,6 @@ from termsnake.solvers.best import SMALL_BOARD, BestSolver
 from termsnake.solvers.celltree import TreeSolver
 from termsnake.solvers.celltree.tiling import cuts_of
 from termsnake.solvers.greedy import GreedySolver
-
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "levels"
 
 
 def _moves(level: Level, seed: int, name: str) -> tuple[Outcome | None, list[Direction]]:

@@ -3,8 +3,6 @@ Hamiltonian and holds the snake."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from termsnake.core.board import Board
 from termsnake.core.game import Game, Outcome
 from termsnake.core.geometry import Direction, Point
@@ -17,8 +15,6 @@ from termsnake.solvers.celltree.policy import Policy
 from termsnake.solvers.celltree.spanning import body_fits
 
 # Block-aligned walls: whole 2x2 blocks of '#'.
-# The example level files of the repository.
-EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "levels"
 ROOMS = (
     "........",
     "........",

@@ -6,7 +6,8 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from celltree_checks import EXAMPLES, assert_body_on_cycle, assert_opening_escapes, play_checked
+from celltree_checks import assert_body_on_cycle, assert_opening_escapes, play_checked
+from example_levels import EXAMPLES
 
 from termsnake.bench.games import food_bound
 from termsnake.core.game import Game, Outcome

@@ -4,10 +4,9 @@ at every move, and the boards still refused."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from celltree_checks import level_of, play_checked
+from example_levels import EXAMPLES
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -224,9 +223,7 @@ def test_any_board_the_tree_cuts_is_won_with_the_cycle_held_at_every_move(
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["wide-doors", "posts"])
 def test_boards_cut_with_notched_blocks_are_won_with_the_cycle_held(name: str) -> None:
-    level = load_level_file(
-        Path(__file__).resolve().parents[3] / "examples" / "levels" / f"{name}.txt"
-    )
+    level = load_level_file(EXAMPLES / f"{name}.txt")
     assert play_checked(level, 1, check_every=3).outcome is Outcome.WON
 
 

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from example_levels import EXAMPLES
 
 from termsnake.core.board import Board
 from termsnake.formats.levelfile import load_level_file
@@ -66,7 +65,7 @@ def test_a_walled_board_one_cell_short_gets_one_by_search() -> None:
 
 # A walled board one cell short of a cycle (187 free cells) on which the plain search gives up
 # within 100,000 nodes for each of its first holes; the 2-factor way finds a cycle at once.
-ODD_WALLS = Path(__file__).resolve().parents[3] / "examples" / "levels" / "odd-walls.txt"
+ODD_WALLS = EXAMPLES / "odd-walls.txt"
 
 
 def test_a_walled_board_the_plain_search_gives_up_on_gets_one_from_two_factors() -> None:
