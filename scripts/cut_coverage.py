@@ -44,11 +44,17 @@ def _board(rng: random.Random) -> Board:
     return Board.from_rows(["".join(r) for r in rows], wrap=rng.random() < 0.2)
 
 
+def _colours_off(board: Board) -> int | None:
+    """By how many the board's light and dark free cells differ; None on a board that wraps
+    with an odd side, where the colours do not alternate."""
+    if board.wrap and (board.width % 2 or board.height % 2):
+        return None
+    return abs(2 * sum((p.x + p.y) % 2 for p in board.free_cells) - board.size)
+
+
 def _sort(board: Board) -> tuple[str, float]:
     """Which kind of board it is, and the seconds cutting it took."""
-    light = sum((p.x + p.y) % 2 for p in board.free_cells)
-    odd_wrap = board.wrap and (board.width % 2 or board.height % 2)
-    if board.size % 2 or (2 * light != board.size and not odd_wrap):
+    if board.size % 2 or _colours_off(board):
         return "odd or unbalanced", 0.0
     start = time.perf_counter()
     cuts = tiling.cuts_of.__wrapped__(board)
@@ -76,12 +82,8 @@ def _shape(board: Board) -> str:
     """How far the board is from a Hamiltonian cycle: by how many its light and dark cells
     differ, or an odd wrap (no colours); and whether it has a trap, a free cell with at most one
     free neighbour, which a snake that eats there cannot leave."""
-    light = sum((p.x + p.y) % 2 for p in board.free_cells)
-    off = abs(2 * light - board.size)
-    if board.wrap and (board.width % 2 or board.height % 2):
-        kind = "odd wrap"
-    else:
-        kind = f"colours off by {off if off < 3 else '3 or more'}"
+    off = _colours_off(board)
+    kind = "odd wrap" if off is None else f"colours off by {off if off < 3 else '3 or more'}"
     trap = any(len(list(board.neighbours(p))) <= 1 for p in board.free_cells)
     return f"{kind}, {'a trap' if trap else 'no trap'}"
 
