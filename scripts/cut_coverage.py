@@ -8,7 +8,10 @@ cut only with notched blocks too, or not cut; the boards not cut are then search
 Hamiltonian cycle (``find_cycle``): those with one are the boards ``best`` plays with replan.
 With ``--play`` it also plays one game of ``best`` (start length 1, from the first free cell,
 food seed the board's number) on each board that has no Hamiltonian cycle, and prints, for each
-solver ``best`` chose, the games, the wins and the mean final length over the free cells.
+solver ``best`` chose, the games, the wins and the mean final length over the free cells and
+over the game's cap, the length at which the first food fell in a dead end (a long snake cannot
+eat it and live; the food's place depends on where the body lies, so each game has its own);
+and the same for ``greedy`` on the same boards and seeds.
 """
 
 from __future__ import annotations
@@ -21,11 +24,13 @@ from multiprocessing import Pool
 
 from termsnake.core.board import Board
 from termsnake.core.game import Game, Outcome
-from termsnake.core.geometry import Direction
+from termsnake.core.geometry import Direction, Point
 from termsnake.core.level import Level
 from termsnake.solvers.base import play
 from termsnake.solvers.best import BestSolver
 from termsnake.solvers.celltree import tiling
+from termsnake.solvers.deadends import dead_ends
+from termsnake.solvers.greedy import GreedySolver
 from termsnake.solvers.hampath.cycles import find_cycle
 
 _WALLS = [(1, 1), (1, 2), (2, 1), (2, 2), (1, 3), (3, 1), (1, 4), (4, 1), (2, 3), (3, 2)]
@@ -67,15 +72,28 @@ def _sort(board: Board) -> tuple[str, float]:
     return f"not cut, cycle {status}", took
 
 
-def _play(job: tuple[Board, int]) -> tuple[str, bool, float]:
-    """Who ``best`` plays the board with, whether it won, and the final length's share of the
-    free cells."""
+def _cap(game: Game, ends: frozenset[Point]) -> int:
+    """The length at which the first food fell in a dead end (``deadends``), where a long snake
+    cannot eat it and live; the board's size if none did."""
+    trapped = next((i for i, (_, p) in enumerate(game.foods) if p in ends), None)
+    return game.board.size if trapped is None else game.start_length + trapped
+
+
+def _play(job: tuple[Board, int]) -> tuple[str, bool, float, float, float, float]:
+    """Who ``best`` plays the board with, whether it won, the final length's share of the free
+    cells and of the game's *cap* (the length when the first food fell in a dead end), and the
+    same two shares for ``greedy`` on the same board and seed."""
     board, seed = job
-    game = Game(Level(board, (board.free_cells[0],), Direction.RIGHT), seed)
+    level = Level(board, (board.free_cells[0],), Direction.RIGHT)
+    ends = dead_ends(board)
+    game = Game(level, seed)
     solver = BestSolver()
     solver.setup(game)
     play(game, solver)
-    return solver.played, game.outcome is Outcome.WON, game.length / board.size
+    greedy = Game(level, seed)
+    play(greedy, GreedySolver())
+    shares = [(g.length / board.size, g.length / _cap(g, ends)) for g in (game, greedy)]
+    return solver.played, game.outcome is Outcome.WON, *shares[0], *shares[1]
 
 
 def _shape(board: Board) -> str:
@@ -91,14 +109,19 @@ def _shape(board: Board) -> str:
 def _report_play(boards: list[Board]) -> None:
     with Pool(2) as pool:
         games = pool.map(_play, [(b, i + 1) for i, b in enumerate(boards)])
-    by: defaultdict[str, list[tuple[bool, float]]] = defaultdict(list)
-    for board, (who, won, share) in zip(boards, games, strict=True):
-        by[who].append((won, share))
-        by[f"{_shape(board)}, {who}"].append((won, share))
+    by: defaultdict[str, list[tuple[bool, float, float, float, float]]] = defaultdict(list)
+    for board, (who, won, share, of_cap, greedy, greedy_of_cap) in zip(boards, games, strict=True):
+        for key in (who, f"{_shape(board)}, {who}"):
+            by[key].append((won, share, of_cap, greedy, greedy_of_cap))
     for who, rows in sorted(by.items(), key=lambda kv: ("," in kv[0], kv[0])):
-        wins = sum(won for won, _ in rows)
-        share = sum(s for _, s in rows) / len(rows)
-        print(f"best played {who}: {len(rows)} boards, {wins} won, mean final length {share:.1%}")
+        wins = sum(won for won, *_ in rows)
+        share, of_cap, greedy, greedy_of_cap = (
+            sum(r[i] for r in rows) / len(rows) for i in (1, 2, 3, 4)
+        )
+        print(
+            f"best played {who}: {len(rows)} boards, {wins} won, mean final length {share:.1%}"
+            f" ({of_cap:.1%} of the cap); greedy {greedy:.1%} ({greedy_of_cap:.1%} of the cap)"
+        )
 
 
 def main() -> None:

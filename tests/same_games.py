@@ -1,7 +1,8 @@
 """Fixed games of every solver on small boards, recorded as replays: the same code gives the
 same bytes. The golden files in tests/golden/games/ were recorded before the package redesign;
 the games that reach a late-game completion (greedy, tree) were recorded again when it joined the
-one Hamiltonian search (docs/tuning.md says what changed)."""
+one Hamiltonian search (docs/tuning.md says what changed); `best`'s game on `dead-end` (and the
+`tree` game that `best` plays for it) again when `best` walled dead ends in."""
 
 from __future__ import annotations
 

@@ -5,7 +5,9 @@ It plays the cell tree where the board can be cut into its blocks (but on small 
 as one long corridor, ``replan`` too, which then plays as ``hamilton``); else a Hamiltonian cycle
 rebuilt at each food (``replan``), which also plays boards one cell short of a cycle (odd open
 boards) on a cycle through every cell but a hole; else one through every cell but a moving hole
-(``hole-cycle``); else ``greedy``.
+(``hole-cycle``); else the first of those on the board with its dead ends walled in
+(``deadends``: blind alleys and pockets, where a long snake that goes in cannot get out); else
+``greedy``.
 """
 
 from __future__ import annotations
@@ -17,28 +19,27 @@ from termsnake.core.game import Game
 from termsnake.core.geometry import Direction, Point
 from termsnake.solvers.base import Solver, SolverUnavailable
 from termsnake.solvers.celltree import TreeSolver
+from termsnake.solvers.deadends import DeadEndSolver
 from termsnake.solvers.greedy import GreedySolver
 from termsnake.solvers.holecycle import HoleCycleSolver
 from termsnake.solvers.replan import ReplanSolver
 
-# Tried in this order; the first that takes the board plays it.
-CHOICES: Final[tuple[Callable[[], Solver], ...]] = (
-    TreeSolver,
-    ReplanSolver,
-    HoleCycleSolver,
-    GreedySolver,
-)
+# The solvers that never die on a board they take, tried in this order.
+SAFE: Final[tuple[Callable[[], Solver], ...]] = (TreeSolver, ReplanSolver, HoleCycleSolver)
 # On boards of at most this many free cells replan's lanes beat the tree (docs/tuning.md), so
 # replan is tried first there.
 SMALL_BOARD: Final = 64
 
 
 class BestSolver:
-    """The first of ``CHOICES`` that takes the board; ``played`` names it after ``setup``."""
+    """The first of the ``SAFE`` solvers that takes the board, else the same round its dead
+    ends, else ``greedy``; ``played`` names it after ``setup``."""
 
     name = "best"
 
-    def __init__(self) -> None:
+    def __init__(self, *, safe_only: bool = False) -> None:
+        """``safe_only``: only the ``SAFE`` solvers, on the board as it is."""
+        self.safe_only = safe_only
         self.played = ""  # the name of the solver playing this board, once set up
         self._solver: Solver | None = None
 
@@ -47,9 +48,9 @@ class BestSolver:
         self.played = ""
         self._solver = None
         reasons = []
-        choices = CHOICES
+        choices = SAFE if self.safe_only else (*SAFE, _round_dead_ends, GreedySolver)
         if game.board.size <= SMALL_BOARD:
-            choices = (ReplanSolver, *(c for c in CHOICES if c is not ReplanSolver))
+            choices = (ReplanSolver, *(c for c in choices if c is not ReplanSolver))
         for make in choices:
             solver = make()
             try:
@@ -60,7 +61,7 @@ class BestSolver:
             if isinstance(solver, TreeSolver) and solver.tiled:
                 solver = _rigid_replan(game) or solver
             self._solver = solver
-            self.played = solver.name
+            self.played = getattr(solver, "played", "") or solver.name
             return
         raise SolverUnavailable("no solver can play this board: " + "; ".join(reasons))
 
@@ -72,6 +73,11 @@ class BestSolver:
     def overlay(self, game: Game) -> Mapping[Point, str]:
         """The plan of the solver playing this board."""
         return {} if self._solver is None else self._solver.overlay(game)
+
+
+def _round_dead_ends() -> Solver:
+    """The safe solvers on the board less its dead ends (``deadends``)."""
+    return DeadEndSolver(lambda: BestSolver(safe_only=True))
 
 
 def _rigid_replan(game: Game) -> ReplanSolver | None:

@@ -1,0 +1,158 @@
+"""Boards with dead ends: blind alleys and pockets that a long snake enters only to end its game.
+
+A free cell with a single free neighbour is a dead end: a snake that goes in cannot turn round.
+A pocket behind a single cell is one too, for a snake longer than the pocket can hold. Keep
+only the board's largest part that no one cell cuts (a biconnected component): that is where a
+snake can live. It may have a Hamiltonian cycle where the whole board has none (the alcove held
+the spare colour, or was what broke every cycle), and then a safe solver can fill all of it.
+``DeadEndSolver`` plays one there, through a shadow of the game whose board walls the dead ends
+in. Once food falls in a dead end, ``greedy`` goes for it (a short snake can still get out of a
+pocket); when it has eaten and the snake is back outside the dead ends, the safe solver is set
+up again where it takes the body as it lies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from termsnake.core.board import Board
+from termsnake.core.game import Game
+from termsnake.core.geometry import Direction, Point
+from termsnake.solvers.base import Solver, SolverUnavailable
+from termsnake.solvers.greedy import GreedySolver
+
+
+def dead_ends(board: Board) -> frozenset[Point]:
+    """The free cells of ``board`` outside its largest 2-connected part: one-wide alleys, and
+    pockets behind a single cell. A long snake that goes in there cannot come out again. A part
+    of two cells holds no cycle either: then every cell is a dead end."""
+    part = _largest_block(board)
+    if len(part) < 3:
+        return frozenset(board.free_cells)
+    return frozenset(p for p in board.free_cells if p not in part)
+
+
+def _largest_block(board: Board) -> set[Point]:
+    """The largest set of free cells joined so that no one cell cuts it (a biconnected
+    component, by Tarjan's edge-stack search, iterative for boards of any size)."""
+    # Distinct neighbours: on a narrow board that wraps, two ways can lead to one cell.
+    near = {p: sorted({q for _, q in board.neighbours(p) if q != p}) for p in board.free_cells}
+    order: dict[Point, int] = {}
+    low: dict[Point, int] = {}
+    best: set[Point] = set()
+    for root in near:
+        if root in order:
+            continue
+        order[root] = low[root] = len(order)
+        best = best or {root}
+        edges: list[tuple[Point, Point]] = []
+        stack = [(root, root, iter(near[root]))]
+        while stack:
+            p, parent, ways = stack[-1]
+            for q in ways:
+                if q not in order:
+                    order[q] = low[q] = len(order)
+                    edges.append((p, q))
+                    stack.append((q, p, iter(near[q])))
+                    break
+                if q != parent and order[q] < order[p]:
+                    edges.append((p, q))
+                    low[p] = min(low[p], order[q])
+            else:
+                stack.pop()
+                if p == root:
+                    continue
+                low[parent] = min(low[parent], low[p])
+                if low[p] >= order[parent]:
+                    # parent cuts p's side off: the edges since (parent, p) are one block
+                    block: set[Point] = set()
+                    while True:
+                        edge = edges.pop()
+                        block.update(edge)
+                        if edge == (parent, p):
+                            break
+                    if len(block) > len(best):
+                        best = block
+    return best
+
+
+def _sync(shadow: Game, game: Game) -> None:
+    """Bring ``shadow`` to ``game``'s state; only its board stays its own. The body and the
+    other containers are shared, not copied: a solver never changes the game it is given."""
+    for name in Game.__slots__:
+        if name != "board":
+            setattr(shadow, name, getattr(game, name))
+
+
+class DeadEndSolver:
+    """A solver made by ``inner``, playing the board with its dead ends walled in; ``greedy``
+    while food lies in one. ``played`` names the inner solver after ``setup``."""
+
+    name = "dead-ends"
+
+    def __init__(self, inner: Callable[[], Solver]) -> None:
+        self._make = inner
+        self.played = ""
+        self._ends: frozenset[Point] = frozenset()
+        self._shadow: Game | None = None
+        self._inner: Solver | None = None
+        self._greedy: GreedySolver | None = None
+        self._eaten = 0  # foods eaten when greedy took over, or last tried to hand back
+
+    def setup(self, game: Game) -> None:
+        """Set the inner solver up on the board less its dead ends; SolverUnavailable if the
+        board has none, the snake starts in one, or the inner solver cannot play the rest."""
+        self._greedy = None
+        board = game.board
+        ends = dead_ends(board)
+        if not ends:
+            raise SolverUnavailable("the board has no dead ends")
+        if ends & set(game.body) or len(ends) == board.size:
+            raise SolverUnavailable("the snake starts in a dead end")
+        if game.food in ends:
+            raise SolverUnavailable("the first food is in a dead end")
+        walled = Board(board.width, board.height, board.walls | ends, board.wrap, board.name)
+        shadow = game.copy()
+        shadow.board = walled
+        inner = self._make()
+        inner.setup(shadow)
+        self._ends, self._shadow, self._inner = ends, shadow, inner
+        self.played = (getattr(inner, "played", "") or inner.name) + " round dead ends"
+
+    def next_direction(self, game: Game) -> Direction:
+        """The inner solver's move; greedy's while the food lies in a dead end, or until the
+        inner solver takes the snake back."""
+        if self._greedy is None and game.food in self._ends:
+            self._greedy = GreedySolver()
+            self._greedy.setup(game)
+            self._eaten = game.eaten
+        if self._greedy is not None and game.eaten > self._eaten:
+            self._eaten = game.eaten
+            self._hand_back(game)
+        if self._greedy is not None:
+            return self._greedy.next_direction(game)
+        assert self._shadow is not None and self._inner is not None, "setup first"
+        _sync(self._shadow, game)
+        return self._inner.next_direction(self._shadow)
+
+    def _hand_back(self, game: Game) -> None:
+        """Give the game back to a new inner solver if the snake and the food are out of the
+        dead ends and it takes the body as it lies."""
+        if self._shadow is None or game.food in self._ends or self._ends & set(game.body):
+            return
+        _sync(self._shadow, game)
+        inner = self._make()
+        try:
+            inner.setup(self._shadow)
+        except SolverUnavailable:
+            return
+        self._inner, self._greedy = inner, None
+
+    def overlay(self, game: Game) -> Mapping[Point, str]:
+        """The inner solver's plan, or greedy's while it plays."""
+        if self._greedy is not None:
+            return self._greedy.overlay(game)
+        if self._shadow is None or self._inner is None:
+            return {}
+        _sync(self._shadow, game)
+        return self._inner.overlay(self._shadow)

@@ -1,0 +1,147 @@
+"""Boards with dead ends: ``best`` walls them in and fills the rest with a safe solver until
+food falls in one, where no snake could eat it and live."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from termsnake.core.board import Board
+from termsnake.core.game import Game, Outcome
+from termsnake.core.geometry import Direction, Point
+from termsnake.core.level import Level
+from termsnake.formats.presets import load_preset
+from termsnake.solvers import SolverUnavailable, play
+from termsnake.solvers.best import BestSolver
+from termsnake.solvers.deadends import DeadEndSolver, dead_ends
+
+# 48 open cells with a Hamiltonian cycle, and a trap: (3, 0), whose one way out is its way in.
+TRAP = ("###.####", *["........"] * 6)
+START = Point(0, 6)
+
+
+def _level(rows: tuple[str, ...], start: Point = START) -> Level:
+    return Level(Board.from_rows(rows), (start,), Direction.RIGHT)
+
+
+def _first_trapped_food(game: Game, ends: frozenset[Point]) -> int | None:
+    """How many foods the game served before the first one in a dead end (None: no such one)."""
+    return next((i for i, (_, p) in enumerate(game.foods) if p in ends), None)
+
+
+def test_dead_ends_are_the_cells_a_snake_that_goes_in_cannot_leave() -> None:
+    assert dead_ends(load_preset("dead-end").board) == {Point(11, 1), Point(11, 2), Point(11, 3)}
+    assert dead_ends(Board.from_rows(TRAP)) == {Point(3, 0)}
+    assert dead_ends(Board.open(6, 6)) == frozenset()
+    # A corridor with a room at one end: the corridor's cells go one by one, the room stays.
+    rows = ("#####.", "#####.", "....#.", "......", "....##")
+    corridor = {Point(5, 0), Point(5, 1), Point(5, 2), Point(5, 3), Point(4, 3)}
+    assert dead_ends(Board.from_rows(rows)) == corridor
+    # A board that is all corridor has nothing left to live on.
+    line = Board.from_rows(["....."])
+    assert dead_ends(line) == set(line.free_cells)
+
+
+def test_a_pocket_behind_one_cell_is_a_dead_end_too() -> None:
+    # Two rooms joined by one cell: a snake longer than the small room cannot come back out.
+    rows = ("......#....", "......#....", "...........", "......#....")
+    pocket = {Point(x, y) for x in range(7, 11) for y in range(4)} | {Point(6, 2)}
+    assert dead_ends(Board.from_rows(rows)) == pocket
+
+
+def _connected(cells: set[Point], board: Board) -> bool:
+    if not cells:
+        return True
+    seen, todo = set(), [next(iter(cells))]
+    while todo:
+        p = todo.pop()
+        if p not in seen:
+            seen.add(p)
+            todo.extend(q for _, q in board.neighbours(p) if q in cells)
+    return seen == cells
+
+
+def _two_connected(cells: set[Point], board: Board) -> bool:
+    return len(cells) >= 3 and all(_connected(cells - {p}, board) for p in cells)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    walls=st.sets(st.tuples(st.integers(0, 6), st.integers(0, 5)), max_size=14),
+    wrap=st.booleans(),
+)
+def test_what_is_left_no_one_cell_cuts_and_no_dead_end_could_join(
+    walls: set[tuple[int, int]], wrap: bool
+) -> None:
+    rows = ["".join("#" if (x, y) in walls else "." for x in range(7)) for y in range(6)]
+    board = Board.from_rows(rows, wrap=wrap)
+    ends = dead_ends(board)
+    part = set(board.free_cells) - ends
+    if not part:
+        return
+    assert _two_connected(part, board)
+    for p in ends:
+        if any(q in part for _, q in board.neighbours(p)):
+            assert not _two_connected(part | {p}, board)
+
+
+def test_on_a_narrow_board_that_wraps_a_cell_reached_two_ways_is_still_one_neighbour() -> None:
+    # 2 wide, wrapping: left and right of a cell are the same cell, up and down two others.
+    assert dead_ends(Board.open(2, 4, wrap=True)) == frozenset()
+    # 1 wide and 2 high, wrapping: each cell's only neighbour is the other, by two ways.
+    column = Board.open(1, 2, wrap=True)
+    assert dead_ends(column) == set(column.free_cells)
+
+
+@pytest.mark.parametrize("seed", range(1, 9))
+def test_best_eats_every_food_until_one_falls_in_a_dead_end(seed: int) -> None:
+    level = _level(TRAP)
+    game = Game(level, seed)
+    best = BestSolver()
+    best.setup(game)
+    assert best.played.endswith(" round dead ends")
+    ends = dead_ends(level.board)
+    entered_at = None
+    while not game.over:
+        if entered_at is None and any(p in ends for p in game.body):
+            entered_at = len(game.foods)
+        game.step(best.next_direction(game))
+    trapped = _first_trapped_food(game, ends)
+    assert trapped is not None  # 49 cells, one of them the trap: food lands there in the end
+    # Every food before the trapped one was eaten, and the snake stayed out of the dead end.
+    assert game.length >= len(level.body) + trapped
+    assert entered_at is None or entered_at > trapped
+    assert game.outcome is not Outcome.DIED or game.length > len(level.body) + trapped
+
+
+def test_on_the_dead_end_preset_best_fills_the_room_less_the_alcove_with_the_tree() -> None:
+    level = load_preset("dead-end")
+    game = Game(level, 3)
+    best = BestSolver()
+    best.setup(game)
+    assert best.played == "tree round dead ends"
+    assert best.overlay(game)  # the tree's cycle, drawn on the room
+    play(game, best)
+    trapped = _first_trapped_food(game, dead_ends(level.board))
+    assert trapped is not None and game.length >= len(level.body) + trapped
+
+
+def test_dead_ends_are_not_walled_in_where_the_snake_or_the_first_food_lies_in_one() -> None:
+    inner = DeadEndSolver(lambda: BestSolver(safe_only=True))
+    with pytest.raises(SolverUnavailable, match="starts in a dead end"):
+        inner.setup(Game(_level(TRAP, Point(3, 0)), 1))
+    with pytest.raises(SolverUnavailable, match="no dead ends"):
+        inner.setup(Game(_level(TRAP[1:], Point(0, 5)), 1))
+    level = _level(TRAP)
+    food_first = Level(level.board, level.body, level.direction, Point(3, 0))
+    with pytest.raises(SolverUnavailable, match="first food"):
+        inner.setup(Game(food_first, 1))
+    best = BestSolver()
+    best.setup(Game(_level(TRAP, Point(3, 0)), 1))
+    assert best.played == "greedy"
+
+
+def test_safe_only_best_refuses_a_board_no_safe_solver_takes() -> None:
+    with pytest.raises(SolverUnavailable, match="no solver can play"):
+        BestSolver(safe_only=True).setup(Game(_level(TRAP), 1))
