@@ -24,7 +24,7 @@ from termsnake.solvers.greedy import GreedySolver
 from termsnake.solvers.holecycle import HoleCycleSolver
 from termsnake.solvers.replan import ReplanSolver
 
-# The solvers that never die on a board they take, tried in this order.
+# The solvers that never die on a board they take at the start of a game, in this order.
 SAFE: Final[tuple[Callable[[], Solver], ...]] = (TreeSolver, ReplanSolver, HoleCycleSolver)
 # On boards of at most this many free cells replan's lanes beat the tree (docs/tuning.md), so
 # replan is tried first there.

@@ -6,9 +6,9 @@ only the board's largest part that no one cell cuts (a biconnected component): t
 snake can live. It may have a Hamiltonian cycle where the whole board has none (the alcove held
 the spare colour, or was what broke every cycle), and then a safe solver can fill all of it.
 ``DeadEndSolver`` plays one there, through a shadow of the game whose board walls the dead ends
-in. Once food falls in a dead end, ``greedy`` goes for it (a short snake can still get out of a
-pocket); when it has eaten and the snake is back outside the dead ends, the safe solver is set
-up again where it takes the body as it lies.
+in. Once food falls in a dead end, ``greedy`` plays on to the end of the game: it goes for the
+food where that is safe (a short snake can still get out of a pocket). The safe solver is not
+set up again after that: mid-game, ``replan`` takes a body it cannot always keep alive.
 """
 
 from __future__ import annotations
@@ -22,38 +22,40 @@ from termsnake.solvers.base import Solver, SolverUnavailable
 from termsnake.solvers.greedy import GreedySolver
 
 
-def dead_ends(board: Board) -> frozenset[Point]:
-    """The free cells of ``board`` outside its largest 2-connected part: one-wide alleys, and
-    pockets behind a single cell. A long snake that goes in there cannot come out again. A part
-    of two cells holds no cycle either: then every cell is a dead end."""
-    part = _largest_block(board)
+def dead_ends(board: Board, near: Point | None = None) -> frozenset[Point]:
+    """The free cells of ``board`` outside its largest 2-connected part (of the largest, the
+    one holding ``near``, if one does): one-wide alleys, and pockets behind a single cell. A
+    long snake that goes in there cannot come out again. A part of two cells holds no cycle
+    either: then every cell is a dead end."""
+    part = _largest_block(board, near)
     if len(part) < 3:
         return frozenset(board.free_cells)
     return frozenset(p for p in board.free_cells if p not in part)
 
 
-def _largest_block(board: Board) -> set[Point]:
+def _largest_block(board: Board, near: Point | None) -> set[Point]:
     """The largest set of free cells joined so that no one cell cuts it (a biconnected
-    component, by Tarjan's edge-stack search, iterative for boards of any size)."""
+    component, by Tarjan's edge-stack search, iterative for boards of any size); of equal
+    ones, the first holding ``near``."""
     # Distinct neighbours: on a narrow board that wraps, two ways can lead to one cell.
-    near = {p: sorted({q for _, q in board.neighbours(p) if q != p}) for p in board.free_cells}
+    ways = {p: sorted({q for _, q in board.neighbours(p) if q != p}) for p in board.free_cells}
     order: dict[Point, int] = {}
     low: dict[Point, int] = {}
     best: set[Point] = set()
-    for root in near:
+    for root in ways:
         if root in order:
             continue
         order[root] = low[root] = len(order)
         best = best or {root}
         edges: list[tuple[Point, Point]] = []
-        stack = [(root, root, iter(near[root]))]
+        stack = [(root, root, iter(ways[root]))]
         while stack:
-            p, parent, ways = stack[-1]
-            for q in ways:
+            p, parent, untried = stack[-1]
+            for q in untried:
                 if q not in order:
                     order[q] = low[q] = len(order)
                     edges.append((p, q))
-                    stack.append((q, p, iter(near[q])))
+                    stack.append((q, p, iter(ways[q])))
                     break
                 if q != parent and order[q] < order[p]:
                     edges.append((p, q))
@@ -71,7 +73,7 @@ def _largest_block(board: Board) -> set[Point]:
                         block.update(edge)
                         if edge == (parent, p):
                             break
-                    if len(block) > len(best):
+                    if (len(block), near in block) > (len(best), near in best):
                         best = block
     return best
 
@@ -86,7 +88,7 @@ def _sync(shadow: Game, game: Game) -> None:
 
 class DeadEndSolver:
     """A solver made by ``inner``, playing the board with its dead ends walled in; ``greedy``
-    while food lies in one. ``played`` names the inner solver after ``setup``."""
+    once food falls in one. ``played`` names the inner solver after ``setup``."""
 
     name = "dead-ends"
 
@@ -97,14 +99,14 @@ class DeadEndSolver:
         self._shadow: Game | None = None
         self._inner: Solver | None = None
         self._greedy: GreedySolver | None = None
-        self._eaten = 0  # foods eaten when greedy took over, or last tried to hand back
 
     def setup(self, game: Game) -> None:
         """Set the inner solver up on the board less its dead ends; SolverUnavailable if the
-        board has none, the snake starts in one, or the inner solver cannot play the rest."""
+        board has none, the snake or the first food lies in one, or the inner solver cannot
+        play the rest."""
         self._greedy = None
         board = game.board
-        ends = dead_ends(board)
+        ends = dead_ends(board, game.head)
         if not ends:
             raise SolverUnavailable("the board has no dead ends")
         if ends & set(game.body) or len(ends) == board.size:
@@ -120,33 +122,15 @@ class DeadEndSolver:
         self.played = (getattr(inner, "played", "") or inner.name) + " round dead ends"
 
     def next_direction(self, game: Game) -> Direction:
-        """The inner solver's move; greedy's while the food lies in a dead end, or until the
-        inner solver takes the snake back."""
+        """The inner solver's move; greedy's from the first food that falls in a dead end."""
         if self._greedy is None and game.food in self._ends:
             self._greedy = GreedySolver()
             self._greedy.setup(game)
-            self._eaten = game.eaten
-        if self._greedy is not None and game.eaten > self._eaten:
-            self._eaten = game.eaten
-            self._hand_back(game)
         if self._greedy is not None:
             return self._greedy.next_direction(game)
         assert self._shadow is not None and self._inner is not None, "setup first"
         _sync(self._shadow, game)
         return self._inner.next_direction(self._shadow)
-
-    def _hand_back(self, game: Game) -> None:
-        """Give the game back to a new inner solver if the snake and the food are out of the
-        dead ends and it takes the body as it lies."""
-        if self._shadow is None or game.food in self._ends or self._ends & set(game.body):
-            return
-        _sync(self._shadow, game)
-        inner = self._make()
-        try:
-            inner.setup(self._shadow)
-        except SolverUnavailable:
-            return
-        self._inner, self._greedy = inner, None
 
     def overlay(self, game: Game) -> Mapping[Point, str]:
         """The inner solver's plan, or greedy's while it plays."""

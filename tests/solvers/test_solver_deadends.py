@@ -50,6 +50,18 @@ def test_a_pocket_behind_one_cell_is_a_dead_end_too() -> None:
     assert dead_ends(Board.from_rows(rows)) == pocket
 
 
+def test_of_two_equal_rooms_the_snake_keeps_the_one_it_is_in() -> None:
+    board = Board.from_rows(("....#....", "....#....", ".........", "....#...."))
+    left = {Point(x, y) for x in range(5) for y in range(4)} & set(board.free_cells)
+    right = {Point(x, y) for x in range(4, 9) for y in range(4)} & set(board.free_cells)
+    assert dead_ends(board, Point(8, 0)) == left
+    assert dead_ends(board, Point(0, 0)) == right  # the door (4, 2) in both
+    for start, food in ((Point(0, 0), Point(1, 1)), (Point(8, 3), Point(7, 1))):
+        best = BestSolver()
+        best.setup(Game(Level(board, (start,), Direction.RIGHT, food), 2))
+        assert best.played.endswith(" round dead ends")
+
+
 def _connected(cells: set[Point], board: Board) -> bool:
     if not cells:
         return True
