@@ -157,3 +157,34 @@ def test_dead_ends_are_not_walled_in_where_the_snake_or_the_first_food_lies_in_o
 def test_safe_only_best_refuses_a_board_no_safe_solver_takes() -> None:
     with pytest.raises(SolverUnavailable, match="no solver can play"):
         BestSolver(safe_only=True).setup(Game(_level(TRAP), 1))
+
+
+@pytest.mark.slow
+@settings(max_examples=40, deadline=None)
+@given(
+    width=st.integers(6, 12),
+    height=st.integers(6, 10),
+    alley=st.integers(1, 3),
+    at=st.integers(0, 99),
+    seed=st.integers(0, 2**16),
+)
+def test_round_dead_ends_best_never_dies_before_food_falls_in_one(
+    width: int, height: int, alley: int, at: int, seed: int
+) -> None:
+    # An open room under a wall row with a one-wide alley of 1-3 cells going up from it.
+    x = at % width
+    rows = [
+        "".join("." if (c == x and y >= 3 - alley) else "#" for c in range(width)) for y in range(3)
+    ] + ["." * width] * height
+    level = Level(Board.from_rows(rows), (Point(0, len(rows) - 1),), Direction.RIGHT)
+    ends = dead_ends(level.board)
+    assert len(ends) == alley
+    game = Game(level, seed)
+    best = BestSolver()
+    best.setup(game)
+    if best.played == "greedy":  # the first food fell in the alley
+        assert game.food in ends
+        return
+    while not game.over and game.food not in ends:
+        game.step(best.next_direction(game))
+    assert game.outcome in (None, Outcome.WON)
