@@ -92,13 +92,18 @@ def test_odd_boards_are_won_by_replan_with_a_moving_hole() -> None:
     assert play(game, solver) is Outcome.WON
 
 
-def test_walled_boards_one_cell_short_of_a_cycle_are_won_by_replan_with_a_hole() -> None:
+def test_walled_boards_one_cell_short_of_a_cycle_are_played_by_replan_with_a_hole() -> None:
     # Before the 2-factor way found its cycle round a hole, best played it with greedy.
     game = Game(load_level_file(EXAMPLES / "odd-walls.txt"), seed=1)
     solver = BestSolver()
     solver.setup(game)
     assert solver.played == "replan"
-    assert play(game, solver) is Outcome.WON
+
+
+@pytest.mark.slow
+def test_walled_boards_one_cell_short_of_a_cycle_are_won_by_replan_with_a_hole() -> None:
+    game = Game(load_level_file(EXAMPLES / "odd-walls.txt"), seed=1)
+    assert play(game, BestSolver()) is Outcome.WON
 
 
 def test_boards_without_any_cycle_to_use_are_played_by_greedy() -> None:

@@ -205,11 +205,24 @@ def _walled_boards(draw: st.DrawFn) -> Board:
     )
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(board=_walled_boards(), seed=st.integers(0, 2**16))
 def test_any_board_the_tree_cuts_is_won_with_the_cycle_held_at_every_move(
     board: Board, seed: int
 ) -> None:
+    _won_with_the_cycle_held(board, seed)
+
+
+@pytest.mark.slow
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(board=_walled_boards(), seed=st.integers(0, 2**16))
+def test_many_boards_the_tree_cuts_are_won_with_the_cycle_held_at_every_move(
+    board: Board, seed: int
+) -> None:
+    _won_with_the_cycle_held(board, seed)
+
+
+def _won_with_the_cycle_held(board: Board, seed: int) -> None:
     assume(board.size >= 4)
     level = Level(board, (board.free_cells[0],), Direction.RIGHT)
     solver = TreeSolver()
