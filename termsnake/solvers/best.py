@@ -40,12 +40,16 @@ class BestSolver:
     def __init__(self, *, safe_only: bool = False) -> None:
         """``safe_only``: only the ``SAFE`` solvers, on the board as it is."""
         self.safe_only = safe_only
-        self.played = ""  # the name of the solver playing this board, once set up
         self._solver: Solver | None = None
+
+    @property
+    def played(self) -> str:
+        """The name of the solver playing this board, once set up ("" before)."""
+        solver = self._solver
+        return "" if solver is None else getattr(solver, "played", "") or solver.name
 
     def setup(self, game: Game) -> None:
         """Set up the first solver that takes the board; SolverUnavailable if none does."""
-        self.played = ""
         self._solver = None
         reasons = []
         choices = SAFE if self.safe_only else (*SAFE, _round_dead_ends, GreedySolver)
@@ -61,7 +65,6 @@ class BestSolver:
             if isinstance(solver, TreeSolver) and solver.tiled:
                 solver = _rigid_replan(game) or solver
             self._solver = solver
-            self.played = getattr(solver, "played", "") or solver.name
             return
         raise SolverUnavailable("no solver can play this board: " + "; ".join(reasons))
 

@@ -8,18 +8,25 @@ the spare colour, or was what broke every cycle), and then a safe solver can fil
 ``DeadEndSolver`` plays one there, through a shadow of the game whose board walls the dead ends
 in. Once food falls in a dead end, ``greedy`` plays on to the end of the game: it goes for the
 food where that is safe (a short snake can still get out of a pocket). The safe solver is not
-set up again after that: mid-game, ``replan`` takes a body it cannot always keep alive.
+set up again after that: mid-game, ``replan`` takes a body it cannot always keep alive. A short
+snake that starts in a dead end (an entry tunnel) is walked out by ``greedy`` first, and the
+safe solver takes it before it eats, its body as short as at the start.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import Final
 
 from termsnake.core.board import Board
 from termsnake.core.game import Game
 from termsnake.core.geometry import Direction, Point
 from termsnake.solvers.base import Solver, SolverUnavailable
 from termsnake.solvers.greedy import GreedySolver
+
+# A snake that starts in a dead end is walked out and handed to a safe solver only if it is this
+# short: a longer body, bent by the walk, is one replan's set-up might take and not keep alive.
+WALK_OUT_LENGTH: Final = 3
 
 
 def dead_ends(board: Board, near: Point | None = None) -> frozenset[Point]:
@@ -88,7 +95,8 @@ def _sync(shadow: Game, game: Game) -> None:
 
 class DeadEndSolver:
     """A solver made by ``inner``, playing the board with its dead ends walled in; ``greedy``
-    once food falls in one. ``played`` names the inner solver after ``setup``."""
+    once food falls in one. A snake that starts in a dead end is walked out by ``greedy`` first.
+    ``played`` names the solver playing."""
 
     name = "dead-ends"
 
@@ -99,38 +107,67 @@ class DeadEndSolver:
         self._shadow: Game | None = None
         self._inner: Solver | None = None
         self._greedy: GreedySolver | None = None
+        self._walking = False  # greedy walks the snake out of the dead end it starts in
+        self._eaten = 0  # foods eaten when the walk began
 
     def setup(self, game: Game) -> None:
-        """Set the inner solver up on the board less its dead ends; SolverUnavailable if the
-        board has none, the snake or the first food lies in one, or the inner solver cannot
-        play the rest."""
-        self._greedy = None
+        """Set the inner solver up on the board less its dead ends (or, for a snake that starts
+        in one, greedy until it is out); SolverUnavailable if the board has none or is all
+        dead ends, the first food lies in one, or the inner solver cannot play the rest."""
+        self._greedy, self._inner, self._walking = None, None, False
         board = game.board
         ends = dead_ends(board, game.head)
         if not ends:
             raise SolverUnavailable("the board has no dead ends")
-        if ends & set(game.body) or len(ends) == board.size:
-            raise SolverUnavailable("the snake starts in a dead end")
+        if len(ends) == board.size:
+            raise SolverUnavailable("the whole board is dead ends")
         if game.food in ends:
             raise SolverUnavailable("the first food is in a dead end")
         walled = Board(board.width, board.height, board.walls | ends, board.wrap, board.name)
         shadow = game.copy()
         shadow.board = walled
-        inner = self._make()
-        inner.setup(shadow)
-        self._ends, self._shadow, self._inner = ends, shadow, inner
-        self.played = (getattr(inner, "played", "") or inner.name) + " round dead ends"
+        self._ends, self._shadow = ends, shadow
+        if ends & set(game.body):
+            self._play_greedy(game)
+            self._walking = game.length <= WALK_OUT_LENGTH
+            self._eaten = game.eaten
+            self.played = "greedy"  # until a safe solver takes the snake, out of the dead end
+            return
+        self._take_over(shadow)
+        if self._inner is None:
+            raise SolverUnavailable("no safe solver takes the board less its dead ends")
 
     def next_direction(self, game: Game) -> Direction:
-        """The inner solver's move; greedy's from the first food that falls in a dead end."""
+        """The inner solver's move; greedy's from the first food that falls in a dead end, and
+        while it walks the snake out of the one it starts in."""
+        if self._walking and (game.food in self._ends or game.eaten > self._eaten):
+            self._walking = False  # out of luck: greedy plays on
+        if self._walking and not self._ends & set(game.body):
+            assert self._shadow is not None
+            _sync(self._shadow, game)
+            self._walking = False
+            self._take_over(self._shadow)
         if self._greedy is None and game.food in self._ends:
-            self._greedy = GreedySolver()
-            self._greedy.setup(game)
+            self._play_greedy(game)
         if self._greedy is not None:
             return self._greedy.next_direction(game)
         assert self._shadow is not None and self._inner is not None, "setup first"
         _sync(self._shadow, game)
         return self._inner.next_direction(self._shadow)
+
+    def _play_greedy(self, game: Game) -> None:
+        self._greedy = GreedySolver()
+        self._greedy.setup(game)
+
+    def _take_over(self, shadow: Game) -> None:
+        """The inner solver set up on ``shadow``, if it takes it; else greedy plays on."""
+        inner = self._make()
+        try:
+            inner.setup(shadow)
+        except SolverUnavailable:
+            return
+        self._inner, self._greedy = inner, None
+        self.played = (getattr(inner, "played", "") or inner.name) + " round dead ends"
 
     def overlay(self, game: Game) -> Mapping[Point, str]:
         """The inner solver's plan, or greedy's while it plays."""

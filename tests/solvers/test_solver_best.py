@@ -107,8 +107,9 @@ def test_walled_boards_one_cell_short_of_a_cycle_are_won_by_replan_with_a_hole()
 
 
 def test_boards_without_any_cycle_to_use_are_played_by_greedy() -> None:
-    # A wall on a cell of the rarer colour: no cycle, and not an open odd rectangle either.
-    board = Board.from_rows([".#...", ".....", ".....", ".....", "....."])
+    # A wall on a cell of the rarer colour: no cycle, and not an open odd rectangle either;
+    # nor a dead end to wall in.
+    board = Board.from_rows([".....", ".....", ".#...", ".....", "....."])
     level = Level(board, (Point(0, 0),), Direction.RIGHT)
     game = Game(level, seed=1)
     solver = BestSolver()

@@ -141,18 +141,52 @@ def test_on_the_dead_end_preset_best_fills_the_room_less_the_alcove_with_the_tre
     assert not game.over and game.length == len(level.body) + len(game.foods) - 1
 
 
-def test_dead_ends_are_not_walled_in_where_the_snake_or_the_first_food_lies_in_one() -> None:
+def test_dead_ends_are_not_walled_in_on_boards_with_none_or_under_the_first_food() -> None:
     inner = DeadEndSolver(lambda: BestSolver(safe_only=True))
-    with pytest.raises(SolverUnavailable, match="starts in a dead end"):
-        inner.setup(Game(_level(TRAP, Point(3, 0)), 1))
     with pytest.raises(SolverUnavailable, match="no dead ends"):
         inner.setup(Game(_level(TRAP[1:], Point(0, 5)), 1))
+    with pytest.raises(SolverUnavailable, match="whole board is dead ends"):
+        inner.setup(Game(_level(("......",), Point(0, 0)), 1))
     level = _level(TRAP)
     food_first = Level(level.board, level.body, level.direction, Point(3, 0))
     with pytest.raises(SolverUnavailable, match="first food"):
         inner.setup(Game(food_first, 1))
+
+
+# A tunnel two cells long into the top of a 6x6 room, the snake inside it, heading in.
+TUNNEL = ("##.###", "##.###", *["......"] * 6)
+
+
+@pytest.mark.parametrize("length", [1, 3])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_short_snake_that_starts_in_a_tunnel_is_walked_out_then_played_safely(
+    length: int, seed: int
+) -> None:
+    board = Board.from_rows(TUNNEL)
+    body = tuple(Point(2, y) for y in range(length - 1, -1, -1))  # head first, lowest
+    level = Level(board, body, Direction.DOWN, Point(2, 5))
+    ends = dead_ends(board)
+    assert ends == {Point(2, 0), Point(2, 1)}
+    game = Game(level, seed)
     best = BestSolver()
-    best.setup(Game(_level(TRAP, Point(3, 0)), 1))
+    best.setup(game)
+    assert best.played == "greedy"  # until the snake is out
+    while not game.over and game.food not in ends:
+        if best.played != "greedy":
+            assert not any(p in ends for p in game.body)
+        game.step(best.next_direction(game))
+    assert best.played == "replan round dead ends"
+    assert game.outcome is not Outcome.DIED
+
+
+def test_a_long_snake_that_starts_in_a_tunnel_stays_with_greedy() -> None:
+    rows = ("##.###", "##.###", "##.###", "##.###", *["......"] * 6)
+    body = tuple(Point(2, y) for y in range(3, -1, -1))
+    game = Game(Level(Board.from_rows(rows), body, Direction.DOWN, Point(0, 9)), 1)
+    best = BestSolver()
+    best.setup(game)
+    for _ in range(40):
+        game.step(best.next_direction(game))
     assert best.played == "greedy"
 
 
