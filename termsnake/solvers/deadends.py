@@ -96,7 +96,8 @@ def _sync(shadow: Game, game: Game) -> None:
 class DeadEndSolver:
     """A solver made by ``inner``, playing the board with its dead ends walled in; ``greedy``
     once food falls in one. A snake that starts in a dead end is walked out by ``greedy`` first.
-    ``played`` names the solver playing."""
+    ``played`` names the solver that plays the board: ``greedy`` until a safe solver takes the
+    snake, that one from then on (greedy's moves for a food in a dead end included)."""
 
     name = "dead-ends"
 
@@ -115,6 +116,7 @@ class DeadEndSolver:
         in one, greedy until it is out); SolverUnavailable if the board has none or is all
         dead ends, the first food lies in one, or the inner solver cannot play the rest."""
         self._greedy, self._inner, self._walking = None, None, False
+        self.played = ""
         board = game.board
         ends = dead_ends(board, game.head)
         if not ends:
