@@ -135,9 +135,9 @@ class DeadEndSolver:
             self._eaten = game.eaten
             self.played = "greedy"  # until a safe solver takes the snake, out of the dead end
             return
-        self._take_over(shadow)
-        if self._inner is None:
-            raise SolverUnavailable("no safe solver takes the board less its dead ends")
+        why = self._take_over(shadow)
+        if why:
+            raise SolverUnavailable(f"round its dead ends, {why}")
 
     def next_direction(self, game: Game) -> Direction:
         """The inner solver's move; greedy's from the first food that falls in a dead end, and
@@ -161,15 +161,17 @@ class DeadEndSolver:
         self._greedy = GreedySolver()
         self._greedy.setup(game)
 
-    def _take_over(self, shadow: Game) -> None:
-        """The inner solver set up on ``shadow``, if it takes it; else greedy plays on."""
+    def _take_over(self, shadow: Game) -> str:
+        """The inner solver set up on ``shadow``, if it takes it (else greedy plays on); why
+        it does not ("" if it does)."""
         inner = self._make()
         try:
             inner.setup(shadow)
-        except SolverUnavailable:
-            return
+        except SolverUnavailable as exc:
+            return str(exc)
         self._inner, self._greedy = inner, None
         self.played = (getattr(inner, "played", "") or inner.name) + " round dead ends"
+        return ""
 
     def overlay(self, game: Game) -> Mapping[Point, str]:
         """The inner solver's plan, or greedy's while it plays."""
