@@ -54,11 +54,11 @@ def test_the_line_is_erased_when_the_run_ends(tmp_path: Path) -> None:
 
 def test_nothing_but_the_figures_when_stderr_is_not_a_terminal() -> None:
     proc = subprocess.run(
-        [termsnake_command(), "bench", "--ai", "bfs", "--size", "30x30", "--games", "2"],
+        [termsnake_command(), "bench", "--ai", "bfs", "--size", "20x20", "--games", "2"],
         capture_output=True,
         text=True,
         timeout=120,
         check=False,
     )
     assert proc.returncode == 0 and proc.stderr == ""
-    assert proc.stdout.splitlines()[1].split()[:2] == ["bfs", "open-30x30"]
+    assert proc.stdout.splitlines()[1].split()[:2] == ["bfs", "open-20x20"]

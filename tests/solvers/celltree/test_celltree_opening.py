@@ -62,21 +62,22 @@ def test_the_opening_is_played_on_boards_cut_into_blocks_of_other_shapes(
 
 
 def test_the_opening_goes_straighter_to_the_food_than_the_tree() -> None:
-    # The maze's first foods: moves against the walls-only bound, with and without it.
+    # The comb's first foods: moves against the walls-only bound, with and without it. (The
+    # maze shows the same, at ten times the time of cutting it.)
     ratios = []
     for config in (TreeConfig(), dataclasses.replace(TreeConfig(), opening_percent=0)):
         steps = bound = 0
-        for seed in (2,):
-            game = Game(with_length(load_preset("maze"), 1), seed=seed)
+        for seed in (1, 2):
+            game = Game(load_level_file(EXAMPLES / "comb.txt"), seed=seed)
             solver = TreeSolver(config)
             solver.setup(game)
-            while game.length <= 30:
+            while game.length <= 20:
                 game.step(solver.next_direction(game))
             steps += game.steps
             bound += food_bound(game)
         ratios.append(steps / bound)
     opened, tree = ratios
-    assert opened < 1.3 and tree > 2 * opened
+    assert opened < 1.4 and tree > 2 * opened
 
 
 @pytest.mark.parametrize(
