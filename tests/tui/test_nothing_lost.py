@@ -115,7 +115,7 @@ def test_unicode_tiles_on_a_utf8_terminal(run: Callable[..., Pty]) -> None:
 def test_a_long_move_history_leaves_the_summary_on_screen(
     run: Callable[..., Pty], tmp_path: Path
 ) -> None:
-    args = ["--ai", "best", "--size", "12x12", "--length", "1", "--seed", "1", "--speed", "1000"]
+    args = ["--ai", "best", "--size", "10x10", "--length", "1", "--seed", "1", "--speed", "1000"]
     t = run(*args, cols=80, rows=24)
     t.wait_for("WON", timeout=60)
     t.send(" ")

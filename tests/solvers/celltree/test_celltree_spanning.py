@@ -48,7 +48,9 @@ def test_a_copy_of_the_mirror_moves_apart() -> None:
     assert twin.marks is mirror.marks and twin.grid is mirror.grid
 
 
-@pytest.mark.parametrize(("width", "height", "seed"), [(12, 12, 2), (16, 12, 5)])
+@pytest.mark.parametrize(
+    ("width", "height", "seed"), [(12, 12, 2), pytest.param(16, 12, 5, marks=pytest.mark.slow)]
+)
 def test_the_move_check_agrees_with_a_whole_tree_search(width: int, height: int, seed: int) -> None:
     # The live check of each move (one edge at a time) must say what a search for a spanning
     # tree over the whole body after that move says, for both moves, at every move of a game.
