@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from termsnake.core.geometry import DIRECTIONS, Direction, Point
 
@@ -52,6 +52,10 @@ class Board:
                 elif ch != FLOOR:
                     raise ValueError(f"board rows hold only '#' and '.', not {ch!r}")
         return cls(len(grid[0]), len(grid), frozenset(walls), wrap, name)
+
+    def with_walls(self, cells: Iterable[Point]) -> Board:
+        """This board with ``cells`` made walls too (its size, wrap and name kept)."""
+        return replace(self, walls=self.walls | frozenset(cells))
 
     def rows(self) -> tuple[str, ...]:
         """The board as rows of ``#`` and ``.``; ``Board.from_rows`` reads them back."""

@@ -125,7 +125,7 @@ class DeadEndSolver:
             raise SolverUnavailable("the whole board is dead ends")
         if game.food in ends:
             raise SolverUnavailable("the first food is in a dead end")
-        walled = Board(board.width, board.height, board.walls | ends, board.wrap, board.name)
+        walled = board.with_walls(ends)
         shadow = game.copy()
         shadow.board = walled
         self._ends, self._shadow = ends, shadow

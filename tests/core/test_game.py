@@ -205,3 +205,12 @@ def test_safe_moves_agree_with_is_safe_everywhere(
         if game.over:
             break
         game.step(d)
+
+
+def test_a_board_with_more_walls_keeps_its_size_wrap_and_name_and_loses_those_cells() -> None:
+    board = Board.from_rows(["#...", "...."], wrap=True, name="small")
+    walled = board.with_walls([Point(1, 0), Point(2, 1)])
+    assert (walled.width, walled.height, walled.wrap, walled.name) == (4, 2, True, "small")
+    assert walled.walls == {Point(0, 0), Point(1, 0), Point(2, 1)}
+    assert walled.size == board.size - 2 and Point(1, 0) not in walled.free_cells
+    assert board.size == 7  # the board it came from is as it was

@@ -146,7 +146,7 @@ def _walled_hole_cycle(
     that has one, each within an equal share of ``limit``."""
     share = Limit(limit.nodes // max(1, len(holes)))
     for hole in holes:
-        walled = Board(board.width, board.height, board.walls | {grid.points[hole]}, board.wrap)
+        walled = board.with_walls((grid.points[hole],))
         found = find_cycle(walled, share)
         if found.cycle is not None:
             cycle = [grid.index(p) for p in found.cycle]
