@@ -87,7 +87,7 @@ def closing_path(
     max_len: int,
     limit: Limit,
     completion_limit: Limit,
-    skip: int = -1,
+    skip: Sequence[int] = (),
     accept: Callable[[list[int]], bool] | None = None,
 ) -> tuple[list[int], list[int]] | None:
     """The shortest way to eat ``food`` after which the body closes into a Hamiltonian cycle.
@@ -96,8 +96,8 @@ def closing_path(
     to its head, then its completion. None if no such way of at most ``max_len`` moves was
     found within ``limit``, each completion within ``completion_limit``. The moves never cross
     themselves, and enter a body cell only once the tail has left it, so they are safe by the
-    game's rules; the cycle is safe to follow afterwards. With ``skip`` (a free cell, not the
-    food) the moves keep out of it and the cycle leaves it out (see ``hampath.close_body``);
+    game's rules; the cycle is safe to follow afterwards. With ``skip`` (free cells, not the
+    food) the moves keep out of them and the cycle leaves them out (see ``hampath.close_body``);
     ``accept`` may turn down a cycle, and the search goes on. Over 60 lines on purpose: the
     depth-first search is a closure over the path and node count it shares with this set-up.
     """
@@ -113,8 +113,8 @@ def closing_path(
     path: list[int] = []  # the moves so far
     taken = bytearray(grid.cells)
     taken[head] = 1
-    if skip >= 0:
-        taken[skip] = 1
+    for c in skip:
+        taken[c] = 1
 
     def dfs(cur: int, left: int) -> list[int] | None:
         """The cycle after eating at the end of ``left`` more moves, or None."""
@@ -156,7 +156,7 @@ def closing_path(
 
 
 def _bounds(
-    grid: Grid, body: Sequence[int], food: int, max_len: int, skip: int
+    grid: Grid, body: Sequence[int], food: int, max_len: int, skip: Sequence[int]
 ) -> tuple[list[int], list[int]]:
     """For each cell, the first move that may enter it (1 for free cells, length - i for the
     body's cell i, as the tail leaves it when the head arrives, but never the neck at once: at
@@ -169,8 +169,8 @@ def _bounds(
         free_from[c] = max(length - i, 2) if i == 1 else length - i
     blocked = [0 if free_from[c] <= max_len else 1 for c in range(grid.cells)]
     blocked[body[0]] = 0
-    if skip >= 0:
-        blocked[skip] = 1
+    for c in skip:
+        blocked[c] = 1
     return free_from, distances(grid, food, blocked)
 
 

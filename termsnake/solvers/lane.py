@@ -16,18 +16,18 @@ from termsnake.core.geometry import Direction, Point
 from termsnake.solvers.endgame import closing_path
 from termsnake.solvers.grid import Grid
 from termsnake.solvers.hampath import Limit
-from termsnake.solvers.hampath.holes import successors, switch_at
+from termsnake.solvers.hampath.holes import switchable
 
 
 class Lane:
-    """The lane being walked (cells ahead), and the cycle and hole it leads onto."""
+    """The lane being walked (cells ahead), and the cycle and holes it leads onto."""
 
-    __slots__ = ("after", "expect", "hole", "moves")
+    __slots__ = ("after", "expect", "holes", "moves")
 
     def __init__(self) -> None:
         self.moves: deque[int] = deque()
         self.after: tuple[Point, ...] = ()  # the cycle to follow once the lane is walked
-        self.hole = -1  # the cell that cycle leaves out (-1: none)
+        self.holes: tuple[int, ...] = ()  # the cells that cycle leaves out
         # (the game itself, its step) the next call should see: anything else drops the lane
         self.expect: tuple[Game | None, int] = (None, -1)
 
@@ -37,23 +37,24 @@ class Lane:
         game: Game,
         goal: int,
         max_len: int,
-        holes: Sequence[int],
+        tries: Sequence[tuple[int, ...]],
         limits: tuple[Limit, Limit],
     ) -> bool:
-        """Look for a lane to ``goal`` of at most ``max_len`` moves, leaving out one of
-        ``holes`` (-1: none) which must stay switchable; whether one was found."""
+        """Look for a lane to ``goal`` of at most ``max_len`` moves, leaving out the holes of
+        one of ``tries`` (each may be empty), which must stay switchable; whether one was
+        found."""
         body = [grid.index(p) for p in game.body]
-        for hole in holes:
+        for holes in tries:
 
-            def switchable(cycle: list[int], hole: int = hole) -> bool:
-                return hole < 0 or switch_at(grid, successors(grid, cycle), hole) is not None
+            def keeps(cycle: list[int], holes: tuple[int, ...] = holes) -> bool:
+                return switchable(grid, cycle, holes)
 
-            found = closing_path(grid, body, goal, max_len, *limits, hole, switchable)
+            found = closing_path(grid, body, goal, max_len, *limits, holes, keeps)
             if found is not None:
                 moves, cycle = found
                 self.moves = deque(moves)
                 self.after = tuple(grid.points[c] for c in cycle)
-                self.hole = hole
+                self.holes = holes
                 self.expect = (game, game.steps)
                 return True
         return False
@@ -69,9 +70,9 @@ class Lane:
         self.expect = (game, game.steps + 1)
         return grid.direction(grid.index(game.head), self.moves.popleft())
 
-    def landed(self, game: Game) -> tuple[tuple[Point, ...], int] | None:
-        """The cycle and hole to take up now that the lane has been walked (once), else None."""
+    def landed(self, game: Game) -> tuple[tuple[Point, ...], tuple[int, ...]] | None:
+        """The cycle and holes to take up now that the lane has been walked (once), else None."""
         if self.moves or not self.after or self.expect != (game, game.steps):
             return None
         after, self.after = self.after, ()
-        return after, self.hole
+        return after, self.holes

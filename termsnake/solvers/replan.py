@@ -38,10 +38,11 @@ from termsnake.solvers.grid import (
 from termsnake.solvers.hamilton import SEARCH_LIMIT, HamiltonSolver
 from termsnake.solvers.hampath import Limit, close_body
 from termsnake.solvers.hampath.holes import (
+    apart,
     find_hole_cycle,
     hole_candidates,
-    successors,
     switch_at,
+    switchable,
 )
 from termsnake.solvers.lane import Lane
 
@@ -63,7 +64,7 @@ class ReplanSolver:
     # Cells the set-up tries to rebuild the cycle toward (see setup).
     probes = 7
     wait_growth = 4  # in halves: 4 doubles the wait, 2 keeps it
-    # On a board one cell short of a cycle: holes tried besides the one now, at each search.
+    # On a board a cell or two short of a cycle: holes tried instead of one now, at each search.
     other_holes = 3
     # On boards of at most this many free cells, look for a lane (see ``lane``) before
     # rebuilding the cycle, within lane_nodes; on bigger ones its searches cost too much time.
@@ -72,7 +73,7 @@ class ReplanSolver:
     # Nodes for each closure a lane search tries: this many per free cell, plus a floor.
     lane_per_cell = 1
     lane_floor = 100
-    # Lane searches per food, and holes each tries (on a board one cell short of a cycle).
+    # Lane searches per food, and sets of holes each tries (on a board short of a cycle).
     lane_tries = 99
     lane_holes = 1
 
@@ -89,8 +90,8 @@ class ReplanSolver:
         self._wait = 1
         self.searches = 0  # closure searches made, and how many found a cycle
         self.found = 0
-        # The cell the cycle leaves out on a board one cell short of a cycle (-1: none).
-        self._hole = -1
+        # The cells the cycle leaves out on a board a cell or two short of a cycle.
+        self._holes: tuple[int, ...] = ()
         self._lane = Lane()
         self._lane_tries = 0
 
@@ -110,14 +111,14 @@ class ReplanSolver:
         return self._rebuild
 
     @property
-    def hole(self) -> int:
-        """The cell index the cycle leaves out on a board one cell short of a cycle; else -1."""
-        return self._hole
+    def holes(self) -> tuple[int, ...]:
+        """The cell indexes the cycle leaves out on a board a cell or two short of a cycle."""
+        return self._holes
 
     def setup(self, game: Game) -> None:
-        """Find the board's first cycle, or one through all cells but a hole; SolverUnavailable
-        (saying why) if it has neither."""
-        self._hole = -1
+        """Find the board's first cycle, or one through all cells but one or two holes;
+        SolverUnavailable (saying why) if it has neither."""
+        self._holes = ()
         try:
             self._ham.setup(game)
         except SolverUnavailable as exc:
@@ -131,8 +132,8 @@ class ReplanSolver:
         # Probe: can the cycle be rebuilt toward cells spread around it? On a board where it
         # cannot (one long corridor, say), play as hamilton, whose shortcuts leave pockets to
         # be filled on the next lap instead.
-        # Food in the hole is reached only by rebuilding, wherever the probe says.
-        self._rebuild = self._hole >= 0 or self._probe(game, grid)
+        # Food in a hole is reached only by rebuilding, wherever the probe says.
+        self._rebuild = bool(self._holes) or self._probe(game, grid)
         self._ham.shortcuts = not self._rebuild
 
     def _start_with_hole(self, game: Game) -> bool:
@@ -143,7 +144,7 @@ class ReplanSolver:
         found = find_hole_cycle(game.board, taken, self._ham.limit)
         if found is None:
             return False
-        cycle, self._hole = found
+        cycle, self._holes = found
         self._ham.start_on(game, tuple(grid.points[c] for c in cycle))
         return True
 
@@ -166,7 +167,7 @@ class ReplanSolver:
             if target in body:
                 continue
             closed = close_body(
-                grid, body, Limit(limit), self._ham.successors, target, skip=self._hole
+                grid, body, Limit(limit), self._ham.successors, target, skip=self._holes
             )
             if closed is not None:
                 sooner = closed.index(target) - (len(body) - 1)
@@ -186,26 +187,28 @@ class ReplanSolver:
             return lane
         landed = self._lane.landed(game)
         if landed is not None and self._ham.use_cycle(game, landed[0]):
-            self._hole = landed[1]
+            self._holes = landed[1]
         if self._should_search(game):
             self._search(game, grid)
             lane = self._lane.step(game, grid)
             if lane is not None:
                 return lane
-        if self._hole >= 0 and game.food == grid.points[self._hole]:
-            step = self._into_hole(game, grid)
+        food = -1 if game.food is None else grid.index(game.food)
+        if food in self._holes:
+            step = self._into_hole(game, grid, food)
             if step is not None:
                 return step
         return self._ham.next_direction(game)
 
-    def _into_hole(self, game: Game, grid: Grid) -> Direction | None:
-        """The move into the hole for its food, if now is the time: the last food (the body
+    def _into_hole(self, game: Game, grid: Grid, hole: int) -> Direction | None:
+        """The move into ``hole`` for its food, if now is the time: the last food (the body
         fills the cycle, and eating it wins), or the head at the corner where the cycle can
-        switch into the hole (see ``hampath.holes``), with the cell it then leaves out empty."""
-        hole = self._hole
+        switch into the hole (see ``hampath.holes``), with the cell it then leaves out empty.
+        With two holes a body that fills the cycle never eats again: a snake one cell short of
+        the board would have an odd number of cells, which no cycle holds, and die."""
         head = grid.index(game.head)
         if game.length >= len(self._ham.cycle):
-            return grid.direction(head, hole)
+            return grid.direction(head, hole) if len(self._holes) == 1 else None
         succ = self._ham.successors
         corner = switch_at(grid, succ, hole)
         if corner is None or corner[0] != head or game.occupied(grid.points[corner[1]]):
@@ -214,7 +217,7 @@ class ReplanSolver:
         cycle = [hole if c == m else c for c in (grid.index(p) for p in self._ham.cycle)]
         if not self._ham.use_cycle(game, tuple(grid.points[c] for c in cycle)):
             return None
-        self._hole = m
+        self._holes = tuple(m if h == hole else h for h in self._holes)
         return grid.direction(head, hole)
 
     def _should_search(self, game: Game) -> bool:
@@ -234,7 +237,7 @@ class ReplanSolver:
         assert food is not None
         goal = grid.index(food)
         head = grid.index(game.head)
-        # Food in the hole is never reached round the cycle: the hole must move.
+        # Food in a hole is never reached round the cycle: the hole must move.
         on_cycle = self._ham.successors[goal] >= 0
         now = self._ham.cycle_distance(head, goal) if on_cycle else grid.cells
         path = shortest_path(grid, head, goal, body_free_at(grid, game.body))
@@ -244,46 +247,54 @@ class ReplanSolver:
             return
         body = [grid.index(p) for p in game.body]
         free = len(self._ham.cycle) - len(body)
-        holes = self._holes(grid, body, goal)
+        tries = self._hole_sets(grid, body, goal)
         if grid.board.size <= self.lane_cells and self._lane_tries > 0:
             self._lane_tries -= 1
             closing = max(self.lane_floor, self.lane_per_cell * free)
             limits = (Limit(self.lane_nodes), Limit(closing))
-            lane_holes = holes[: self.lane_holes]
+            lane_holes = tries[: self.lane_holes]
             if self._lane.plan(grid, game, goal, min(now, grid.cells) - 1, lane_holes, limits):
                 self.found += 1
                 self._retry = 1 << 62
                 return
         limit = Limit(max(self.min_nodes, self.nodes_per_cell * free))
-        for hole in holes:
+        for holes in tries:
             for keep in ATTEMPTS:
                 self.searches += 1
                 closed = close_body(
-                    grid, body, limit, self._ham.successors, goal, keep_to_prefer=keep, skip=hole
+                    grid, body, limit, self._ham.successors, goal, keep_to_prefer=keep, skip=holes
                 )
                 if closed is None:
                     continue
                 cycle = tuple(grid.points[c] for c in closed)
                 # The new cycle reaches the food at its place after the head (the body first).
                 sooner = closed.index(goal) - (len(body) - 1) < now
-                if hole >= 0 and switch_at(grid, successors(grid, closed), hole) is None:
+                if not switchable(grid, closed, holes):
                     continue  # food in that hole later could never be reached
                 if sooner and self._ham.use_cycle(game, cycle):
                     self.found += 1
-                    self._hole = hole
+                    self._holes = holes
                     self._retry = 1 << 62  # nothing to gain for this food any more
                     return
         self._later(game)
 
-    def _holes(self, grid: Grid, body: list[int], goal: int) -> list[int]:
-        """The holes a rebuilt cycle may leave out: none (-1) on a board with a cycle; else the
-        hole now (unless the food is in it), then a few other cells that could be one."""
-        hole = self._hole
-        if hole < 0:
-            return [-1]
-        colour = (hole % grid.width + hole // grid.width) & 1
-        others = hole_candidates(grid, colour, {*body, goal, hole}, far_from=body[0])
-        return [*([hole] if hole != goal else []), *others[: self.other_holes]]
+    def _hole_sets(self, grid: Grid, body: list[int], goal: int) -> list[tuple[int, ...]]:
+        """The holes a rebuilt cycle may leave out: none on a board with a cycle; else the holes
+        now (unless the food is in one), then the same with the food's hole (or the last one)
+        moved to one of a few other cells that could be one, far from the holes kept."""
+        holes = self._holes
+        if not holes:
+            return [()]
+        kept = tuple(h for h in holes if h != goal)
+        moved = kept if len(kept) < len(holes) else kept[:-1]
+        colour = (holes[0] % grid.width + holes[0] // grid.width) & 1
+        others = [
+            c
+            for c in hole_candidates(grid, colour, {*body, goal, *holes}, far_from=body[0])
+            if all(apart(grid, c, h) for h in moved)
+        ]
+        now = [holes] if kept == holes else []
+        return [*now, *((*moved, c) for c in others[: self.other_holes])]
 
     def _later(self, game: Game) -> None:
         self._retry = game.steps + self._wait

@@ -106,10 +106,23 @@ def test_walled_boards_one_cell_short_of_a_cycle_are_won_by_replan_with_a_hole()
     assert play(game, BestSolver()) is Outcome.WON
 
 
+@pytest.mark.parametrize("seed", [1, 2])
+def test_boards_two_cells_short_of_a_cycle_fill_all_but_two_cells_with_replan(seed: int) -> None:
+    # A wall on a cell of the rarer colour: two light cells more than dark. No snake can fill
+    # it (a body of n cells holds at most n // 2 + 1 of one colour); replan leaves two holes.
+    board = Board.from_rows([".......", ".......", ".#.....", ".......", "......."])
+    game = Game(Level(board, (Point(0, 0),), Direction.RIGHT), seed=seed)
+    solver = BestSolver()
+    solver.setup(game)
+    assert solver.played == "replan"
+    assert play(game, solver) is Outcome.STALLED
+    assert game.length == board.size - 2
+
+
 def test_boards_without_any_cycle_to_use_are_played_by_greedy() -> None:
-    # A wall on a cell of the rarer colour: no cycle, and not an open odd rectangle either;
-    # nor a dead end to wall in.
-    board = Board.from_rows([".....", ".....", ".#...", ".....", "....."])
+    # Two walls on cells of the rarer colour: three light cells more than dark, so no cycle
+    # even round two holes; nor a dead end to wall in.
+    board = Board.from_rows([".....", ".....", ".#.#.", ".....", "....."])
     level = Level(board, (Point(0, 0),), Direction.RIGHT)
     game = Game(level, seed=1)
     solver = BestSolver()

@@ -147,11 +147,13 @@ def test_the_same_seed_gives_the_same_game() -> None:
 
 
 def test_a_board_without_a_cycle_is_refused_by_name() -> None:
-    # Two light cells more than dark: no cycle, not even through all cells but one.
-    board = Board.from_rows([".....", "..#..", ".....", ".....", "....."], name="lopsided")
+    # Two dark cells more than light: no cycle, and none found through all cells but two
+    # holes that can both move (the holes beside the walls would leave dead ends).
+    rows = [".......", ".#...#.", ".......", "...#...", "......."]
+    board = Board.from_rows(rows, name="lopsided")
     game = Game(Level(board, (Point(0, 0),), Direction.RIGHT), 1)
     with pytest.raises(
-        SolverUnavailable, match=r"^replan cannot play lopsided: .* 13 light and 11 dark"
+        SolverUnavailable, match=r"^replan cannot play lopsided: .* 15 light and 17 dark"
     ):
         ReplanSolver().setup(game)
 
@@ -188,8 +190,7 @@ def test_one_cell_short_of_a_cycle_it_wins_on_a_cycle_with_a_hole(spec: str, see
     grid = grid_of(level.board)
     moves = 0
     while not game.over:
-        hole = solver.hole
-        assert hole >= 0
+        (hole,) = solver.holes
         assert switch_at(grid, successors(grid, [grid.index(p) for p in solver.cycle]), hole)
         assert len(solver.cycle) == level.board.size - 1
         if not solver.on_lane:
@@ -198,6 +199,40 @@ def test_one_cell_short_of_a_cycle_it_wins_on_a_cycle_with_a_hole(spec: str, see
         moves += 1
         assert moves < 40 * level.board.size
     assert game.outcome is Outcome.WON
+
+
+TWO_SHORT = [
+    # Two light cells more than dark: a wall on a dark cell of an open board, or two.
+    ".......\n.......\n.#.....\n.......\n.......",
+    "\n".join(["........", "..#.....", "........", "....#...", "........", "........"]),
+    "\n".join(["..........", ".#........", "..........", ".......#..", *[".........."] * 4]),
+]
+
+
+@pytest.mark.parametrize("spec", TWO_SHORT)
+@pytest.mark.parametrize("seed", [1, 2])
+def test_two_cells_short_of_a_cycle_it_fills_all_but_two_round_two_holes(
+    spec: str, seed: int
+) -> None:
+    # The body lies in order on a cycle through all cells but two holes at every move, both
+    # holes stay switchable, and the snake grows to all cells but two, then follows the cycle
+    # (a snake one cell longer could never move again without dying).
+    board = Board.from_rows(spec.split("\n"))
+    level = Level(board, (board.free_cells[1],), Direction.RIGHT)
+    game = Game(level, seed)
+    solver = ReplanSolver()
+    solver.setup(game)
+    grid = grid_of(board)
+    while not game.over:
+        holes = solver.holes
+        assert len(holes) == 2 and len(solver.cycle) == board.size - 2
+        succ = successors(grid, [grid.index(p) for p in solver.cycle])
+        assert all(switch_at(grid, succ, hole) for hole in holes)
+        if not solver.on_lane:
+            assert (problem := invariant_problem(game, solver.cycle)) is None, problem
+        game.step(solver.next_direction(game))
+    assert game.outcome is Outcome.STALLED
+    assert game.length == board.size - 2
 
 
 @pytest.mark.parametrize("length", [1, 3])

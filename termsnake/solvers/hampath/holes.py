@@ -1,8 +1,10 @@
-"""Cycles through every free cell but one, the *hole*, for boards one cell short of a cycle.
+"""Cycles through every free cell but one or two, the *holes*, for boards a cell or two short
+of a cycle.
 
 Every move changes a cell's checkerboard colour, so a Hamiltonian cycle needs as many cells of
 each colour. A board with one cell more of one colour (any open board with both sides odd, and
-many walled ones) has none, but may have a cycle through all cells but one of that colour.
+many walled ones) has none, but may have a cycle through all cells but one of that colour; a
+board with two more, one through all cells but two of that colour.
 
 A hole is *switchable* on its cycle when the cycle runs a -> m -> b round a corner of it (a and
 b both next to the hole, so a, m, b and the hole form a 2x2 square): a -> hole -> b is then a
@@ -13,6 +15,7 @@ and switching; the new hole, m, is switchable again on the new cycle.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from itertools import combinations
 
 from termsnake.core.board import Board
 from termsnake.core.geometry import Point
@@ -27,9 +30,10 @@ FIRST_HOLES = 4
 WALLED_HOLES = 8
 
 
-def spare_colour(grid: Grid) -> int | None:
-    """The colour (0 or 1, of ``(x + y) % 2``) that has one free cell more than the other, on a
-    two-coloured board; None if the board is not two-coloured or the counts differ otherwise."""
+def spare(grid: Grid) -> tuple[int, int] | None:
+    """The colour (0 or 1, of ``(x + y) % 2``) that has one or two free cells more than the
+    other, and how many more, on a two-coloured board; None if the board is not two-coloured
+    or the counts differ otherwise."""
     board = grid.board
     if board.wrap and (board.width % 2 or board.height % 2):
         return None
@@ -38,9 +42,23 @@ def spare_colour(grid: Grid) -> int | None:
     for c in range(grid.cells):
         if grid.free[c]:
             counts[(c % w + c // w) & 1] += 1
-    if abs(counts[0] - counts[1]) != 1:
+    more = abs(counts[0] - counts[1])
+    if more not in (1, 2):
         return None
-    return 0 if counts[0] > counts[1] else 1
+    return (0 if counts[0] > counts[1] else 1), more
+
+
+def spare_colour(grid: Grid) -> int | None:
+    """The colour that has one free cell more than the other (see ``spare``), else None."""
+    found = spare(grid)
+    return found[0] if found is not None and found[1] == 1 else None
+
+
+def apart(grid: Grid, a: int, b: int) -> bool:
+    """Whether holes at ``a`` and ``b`` are too far apart to share a cell of their switches (no
+    2x2 square round one meets one round the other)."""
+    w = grid.width
+    return max(abs(a % w - b % w), abs(a // w - b // w)) > 2
 
 
 def hole_candidates(
@@ -106,50 +124,64 @@ def hole_cycles(cells: Sequence[Point]) -> tuple[list[Point], list[Point]] | Non
 
 def find_hole_cycle(
     board: Board, taken: Collection[int], limit: Limit
-) -> tuple[list[int], int] | None:
-    """A cycle (cell indexes) through every free cell but a hole that is not ``taken``, and the
-    hole, which is switchable on it; None if the board has no spare colour or no such cycle was
-    found within ``limit``."""
+) -> tuple[list[int], tuple[int, ...]] | None:
+    """A cycle (cell indexes) through every free cell but one or two holes, none of them
+    ``taken``, and the holes, each switchable on it; None if the board has no spare colour or
+    no such cycle was found within ``limit``."""
     grid = grid_of(board)
-    colour = spare_colour(grid)
-    if colour is None:
+    found = spare(grid)
+    if found is None:
         return None
+    colour, more = found
     # An open rectangle has a switchable cycle round a corner hole, built directly.
     built = None if board.wrap else hole_cycles(board.free_cells)
     if built is not None:
         cycle = [grid.index(p) for p in built[0]]
         (hole,) = set(grid.index(p) for p in board.free_cells) - set(cycle)
         if hole not in taken:
-            return cycle, hole
+            return cycle, (hole,)
     # Half the limit for the plain search, half for the 2-factor way if that finds nothing.
     half = Limit(limit.nodes // 2)
     candidates = hole_candidates(grid, colour, taken)
-    holes = candidates[:FIRST_HOLES]
-    share = Limit(half.nodes // max(1, len(holes)))
-    for hole in holes:
+    tries = _hole_sets(grid, candidates[:FIRST_HOLES], more)
+    share = Limit(half.nodes // max(1, len(tries)))
+    for holes in tries:
         start = next(
             c
             for c in sorted(range(grid.cells), key=lambda c: len(grid.adj[c]))
-            if grid.free[c] and c != hole
+            if grid.free[c] and c not in holes
         )
-        found = search(grid, [start], share, skip=hole)
-        if isinstance(found, list) and switch_at(grid, successors(grid, found), hole):
-            return found, hole
-    return _walled_hole_cycle(board, grid, candidates[:WALLED_HOLES], half)
+        walk = search(grid, [start], share, skip=holes)
+        if isinstance(walk, list) and switchable(grid, walk, holes):
+            return walk, holes
+    return _walled_hole_cycle(board, grid, _hole_sets(grid, candidates[:WALLED_HOLES], more), half)
+
+
+def _hole_sets(grid: Grid, candidates: list[int], more: int) -> list[tuple[int, ...]]:
+    """The holes to try, in order: each candidate alone, or each pair of them far apart."""
+    if more == 1:
+        return [(c,) for c in candidates]
+    return [pair for pair in combinations(candidates, 2) if apart(grid, *pair)]
+
+
+def switchable(grid: Grid, cycle: Sequence[int], holes: Sequence[int]) -> bool:
+    """Whether every one of ``holes`` is switchable on ``cycle``."""
+    succ = successors(grid, cycle)
+    return all(switch_at(grid, succ, hole) is not None for hole in holes)
 
 
 def _walled_hole_cycle(
-    board: Board, grid: Grid, holes: list[int], limit: Limit
-) -> tuple[list[int], int] | None:
-    """A switchable cycle round a hole made a wall, by ``find_cycle`` (whose 2-factor way finds
-    cycles of walled boards that the plain search above gives up on): the first of ``holes``
+    board: Board, grid: Grid, tries: list[tuple[int, ...]], limit: Limit
+) -> tuple[list[int], tuple[int, ...]] | None:
+    """A switchable cycle round holes made walls, by ``find_cycle`` (whose 2-factor way finds
+    cycles of walled boards that the plain search above gives up on): the first of ``tries``
     that has one, each within an equal share of ``limit``."""
-    share = Limit(limit.nodes // max(1, len(holes)))
-    for hole in holes:
-        walled = board.with_walls((grid.points[hole],))
+    share = Limit(limit.nodes // max(1, len(tries)))
+    for holes in tries:
+        walled = board.with_walls(grid.points[hole] for hole in holes)
         found = find_cycle(walled, share)
         if found.cycle is not None:
             cycle = [grid.index(p) for p in found.cycle]
-            if switch_at(grid, successors(grid, cycle), hole):
-                return cycle, hole
+            if switchable(grid, cycle, holes):
+                return cycle, holes
     return None

@@ -43,7 +43,7 @@ def close_body(
     target: int = -1,
     rest_per_cell: int = 2,
     keep_to_prefer: bool = False,
-    skip: int = -1,
+    skip: Sequence[int] = (),
 ) -> list[int] | None:
     """A Hamiltonian cycle of the board's free cells with ``body`` as an arc, or None.
 
@@ -53,17 +53,19 @@ def close_body(
     it soon, though not always by the fewest moves: when the rest cannot be covered from there
     within ``rest_per_cell`` nodes a free cell, other ways to the target are tried. After the
     target, and where moves are equally good, it keeps to ``prefer`` (a successor per cell, such
-    as an old cycle's) where it can, first of all with ``keep_to_prefer``. With ``skip`` (a free
-    cell off the body), the cycle leaves that cell out: a board with one cell too many of a
-    checkerboard colour has no Hamiltonian cycle, but may have one through all cells but one.
+    as an old cycle's) where it can, first of all with ``keep_to_prefer``. With ``skip`` (free
+    cells off the body), the cycle leaves those cells out: a board with one or two cells too
+    many of a checkerboard colour has no Hamiltonian cycle, but may have one through the rest.
     None means no cycle was found within the limit, not that there is none.
     """
     found = search(grid, body, limit, prefer, target, rest_per_cell, keep_to_prefer, skip=skip)
     return found if isinstance(found, list) else None
 
 
-def completion(grid: Grid, body: Sequence[int], limit: Limit, skip: int = -1) -> list[int] | None:
-    """A path through every free cell (but ``skip``, if given) from beside the head to beside
+def completion(
+    grid: Grid, body: Sequence[int], limit: Limit, skip: Sequence[int] = ()
+) -> list[int] | None:
+    """A path through every free cell (but those in ``skip``) from beside the head to beside
     the tail, or None.
 
     ``body`` is the snake head first (cell indexes); the path is the closure alone (see the
@@ -86,7 +88,7 @@ def search(
     rest_per_cell: int = 2,
     keep_to_prefer: bool = False,
     noise: Sequence[float] | None = None,
-    skip: int = -1,
+    skip: Sequence[int] = (),
 ) -> list[int] | Failure:
     """:func:`close_body`'s search, saying why it failed; ``noise`` (a number per cell) breaks
     ties between equally good moves instead of ``prefer``, so that restarts differ."""
@@ -110,7 +112,7 @@ class _Start:
 
     __slots__ = ("anchor_open", "dead", "light", "remaining", "usable", "visited")
 
-    def __init__(self, grid: Grid, body: Sequence[int], skip: int = -1) -> None:
+    def __init__(self, grid: Grid, body: Sequence[int], skip: Sequence[int] = ()) -> None:
         adj = grid.adj
         w = grid.width
         visited = bytearray(grid.walls)
@@ -118,9 +120,9 @@ class _Start:
             visited[c] = 1
         # The visited cells that take a way on from their neighbours: all but the two ends.
         taken = list(body[1:-1])
-        if skip >= 0:
-            visited[skip] = 1
-            taken.append(skip)
+        for c in skip:
+            visited[c] = 1
+            taken.append(c)
         self.visited = visited
         self.remaining = remaining = visited.count(0)
         if len(taken) < remaining:
@@ -130,7 +132,7 @@ class _Start:
                 for u in adj[c]:
                     usable[u] -= 1
             self.dead = any(usable[u] < 2 for c in taken for u in adj[c] if not visited[u])
-            gone = [*body, skip] if skip >= 0 else body
+            gone = [*body, *skip]
             self.light = grid.light - sum((c % w + c // w) & 1 for c in gone)
         else:
             # Few cells empty (late in a game): count their ways one by one.

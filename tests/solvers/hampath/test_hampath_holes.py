@@ -1,4 +1,4 @@
-"""Cycles through all free cells but a hole, for boards one cell short of a cycle."""
+"""Cycles through all free cells but one or two holes, for boards a cell or two short of a cycle."""
 
 from __future__ import annotations
 
@@ -12,25 +12,27 @@ from termsnake.solvers.hampath import Limit, check_cycle
 from termsnake.solvers.hampath.holes import (
     find_hole_cycle,
     hole_candidates,
+    spare,
     spare_colour,
     successors,
     switch_at,
 )
 
 
-def _check_hole_cycle(board: Board, cycle: list[int], hole: int) -> None:
+def _check_hole_cycle(board: Board, cycle: list[int], holes: tuple[int, ...]) -> None:
     grid = grid_of(board)
     walled = Board.from_rows(
         [
             "".join(
-                "#" if not board.is_free(p) or grid.index(p) == hole else "."
+                "#" if not board.is_free(p) or grid.index(p) in holes else "."
                 for p in grid.points[y * board.width : (y + 1) * board.width]
             )
             for y in range(board.height)
         ]
     )
     assert check_cycle(walled, [grid.points[c] for c in cycle]) == []
-    assert switch_at(grid, successors(grid, cycle), hole) is not None
+    for hole in holes:
+        assert switch_at(grid, successors(grid, cycle), hole) is not None
 
 
 @pytest.mark.parametrize(("width", "height"), [(3, 3), (5, 5), (7, 7), (3, 9), (9, 5)])
@@ -40,18 +42,19 @@ def test_open_odd_boards_get_a_switchable_cycle_round_a_corner(width: int, heigh
     assert spare_colour(grid) == 0  # the corners' colour
     found = find_hole_cycle(board, set(), Limit(10_000))
     assert found is not None
-    cycle, hole = found
-    assert hole == 0
-    _check_hole_cycle(board, cycle, hole)
+    cycle, holes = found
+    assert holes == (0,)
+    _check_hole_cycle(board, cycle, holes)
 
 
 def test_a_taken_corner_moves_the_hole_elsewhere() -> None:
     board = Board.open(5, 5)
     found = find_hole_cycle(board, {0}, Limit(100_000))
     assert found is not None
-    cycle, hole = found
+    cycle, holes = found
+    (hole,) = holes
     assert hole != 0 and len(grid_of(board).adj[hole]) == 2  # another corner
-    _check_hole_cycle(board, cycle, hole)
+    _check_hole_cycle(board, cycle, holes)
 
 
 def test_a_walled_board_one_cell_short_gets_one_by_search() -> None:
@@ -72,21 +75,21 @@ def test_a_walled_board_the_plain_search_gives_up_on_gets_one_from_two_factors()
     board = load_level_file(ODD_WALLS).board
     found = find_hole_cycle(board, {0}, Limit(100_000))
     assert found is not None
-    cycle, hole = found
-    assert hole != 0  # taken
-    _check_hole_cycle(board, cycle, hole)
+    cycle, holes = found
+    assert len(holes) == 1 and 0 not in holes  # taken
+    _check_hole_cycle(board, cycle, holes)
 
 
 @pytest.mark.parametrize(
     "rows",
     [
         ["....", "....", "....", "...."],  # balanced: a real cycle
-        [".....", "..#..", ".....", ".....", "....."],  # two cells apart
+        [".....", ".....", "..#..", ".....", "....."],  # balanced: the spare cell walled
     ],
 )
-def test_only_boards_one_cell_short_have_a_spare_colour(rows: list[str]) -> None:
+def test_balanced_boards_have_no_spare_colour(rows: list[str]) -> None:
     board = Board.from_rows(rows)
-    assert spare_colour(grid_of(board)) is None
+    assert spare(grid_of(board)) is None
     assert find_hole_cycle(board, set(), Limit(10_000)) is None
 
 
@@ -100,3 +103,35 @@ def test_candidates_are_corners_first_then_far_away() -> None:
     assert cells[:3] == [24, 4, 20]  # the other corners, the furthest first, then by index
     assert all((c % 5 + c // 5) % 2 == 0 for c in cells)
     assert 0 not in cells
+
+
+@pytest.mark.parametrize(
+    "rows",
+    [
+        ["......", ".#....", "......", "......", "....#.", "......"],  # two light cells walled
+        ["#.......", "........", "........", "........", "........", ".......#"],
+        ["........", "..#.....", "........", "....#...", "........", "........"],
+        [".....", "..#..", ".....", ".....", "....."],  # 5x5: the corners are the holes
+    ],
+)
+def test_a_board_two_cells_short_gets_a_cycle_round_two_switchable_holes_far_apart(
+    rows: list[str],
+) -> None:
+    board = Board.from_rows(rows)
+    grid = grid_of(board)
+    colour, more = spare(grid) or (-1, 0)
+    assert more == 2 and spare_colour(grid) is None
+    found = find_hole_cycle(board, set(), Limit(100_000))
+    assert found is not None
+    cycle, holes = found
+    assert len(holes) == 2 and len(cycle) == board.size - 2
+    assert all((h % grid.width + h // grid.width) % 2 == colour for h in holes)
+    a, b = (grid.points[h] for h in holes)
+    assert max(abs(a.x - b.x), abs(a.y - b.y)) > 2  # no cell of one's switch is the other's
+    _check_hole_cycle(board, cycle, holes)
+
+
+def test_three_cells_short_has_no_spare() -> None:
+    board = Board.from_rows(["......", ".#....", "......", "...#..", "....#.", "......"])
+    assert spare(grid_of(board)) is None
+    assert find_hole_cycle(board, set(), Limit(10_000)) is None
