@@ -26,8 +26,12 @@ from termsnake.solvers.hampath.search import search
 
 # Holes a search for a first cycle tries, each with an equal share of the limit.
 FIRST_HOLES = 4
-# Holes the fallback for walled boards tries (``_walled_hole_cycle``).
+# Holes the fallback for walled boards tries (``_walled_hole_cycle``), each with an equal share
+# of its limit; or pairs of holes from the first WALLED_PAIR_HOLES, at most WALLED_PAIRS of them,
+# each with the share a hole alone has (a cycle round two holes that can both move is rarer).
 WALLED_HOLES = 8
+WALLED_PAIR_HOLES = 12
+WALLED_PAIRS = 24
 
 
 def spare(grid: Grid) -> tuple[int, int] | None:
@@ -154,14 +158,20 @@ def find_hole_cycle(
         walk = search(grid, [start], share, skip=holes)
         if isinstance(walk, list) and switchable(grid, walk, holes):
             return walk, holes
-    return _walled_hole_cycle(board, grid, _hole_sets(grid, candidates[:WALLED_HOLES], more), half)
+    if more == 1:
+        return _walled_hole_cycle(board, grid, _hole_sets(grid, candidates[:WALLED_HOLES], 1), half)
+    pairs = _hole_sets(grid, candidates[:WALLED_PAIR_HOLES], 2)[:WALLED_PAIRS]
+    return _walled_hole_cycle(board, grid, pairs, Limit(half.nodes * len(pairs) // WALLED_HOLES))
 
 
 def _hole_sets(grid: Grid, candidates: list[int], more: int) -> list[tuple[int, ...]]:
-    """The holes to try, in order: each candidate alone, or each pair of them far apart."""
+    """The holes to try, in order: each candidate alone, or each pair of them far apart, the
+    pairs of the first candidates first (so that no one candidate is in all the first pairs)."""
     if more == 1:
         return [(c,) for c in candidates]
-    return [pair for pair in combinations(candidates, 2) if apart(grid, *pair)]
+    rank = {c: i for i, c in enumerate(candidates)}
+    pairs = [pair for pair in combinations(candidates, 2) if apart(grid, *pair)]
+    return sorted(pairs, key=lambda p: (rank[p[1]], rank[p[0]]))
 
 
 def switchable(grid: Grid, cycle: Sequence[int], holes: Sequence[int]) -> bool:

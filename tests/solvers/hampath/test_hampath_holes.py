@@ -135,3 +135,30 @@ def test_three_cells_short_has_no_spare() -> None:
     board = Board.from_rows(["......", ".#....", "......", "...#..", "....#.", "......"])
     assert spare(grid_of(board)) is None
     assert find_hole_cycle(board, set(), Limit(10_000)) is None
+
+
+def test_a_walled_board_two_short_gets_switchable_holes_from_pairs_past_the_first() -> None:
+    # From scripts/cut_coverage.py (seed 1), the start (0, 0) and the first food (4, 2) taken:
+    # the first pairs of hole candidates give no cycle or one that leaves a hole no switch
+    # reaches; a pair of later candidates, with the 2-factor way, gives one.
+    rows = [
+        "..........",
+        "..........",
+        "..........",
+        ".##.###...",
+        ".##.......",
+        "..........",
+        "..........",
+        "..........",
+        ".###......",
+        ".###......",
+        "..........",
+        "..........",
+        "##.......#",
+    ]
+    board = Board.from_rows(rows)
+    found = find_hole_cycle(board, {0, 24}, Limit(100_000))
+    assert found is not None
+    cycle, holes = found
+    assert len(holes) == 2 and not {0, 24} & set(holes)
+    _check_hole_cycle(board, cycle, holes)
