@@ -125,8 +125,8 @@ class HamiltonSolver:
         self.start_on(game, result.cycle)
 
     def start_on(self, game: Game, cycle: tuple[Point, ...]) -> None:
-        """Set up on ``cycle`` (a cycle through every free cell, or all but a hole) instead of
-        the board's, oriented as :meth:`setup` orients it."""
+        """Set up on ``cycle`` (a cycle through every free cell, or all but one or two holes)
+        instead of the board's, oriented as :meth:`setup` orients it."""
         grid = grid_of(game.board)
         self._load(grid, self._start_cycle(game, grid, cycle))
         self._board = game.board

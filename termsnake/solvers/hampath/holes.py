@@ -61,8 +61,11 @@ def spare_colour(grid: Grid) -> int | None:
 def apart(grid: Grid, a: int, b: int) -> bool:
     """Whether holes at ``a`` and ``b`` are too far apart to share a cell of their switches (no
     2x2 square round one meets one round the other)."""
-    w = grid.width
-    return max(abs(a % w - b % w), abs(a // w - b // w)) > 2
+    w, h = grid.width, grid.height
+    dx, dy = abs(a % w - b % w), abs(a // w - b // w)
+    if grid.board.wrap:  # the way round the edge may be the shorter
+        dx, dy = min(dx, w - dx), min(dy, h - dy)
+    return max(dx, dy) > 2
 
 
 def hole_candidates(
@@ -176,6 +179,8 @@ def _hole_sets(grid: Grid, candidates: list[int], more: int) -> list[tuple[int, 
 
 def switchable(grid: Grid, cycle: Sequence[int], holes: Sequence[int]) -> bool:
     """Whether every one of ``holes`` is switchable on ``cycle``."""
+    if not holes:
+        return True
     succ = successors(grid, cycle)
     return all(switch_at(grid, succ, hole) is not None for hole in holes)
 

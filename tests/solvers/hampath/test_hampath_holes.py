@@ -6,10 +6,12 @@ import pytest
 from example_levels import EXAMPLES
 
 from termsnake.core.board import Board
+from termsnake.core.geometry import Point
 from termsnake.formats.levelfile import load_level_file
 from termsnake.solvers.grid import grid_of
 from termsnake.solvers.hampath import Limit, check_cycle
 from termsnake.solvers.hampath.holes import (
+    apart,
     find_hole_cycle,
     hole_candidates,
     spare,
@@ -162,3 +164,10 @@ def test_a_walled_board_two_short_gets_switchable_holes_from_pairs_past_the_firs
     cycle, holes = found
     assert len(holes) == 2 and not {0, 24} & set(holes)
     _check_hole_cycle(board, cycle, holes)
+
+
+def test_holes_apart_count_the_way_round_the_edge_of_a_board_that_wraps() -> None:
+    flat, torus = grid_of(Board.open(8, 6)), grid_of(Board.open(8, 6, wrap=True))
+    left, right = flat.index(Point(0, 2)), flat.index(Point(7, 2))
+    assert apart(flat, left, right) and not apart(torus, left, right)
+    assert apart(torus, left, torus.index(Point(4, 2)))
