@@ -106,7 +106,7 @@ def test_walled_boards_one_cell_short_of_a_cycle_are_won_by_replan_with_a_hole()
     assert play(game, BestSolver()) is Outcome.WON
 
 
-@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("seed", [1, pytest.param(2, marks=pytest.mark.slow)])
 def test_boards_two_cells_short_of_a_cycle_fill_all_but_two_cells_with_replan(seed: int) -> None:
     # A wall on a cell of the rarer colour: two light cells more than dark. No snake can fill
     # it (a body of n cells holds at most n // 2 + 1 of one colour); replan leaves two holes.

@@ -210,7 +210,7 @@ TWO_SHORT = [
 
 
 @pytest.mark.parametrize("spec", TWO_SHORT)
-@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("seed", [1, pytest.param(2, marks=pytest.mark.slow)])
 def test_two_cells_short_of_a_cycle_it_fills_all_but_two_round_two_holes(
     spec: str, seed: int
 ) -> None:
