@@ -162,9 +162,10 @@ def find_hole_cycle(
         if isinstance(walk, list) and switchable(grid, walk, holes):
             return walk, holes
     if more == 1:
-        return _walled_hole_cycle(board, grid, _hole_sets(grid, candidates[:WALLED_HOLES], 1), half)
-    pairs = _hole_sets(grid, candidates[:WALLED_PAIR_HOLES], 2)[:WALLED_PAIRS]
-    return _walled_hole_cycle(board, grid, pairs, Limit(half.nodes * len(pairs) // WALLED_HOLES))
+        tries = _hole_sets(grid, candidates[:WALLED_HOLES], 1)
+        return _walled_hole_cycle(board, grid, tries, Limit(half.nodes // max(1, len(tries))))
+    tries = _hole_sets(grid, candidates[:WALLED_PAIR_HOLES], 2)[:WALLED_PAIRS]
+    return _walled_hole_cycle(board, grid, tries, Limit(half.nodes // WALLED_HOLES))
 
 
 def _hole_sets(grid: Grid, candidates: list[int], more: int) -> list[tuple[int, ...]]:
@@ -186,12 +187,11 @@ def switchable(grid: Grid, cycle: Sequence[int], holes: Sequence[int]) -> bool:
 
 
 def _walled_hole_cycle(
-    board: Board, grid: Grid, tries: list[tuple[int, ...]], limit: Limit
+    board: Board, grid: Grid, tries: list[tuple[int, ...]], share: Limit
 ) -> tuple[list[int], tuple[int, ...]] | None:
     """A switchable cycle round holes made walls, by ``find_cycle`` (whose 2-factor way finds
     cycles of walled boards that the plain search above gives up on): the first of ``tries``
-    that has one, each within an equal share of ``limit``."""
-    share = Limit(limit.nodes // max(1, len(tries)))
+    that has one, each within ``share``."""
     for holes in tries:
         walled = board.with_walls(grid.points[hole] for hole in holes)
         found = find_cycle(walled, share)
