@@ -286,15 +286,15 @@ class ReplanSolver:
         if not holes:
             return [()]
         kept = tuple(h for h in holes if h != goal)
-        moved = kept if len(kept) < len(holes) else kept[:-1]
+        staying = kept if len(kept) < len(holes) else kept[:-1]  # when one hole moves
         colour = (holes[0] % grid.width + holes[0] // grid.width) & 1
         others = [
             c
             for c in hole_candidates(grid, colour, {*body, goal, *holes}, far_from=body[0])
-            if all(apart(grid, c, h) for h in moved)
+            if all(apart(grid, c, h) for h in staying)
         ]
         now = [holes] if kept == holes else []
-        return [*now, *((*moved, c) for c in others[: self.other_holes])]
+        return [*now, *((*staying, c) for c in others[: self.other_holes])]
 
     def _later(self, game: Game) -> None:
         self._retry = game.steps + self._wait
