@@ -124,7 +124,7 @@ def _add_board_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_parser(sub: Subparsers) -> None:
+def add_parsers(sub: Subparsers) -> None:
     """``termsnake bench``'s options."""
     parser = sub.add_parser(
         "bench",

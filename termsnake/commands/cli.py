@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import errno
+import importlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import Final, NoReturn
 
 from termsnake.commands.args import OneLineParser
 
@@ -26,9 +28,27 @@ def _version() -> str:
         return "unknown"
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """``termsnake``'s whole command line: the play options, then one subparser a command."""
-    from termsnake.commands import bench, levels, play, replay, scores, serve, solvers, train
+# Each subcommand by name, in the order --help lists them, and the module that adds it.
+_COMMANDS: Final = {
+    "check": "levels",
+    "levels": "levels",
+    "replay": "replay",
+    "bench": "bench",
+    "scores": "scores",
+    "solvers": "solvers",
+    "serve": "serve",
+    "train": "train",
+}
+_ALL: Final = "*"
+
+
+def build_parser(only: str = _ALL) -> argparse.ArgumentParser:
+    """``termsnake``'s whole command line: the play options, then one subparser a command.
+
+    With ``only`` (a subcommand's name, or "" for none) the other subcommands are placeholders:
+    a command line parses the same, without importing the modules of commands it does not run.
+    """
+    from termsnake.commands import play
 
     parser = OneLineParser(
         prog="termsnake",
@@ -38,15 +58,47 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"termsnake {_version()}")
     play.add_arguments(parser)
-    sub = parser.add_subparsers(title="subcommands", metavar="SUBCOMMAND")
-    levels.add_parsers(sub)
-    replay.add_parser(sub)
-    bench.add_parser(sub)
-    scores.add_parser(sub)
-    solvers.add_parser(sub)
-    serve.add_parser(sub)
-    train.add_parser(sub)
+    _add_commands(parser, only)
     return parser
+
+
+def _add_commands(parser: argparse.ArgumentParser, only: str) -> None:
+    sub = parser.add_subparsers(title="subcommands", metavar="SUBCOMMAND", dest="command")
+    added: set[str] = set()
+    for name, module in _COMMANDS.items():
+        if only not in (_ALL, name) and _COMMANDS.get(only) != module:
+            sub.add_parser(name, add_help=False)
+        elif module not in added:
+            added.add(module)
+            importlib.import_module(f"termsnake.commands.{module}").add_parsers(sub)
+
+
+class _Unparsed(Exception):
+    pass
+
+
+class _Probe(OneLineParser):
+    """A parser that fails silently: it only finds which subcommand a command line names."""
+
+    def error(self, message: str) -> NoReturn:
+        raise _Unparsed
+
+
+def named_command(argv: Sequence[str]) -> str:
+    """The subcommand ``argv`` runs ("" for play; "*", all of them, for help and errors),
+    found by parsing with placeholders only: argparse's own rules, so ``--level bench`` plays."""
+    from termsnake.commands import play
+
+    probe = _Probe(prog="termsnake", add_help=False)
+    play.add_arguments(probe)
+    _add_commands(probe, "")
+    try:
+        found, rest = probe.parse_known_args(argv)
+    except _Unparsed:
+        return _ALL
+    if {"-h", "--help"} & set(rest):
+        return _ALL
+    return str(found.command or "")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -79,7 +131,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def dispatch(argv: list[str]) -> int:
     """Parse ``argv`` and run the command it names; --help and usage errors give their code."""
     try:
-        args = build_parser().parse_args(argv)
+        args = build_parser(named_command(argv)).parse_args(argv)
     except SystemExit as e:  # --help, --version (0) or a usage error (2), already printed
         return e.code if isinstance(e.code, int) else 2
     code: int = args.run(args)

@@ -41,7 +41,7 @@ class ReplaySolver:
         return {}
 
 
-def add_parser(sub: Subparsers) -> None:
+def add_parsers(sub: Subparsers) -> None:
     """``termsnake replay``'s options."""
     parser = sub.add_parser(
         "replay",

@@ -42,7 +42,7 @@ def table(scores: dict[ScoreKey, ScoreEntry]) -> list[str]:
     return align(rows, {i for i, h in enumerate(HEADERS) if h in _RIGHT})
 
 
-def add_parser(sub: Subparsers) -> None:
+def add_parsers(sub: Subparsers) -> None:
     """``termsnake scores``'s options."""
     parser = sub.add_parser(
         "scores",

@@ -12,7 +12,7 @@ from termsnake.commands import args as cliargs
 from termsnake.commands.args import Subparsers
 
 
-def add_parser(sub: Subparsers) -> None:
+def add_parsers(sub: Subparsers) -> None:
     """``termsnake serve``'s options."""
     parser = sub.add_parser(
         "serve",

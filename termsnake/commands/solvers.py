@@ -9,7 +9,7 @@ from termsnake.formats.text import printable
 from termsnake.solvers.registry import listing
 
 
-def add_parser(sub: Subparsers) -> None:
+def add_parsers(sub: Subparsers) -> None:
     """``termsnake solvers``."""
     parser = sub.add_parser(
         "solvers",

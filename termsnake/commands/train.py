@@ -9,7 +9,7 @@ from termsnake.commands import args as cliargs
 from termsnake.commands.args import Subparsers
 
 
-def add_parser(sub: Subparsers) -> None:
+def add_parsers(sub: Subparsers) -> None:
     """``termsnake train neuro``'s options."""
     parser = sub.add_parser(
         "train",

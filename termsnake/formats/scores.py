@@ -12,8 +12,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Final
 
-import filelock
-
 from termsnake.core.game import Game, Outcome
 from termsnake.formats.fileio import TooLarge, describe_parse_error, read_capped, write_atomic
 from termsnake.formats.places import data_dir
@@ -320,6 +318,9 @@ class ScoreStore:
     def _locked(self) -> Iterator[None]:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         # filelock: an OS lock on every platform; the lock file stays (deleting one races).
+        # Imported here: it loads asyncio, which a game that keeps no score never needs.
+        import filelock
+
         lock = filelock.FileLock(self.lock_path, timeout=LOCK_TIMEOUT, mode=0o644)
         try:
             lock.acquire()

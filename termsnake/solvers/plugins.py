@@ -5,8 +5,10 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
-from importlib.metadata import EntryPoint, entry_points
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
 
 GROUP: Final = "termsnake.solvers"
 
@@ -51,6 +53,10 @@ def discover(builtin: Collection[str]) -> dict[str, Plugin]:
     A name that a built-in solver already has, or that two distributions both claim, is
     skipped with a warning, so the same name means the same solver on every machine.
     """
+    # Imported here: importlib.metadata takes a tenth of termsnake's start, and a game with a
+    # built-in solver never reads it.
+    from importlib.metadata import entry_points
+
     found: dict[str, list[Plugin]] = {}
     for ep in entry_points(group=GROUP):
         dist = ep.dist

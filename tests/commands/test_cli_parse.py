@@ -1,0 +1,60 @@
+"""The command line is parsed with only the module of the command it runs."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from termsnake.commands import cli
+
+LINES = [
+    ([], ""),
+    (["--ai", "best", "--speed", "40"], ""),
+    (["--level", "bench"], ""),  # a level that happens to be called like a command
+    (["--seed", "3", "bench", "--ai", "bfs", "--games", "2"], "bench"),
+    (["bench", "--ai", "greedy", "--size", "6x6"], "bench"),
+    (["check", "a.txt"], "check"),
+    (["levels"], "levels"),
+    (["replay", "r.json", "--speed", "9"], "replay"),
+    (["scores", "--level", "maze"], "scores"),
+    (["bench", "--help"], "*"),
+    (["-h"], "*"),
+    (["--speed", "0"], "*"),  # an error: every command, so the message is the one it always was
+    (["bnch"], "*"),
+]
+
+
+@pytest.mark.parametrize(("argv", "named"), LINES)
+def test_the_command_a_line_names_is_found_by_argparse_s_own_rules(
+    argv: list[str], named: str
+) -> None:
+    assert cli.named_command(argv) == named
+
+
+@pytest.mark.parametrize(
+    "argv", [a for a, named in LINES if named != "*"], ids=lambda a: " ".join(a) or "play"
+)
+def test_a_line_parses_the_same_with_placeholders_for_the_other_commands(
+    argv: list[str],
+) -> None:
+    whole = cli.build_parser().parse_args(argv)
+    lean = cli.build_parser(cli.named_command(argv)).parse_args(argv)
+    assert vars(lean) == vars(whole)
+
+
+def test_playing_does_not_load_the_other_commands() -> None:
+    script = (
+        "import sys\n"
+        "from termsnake.commands import cli\n"
+        "argv = ['--ai', 'best', '--level', 'bench']\n"
+        "cli.build_parser(cli.named_command(argv)).parse_args(argv)\n"
+        "print(sorted(m for m in sys.modules if m.startswith('termsnake.commands.')))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=60
+    ).stdout
+    assert out.strip() == "['termsnake.commands.args', 'termsnake.commands.cli', " + (
+        "'termsnake.commands.play']"
+    )
