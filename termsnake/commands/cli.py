@@ -48,7 +48,7 @@ def build_parser(only: str = _ALL) -> argparse.ArgumentParser:
     With ``only`` (a subcommand's name, or "" for none) the other subcommands are placeholders:
     a command line parses the same, without importing the modules of commands it does not run.
     """
-    from termsnake.commands import play
+    from termsnake.commands import play_options
 
     parser = OneLineParser(
         prog="termsnake",
@@ -57,7 +57,7 @@ def build_parser(only: str = _ALL) -> argparse.ArgumentParser:
         "usage or a bad file, 130 on Ctrl-C, 128+n on signal n.",
     )
     parser.add_argument("--version", action="version", version=f"termsnake {_version()}")
-    play.add_arguments(parser)
+    play_options.add_arguments(parser)
     _add_commands(parser, only)
     return parser
 
@@ -87,10 +87,10 @@ class _Probe(OneLineParser):
 def named_command(argv: Sequence[str]) -> str:
     """The subcommand ``argv`` runs ("" for play; "*", all of them, for help and errors),
     found by parsing with placeholders only: argparse's own rules, so ``--level bench`` plays."""
-    from termsnake.commands import play
+    from termsnake.commands import play_options
 
     probe = _Probe(prog="termsnake", add_help=False)
-    play.add_arguments(probe)
+    play_options.add_arguments(probe)
     _add_commands(probe, "")
     try:
         found, rest = probe.parse_known_args(argv)

@@ -8,7 +8,6 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from termsnake.commands import args as cliargs
 from termsnake.core.game import Game
 from termsnake.core.level import DEFAULT_LENGTH, Level, open_level, with_length
 from termsnake.formats import presets
@@ -19,10 +18,7 @@ from termsnake.formats.scores import ScoreKey, ScoreStore, keep_score
 from termsnake.formats.settings import SettingsError, load_settings, merge, settings_path
 from termsnake.formats.text import printable, shorten
 from termsnake.solvers.base import Solver, SolverUnavailable
-from termsnake.solvers.registry import create, known_names, resolve_name
-from termsnake.tui.controllers import (
-    KEY_PRESETS,
-)
+from termsnake.solvers.registry import create, resolve_name
 from termsnake.tui.runner import (
     Look,
     Played,
@@ -41,30 +37,6 @@ EXIT_INTERRUPTED = 130
 
 class UsageError(Exception):
     """A bad argument or level: printed as one line, exit 2."""
-
-
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    """The options of ``termsnake`` when it plays (no subcommand)."""
-    where = p.add_mutually_exclusive_group()
-    where.add_argument("--level", metavar="NAME|PATH", help="a preset name or a level file")
-    where.add_argument(
-        "--size", metavar="WxH", type=cliargs.size, help="an open board of WxH cells"
-    )
-    p.add_argument(
-        "--wrap", action="store_true", help="with --size: the edges wrap around (a torus)"
-    )
-    p.add_argument("--length", type=cliargs.positive_int, help="the starting length (default 3)")
-    p.add_argument("--ai", metavar="SOLVER", help=f"watch a bot: {', '.join(known_names())}")
-    p.add_argument("--speed", type=cliargs.speed, help="moves per second (default 8)")
-    p.add_argument("--seed", type=cliargs.seed, help="the food sequence (default: random)")
-    p.add_argument("--record", metavar="FILE", help="save a replay of the game to FILE")
-    cliargs.add_engine_timeout(p)
-    p.add_argument(
-        "--unicode", action="store_true", help="box-drawing frame and block body (UTF-8 only)"
-    )
-    p.add_argument("--no-color", action="store_true", help="no colours (so does NO_COLOR=1)")
-    p.add_argument("--keys", choices=sorted(KEY_PRESETS), help="key preset (default: default)")
-    p.set_defaults(run=run_play)
 
 
 def choose_level(
