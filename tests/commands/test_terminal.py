@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from pty_harness import Pty, quiet_env, termsnake_command
 
+from termsnake.commands import cli
 from termsnake.formats.replay import load_replay
 from termsnake.formats.verify import verify
 
@@ -241,20 +242,20 @@ def test_a_file_made_during_the_game_is_not_overwritten(run, tmp_path: Path) -> 
     assert verify(load_replay(tmp_path / "game-2.json")).steps >= 0
 
 
-@pytest.mark.parametrize(
-    ("args", "expected"),
-    [
-        (["--ai", ""], "unknown solver ''"),
-        (["--size", "2x1", "--length", "2"], "leaves no free cell"),
-        (["--size", "8x8", "--length", "9"], "does not fit"),
-        (["--seed", "-1"], "at least 0"),
-        (["--speed", "5000"], "at most 1000"),
-        (["--level", "classic", "--length", "30"], "--length 30"),
-        (["--level", ""], "--level: give a preset name"),
-        (["--record", ""], "--record: give the name of a new file"),
-    ],
-)
-def test_bad_arguments_are_one_line_errors(tmp_path: Path, args: list[str], expected: str) -> None:
+BAD_ARGUMENTS = [
+    (["--ai", ""], "unknown solver ''"),
+    (["--size", "2x1", "--length", "2"], "leaves no free cell"),
+    (["--size", "8x8", "--length", "9"], "does not fit"),
+    (["--seed", "-1"], "at least 0"),
+    (["--speed", "5000"], "at most 1000"),
+    (["--level", "classic", "--length", "30"], "--length 30"),
+    (["--level", ""], "--level: give a preset name"),
+    (["--record", ""], "--record: give the name of a new file"),
+]
+
+
+def test_a_bad_argument_is_a_one_line_error_of_the_installed_command(tmp_path: Path) -> None:
+    args, expected = BAD_ARGUMENTS[0]
     r = subprocess.run(
         [termsnake_command(), *args],
         capture_output=True,
@@ -264,6 +265,22 @@ def test_bad_arguments_are_one_line_errors(tmp_path: Path, args: list[str], expe
     )
     assert r.returncode == 2
     assert expected in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
+@pytest.mark.parametrize(("args", "expected"), BAD_ARGUMENTS)
+def test_bad_arguments_are_one_line_errors(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    args: list[str],
+    expected: str,
+) -> None:
+    for name, value in quiet_env(tmp_path).items():
+        monkeypatch.setenv(name, value)
+    assert cli.main(args) == 2
+    said = capsys.readouterr()
+    assert said.out == ""
+    assert expected in said.err and len(said.err.strip().splitlines()) == 1, said.err
 
 
 def test_a_bad_level_in_the_config_says_where_it_came_from(tmp_path: Path) -> None:

@@ -73,7 +73,7 @@ def test_walled_boards_no_2x2_grid_fits_are_played_by_the_tree_on_other_blocks()
     assert game.moves == _moves(level, 1, "tree")[1]
 
 
-@pytest.mark.parametrize("name", ["wide-doors", "posts"])
+@pytest.mark.parametrize("name", [pytest.param("wide-doors", marks=pytest.mark.slow), "posts"])
 def test_boards_only_notched_blocks_cut_are_played_by_the_tree(name: str) -> None:
     # A wall stub (wide-doors) and lone walls (posts): no cut into rectangles fits round them.
     level = load_level_file(EXAMPLES / f"{name}.txt")

@@ -127,6 +127,7 @@ def test_best_eats_every_food_until_one_falls_in_a_dead_end(seed: int) -> None:
     assert game.outcome is not Outcome.DIED or game.length > len(level.body) + trapped
 
 
+@pytest.mark.slow  # a game of 600 moves on the preset
 def test_on_the_dead_end_preset_best_fills_the_room_less_the_alcove_with_the_tree() -> None:
     level = load_preset("dead-end")
     game = Game(level, 3)

@@ -80,7 +80,14 @@ def _boards() -> dict[str, Board]:
     return boards
 
 
-@pytest.mark.parametrize(("name", "board"), _boards().items(), ids=list(_boards()))
+@pytest.mark.parametrize(
+    ("name", "board"),
+    [
+        pytest.param(name, board, marks=[pytest.mark.slow] if name == "maze" else [])
+        for name, board in _boards().items()
+    ],
+    ids=list(_boards()),
+)
 def test_a_cut_covers_every_free_cell_once_with_blocks_that_all_join(
     name: str, board: Board
 ) -> None:
