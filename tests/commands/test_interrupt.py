@@ -58,6 +58,7 @@ def test_ctrl_c_in_a_bench_with_workers(tmp_path: Path, after: float) -> None:
     assert len([line for line in said.splitlines() if "interrupted" in line]) <= 1
 
 
+@pytest.mark.slow  # writing the replay of 1.4 million moves takes seconds
 def test_ctrl_c_while_a_long_replay_is_checked(tmp_path: Path) -> None:
     level = open_level(600, 600, 1)
     game = Game(level, 3)
