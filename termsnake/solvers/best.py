@@ -3,8 +3,9 @@
 It plays the cell tree where the board can be cut into its blocks (but on small boards,
 ``replan`` first, and on boards with walls where every Hamiltonian cycle is much the same, such
 as one long corridor, ``replan`` too, which then plays as ``hamilton``); else a Hamiltonian cycle
-rebuilt at each food (``replan``), which also plays boards one cell short of a cycle (odd open
-boards) on a cycle through every cell but a hole; else one through every cell but a moving hole
+rebuilt at each food (``replan``); on boards one cell short of a cycle (odd open boards), the
+cell tree round a hole (``holetree``) where it cuts the rest, else ``replan`` on a cycle through
+every cell but a hole; else one through every cell but a moving hole
 (``hole-cycle``); else the first of those on the board with its dead ends walled in
 (``deadends``: blind alleys and pockets, where a long snake that goes in cannot get out); else
 ``greedy``.
@@ -22,13 +23,20 @@ from termsnake.solvers.celltree import TreeSolver
 from termsnake.solvers.deadends import DeadEndSolver
 from termsnake.solvers.greedy import GreedySolver
 from termsnake.solvers.holecycle import HoleCycleSolver
+from termsnake.solvers.holetree import HoleTreeSolver
 from termsnake.solvers.replan import ReplanSolver
 
 # The solvers that never die on a board they take at the start of a game, in this order.
-SAFE: Final[tuple[Callable[[], Solver], ...]] = (TreeSolver, ReplanSolver, HoleCycleSolver)
+SAFE: Final[tuple[Callable[[], Solver], ...]] = (
+    TreeSolver,
+    HoleTreeSolver,
+    ReplanSolver,
+    HoleCycleSolver,
+)
 # On boards of at most this many free cells replan's lanes beat the tree (docs/tuning.md), so
-# replan is tried first there.
+# replan is tried first there; on boards one cell short of a cycle, up to ODD_SMALL_BOARD.
 SMALL_BOARD: Final = 64
+ODD_SMALL_BOARD: Final = 100
 
 
 class BestSolver:
@@ -55,6 +63,8 @@ class BestSolver:
         choices = SAFE if self.safe_only else (*SAFE, _round_dead_ends, GreedySolver)
         if game.board.size <= SMALL_BOARD:
             choices = (ReplanSolver, *(c for c in choices if c is not ReplanSolver))
+        elif game.board.size <= ODD_SMALL_BOARD:
+            choices = tuple(c for c in choices if c is not HoleTreeSolver)
         for make in choices:
             solver = make()
             try:

@@ -85,7 +85,7 @@ def _largest_block(board: Board, near: Point | None) -> set[Point]:
     return best
 
 
-def _sync(shadow: Game, game: Game) -> None:
+def sync_shadow(shadow: Game, game: Game) -> None:
     """Bring ``shadow`` to ``game``'s state; only its board stays its own. The body and the
     other containers are shared, not copied: a solver never changes the game it is given."""
     for name in Game.__slots__:
@@ -146,7 +146,7 @@ class DeadEndSolver:
             self._walking = False  # out of luck: greedy plays on
         if self._walking and not self._ends & set(game.body):
             assert self._shadow is not None
-            _sync(self._shadow, game)
+            sync_shadow(self._shadow, game)
             self._walking = False
             self._take_over(self._shadow)
         if self._greedy is None and game.food in self._ends:
@@ -154,7 +154,7 @@ class DeadEndSolver:
         if self._greedy is not None:
             return self._greedy.next_direction(game)
         assert self._shadow is not None and self._inner is not None, "setup first"
-        _sync(self._shadow, game)
+        sync_shadow(self._shadow, game)
         return self._inner.next_direction(self._shadow)
 
     def _play_greedy(self, game: Game) -> None:
@@ -179,5 +179,5 @@ class DeadEndSolver:
             return self._greedy.overlay(game)
         if self._shadow is None or self._inner is None:
             return {}
-        _sync(self._shadow, game)
+        sync_shadow(self._shadow, game)
         return self._inner.overlay(self._shadow)

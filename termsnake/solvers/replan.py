@@ -136,6 +136,17 @@ class ReplanSolver:
         self._rebuild = bool(self._holes) or self._probe(game, grid)
         self._ham.shortcuts = not self._rebuild
 
+    def take_over(self, game: Game, cycle: tuple[Point, ...], holes: tuple[Point, ...]) -> None:
+        """Set up mid-game on another solver's ``cycle``, through every free cell but ``holes``
+        (each switchable, or the food's), with the body in order on it."""
+        grid = grid_of(game.board)
+        self._ham.start_on(game, cycle)
+        self._holes = tuple(grid.index(p) for p in holes)
+        self._grid, self._board, self._food = grid, game.board, None
+        self.searches = self.found = 0
+        self._rebuild = True
+        self._ham.shortcuts = False
+
     def _start_with_hole(self, game: Game) -> bool:
         grid = grid_of(game.board)
         taken = {grid.index(p) for p in game.body}

@@ -68,14 +68,22 @@ def cuts(board: Board) -> Iterator[BlockGrid | str]:
             yield grid
             if isinstance(grid, str):
                 break
-    tilings = cuts_of(board)
+    tilings = tiled_grids(board)
     if isinstance(tilings, str):
         yield tilings
         return
-    # The grids whose ways lead most directly across the board first: a doorway whose blocks
-    # do not line up is a wall to the tree, and costs a detour round the other rooms.
-    grids = [build_tiled_grid(board, t, list(r)) for r in tilings for t in TURNINGS]
-    yield from sorted(grids, key=_spread)
+    yield from (grid for grid, _, _ in tilings)
+
+
+def tiled_grids(board: Board) -> list[tuple[BlockGrid, tuple[Rect, ...], int]] | str:
+    """The grids of ``tiling``'s cuts of ``board``, each with its blocks and turning, or why it
+    has none. The grids whose ways lead most directly across the board first: a doorway whose
+    blocks do not line up is a wall to the tree, and costs a detour round the other rooms."""
+    tilings = cuts_of(board)
+    if isinstance(tilings, str):
+        return tilings
+    grids = [(build_tiled_grid(board, t, list(r)), r, t) for r in tilings for t in TURNINGS]
+    return sorted(grids, key=lambda found: _spread(found[0]))
 
 
 def build_grid(board: Board, turning: int, offset: tuple[int, int] = (0, 0)) -> BlockGrid | str:

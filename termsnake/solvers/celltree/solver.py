@@ -19,12 +19,12 @@ copy of the mirror) and keeps the better route.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from termsnake.core.game import Game
 from termsnake.core.geometry import Direction, Point
 from termsnake.solvers.base import SolverUnavailable
-from termsnake.solvers.celltree.blocks import ARROWS, cuts, dead_ends, direction
+from termsnake.solvers.celltree.blocks import ARROWS, BlockGrid, cuts, dead_ends, direction
 from termsnake.solvers.celltree.config import TreeConfig
 from termsnake.solvers.celltree.distances import FoodMaps
 from termsnake.solvers.celltree.late import LateGame
@@ -53,8 +53,9 @@ class TreeSolver:
         """Whether the board is cut into blocks of other shapes than 2x2 (once set up)."""
         return self.policy is not None and self.policy.mirror.grid.tiled
 
-    def setup(self, game: Game) -> None:
-        """Cut the board into blocks that the start body fits; SolverUnavailable if none does."""
+    def setup(self, game: Game, grids: Iterable[BlockGrid | str] | None = None) -> None:
+        """Cut the board into blocks that the start body fits (the first of ``grids``, if
+        given, instead of the board's cuts); SolverUnavailable if none does."""
         self.policy = None
         self.late = None
         self.opening = None
@@ -62,7 +63,7 @@ class TreeSolver:
         config = self.config
         reasons: list[str] = []  # why each cut does not fit the board, the last one's last
         body = ""  # why the body fits no cut of the board, if one does
-        for grid in cuts(game.board):
+        for grid in cuts(game.board) if grids is None else grids:
             if isinstance(grid, str):
                 reasons.append(grid)
                 continue

@@ -1,0 +1,78 @@
+"""The cell tree round a hole, on boards one cell short of a cycle."""
+
+from __future__ import annotations
+
+import pytest
+
+from termsnake.core.board import Board
+from termsnake.core.game import Game, Outcome
+from termsnake.core.geometry import Direction, Point
+from termsnake.core.level import Level, open_level
+from termsnake.solvers.base import SolverUnavailable
+from termsnake.solvers.best import BestSolver
+from termsnake.solvers.holetree import HoleTreeSolver
+
+
+def play_checked(game: Game, solver: HoleTreeSolver) -> None:
+    """Play to the end; the body enters the hole only by the switch, for food in it."""
+    solver.setup(game)
+    width = game.board.width
+    while not game.over:
+        hole = Point(solver.hole % width, solver.hole // width)
+        tree = not solver.replanned  # replan, once it takes over, moves holes of its own
+        if tree:
+            assert not game.occupied(hole) or game.head == hole, f"at step {game.steps}"
+        move = solver.next_direction(game)
+        if tree and game.board.step(game.head, move) == hole:  # the switch: for its food only
+            assert game.food == hole
+        game.step(move)
+
+
+@pytest.mark.parametrize(("size", "seed"), [(11, 1), pytest.param(13, 2, marks=pytest.mark.slow)])
+def test_an_odd_board_is_won_round_a_hole_that_moves_by_switches(size: int, seed: int) -> None:
+    game = Game(open_level(size, size, length=1), seed)
+    solver = HoleTreeSolver()
+    play_checked(game, solver)
+    assert game.outcome is Outcome.WON
+    assert solver.switches >= 1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [1, 2])
+def test_on_15x15_the_tree_goes_on_round_each_new_hole(seed: int) -> None:
+    game = Game(open_level(15, 15, length=1), seed)
+    solver = HoleTreeSolver()
+    play_checked(game, solver)
+    assert game.outcome is Outcome.WON
+    assert solver.switches >= 2 and not solver.replanned
+
+
+def test_the_first_hole_is_a_corner_and_the_tree_cuts_the_rest() -> None:
+    game = Game(open_level(11, 11, length=1), 1)
+    solver = HoleTreeSolver()
+    solver.setup(game)
+    assert solver.hole in (0, 10, 110, 120)
+    assert solver.played == "tree round a hole"
+
+
+@pytest.mark.parametrize(
+    "board",
+    [
+        Board.open(8, 8),  # a cycle of its own
+        Board.from_rows([".........", "..#......", ".....#...", "........."]),  # two short
+        Board.from_rows([".........", "....#....", ".........", "........."]),  # walls
+    ],
+)
+def test_boards_not_one_cell_short_are_refused(board: Board) -> None:
+    game = Game(Level(board, (board.free_cells[0],), Direction.RIGHT), 1)
+    with pytest.raises(SolverUnavailable, match=r"one cell short|walls"):
+        HoleTreeSolver().setup(game)
+
+
+@pytest.mark.parametrize(("size", "played"), [(9, "replan"), (11, "tree round a hole")])
+def test_best_plays_the_tree_round_a_hole_on_odd_boards_above_100_cells(
+    size: int, played: str
+) -> None:
+    best = BestSolver()
+    best.setup(Game(open_level(size, size, length=1), 1))
+    assert best.played == played
