@@ -25,6 +25,7 @@ from termsnake.core.geometry import Direction, Point
 from termsnake.solvers.base import SolverUnavailable
 from termsnake.solvers.celltree import TreeSolver
 from termsnake.solvers.celltree.blocks import BlockGrid, build_tiled_grid, tiled_grids
+from termsnake.solvers.celltree.lookahead import food_index
 from termsnake.solvers.celltree.spanning import witness_cycle
 from termsnake.solvers.celltree.tiling import Rect
 from termsnake.solvers.deadends import sync_shadow
@@ -114,13 +115,12 @@ class HoleTreeSolver:
         """The cut the tree plays, with the box round the hole less ``hole`` instead, on the
         board less ``hole``; None if no box of the cut holds it."""
         rects, turning = self._cut
-        boxes = [r for r in rects if r.missing and r.cells(board.with_walls([hole])) is None]
         moved = {
             r: Rect(r.x, r.y, r.width, r.height, ((hole.x - r.x, hole.y - r.y),))
             for r in rects
             if r.missing and 0 <= hole.x - r.x < r.width and 0 <= hole.y - r.y < r.height
         }
-        if len(moved) != 1 or not boxes:
+        if len(moved) != 1:
             return None
         blocks = [moved.get(r, r) for r in rects]
         return build_tiled_grid(board.with_walls([hole]), turning, blocks)
@@ -149,7 +149,9 @@ class HoleTreeSolver:
             self._switched = (_in_order(succ, a, skip=m, then=self.hole), m)
             return _step(grid, head, self.hole)
         if head == a or tree.late is not None or game.occupied(grid.points[a]):
-            return _step(grid, head, succ[head])  # round the cycle until a is free
+            # Round the cycle until the head reaches a (the late game's cycle runs through
+            # the box as the blocks' does: its corner cells have two ways each).
+            return _step(grid, head, succ[head])
         shadow.food = grid.points[a]  # the tree heads for a as if it were food
         return tree.next_direction(shadow)
 
@@ -165,9 +167,10 @@ class HoleTreeSolver:
 
     def _after_switch(self, game: Game) -> Direction:
         """Set the tree up round the cell the switch left out, else hand over to replan."""
+        assert self._grid is not None
         cycle, m = self._switched
         self.switches += 1
-        grid = self._grids.get(m) or self._grid_round(game.board, self._grid.points[m])  # type: ignore[union-attr]
+        grid = self._grids.get(m) or self._grid_round(game.board, self._grid.points[m])
         if grid is None or not self._tree_round(game, m, [grid]):
             return self._hand_over(game, cycle, m)
         self._grids[m] = grid
@@ -183,17 +186,16 @@ class HoleTreeSolver:
         return replan.next_direction(game)
 
     def overlay(self, game: Game) -> Mapping[Point, str]:
-        """The plan of the tree (or of replan, once it has taken over)."""
+        """The plan of the tree (or of replan, once it has taken over); none while the snake
+        heads for the switch into the hole, where the tree's plan is not what it follows."""
         if self._replan is not None:
             return self._replan.overlay(game)
         if self._tree is None or self._shadow is None:
             return {}
         grid = self._grid
-        if grid is None or grid.index(game.head) == self.hole:
+        if grid is None or self.hole in (grid.index(game.head), food_index(game)):
             return {}
         sync_shadow(self._shadow, game)
-        if game.food is not None and grid.index(game.food) == self.hole:
-            self._shadow.food = None  # the shadow's board has a wall there
         return self._tree.overlay(self._shadow)
 
 

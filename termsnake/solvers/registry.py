@@ -47,6 +47,7 @@ for _name, _target in {
     "tree": "termsnake.solvers.celltree:TreeSolver",
     "replan": "termsnake.solvers.replan:ReplanSolver",
     "hole-cycle": "termsnake.solvers.holecycle:HoleCycleSolver",
+    "hole-tree": "termsnake.solvers.holetree:HoleTreeSolver",
     "hamilton": "termsnake.solvers.hamilton:HamiltonSolver",
     "straight": "termsnake.solvers.straight:StraightSolver",
     "greedy": "termsnake.solvers.greedy:GreedySolver",

@@ -15,9 +15,11 @@ from termsnake.formats import presets
 from termsnake.solvers.base import Solver, SolverUnavailable
 from termsnake.solvers.registry import create, known_names, resolve_name
 
-NAMES = ["best", "tree", "hamilton", "replan", "hole-cycle", "greedy", "bfs", "astar"]
+NAMES = [
+    *("best", "tree", "hamilton", "replan", "hole-cycle", "hole-tree", "greedy", "bfs", "astar")
+]
 # The solvers that refuse boards they cannot play safely.
-REFUSING = ("tree", "hamilton", "replan", "hole-cycle")
+REFUSING = ("tree", "hamilton", "replan", "hole-cycle", "hole-tree")
 
 
 def test_unknown_name_lists_the_known_ones() -> None:
