@@ -47,6 +47,18 @@ def test_on_15x15_the_tree_goes_on_round_each_new_hole(seed: int) -> None:
     assert solver.switches >= 2 and not solver.replanned
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("size", "seed", "length"), [(11, 3, 3), (13, 4, 5), (17, 5, 3), (19, 6, 1)]
+)
+def test_odd_boards_of_other_sizes_and_start_lengths_are_won(
+    size: int, seed: int, length: int
+) -> None:
+    game = Game(open_level(size, size, length=length), seed)
+    play_checked(game, HoleTreeSolver())
+    assert game.outcome is Outcome.WON
+
+
 def test_the_first_hole_is_a_corner_and_the_tree_cuts_the_rest() -> None:
     game = Game(open_level(11, 11, length=1), 1)
     solver = HoleTreeSolver()
