@@ -71,11 +71,11 @@ class HoleTreeSolver:
         grid = grid_of(game.board)
         short = spare(grid)
         if short is None or short[1] != 1:
-            raise SolverUnavailable("the board is not one cell short of a cycle")
+            raise SolverUnavailable(_refusal(game, "it is not one cell short of a cycle"))
         if game.board.walls:
             # With walls the box round the hole may be cut otherwise, and the switch move about
             # as the tree re-branches: a game stalled in trials there; replan plays them.
-            raise SolverUnavailable("the board has walls (replan plays odd walled boards)")
+            raise SolverUnavailable(_refusal(game, "it has walls (replan plays those)"))
         taken = {grid.index(p) for p in game.body}
         if game.food is not None:
             taken.add(grid.index(game.food))
@@ -95,7 +95,7 @@ class HoleTreeSolver:
             _, rects, turning = next(f for f in found if f[0] is played)
             self._cut, self._grids = (rects, turning), {hole: played}
             return
-        raise SolverUnavailable("no hole at a corner lets the tree cut the rest of the board")
+        raise SolverUnavailable(_refusal(game, "no hole at a corner lets the tree cut the rest"))
 
     def _tree_round(self, game: Game, hole: int, grids: list[BlockGrid]) -> bool:
         """Whether the tree takes the board less ``hole`` on one of ``grids``, with the body
@@ -197,6 +197,10 @@ class HoleTreeSolver:
             return {}
         sync_shadow(self._shadow, game)
         return self._tree.overlay(self._shadow)
+
+
+def _refusal(game: Game, why: str) -> str:
+    return f"hole-tree cannot play {game.board.name}: {why}; try --ai best"
 
 
 def _inner(grid: Grid, hole: int) -> int:
