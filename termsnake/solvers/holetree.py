@@ -1,9 +1,9 @@
-"""The cell tree round a hole: odd open boards, one cell short of a cycle, cut into blocks.
+"""The cell tree round a hole: boards one cell short of a cycle (odd open boards) cut into blocks.
 
 Such a board has no Hamiltonian cycle, but the board less one cell of the spare colour may be
-cut into blocks (boards with walls are left to ``replan``). The hole is a corner cell (two
-free neighbours) with the cell on its diagonal free: a 3x3 box there is a notched block both
-with the hole at its corner and with it in its middle, and the rest of the cut is the same.
+cut into blocks. The hole is a corner cell (two free neighbours, each with one more besides
+the cell on the hole's diagonal): where the cut has a notched block round it (a 3x3 box less
+that corner), the same cut with that box less its middle fits the board less the middle.
 The tree plays through a shadow of the game whose board walls the hole in (as ``deadends``
 does).
 
@@ -72,10 +72,6 @@ class HoleTreeSolver:
         short = spare(grid)
         if short is None or short[1] != 1:
             raise SolverUnavailable(_refusal(game, "it is not one cell short of a cycle"))
-        if game.board.walls:
-            # With walls the box round the hole may be cut otherwise, and the switch move about
-            # as the tree re-branches: a game stalled in trials there; replan plays them.
-            raise SolverUnavailable(_refusal(game, "it has walls (replan plays those)"))
         taken = {grid.index(p) for p in game.body}
         if game.food is not None:
             taken.add(grid.index(game.food))
@@ -94,7 +90,10 @@ class HoleTreeSolver:
             played = self._tree.policy.mirror.grid
             _, rects, turning = next(f for f in found if f[0] is played)
             self._cut, self._grids = (rects, turning), {hole: played}
-            return
+            # The hole must go back and forth within one box of the cut.
+            partner = grid.points[_inner(grid, hole)]
+            if self._grid_round(game.board, grid.points[hole], partner) is not None:
+                return
         raise SolverUnavailable(_refusal(game, "no hole at a corner lets the tree cut the rest"))
 
     def _tree_round(self, game: Game, hole: int, grids: list[BlockGrid]) -> bool:
@@ -111,14 +110,16 @@ class HoleTreeSolver:
         self._tree, self._shadow, self.hole = tree, shadow, hole
         return True
 
-    def _grid_round(self, board: Board, hole: Point) -> BlockGrid | None:
-        """The cut the tree plays, with the box round the hole less ``hole`` instead, on the
-        board less ``hole``; None if no box of the cut holds it."""
+    def _grid_round(self, board: Board, old: Point, hole: Point) -> BlockGrid | None:
+        """The cut the tree plays round ``old``, with its box less ``hole`` instead, on the
+        board less ``hole``; None if no box of the cut holds both."""
         rects, turning = self._cut
         moved = {
             r: Rect(r.x, r.y, r.width, r.height, ((hole.x - r.x, hole.y - r.y),))
             for r in rects
-            if r.missing and 0 <= hole.x - r.x < r.width and 0 <= hole.y - r.y < r.height
+            if r.missing == ((old.x - r.x, old.y - r.y),)
+            and 0 <= hole.x - r.x < r.width
+            and 0 <= hole.y - r.y < r.height
         }
         if len(moved) != 1:
             return None
@@ -170,7 +171,8 @@ class HoleTreeSolver:
         assert self._grid is not None
         cycle, m = self._switched
         self.switches += 1
-        grid = self._grids.get(m) or self._grid_round(game.board, self._grid.points[m])
+        points = self._grid.points
+        grid = self._grids.get(m) or self._grid_round(game.board, points[self.hole], points[m])
         if grid is None or not self._tree_round(game, m, [grid]):
             return self._hand_over(game, cycle, m)
         self._grids[m] = grid
@@ -204,10 +206,12 @@ def _refusal(game: Game, why: str) -> str:
 
 
 def _inner(grid: Grid, hole: int) -> int:
-    """The cell diagonal to a corner-like ``hole`` (two free neighbours at right angles) next
-    to both its neighbours, if free; else -1."""
+    """The cell diagonal to a corner ``hole`` next to both its neighbours, if free, else -1.
+    A corner: two free neighbours at right angles, each with one other free neighbour besides
+    the hole and that cell, so that every cycle without the hole runs round that cell to them,
+    and every cycle without that cell round the hole: the switch is there both ways."""
     adj = grid.adj[hole]
-    if len(adj) != 2:
+    if len(adj) != 2 or any(len(grid.adj[c]) != 3 for c in adj):
         return -1
     common = [c for c in grid.adj[adj[0]] if c in grid.adj[adj[1]] and c != hole]
     return common[0] if len(common) == 1 and grid.free[common[0]] else -1
