@@ -3,7 +3,8 @@
 Such a board has no Hamiltonian cycle, but the board less one cell of the spare colour may be
 cut into blocks. The hole is a corner cell (two free neighbours, each with one more besides
 the cell on the hole's diagonal): where the cut has a notched block round it (a 3x3 box less
-that corner), the same cut with that box less its middle fits the board less the middle.
+that corner, and less walls of the board), the same cut with that box less its middle instead
+fits the board less the middle. A board two cells short gets two such holes.
 The tree plays through a shadow of the game whose board walls the hole in (as ``deadends``
 does).
 
@@ -30,32 +31,35 @@ from termsnake.solvers.celltree.spanning import witness_cycle
 from termsnake.solvers.celltree.tiling import Rect
 from termsnake.solvers.deadends import sync_shadow
 from termsnake.solvers.grid import Grid, grid_of
-from termsnake.solvers.hampath.holes import hole_candidates, spare
+from termsnake.solvers.hampath.holes import apart, hole_candidates, spare
 from termsnake.solvers.replan import ReplanSolver
 
-# Holes the set-up tries (each costs a cut of the board): the corners first.
+# Sets of holes the set-up tries (each costs a cut of the board): the corners first.
 TRIES = 2
 
 
 class HoleTreeSolver:
-    """The cell tree on the board less a hole, the hole moved by a switch when food falls in it."""
+    """The cell tree on the board less a hole or two, each moved by a switch when food falls
+    in it."""
 
     name = "hole-tree"
+    played = "tree round a hole"  # replan, if it takes over, does so late in the game
 
     def __init__(self) -> None:
         self._tree: TreeSolver | None = None
         self._replan: ReplanSolver | None = None
         self._shadow: Game | None = None
         self._grid: Grid | None = None
-        self.hole = -1  # the cell the tree's board walls in
-        self._cells = 0
+        self.holes: tuple[int, ...] = ()  # the cells the tree's board walls in
+        self._cells = 0  # on the cycle round the holes
         self._cut: tuple[tuple[Rect, ...], int] = ((), 0)  # the blocks and turning of the cut
-        self._grids: dict[int, BlockGrid] = {}  # hole -> the tree's grid round it
-        self.switches = 0  # foods taken in the hole
-        # At a switch: the cycle through the hole (from the head on) and the cell left out.
-        self._switched: tuple[list[int], int] = ([], -1)
-
-    played = "tree round a hole"  # replan, if it takes over, does so late in the game
+        # Each box of the cut a hole goes back and forth in: the block's index, the hole it
+        # was cut round and the cell on that hole's diagonal.
+        self._boxes: list[tuple[int, int, int]] = []
+        self._grids: dict[frozenset[int], BlockGrid] = {}  # holes -> the tree's grid round them
+        self.switches = 0  # foods taken in a hole
+        # At a switch: the cycle through the hole (from the head on) and the holes after it.
+        self._switched: tuple[list[int], tuple[int, ...]] = ([], ())
 
     @property
     def replanned(self) -> bool:
@@ -64,94 +68,116 @@ class HoleTreeSolver:
         return self._replan is not None
 
     def setup(self, game: Game) -> None:
-        """The tree on the board less a corner-like hole; SolverUnavailable if the board is
-        not one cell short of a cycle or no such hole lets the tree cut the rest."""
+        """The tree on the board less one or two corner holes; SolverUnavailable if the board
+        is not a cell or two short of a cycle or no such holes let the tree cut the rest."""
         self._tree = self._replan = None
         self.switches = 0
         grid = grid_of(game.board)
         short = spare(grid)
-        if short is None or short[1] != 1:
-            raise SolverUnavailable(_refusal(game, "it is not one cell short of a cycle"))
+        if short is None:
+            raise SolverUnavailable(_refusal(game, "it is not one or two cells short of a cycle"))
         taken = {grid.index(p) for p in game.body}
         if game.food is not None:
             taken.add(grid.index(game.food))
-        holes = [
+        corners = [
             h
             for h in hole_candidates(grid, short[0], taken, far_from=grid.index(game.head))
             if _inner(grid, h) >= 0
         ]
         self._grid = grid
-        self._cells = len(game.board.free_cells) - 1  # on the cycle round a hole
-        for hole in holes[:TRIES]:
-            found = tiled_grids(game.board.with_walls([grid.points[hole]]))
-            if isinstance(found, str) or not self._tree_round(game, hole, [g for g, _, _ in found]):
-                continue
-            assert self._tree is not None and self._tree.policy is not None
-            played = self._tree.policy.mirror.grid
-            _, rects, turning = next(f for f in found if f[0] is played)
-            self._cut, self._grids = (rects, turning), {hole: played}
-            # The hole must go back and forth within one box of the cut.
-            partner = grid.points[_inner(grid, hole)]
-            if self._grid_round(game.board, grid.points[hole], partner) is not None:
+        self._cells = len(game.board.free_cells) - short[1]
+        for holes in _hole_sets(grid, corners, short[1])[:TRIES]:
+            if self._cut_round(game, holes):
                 return
-        raise SolverUnavailable(_refusal(game, "no hole at a corner lets the tree cut the rest"))
+        raise SolverUnavailable(_refusal(game, "no holes at corners let the tree cut the rest"))
 
-    def _tree_round(self, game: Game, hole: int, grids: list[BlockGrid]) -> bool:
-        """Whether the tree takes the board less ``hole`` on one of ``grids``, with the body
+    def _cut_round(self, game: Game, holes: tuple[int, ...]) -> bool:
+        """Whether the tree takes the board less ``holes`` with a notched box round each that
+        also fits with the hole moved to its diagonal cell."""
+        assert self._grid is not None
+        points = self._grid.points
+        found = tiled_grids(game.board.with_walls(points[h] for h in holes))
+        if isinstance(found, str) or not self._tree_round(game, holes, [g for g, _, _ in found]):
+            return False
+        assert self._tree is not None and self._tree.policy is not None
+        played = self._tree.policy.mirror.grid
+        _, rects, turning = next(f for f in found if f[0] is played)
+        self._cut, self._grids, self._boxes = (rects, turning), {frozenset(holes): played}, []
+        for h in holes:
+            hole, inner = points[h], points[_inner(self._grid, h)]
+            box = [
+                i
+                for i, r in enumerate(rects)
+                if (hole.x - r.x, hole.y - r.y) in r.missing
+                and 0 <= inner.x - r.x < r.width
+                and 0 <= inner.y - r.y < r.height
+            ]
+            if len(box) != 1:
+                return False
+            self._boxes.append((box[0], h, _inner(self._grid, h)))
+        return True
+
+    def _tree_round(self, game: Game, holes: tuple[int, ...], grids: list[BlockGrid]) -> bool:
+        """Whether the tree takes the board less ``holes`` on one of ``grids``, with the body
         as it is."""
         assert self._grid is not None
         shadow = game.copy()
-        shadow.board = game.board.with_walls([self._grid.points[hole]])
+        shadow.board = game.board.with_walls(self._grid.points[h] for h in holes)
         tree = TreeSolver()
         try:
             tree.setup(shadow, grids)
         except SolverUnavailable:
             return False
-        self._tree, self._shadow, self.hole = tree, shadow, hole
+        self._tree, self._shadow, self.holes = tree, shadow, holes
         return True
 
-    def _grid_round(self, board: Board, old: Point, hole: Point) -> BlockGrid | None:
-        """The cut the tree plays round ``old``, with its box less ``hole`` instead, on the
-        board less ``hole``; None if no box of the cut holds both."""
+    def _grid_round(self, board: Board, holes: tuple[int, ...]) -> BlockGrid | None:
+        """The cut the tree plays, each box less the one of its two cells that is a hole now,
+        on the board less ``holes``; None if a hole is in no box."""
+        assert self._grid is not None
+        points = self._grid.points
         rects, turning = self._cut
-        moved = {
-            r: Rect(r.x, r.y, r.width, r.height, ((hole.x - r.x, hole.y - r.y),))
-            for r in rects
-            if r.missing == ((old.x - r.x, old.y - r.y),)
-            and 0 <= hole.x - r.x < r.width
-            and 0 <= hole.y - r.y < r.height
-        }
-        if len(moved) != 1:
-            return None
-        blocks = [moved.get(r, r) for r in rects]
-        return build_tiled_grid(board.with_walls([hole]), turning, blocks)
+        blocks = list(rects)
+        for i, first, inner in self._boxes:
+            now = [h for h in holes if h in (first, inner)]
+            if len(now) != 1:
+                return None
+            r, was, p = rects[i], points[first], points[now[0]]
+            walls = [c for c in r.missing if c != (was.x - r.x, was.y - r.y)]  # the board's
+            missing = sorted([*walls, (p.x - r.x, p.y - r.y)], key=lambda c: (c[1], c[0]))
+            blocks[i] = Rect(r.x, r.y, r.width, r.height, tuple(missing))
+        return build_tiled_grid(board.with_walls(points[h] for h in holes), turning, blocks)
 
     def next_direction(self, game: Game) -> Direction:
-        """The tree's move; toward the switch and into the hole while food is in it."""
+        """The tree's move; toward the switch and into the hole while food is in one."""
         if self._replan is not None:
             return self._replan.next_direction(game)
         grid, tree, shadow = self._grid, self._tree, self._shadow
         assert grid is not None and tree is not None and shadow is not None, "setup first"
         head = grid.index(game.head)
-        if head == self.hole:  # it has just eaten in the hole: the tree goes on round m
+        if head in self.holes:  # it has just eaten in a hole: the tree goes on round m
             return self._after_switch(game)
         sync_shadow(shadow, game)
-        if game.food is None or grid.index(game.food) != self.hole:
+        food = food_index(game)
+        if food not in self.holes:
             return tree.next_direction(shadow)
-        if game.length >= self._cells:  # the last food: the body is the cycle, head to tail
-            end = self.hole if self.hole in grid.adj[head] else grid.index(game.body[-1])
-            return _step(grid, head, end)
+        if game.length >= self._cells:
+            # The body is the cycle: the last food wins; with two holes, eating would leave a
+            # snake one cell short of the board, which dies, so it follows its tail (a stall).
+            won = len(self.holes) == 1 and food in grid.adj[head]
+            return _step(grid, head, food if won else grid.index(game.body[-1]))
         succ = self._cycle(shadow)
-        switch = _switch(grid, succ, self.hole)
+        switch = _switch(grid, succ, food)
         if switch is None:  # a cycle of the late game may run otherwise: replan moves the hole
-            return self._hand_over(game, _in_order(succ, head), self.hole)
+            return self._hand_over(game, _in_order(succ, head), self.holes)
         a, m = switch
         if head == a and not game.occupied(grid.points[m]):
-            self._switched = (_in_order(succ, a, skip=m, then=self.hole), m)
-            return _step(grid, head, self.hole)
+            holes = tuple(m if h == food else h for h in self.holes)
+            self._switched = (_in_order(succ, a, skip=m, then=food), holes)
+            return _step(grid, head, food)
         if head == a or tree.late is not None or game.occupied(grid.points[a]):
             # Round the cycle until the head reaches a (the late game's cycle runs through
-            # the box as the blocks' does: its corner cells have two ways each).
+            # the box as the blocks' does: the switch is forced on every cycle).
             return _step(grid, head, succ[head])
         shadow.food = grid.points[a]  # the tree heads for a as if it were food
         return tree.next_direction(shadow)
@@ -167,38 +193,49 @@ class HoleTreeSolver:
         return witness_cycle(mirror)
 
     def _after_switch(self, game: Game) -> Direction:
-        """Set the tree up round the cell the switch left out, else hand over to replan."""
-        assert self._grid is not None
-        cycle, m = self._switched
+        """Set the tree up round the holes after the switch, else hand over to replan."""
+        cycle, holes = self._switched
         self.switches += 1
-        points = self._grid.points
-        grid = self._grids.get(m) or self._grid_round(game.board, points[self.hole], points[m])
-        if grid is None or not self._tree_round(game, m, [grid]):
-            return self._hand_over(game, cycle, m)
-        self._grids[m] = grid
-        return self.next_direction(game)  # the next food may be in the new hole already
+        grid = self._grids.get(frozenset(holes)) or self._grid_round(game.board, holes)
+        if grid is None or not self._tree_round(game, holes, [grid]):
+            return self._hand_over(game, cycle, holes)
+        self._grids[frozenset(holes)] = grid
+        return self.next_direction(game)  # the next food may be in a hole already
 
-    def _hand_over(self, game: Game, cycle: list[int], hole: int) -> Direction:
-        """``replan`` from now on, on ``cycle`` round ``hole``."""
+    def _hand_over(self, game: Game, cycle: list[int], holes: tuple[int, ...]) -> Direction:
+        """``replan`` from now on, on ``cycle`` round ``holes``."""
         grid = self._grid
         assert grid is not None
         replan = ReplanSolver()
-        replan.take_over(game, tuple(grid.points[c] for c in cycle), (grid.points[hole],))
+        points = tuple(grid.points[c] for c in cycle)
+        replan.take_over(game, points, tuple(grid.points[h] for h in holes))
         self._replan = replan
         return replan.next_direction(game)
 
     def overlay(self, game: Game) -> Mapping[Point, str]:
         """The plan of the tree (or of replan, once it has taken over); none while the snake
-        heads for the switch into the hole, where the tree's plan is not what it follows."""
+        heads for the switch into a hole, where the tree's plan is not what it follows."""
         if self._replan is not None:
             return self._replan.overlay(game)
-        if self._tree is None or self._shadow is None:
-            return {}
         grid = self._grid
-        if grid is None or self.hole in (grid.index(game.head), food_index(game)):
+        if self._tree is None or self._shadow is None or grid is None:
+            return {}
+        if grid.index(game.head) in self.holes or food_index(game) in self.holes:
             return {}
         sync_shadow(self._shadow, game)
         return self._tree.overlay(self._shadow)
+
+
+def _hole_sets(grid: Grid, corners: list[int], count: int) -> list[tuple[int, ...]]:
+    """The sets of ``count`` corners to try, in the corners' order; two far apart."""
+    if count == 1:
+        return [(h,) for h in corners]
+    return [
+        (a, b)
+        for j, b in enumerate(corners)
+        for a in corners[:j]
+        if apart(grid, a, b) and apart(grid, _inner(grid, a), _inner(grid, b))
+    ]
 
 
 def _refusal(game: Game, why: str) -> str:

@@ -1,4 +1,4 @@
-"""The cell tree round a hole, on boards one cell short of a cycle."""
+"""The cell tree round a hole, on boards one or two cells short of a cycle."""
 
 from __future__ import annotations
 
@@ -20,13 +20,13 @@ def play_checked(game: Game, solver: HoleTreeSolver) -> None:
     solver.setup(game)
     width = game.board.width
     while not game.over:
-        hole = Point(solver.hole % width, solver.hole // width)
+        holes = {Point(h % width, h // width) for h in solver.holes}
         tree = not solver.replanned  # replan, once it takes over, moves holes of its own
         if tree:
-            assert not game.occupied(hole) or game.head == hole, f"at step {game.steps}"
+            assert all(not game.occupied(h) or game.head == h for h in holes), game.steps
         move = solver.next_direction(game)
-        if tree and game.board.step(game.head, move) == hole:  # the switch: for its food only
-            assert game.food == hole
+        if tree and game.board.step(game.head, move) in holes:  # a switch: for its food only
+            assert game.food == game.board.step(game.head, move)
         game.step(move)
 
 
@@ -88,10 +88,38 @@ def test_a_walled_odd_board_is_won_round_a_hole_too() -> None:
     assert game.outcome is Outcome.WON and solver.switches >= 1
 
 
+TWO_SHORT = Board.from_rows(
+    [
+        "............",
+        "............",
+        "............",
+        "............",
+        ".....#......",
+        "............",
+        "............",
+        "......#.....",
+        "............",
+        "............",
+        "............",
+        "............",
+    ]
+)
+
+
+@pytest.mark.parametrize("seed", [1, pytest.param(2, marks=pytest.mark.slow)])
+def test_two_cells_short_it_fills_all_but_two_round_two_holes(seed: int) -> None:
+    # Two lone walls of one colour: two light cells more than dark, which no snake can fill.
+    game = Game(Level(TWO_SHORT, (Point(2, 9),), Direction.RIGHT), seed)
+    solver = HoleTreeSolver()
+    play_checked(game, solver)
+    assert len(solver.holes) == 2 and solver.switches >= 1
+    assert game.outcome is Outcome.STALLED and game.length == len(TWO_SHORT.free_cells) - 2
+
+
 def test_a_board_the_tree_cannot_cut_less_a_corner_is_refused() -> None:
     # odd-walls less any of its corners has no cut into blocks: replan plays it, as before.
     game = Game(load_level_file(EXAMPLES / "odd-walls.txt"), 1)
-    with pytest.raises(SolverUnavailable, match="no hole at a corner"):
+    with pytest.raises(SolverUnavailable, match="no holes at corners"):
         HoleTreeSolver().setup(game)
 
 
@@ -99,7 +127,7 @@ def test_the_first_hole_is_a_corner_and_the_tree_cuts_the_rest() -> None:
     game = Game(open_level(11, 11, length=1), 1)
     solver = HoleTreeSolver()
     solver.setup(game)
-    assert solver.hole in (0, 10, 110, 120)
+    assert len(solver.holes) == 1 and solver.holes[0] in (0, 10, 110, 120)
     assert solver.played == "tree round a hole"
 
 
@@ -107,12 +135,12 @@ def test_the_first_hole_is_a_corner_and_the_tree_cuts_the_rest() -> None:
     "board",
     [
         Board.open(8, 8),  # a cycle of its own
-        Board.from_rows([".........", "..#......", ".....#...", "........."]),  # two short
+        Board.open(5, 5, wrap=True),  # odd and wrapping: not two-coloured
     ],
 )
 def test_boards_not_one_cell_short_are_refused(board: Board) -> None:
     game = Game(Level(board, (board.free_cells[0],), Direction.RIGHT), 1)
-    with pytest.raises(SolverUnavailable, match="one cell short"):
+    with pytest.raises(SolverUnavailable, match="not one or two cells short"):
         HoleTreeSolver().setup(game)
 
 
