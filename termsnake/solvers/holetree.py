@@ -24,7 +24,7 @@ from termsnake.core.board import Board
 from termsnake.core.game import Game
 from termsnake.core.geometry import Direction, Point
 from termsnake.solvers.base import SolverUnavailable
-from termsnake.solvers.celltree import TreeSolver
+from termsnake.solvers.celltree import TreeConfig, TreeSolver
 from termsnake.solvers.celltree.blocks import BlockGrid, build_tiled_grid, tiled_grids
 from termsnake.solvers.celltree.lookahead import food_index
 from termsnake.solvers.celltree.spanning import witness_cycle
@@ -36,6 +36,8 @@ from termsnake.solvers.replan import ReplanSolver
 
 # Sets of holes the set-up tries (each costs a cut of the board): the corners first.
 TRIES = 2
+# No opening: it leaves the blocks' ways, and a switch needs the body on a cycle of the blocks.
+CONFIG = TreeConfig(opening_percent=0)
 
 
 class HoleTreeSolver:
@@ -123,7 +125,7 @@ class HoleTreeSolver:
         assert self._grid is not None
         shadow = game.copy()
         shadow.board = game.board.with_walls(self._grid.points[h] for h in holes)
-        tree = TreeSolver()
+        tree = TreeSolver(CONFIG)
         try:
             tree.setup(shadow, grids)
         except SolverUnavailable:

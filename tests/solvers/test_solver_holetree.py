@@ -8,7 +8,7 @@ from example_levels import EXAMPLES
 from termsnake.core.board import Board
 from termsnake.core.game import Game, Outcome
 from termsnake.core.geometry import Direction, Point
-from termsnake.core.level import Level, open_level
+from termsnake.core.level import Level, open_level, straight_body
 from termsnake.formats.levelfile import load_level_file
 from termsnake.solvers.base import SolverUnavailable
 from termsnake.solvers.best import BestSolver
@@ -114,6 +114,33 @@ def test_two_cells_short_it_fills_all_but_two_round_two_holes(seed: int) -> None
     play_checked(game, solver)
     assert len(solver.holes) == 2 and solver.switches >= 1
     assert game.outcome is Outcome.STALLED and game.length == len(TWO_SHORT.free_cells) - 2
+
+
+# A framed room with two stubs: dead ends the tree's opening would leave the blocks for.
+STUBS = Board.from_rows(
+    [
+        "##################",
+        "#..#.............#",
+        "#..#.............#",
+        "#..#.............#",
+        "#..#.............#",
+        *["#................#"] * 8,
+        "#........#.......#",
+        "#........#.......#",
+        "#........#.......#",
+        "##################",
+    ]
+)
+
+
+def test_without_an_opening_the_switch_always_finds_the_body_on_the_blocks() -> None:
+    # With the opening, food fell in the hole while the body was off the blocks: the switch
+    # was made on a cycle the body was not on, and replan, handed it, stalled at 45 of 233.
+    body = straight_body(STUBS, Point(9, 6), Direction.DOWN, 3)
+    game = Game(Level(STUBS, body, Direction.DOWN), 1599377728)
+    solver = HoleTreeSolver()
+    play_checked(game, solver)
+    assert game.outcome is Outcome.WON and solver.switches >= 1 and not solver.replanned
 
 
 def test_a_board_the_tree_cannot_cut_less_a_corner_is_refused() -> None:
