@@ -27,6 +27,7 @@ from termsnake.solvers.base import SolverUnavailable
 from termsnake.solvers.celltree import TreeConfig, TreeSolver
 from termsnake.solvers.celltree.blocks import BlockGrid, build_tiled_grid, tiled_grids
 from termsnake.solvers.celltree.lookahead import food_index
+from termsnake.solvers.celltree.notched import notched_moves
 from termsnake.solvers.celltree.spanning import witness_cycle
 from termsnake.solvers.celltree.tiling import Rect
 from termsnake.solvers.deadends import sync_shadow
@@ -117,7 +118,11 @@ class HoleTreeSolver:
             if len(box) != 1:
                 return False
             self._boxes.append((box[0], h, _inner(self._grid, h)))
-        return True
+        # Each hole must be able to move to its box's other cell and back.
+        return all(
+            self._grid_round(game.board, tuple(inner if h == first else h for h in holes))
+            for _, first, inner in self._boxes
+        )
 
     def _tree_round(self, game: Game, holes: tuple[int, ...], grids: list[BlockGrid]) -> bool:
         """Whether the tree takes the board less ``holes`` on one of ``grids``, with the body
@@ -146,8 +151,10 @@ class HoleTreeSolver:
                 return None
             r, was, p = rects[i], points[first], points[now[0]]
             walls = [c for c in r.missing if c != (was.x - r.x, was.y - r.y)]  # the board's
-            missing = sorted([*walls, (p.x - r.x, p.y - r.y)], key=lambda c: (c[1], c[0]))
-            blocks[i] = Rect(r.x, r.y, r.width, r.height, tuple(missing))
+            missing = tuple(sorted([*walls, (p.x - r.x, p.y - r.y)], key=lambda c: (c[1], c[0])))
+            if not notched_moves(r.width, r.height, missing, turning):
+                return None  # that box less its other cell has no cycle to go round
+            blocks[i] = Rect(r.x, r.y, r.width, r.height, missing)
         return build_tiled_grid(board.with_walls(points[h] for h in holes), turning, blocks)
 
     def next_direction(self, game: Game) -> Direction:

@@ -24,7 +24,7 @@ from termsnake.solvers.celltree.spanning import keeps_tree
 def test_a_play_out_is_a_legal_game_that_eats_at_its_end() -> None:
     # A play-out moves only a copy of the solver's mirror, by the game's rules: its route,
     # played on a copy of the live game, never dies and eats at its last move and not before.
-    game, solver, policy, grid = started(open_level(12, 12, length=1), 6)
+    game, solver, policy, grid = started(open_level(10, 10, length=1), 6)
     mirror = policy.mirror
     routes = 0
     while solver.late is None and not game.over:
