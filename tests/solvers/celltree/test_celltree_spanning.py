@@ -115,7 +115,7 @@ def _cut_by_whole_search(grid: BlockGrid, state: list[int], head_block: int) -> 
 @pytest.mark.parametrize(
     ("level", "seed"),
     [
-        (open_level(12, 12, length=1), 3),
+        pytest.param(open_level(12, 12, length=1), 3, marks=pytest.mark.slow),
         pytest.param(open_level(16, 12, length=1), 8, marks=pytest.mark.slow),
         (level_of(ROOMS), 2),
         (level_of(("." * 8,) * 6, wrap=True), 5),

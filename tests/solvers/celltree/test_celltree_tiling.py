@@ -116,6 +116,7 @@ def test_a_cut_covers_every_free_cell_once_with_blocks_that_all_join(
             assert sorted(walk) == sorted(grid.open_cells)
 
 
+@pytest.mark.slow  # three cuts of rooms
 def test_the_same_board_is_cut_the_same_way_every_time() -> None:
     board = presets.load_preset("rooms").board
     first = cuts_of.__wrapped__(board)
