@@ -107,7 +107,8 @@ class HoleTreeSolver:
         _, rects, turning = next(f for f in found if f[0] is played)
         self._cut, self._grids, self._boxes = (rects, turning), {frozenset(holes): played}, []
         for h in holes:
-            hole, inner = points[h], points[_inner(self._grid, h)]
+            diagonal = _inner(self._grid, h)
+            hole, inner = points[h], points[diagonal]
             box = [
                 i
                 for i, r in enumerate(rects)
@@ -117,12 +118,16 @@ class HoleTreeSolver:
             ]
             if len(box) != 1:
                 return False
-            self._boxes.append((box[0], h, _inner(self._grid, h)))
-        # Each hole must be able to move to its box's other cell and back.
-        return all(
-            self._grid_round(game.board, tuple(inner if h == first else h for h in holes))
-            for _, first, inner in self._boxes
-        )
+            self._boxes.append((box[0], h, diagonal))
+        # Each hole must be able to move to its box's other cell (and back): the grids for the
+        # first switches are built now, and kept.
+        for _, first, other in self._boxes:
+            moved = tuple(other if h == first else h for h in holes)
+            grid = self._grid_round(game.board, moved)
+            if grid is None:
+                return False
+            self._grids[frozenset(moved)] = grid
+        return True
 
     def _tree_round(self, game: Game, holes: tuple[int, ...], grids: list[BlockGrid]) -> bool:
         """Whether the tree takes the board less ``holes`` on one of ``grids``, with the body
