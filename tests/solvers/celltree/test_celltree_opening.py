@@ -39,10 +39,10 @@ def _opened(config: TreeConfig | None = None) -> TreeConfig:
 
 @pytest.mark.parametrize("seed", [0, *(pytest.param(s, marks=pytest.mark.slow) for s in (1, 2))])
 def test_the_opening_keeps_an_escape_at_every_move_and_hands_over_on_a_cycle(seed: int) -> None:
-    game = Game(open_level(14, 14, length=1), seed=seed)
+    game = Game(open_level(12, 12, length=1), seed=seed)
     solver = TreeSolver(_opened())
     _opening(game, solver)
-    assert game.length > 196 * solver.config.opening_percent // 100 or game.since_food > 196
+    assert game.length > 144 * solver.config.opening_percent // 100 or game.since_food > 144
     for _ in range(200):  # the tree has taken over: its invariant holds again
         assert_body_on_cycle(game, solver)
         game.step(solver.next_direction(game))
