@@ -125,16 +125,11 @@ class ReplanSolver:
             if not self._start_with_hole(game):
                 raise SolverUnavailable(str(exc).replace("hamilton", self.name, 1)) from None
         grid = grid_of(game.board)
-        self._grid = grid
-        self._board = game.board
-        self._food = None
-        self.searches = self.found = 0
         # Probe: can the cycle be rebuilt toward cells spread around it? On a board where it
         # cannot (one long corridor, say), play as hamilton, whose shortcuts leave pockets to
         # be filled on the next lap instead.
         # Food in a hole is reached only by rebuilding, wherever the probe says.
-        self._rebuild = bool(self._holes) or self._probe(game, grid)
-        self._ham.shortcuts = not self._rebuild
+        self._begin(game, grid, rebuild=bool(self._holes) or self._probe(game, grid))
 
     def take_over(self, game: Game, cycle: tuple[Point, ...], holes: tuple[Point, ...]) -> None:
         """Set up mid-game on another solver's ``cycle``, through every free cell but ``holes``
@@ -142,10 +137,14 @@ class ReplanSolver:
         grid = grid_of(game.board)
         self._ham.start_on(game, cycle)
         self._holes = tuple(grid.index(p) for p in holes)
+        self._begin(game, grid, rebuild=True)
+
+    def _begin(self, game: Game, grid: Grid, *, rebuild: bool) -> None:
+        """The state of a game just taken on ``grid``, rebuilding the cycle or not."""
         self._grid, self._board, self._food = grid, game.board, None
         self.searches = self.found = 0
-        self._rebuild = True
-        self._ham.shortcuts = False
+        self._rebuild = rebuild
+        self._ham.shortcuts = not rebuild
 
     def _start_with_hole(self, game: Game) -> bool:
         grid = grid_of(game.board)
