@@ -10,13 +10,13 @@ block over an edge of the block graph. Cells are numbered ``y * width + x``.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final
 
 from termsnake.core.board import Board
 from termsnake.core.geometry import Direction, Point
-from termsnake.solvers.celltree.notched import notched_moves
+from termsnake.solvers.celltree.notched import CROSS, notched_moves
 from termsnake.solvers.celltree.tiling import OFFSETS, Rect, cuts_of
 
 _D, _U, _L, _R = Direction.DOWN, Direction.UP, Direction.LEFT, Direction.RIGHT
@@ -83,7 +83,7 @@ def tiled_grids(board: Board) -> list[tuple[BlockGrid, tuple[Rect, ...], int]] |
     if isinstance(tilings, str):
         return tilings
     grids = [(build_tiled_grid(board, t, list(r)), r, t) for r in tilings for t in TURNINGS]
-    return sorted(grids, key=lambda found: _spread(found[0]))
+    return sorted(grids, key=lambda found: spread(found[0]))
 
 
 def build_grid(board: Board, turning: int, offset: tuple[int, int] = (0, 0)) -> BlockGrid | str:
@@ -141,7 +141,7 @@ def _grid(
     )
 
 
-def _spread(grid: BlockGrid, sources: int = 8) -> int:
+def spread(grid: BlockGrid, sources: int = 8) -> int:
     """How many moves along the blocks' ways the cells are from a few cells spread over the
     board, in all: the fewer, the more directly the ways lead across it."""
     cells = grid.open_cells
@@ -166,14 +166,25 @@ def dead_ends(grid: BlockGrid) -> int:
     return sum(1 for b in grid.blocks if len({o for _, o in grid.adj[b] if free[o]}) == 1)
 
 
-def build_tiled_grid(board: Board, turning: int, rects: list[Rect]) -> BlockGrid:
-    """The block graph of ``board`` cut into ``rects`` (see ``tiling``), for turning 0 or 1."""
+def build_tiled_grid(
+    board: Board, turning: int, rects: list[Rect], rings: Sequence[Sequence[Point]] = ()
+) -> BlockGrid:
+    """The block graph of ``board`` cut into ``rects`` (see ``tiling``), for turning 0 or 1;
+    each of ``rings`` (cells in the order of a cycle, with the blocks' rims' orientation for
+    turning 0) is one more block, gone round along that cycle."""
     n = board.width * board.height
     w = board.width
     points = [Point(i % w, i // w) for i in range(n)]
     block = [-1] * n
     moves: list[tuple[Direction, Direction] | None] = [None] * n
     dflt = [-1] * n
+    for b, ring in enumerate(rings, start=len(rects)):
+        way = list(ring) if turning == 0 else list(ring)[::-1]
+        for here, after in zip(way, way[1:] + way[:1], strict=True):
+            c = here.y * w + here.x
+            default = next(d for d in (_U, _D, _L, _R) if board.step(here, d) == after)
+            block[c], dflt[c] = b, after.y * w + after.x
+            moves[c] = (default, CROSS[turning][default])
     for b, rect in enumerate(rects):
         cells = rect.cells(board)
         assert cells is not None
@@ -190,7 +201,7 @@ def build_tiled_grid(board: Board, turning: int, rects: list[Rect]) -> BlockGrid
             assert q is not None
             dflt[c] = q.y * w + q.x
     cross, cedge, ends = _rim_crossings(board, block, moves, dflt)
-    grid = _grid(board, points, block, moves, dflt, cross, cedge, ends, len(rects))
+    grid = _grid(board, points, block, moves, dflt, cross, cedge, ends, len(rects) + len(rings))
     grid.tiled = True
     return grid
 

@@ -72,7 +72,7 @@ NOTCH_SIZES: Final = tuple((w, h) for w in range(3, 8) for h in range(3, 8) if w
 CYCLE_NODES: Final = 20_000
 _BY_DELTA: Final = {(d.dx, d.dy): d for d in Direction}
 # Each turning's cross move, at right angles to the default move (as in blocks._rim_move).
-_CROSS: Final = (
+CROSS: Final = (
     {
         Direction.DOWN: Direction.LEFT,
         Direction.RIGHT: Direction.DOWN,
@@ -104,7 +104,7 @@ def notched_moves(
             out = 0
             for a, b in zip(way, way[1:] + way[:1], strict=True):
                 default = _BY_DELTA[b[0] - a[0], b[1] - a[1]]
-                cross = _CROSS[turning][default]
+                cross = CROSS[turning][default]
                 moves[a] = (default, cross)
                 out += (a[0] + cross.dx, a[1] + cross.dy) not in cells
             if out > best_out:

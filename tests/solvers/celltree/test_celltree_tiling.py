@@ -5,7 +5,7 @@ at every move, and the boards still refused."""
 from __future__ import annotations
 
 import pytest
-from celltree_checks import level_of, play_checked
+from celltree_checks import assert_body_on_cycle, cycle_of, level_of, play_checked
 from example_levels import EXAMPLES
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -157,6 +157,35 @@ def test_inside_a_notched_block_the_snake_goes_round_all_its_cells_and_crosses_o
         q = board.step(p, turns[1])
         outward += q is None or not board.is_free(q)
     assert outward == 12
+
+
+@pytest.mark.parametrize("turning", [0, 1])
+def test_a_ring_block_winds_the_cycle_round_a_pillar_and_holds_the_snake(turning: int) -> None:
+    # An 8x8 board with a 2x2 pillar in the middle: the ring of 12 cells round it is one block,
+    # the frame two cells wide round that is cut into 2x2 blocks.
+    rows = ["........"] * 3 + ["...##..."] * 2 + ["........"] * 3
+    board = Board.from_rows(rows)
+    ring = [Point(2, y) for y in range(2, 6)] + [Point(x, 5) for x in range(3, 6)]
+    ring += [Point(5, y) for y in range(4, 1, -1)] + [Point(x, 2) for x in range(4, 2, -1)]
+    frame = [Rect(x, y, 2, 2) for y in (0, 2, 4, 6) for x in (0, 2, 4, 6)]
+    rects = [r for r in frame if r.x in (0, 6) or r.y in (0, 6)]
+    grid = build_tiled_grid(board, turning, rects, [ring])
+    assert len(grid.blocks) == 13 and {grid.block[grid.index(p)] for p in ring} == {12}
+    game = Game(Level(board, (Point(0, 0),), Direction.DOWN), seed=3)
+    solver = TreeSolver()
+    solver.setup(game, [grid])
+    winds = 0
+    while not game.over:
+        assert_body_on_cycle(game, solver)
+        # Until the late game leaves the blocks, the cycle goes round the pillar once: it
+        # crosses the ray from the pillar's middle to the right edge down once more than up, or
+        # the other way (round blocks alone, as often each way).
+        cycle = cycle_of(game, solver)
+        crossings = [q.y - p.y for p, q in cycle.items() if p.x > 4 and {p.y, q.y} == {3, 4}]
+        winds += solver.late is None
+        assert solver.late is not None or abs(sum(crossings)) == 1
+        game.step(solver.next_direction(game))
+    assert game.outcome is Outcome.WON and winds > 100
 
 
 @pytest.mark.parametrize(
