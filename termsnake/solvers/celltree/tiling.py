@@ -81,7 +81,8 @@ def _placements(
     """Every block that fits the board, ranked: the fewer sides off the grid of 2x2 blocks at
     ``offset`` the better (a block that brings the cut back onto the grid comes before one that
     keeps it off), then 2x2 first; or with ``squares_first``, 2x2 first, then on the grid.
-    With ``notched``, the notched blocks round walls too, after the rectangles."""
+    With ``notched``, the notched blocks round walls too, after the rectangles, the fewer
+    cells the sooner."""
     out = []
     ox, oy = offset
     for p in board.free_cells:
@@ -94,7 +95,10 @@ def _placements(
             odd = int(w != h)
             out.append(((4 * odd + off) if squares_first else (2 * off + odd), rect, cells))
     if notched:
-        out.extend((_NOTCH_RANK, rect, cells) for rect, cells in _notched_placements(board))
+        # The smaller first: a big block's rim is a long way round, with few ways across it.
+        out.extend(
+            (_NOTCH_RANK + len(cells), rect, cells) for rect, cells in _notched_placements(board)
+        )
     out.sort(key=lambda t: (t[0], t[1].y, t[1].x))
     return out
 
