@@ -277,6 +277,16 @@ def test_boards_cut_with_notched_blocks_are_won_with_the_cycle_held(name: str) -
     assert play_checked(level, 1, check_every=3).outcome is Outcome.WON
 
 
+def test_lone_walls_are_ringed_by_the_smallest_notched_blocks_first() -> None:
+    # posts: 14 lone walls. Placed in the board's order, the first cut boxed six of them in 3x3
+    # rings and the rest in boxes of up to 26 cells round two walls each.
+    board = load_level_file(EXAMPLES / "posts.txt").board
+    cut = cuts_of(board)
+    assert not isinstance(cut, str)
+    rings = [r for r in cut[0] if (r.width, r.height) == (3, 3)]
+    assert len(rings) == 10 and all(len(r.missing) == 1 for r in rings)
+
+
 def test_a_small_board_with_dead_end_blocks_is_won_without_an_opening() -> None:
     # Found by the test above: rings round two of the walls leave blocks with one neighbour,
     # and an opening on eleven blocks let its escapes take turns until the game stalled.
