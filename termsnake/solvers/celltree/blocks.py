@@ -83,7 +83,8 @@ def tiled_grids(board: Board) -> list[tuple[BlockGrid, tuple[Rect, ...], int]] |
     if isinstance(tilings, str):
         return tilings
     grids = [(build_tiled_grid(board, t, list(r)), r, t) for r in tilings for t in TURNINGS]
-    return sorted(grids, key=lambda found: spread(found[0]))
+    # Rings round walls first (the cycle may go round those walls), then by spread.
+    return sorted(grids, key=lambda found: (not any(r.ring for r in found[1]), spread(found[0])))
 
 
 def build_grid(board: Board, turning: int, offset: tuple[int, int] = (0, 0)) -> BlockGrid | str:

@@ -69,6 +69,13 @@ class Rect:
                     return None
         return out
 
+    @property
+    def ring(self) -> bool:
+        """Whether it is a ring round walls: its missing cells are all inside the box, so its
+        cycle goes round them, as no cycle of rectangles can."""
+        w, h = self.width, self.height
+        return bool(self.missing) and all(0 < i < w - 1 and 0 < j < h - 1 for i, j in self.missing)
+
     def box_cells(self) -> list[tuple[int, int]]:
         """Its cells' places within the box, in the order of ``cells``."""
         box = ((i, j) for j in range(self.height) for i in range(self.width))
@@ -145,23 +152,64 @@ def cuts_of(board: Board) -> tuple[tuple[Rect, ...], ...] | str:
     rectangles (the maze, a wall sticking out one cell)."""
     found: list[tuple[Rect, ...]] = []
     why = ""
-    for ways in _ROUNDS:
-        for squares_first, joined_first, notched in ways:
-            for offset in OFFSETS:
-                cut = tile(
-                    board,
-                    offset,
-                    joined_first=joined_first,
-                    squares_first=squares_first,
-                    notched=notched,
-                )
-                if isinstance(cut, str):
-                    why = cut
-                elif cut not in found:
-                    found.append(cut)
+    for n, ways in enumerate(_ROUNDS):
+        why = _cut_round(board, ways, found) or why
         if found:
+            if n == 0 and _small_islands(board):
+                # Rings round the walls in the open let the cycle go round them, as no cut into
+                # rectangles can: the cuts with such rings come first.
+                ringed: list[tuple[Rect, ...]] = []
+                _cut_round(board, _ROUNDS[1], ringed)
+                found[:0] = [cut for cut in ringed if any(r.ring for r in cut)]
             break
     return tuple(found) or why
+
+
+def _cut_round(
+    board: Board, ways: tuple[tuple[bool, bool, bool], ...], found: list[tuple[Rect, ...]]
+) -> str:
+    """Add the cuts of one round of ways to ``found``; the last reason a way found none."""
+    why = ""
+    for squares_first, joined_first, notched in ways:
+        for offset in OFFSETS:
+            cut = tile(
+                board,
+                offset,
+                joined_first=joined_first,
+                squares_first=squares_first,
+                notched=notched,
+            )
+            if isinstance(cut, str):
+                why = cut
+            elif cut not in found:
+                found.append(cut)
+    return why
+
+
+def _small_islands(board: Board) -> bool:
+    """Whether some group of walls (joined at sides or corners) touches no edge of the board and
+    fits a notched block's box with a cell round it."""
+    walls = board.walls
+    seen: set[Point] = set()
+    for start in walls:
+        if start in seen:
+            continue
+        seen.add(start)
+        group = [start]
+        for p in group:
+            for dx in (-1, 0, 1):
+                for dy in (-1, 0, 1):
+                    q = Point(p.x + dx, p.y + dy)
+                    if q in walls and q not in seen:
+                        seen.add(q)
+                        group.append(q)
+        xs, ys = [p.x for p in group], [p.y for p in group]
+        inside = (
+            min(xs) > 0 and min(ys) > 0 and max(xs) < board.width - 1 and max(ys) < board.height - 1
+        )
+        if (board.wrap or inside) and max(xs) - min(xs) < 5 and max(ys) - min(ys) < 5:
+            return True
+    return False
 
 
 # The ways ``cuts_of`` cuts a board, (squares_first, joined_first, notched), in rounds: a round

@@ -18,7 +18,7 @@ from termsnake.formats import presets
 from termsnake.formats.levelfile import load_level_file
 from termsnake.solvers.base import SolverUnavailable
 from termsnake.solvers.celltree import TreeSolver
-from termsnake.solvers.celltree.blocks import build_tiled_grid
+from termsnake.solvers.celltree.blocks import build_tiled_grid, tiled_grids
 from termsnake.solvers.celltree.notched import notched_moves
 from termsnake.solvers.celltree.spanning import span
 from termsnake.solvers.celltree.tiling import SHAPES, Rect, cuts_of, tile
@@ -285,6 +285,18 @@ def test_lone_walls_are_ringed_by_the_smallest_notched_blocks_first() -> None:
     assert not isinstance(cut, str)
     rings = [r for r in cut[0] if (r.width, r.height) == (3, 3)]
     assert len(rings) == 10 and all(len(r.missing) == 1 for r in rings)
+
+
+def test_pillars_in_the_open_are_cut_with_rings_round_them_before_the_rectangles() -> None:
+    # Two 2x2 pillars off any one grid of 2x2 blocks: rectangles cut the board, and rings too.
+    rows = ["." * 14] * 3 + ["...##" + "." * 9, "...##...##" + "." * 4, "........##" + "." * 4]
+    board = Board.from_rows(rows + ["." * 14] * 4)
+    grids = tiled_grids(board)
+    assert not isinstance(grids, str)
+    rings = [r for r in grids[0][1] if r.ring]
+    assert rings and all(len(r.missing) == 4 for r in rings)  # round a pillar
+    ringed = [any(r.ring for r in rects) for _, rects, _ in grids]
+    assert not all(ringed) and ringed == sorted(ringed, reverse=True)
 
 
 def test_a_small_board_with_dead_end_blocks_is_won_without_an_opening() -> None:
