@@ -244,7 +244,14 @@ def tile(
     if 2 * light != board.size and not (board.wrap and (board.width % 2 or board.height % 2)):
         return "the free cells are not half light, half dark like a chessboard's"
     places = _placements(board, offset, squares_first, notched)
-    cover = _Cover(board, [cells for _, _, cells in places], limit, joined_first=joined_first)
+    sides = _sides_of(board, notched)
+    cover = _Cover(
+        board,
+        [cells for _, _, cells in places],
+        [sides[rect] for _, rect, _ in places],
+        limit,
+        joined_first=joined_first,
+    )
     found = cover.solve(list(range(len(cover.count))))
     if found is None:
         return f"no cut into 2x2, 2x3 and 3x2 blocks found within {limit.nodes} tries"
@@ -258,7 +265,13 @@ class _Cover:
     time: a part that cannot be covered fails at once, whatever the other parts hold."""
 
     def __init__(
-        self, board: Board, blocks: list[list[Point]], limit: Limit, *, joined_first: bool
+        self,
+        board: Board,
+        blocks: list[list[Point]],
+        sides: list[list[tuple[int, int]]],
+        limit: Limit,
+        *,
+        joined_first: bool,
     ) -> None:
         # Which cell next to the blocks placed is covered next: the one with the fewest ways
         # (False), or with the fewest ways that join a block placed (True). Each finds cuts the
@@ -279,7 +292,7 @@ class _Cover:
         self.touch = [0] * len(index)  # cell -> how many cells next to it are covered
         # Block -> the pairs of cells next to two cells along one of its sides: a block holding
         # both can merge with it.
-        self.sides = [_sides(board, cells, index) for cells in blocks]
+        self.sides = sides
         self.nodes = 0
         self.limit = limit.nodes
 
@@ -405,6 +418,17 @@ class _Cover:
             if len(queue) > reach:
                 return False
         return False
+
+
+# The same blocks fit a board whatever the offset and order of a cut: their sides are found once.
+@lru_cache(maxsize=16)
+def _sides_of(board: Board, notched: bool) -> dict[Rect, list[tuple[int, int]]]:
+    """Every block that fits the board -> its ``_sides`` (cells numbered as in ``_Cover``)."""
+    index = {p: i for i, p in enumerate(board.free_cells)}
+    return {
+        rect: _sides(board, cells, index)
+        for _, rect, cells in _placements(board, (0, 0), False, notched)
+    }
 
 
 def _sides(board: Board, cells: list[Point], index: dict[Point, int]) -> list[tuple[int, int]]:
