@@ -32,7 +32,7 @@ from termsnake.solvers.celltree.spanning import witness_cycle
 from termsnake.solvers.celltree.tiling import Rect
 from termsnake.solvers.deadends import sync_shadow
 from termsnake.solvers.grid import Grid, grid_of
-from termsnake.solvers.hampath.holes import apart, hole_candidates, spare
+from termsnake.solvers.hampath.holes import apart, hole_candidates, spare, switch_at
 from termsnake.solvers.replan import ReplanSolver
 
 # Sets of holes the set-up tries (each costs a cut of the board): the corners first.
@@ -272,9 +272,7 @@ def _switch(grid: Grid, succ: list[int], hole: int) -> tuple[int, int] | None:
     """The cells a and m of a switch into ``hole`` on the cycle ``succ`` (a, m, b round a 2x2
     square with the hole), m corner-like with the hole its diagonal if one is, so that the
     hole goes back and forth in one box; None if the hole is not switchable."""
-    found = [(a, m) for a in grid.adj[hole] if (m := succ[a]) >= 0 and succ[m] in grid.adj[hole]]
-    paired = [(a, m) for a, m in found if _inner(grid, m) == hole]
-    return (paired or found)[0] if found else None
+    return switch_at(grid, succ, hole, prefer=lambda m: _inner(grid, m) == hole)
 
 
 def _in_order(succ: list[int], start: int, skip: int = -1, then: int = -1) -> list[int]:

@@ -14,7 +14,7 @@ and switching; the new hole, m, is switchable again on the new cycle.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from itertools import combinations
 
 from termsnake.core.board import Board
@@ -84,16 +84,18 @@ def hole_candidates(
     return sorted(cells, key=lambda c: (len(grid.adj[c]), -dist[c], c))
 
 
-def switch_at(grid: Grid, succ: Sequence[int], hole: int) -> tuple[int, int] | None:
+def switch_at(
+    grid: Grid, succ: Sequence[int], hole: int, prefer: Callable[[int], bool] | None = None
+) -> tuple[int, int] | None:
     """Where the cycle given by ``succ`` (cell -> next cell, -1 off it) can switch into
-    ``hole``: the cells a and m of the module docstring, or None if the hole is not
-    switchable."""
+    ``hole``: the cells a and m of the module docstring (the first whose m ``prefer`` holds
+    for, if any does), or None if the hole is not switchable."""
     adj = grid.adj[hole]
-    for a in adj:
-        m = succ[a]
-        if m >= 0 and succ[m] in adj:
-            return a, m
-    return None
+    found = [(a, m) for a in adj if (m := succ[a]) >= 0 and succ[m] in adj]
+    preferred = [(a, m) for a, m in found if prefer is not None and prefer(m)]
+    if preferred:
+        return preferred[0]
+    return found[0] if found else None
 
 
 def successors(grid: Grid, cycle: Sequence[int]) -> list[int]:
