@@ -31,30 +31,19 @@ from termsnake.solvers.celltree.blocks import (
     cuts,
     spread,
 )
-from termsnake.solvers.celltree.tiling import Rect, cuts_of
+from termsnake.solvers.celltree.tiling import Rect, cuts_of, wall_groups
 
 _SIDES = ((1, 0), (-1, 0), (0, 1), (0, -1))
 
 
 def islands(board: Board) -> list[set[Point]]:
     """The groups of walls, joined at sides or corners, that touch no edge of the board."""
-    walls, seen, out = set(board.walls), set(), []
-    for start in sorted(walls):
-        if start in seen:
-            continue
-        group, edge = [start], False
-        seen.add(start)
-        for p in group:
-            edge |= p.x in (0, board.width - 1) or p.y in (0, board.height - 1)
-            for dx in (-1, 0, 1):
-                for dy in (-1, 0, 1):
-                    q = Point(p.x + dx, p.y + dy)
-                    if q in walls and q not in seen:
-                        seen.add(q)
-                        group.append(q)
-        if not edge:
-            out.append(set(group))
-    return out
+    w, h = board.width, board.height
+    return [
+        set(group)
+        for group in wall_groups(board)
+        if all(0 < p.x < w - 1 and 0 < p.y < h - 1 for p in group)
+    ]
 
 
 def parts(board: Board) -> list[list[Point]]:
@@ -204,6 +193,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--grids", type=int, default=2)
     args = parser.parse_args()
+    if args.games < 1 or args.grids < 1:
+        parser.error("--games and --grids must be at least 1")
     grids = _grids(args.level, args.grids)
     if len(grids) == 1:
         raise SystemExit(f"ring_cut: no cut with a ring round every island of {args.level}")

@@ -187,11 +187,23 @@ def _cut_round(
 
 
 def _small_islands(board: Board) -> bool:
-    """Whether some group of walls (joined at sides or corners) touches no edge of the board and
-    fits a notched block's box with a cell round it."""
-    walls = board.walls
+    """Whether some group of walls touches no edge of the board and fits a notched block's box
+    with a cell round it."""
+    for group in wall_groups(board):
+        xs, ys = [p.x for p in group], [p.y for p in group]
+        w, h = board.width, board.height
+        inside = min(xs) > 0 and min(ys) > 0 and max(xs) < w - 1 and max(ys) < h - 1
+        if (board.wrap or inside) and max(xs) - min(xs) < 5 and max(ys) - min(ys) < 5:
+            return True
+    return False
+
+
+def wall_groups(board: Board) -> list[list[Point]]:
+    """The groups of walls joined at sides or corners (across the edges, if the board wraps)."""
+    walls, w, h = board.walls, board.width, board.height
     seen: set[Point] = set()
-    for start in walls:
+    out = []
+    for start in sorted(walls):
         if start in seen:
             continue
         seen.add(start)
@@ -199,17 +211,13 @@ def _small_islands(board: Board) -> bool:
         for p in group:
             for dx in (-1, 0, 1):
                 for dy in (-1, 0, 1):
-                    q = Point(p.x + dx, p.y + dy)
+                    x, y = p.x + dx, p.y + dy
+                    q = Point(x % w, y % h) if board.wrap else Point(x, y)
                     if q in walls and q not in seen:
                         seen.add(q)
                         group.append(q)
-        xs, ys = [p.x for p in group], [p.y for p in group]
-        inside = (
-            min(xs) > 0 and min(ys) > 0 and max(xs) < board.width - 1 and max(ys) < board.height - 1
-        )
-        if (board.wrap or inside) and max(xs) - min(xs) < 5 and max(ys) - min(ys) < 5:
-            return True
-    return False
+        out.append(group)
+    return out
 
 
 # The ways ``cuts_of`` cuts a board, (squares_first, joined_first, notched), in rounds: a round
