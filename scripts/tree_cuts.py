@@ -23,7 +23,7 @@ from termsnake.formats import presets
 from termsnake.solvers.base import play
 from termsnake.solvers.celltree import TreeSolver
 from termsnake.solvers.celltree.blocks import TURNINGS, BlockGrid, build_tiled_grid, cuts
-from termsnake.solvers.celltree.tiling import OFFSETS, Rect, tile
+from termsnake.solvers.celltree.tiling import ANY_NOTCH, OFFSETS, Rect, tile
 
 
 def _grids(level: str, notched: bool = False) -> list[BlockGrid]:
@@ -33,7 +33,7 @@ def _grids(level: str, notched: bool = False) -> list[BlockGrid]:
     found: list[tuple[Rect, ...]] = []
     for squares_first in (False, True):
         for offset in OFFSETS:
-            cut = tile(board, offset, squares_first=squares_first, notched=True)
+            cut = tile(board, offset, squares_first=squares_first, notched=ANY_NOTCH)
             if not isinstance(cut, str) and cut not in found and any(r.missing for r in cut):
                 found.append(cut)
     return [build_tiled_grid(board, t, list(cut)) for cut in found for t in TURNINGS]

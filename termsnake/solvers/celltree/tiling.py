@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 from typing import Final
 
 from termsnake.core.board import Board
@@ -83,13 +84,13 @@ class Rect:
 
 
 def _placements(
-    board: Board, offset: tuple[int, int], squares_first: bool, notched: bool = False
+    board: Board, offset: tuple[int, int], squares_first: bool, notched: int = 0
 ) -> list[tuple[int, Rect, list[Point]]]:
     """Every block that fits the board, ranked: the fewer sides off the grid of 2x2 blocks at
     ``offset`` the better (a block that brings the cut back onto the grid comes before one that
     keeps it off), then 2x2 first; or with ``squares_first``, 2x2 first, then on the grid.
-    With ``notched``, the notched blocks round walls too, after the rectangles, the fewer
-    cells the sooner."""
+    With ``notched``, the notched blocks of at most that many cells in their box round walls
+    too, after the rectangles, the fewer cells the sooner."""
     out = []
     ox, oy = offset
     for p in board.free_cells:
@@ -104,7 +105,9 @@ def _placements(
     if notched:
         # The smaller first: a big block's rim is a long way round, with few ways across it.
         out.extend(
-            (_NOTCH_RANK + len(cells), rect, cells) for rect, cells in _notched_placements(board)
+            (_NOTCH_RANK + len(cells), rect, cells)
+            for rect, cells in _notched_placements(board)
+            if rect.width * rect.height <= notched
         )
     out.sort(key=lambda t: (t[0], t[1].y, t[1].x))
     return out
@@ -157,16 +160,19 @@ def cuts_of(board: Board) -> tuple[tuple[Rect, ...], ...] | str:
         if found:
             if n == 0 and _small_islands(board):
                 # Rings round the walls in the open let the cycle go round them, as no cut into
-                # rectangles can: the cuts with such rings come first.
-                ringed: list[tuple[Rect, ...]] = []
-                _cut_round(board, _ROUNDS[1], ringed)
-                found[:0] = [cut for cut in ringed if any(r.ring for r in cut)]
+                # rectangles can: the notched cuts with the most rings come first.
+                notched: list[tuple[Rect, ...]] = []
+                for notched_round in _ROUNDS[1:3]:
+                    _cut_round(board, notched_round, notched)
+                rings = {cut: sum(r.ring for r in cut) for cut in notched}
+                most = max(rings.values(), default=0)
+                found[:0] = [cut for cut in notched if most and rings[cut] == most]
             break
     return tuple(found) or why
 
 
 def _cut_round(
-    board: Board, ways: tuple[tuple[bool, bool, bool], ...], found: list[tuple[Rect, ...]]
+    board: Board, ways: tuple[tuple[bool, bool, int], ...], found: list[tuple[Rect, ...]]
 ) -> str:
     """Add the cuts of one round of ways to ``found``; the last reason a way found none."""
     why = ""
@@ -189,13 +195,23 @@ def _cut_round(
 def _small_islands(board: Board) -> bool:
     """Whether some group of walls touches no edge of the board and fits a notched block's box
     with a cell round it."""
+    w, h = board.width, board.height
     for group in wall_groups(board):
         xs, ys = [p.x for p in group], [p.y for p in group]
-        w, h = board.width, board.height
         inside = min(xs) > 0 and min(ys) > 0 and max(xs) < w - 1 and max(ys) < h - 1
-        if (board.wrap or inside) and max(xs) - min(xs) < 5 and max(ys) - min(ys) < 5:
+        if (board.wrap or inside) and _span(xs, w, board.wrap) < 5 and _span(ys, h, board.wrap) < 5:
             return True
     return False
+
+
+def _span(values: list[int], size: int, wrap: bool) -> int:
+    """How far apart the farthest of ``values`` are along a side of ``size`` (the short way
+    round, if it wraps)."""
+    if not wrap:
+        return max(values) - min(values)
+    ordered = sorted(set(values))
+    gaps = [b - a for a, b in pairwise(ordered)] + [ordered[0] + size - ordered[-1]]
+    return size - max(gaps)
 
 
 def wall_groups(board: Board) -> list[list[Point]]:
@@ -220,13 +236,17 @@ def wall_groups(board: Board) -> list[list[Point]]:
     return out
 
 
-# The ways ``cuts_of`` cuts a board, (squares_first, joined_first, notched), in rounds: a round
-# is tried only if the rounds before it found no cut.
+# The ways ``cuts_of`` cuts a board, (squares_first, joined_first, notched: the most cells of a
+# notched block's box, 0 for none), in rounds: a round is tried only if the rounds before it
+# found no cut. Small notched blocks first: a big one's rim is a long way round.
 _NOTCH_RANK = 16  # after every rectangle
+SMALL_NOTCH: Final = 18
+ANY_NOTCH: Final = max(w * h for w, h in NOTCH_SIZES)
 _ROUNDS: Final = (
-    ((False, False, False), (True, False, False)),
-    ((False, False, True),),
-    ((False, True, False),),
+    ((False, False, 0), (True, False, 0)),
+    ((False, False, SMALL_NOTCH),),
+    ((False, False, ANY_NOTCH),),
+    ((False, True, 0),),
 )
 
 
@@ -237,10 +257,11 @@ def tile(
     *,
     joined_first: bool = False,
     squares_first: bool = False,
-    notched: bool = False,
+    notched: int = 0,
 ) -> tuple[Rect, ...] | str:
     """A cut of every free cell into blocks whose sides lie on the grid of 2x2 blocks at
-    ``offset`` where they can, or why none was found within ``limit`` (default: LIMITS)."""
+    ``offset`` where they can, or why none was found within ``limit`` (default: LIMITS); with
+    ``notched``, notched blocks whose box has at most that many cells too."""
     limit = limit or LIMITS[joined_first]
     if board.size % 2:
         return "the board has an odd number of free cells"
@@ -430,7 +451,7 @@ class _Cover:
 
 # The same blocks fit a board whatever the offset and order of a cut: their sides are found once.
 @lru_cache(maxsize=16)
-def _sides_of(board: Board, notched: bool) -> dict[Rect, list[tuple[int, int]]]:
+def _sides_of(board: Board, notched: int) -> dict[Rect, list[tuple[int, int]]]:
     """Every block that fits the board -> its ``_sides`` (cells numbered as in ``_Cover``)."""
     index = {p: i for i, p in enumerate(board.free_cells)}
     return {

@@ -278,13 +278,14 @@ def test_boards_cut_with_notched_blocks_are_won_with_the_cycle_held(name: str) -
 
 
 def test_lone_walls_are_ringed_by_the_smallest_notched_blocks_first() -> None:
-    # posts: 14 lone walls. Placed in the board's order, the first cut boxed six of them in 3x3
-    # rings and the rest in boxes of up to 26 cells round two walls each.
+    # posts: 18 lone walls. With notched blocks of any size placed in the board's order, the
+    # first cut boxed six of them in 3x3 rings and the rest in boxes of up to 26 cells.
     board = load_level_file(EXAMPLES / "posts.txt").board
     cut = cuts_of(board)
     assert not isinstance(cut, str)
-    rings = [r for r in cut[0] if (r.width, r.height) == (3, 3)]
-    assert len(rings) == 10 and all(len(r.missing) == 1 for r in rings)
+    notched = [r for r in cut[0] if r.missing]
+    assert len(notched) == len(board.walls) == 18
+    assert all((r.width, r.height, r.missing) == (3, 3, ((1, 1),)) for r in notched)
 
 
 def test_pillars_in_the_open_are_cut_with_rings_round_them_before_the_rectangles() -> None:
