@@ -31,7 +31,8 @@ from termsnake.solvers.celltree.blocks import (
     cuts,
     spread,
 )
-from termsnake.solvers.celltree.tiling import Rect, cuts_of, wall_groups
+from termsnake.solvers.celltree.tiling import Rect, cuts_of
+from termsnake.solvers.celltree.walls import wall_groups
 
 _SIDES = ((1, 0), (-1, 0), (0, 1), (0, -1))
 

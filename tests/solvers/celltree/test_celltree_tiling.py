@@ -22,6 +22,7 @@ from termsnake.solvers.celltree.blocks import build_tiled_grid, tiled_grids
 from termsnake.solvers.celltree.notched import notched_moves
 from termsnake.solvers.celltree.spanning import span
 from termsnake.solvers.celltree.tiling import SHAPES, Rect, cuts_of, tile
+from termsnake.solvers.celltree.walls import small_islands
 
 # A framed board of two rooms with a doorway two wide, each room an odd number of rows high.
 DOORWAY = (
@@ -298,6 +299,16 @@ def test_pillars_in_the_open_are_cut_with_rings_round_them_before_the_rectangles
     assert rings and all(len(r.missing) == 4 for r in rings)  # round a pillar
     ringed = [any(r.ring for r in rects) for _, rects, _ in grids]
     assert not all(ringed) and ringed == sorted(ringed, reverse=True)
+
+
+@pytest.mark.parametrize("x", [0, 4])
+def test_a_small_pillar_counts_as_in_the_open_across_a_wrapping_board_s_seam_too(x: int) -> None:
+    rows = ["." * 12] * 4 + [("." * x + "##").ljust(12, ".")] * 2 + ["." * 12] * 4
+    if x == 0:  # the same pillar split by the seam: one cell each side
+        rows[4:6] = ["#" + "." * 10 + "#"] * 2
+    assert small_islands(Board.from_rows(rows, wrap=True))
+    # Unwrapped, the split pillar's walls touch the board's edge: not in the open.
+    assert small_islands(Board.from_rows(rows)) == (x != 0)
 
 
 def test_a_small_board_with_dead_end_blocks_is_won_without_an_opening() -> None:
