@@ -47,7 +47,14 @@ def running(tmp_path: Path, *args: str) -> Iterator[Server]:
     assert proc.stdout is not None
     line = proc.stdout.readline()
     match = re.search(r"listening on 127\.0\.0\.1:(\d+)", line)
-    assert match, line + proc.stdout.read()
+    if not match:
+        # A server that did not start (or was killed) is reaped here, not left to warn in
+        # whichever test runs next.
+        proc.kill()
+        rest = proc.stdout.read()
+        proc.wait(10)
+        proc.stdout.close()
+        raise AssertionError(f"termsnake serve did not start: {line}{rest}")
     server = Server(proc, int(match.group(1)))
     try:
         yield server
