@@ -229,11 +229,12 @@ def tile(
     if 2 * light != board.size and not (board.wrap and (board.width % 2 or board.height % 2)):
         return "the free cells are not half light, half dark like a chessboard's"
     places = _placements(board, offset, squares_first, notched)
-    sides = _sides_of(board, notched)
+    sides = _sides_of(board, False)
+    notched_sides = _sides_of(board, True) if notched else sides
     cover = _Cover(
         board,
         [cells for _, _, cells in places],
-        [sides[rect] for _, rect, _ in places],
+        [(notched_sides if rect.missing else sides)[rect] for _, rect, _ in places],
         limit,
         joined_first=joined_first,
     )
@@ -405,15 +406,19 @@ class _Cover:
         return False
 
 
-# The same blocks fit a board whatever the offset and order of a cut: their sides are found once.
-@lru_cache(maxsize=16)
-def _sides_of(board: Board, notched: int) -> dict[Rect, list[tuple[int, int]]]:
-    """Every block that fits the board -> its ``_sides`` (cells numbered as in ``_Cover``)."""
+# The same blocks fit a board whatever the offset, order and notch size of a cut: their sides
+# are found once, the rectangles' and the notched blocks' apart (most boards need no notched).
+@lru_cache(maxsize=32)
+def _sides_of(board: Board, notched: bool) -> dict[Rect, list[tuple[int, int]]]:
+    """Every rectangle (or with ``notched``, every notched block) that fits the board -> its
+    ``_sides`` (cells numbered as in ``_Cover``)."""
     index = {p: i for i, p in enumerate(board.free_cells)}
-    return {
-        rect: _sides(board, cells, index)
-        for _, rect, cells in _placements(board, (0, 0), False, notched)
-    }
+    found = (
+        _notched_placements(board)
+        if notched
+        else [(rect, cells) for _, rect, cells in _placements(board, (0, 0), False)]
+    )
+    return {rect: _sides(board, cells, index) for rect, cells in found}
 
 
 def _sides(board: Board, cells: list[Point], index: dict[Point, int]) -> list[tuple[int, int]]:
