@@ -44,6 +44,9 @@ class TreeConfig:
     variant_blocks: int = 36
     shut_variants: tuple[int, ...] = (0, 3000, 10000)
     wide_variants: tuple[int, ...] = (0, 10000)
+    # One more play-out whose way round a path that cuts blocks off chases the tail (which
+    # opens those blocks again) instead of going into them first.
+    chase: bool = True
     # Re-branching, on boards of more than few_blocks and at most rebranch_blocks blocks: the
     # move a kept route does not take is played out too; on boards of more than sparse_blocks
     # blocks only at every rebranch_every-th move of the route, and of more than sparser_blocks

@@ -1,7 +1,8 @@
 """Look-ahead: the live move, chosen by playing moves out on copies of the mirror.
 
 Where both moves keep the tree, each is played out (the plain policy, on a forked mirror) until
-the snake eats, with the board's shut-cost variants too; the route that scores least (its
+the snake eats, with the board's shut-cost variants too, and once chasing the tail where the
+way to the food would cut blocks off (``StepCosts.chase``); the route that scores least (its
 moves plus a term for the mean distance to a free cell after eating) is kept to, each step
 checked again live. On mid-sized boards the move a kept route does not take is played out
 as well at its steps (re-branching), and taken if it scores below the rest of the route.
@@ -77,19 +78,22 @@ def best_route(policy: Policy, game: Game, safe: list[int]) -> Route | None:
     best_score = FAR
     limit = len(policy.mirror.grid.points) * 2
     for c in safe:
-        for shut, hug in variants(policy):
-            out = rollout(policy, game, c, limit, shut, hug, best_score)
+        for shut, hug, chase in variants(policy):
+            out = rollout(policy, game, c, limit, shut, hug, best_score, chase=chase)
             if out is not None and out[1] < best_score:
                 best, best_score = out, out[1]
     return best
 
 
-def variants(policy: Policy) -> list[tuple[int, int]]:
-    """The (shut cost, hug cost) pairs each play-out is tried with on this board."""
+def variants(policy: Policy) -> list[tuple[int, int, bool]]:
+    """The (shut cost, hug cost, chase) each play-out is tried with on this board."""
     config = policy.config
     blocks = len(policy.mirror.grid.blocks)
     hug = config.hug_on(blocks)
-    return [(config.shut, hug)] + [(s, hug) for s in config.variants_on(blocks)]
+    out = [(config.shut, hug, False)] + [(s, hug, False) for s in config.variants_on(blocks)]
+    if config.chase:
+        out.append((config.shut, hug, True))
+    return out
 
 
 def rebranch(policy: Policy, game: Game, other: int, food: int, score: int) -> Route | None:
@@ -108,7 +112,15 @@ def rebranch(policy: Policy, game: Game, other: int, food: int, score: int) -> R
 
 
 def rollout(
-    policy: Policy, game: Game, first: int, limit: int, shut: int, hug: int, bound: int = FAR
+    policy: Policy,
+    game: Game,
+    first: int,
+    limit: int,
+    shut: int,
+    hug: int,
+    bound: int = FAR,
+    *,
+    chase: bool = False,
 ) -> Route | None:
     """The moves the plain policy (``choose`` without look-ahead, with ``shut`` and ``hug`` as
     its costs) makes from ``first``
@@ -118,7 +130,7 @@ def rollout(
     ends otherwise. The play-out moves only a fork of the mirror, by the rules of ``game``
     (which it leaves alone).
     """
-    sim = policy.fork(shut=shut, hug=hug)
+    sim = policy.fork(shut=shut, hug=hug, chase=chase)
     route = [first]
     cell = first
     cells = grid_of(game.board)

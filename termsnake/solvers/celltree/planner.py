@@ -28,7 +28,8 @@ class StepCosts:
     A move inside a block costs ``same``; passing by a block the body has not reached (which
     closes that block's edge) ``shut`` more, and ``avoid`` more again if that block is one to
     avoid. A cross move into a new block costs ``new``, one back along a tree edge ``back``.
-    Entering a cell costs ``hug`` more per free neighbour it has.
+    Entering a cell costs ``hug`` more per free neighbour it has. With ``chase``, the way round
+    a path to the food that would cut blocks off heads for the tail (``Planner.first_step``).
     """
 
     same: int
@@ -37,12 +38,13 @@ class StepCosts:
     shut: int
     hug: int
     avoid: int
+    chase: bool = False  # round a path that cuts blocks off: after the tail, not into them
 
     @classmethod
-    def of(cls, config: TreeConfig, *, shut: int, hug: int) -> StepCosts:
+    def of(cls, config: TreeConfig, *, shut: int, hug: int, chase: bool = False) -> StepCosts:
         """The costs of ``config`` with this shut and hug cost."""
         same, new, back = (STEP + p for p in config.penalties)
-        return cls(same, new, back, shut, hug, config.avoid_cost)
+        return cls(same, new, back, shut, hug, config.avoid_cost, chase)
 
 
 class Search:
@@ -262,8 +264,15 @@ class Planner:
             path3 = self.plan(goal, avoid=avoid, bound=bound)
             if path3 is not None and len(path3) >= 2 and path_cuts(m, path3) == []:
                 return path3[1]
-        # 3. Visit the blocks the path would cut off first (join them to the tree).
+        # 3. Chasing: after the tail, whose leaving opens the blocks cut off again.
         detour_goal = [False] * len(goal)
+        if self.costs.chase and len(m.body) > 2:
+            detour_goal[m.body[-1]] = True
+            detour = self.plan(detour_goal)
+            if detour is not None and len(detour) >= 2:
+                return detour[1]
+            detour_goal[m.body[-1]] = False
+        # 4. Else visit the blocks the path would cut off first (join them to the tree).
         for b in cut:
             for c in g.cells_of[b]:
                 detour_goal[c] = m.occ[c] < 0

@@ -24,18 +24,27 @@ class Policy:
     __slots__ = ("commit", "commit_score", "config", "follow", "mirror", "planner")
 
     def __init__(
-        self, config: TreeConfig, mirror: BodyMirror, maps: FoodMaps, *, shut: int, hug: int
+        self,
+        config: TreeConfig,
+        mirror: BodyMirror,
+        maps: FoodMaps,
+        *,
+        shut: int,
+        hug: int,
+        chase: bool = False,
     ) -> None:
         self.config = config
         self.mirror = mirror
-        self.planner = Planner(config, mirror, maps, StepCosts.of(config, shut=shut, hug=hug))
+        costs = StepCosts.of(config, shut=shut, hug=hug, chase=chase)
+        self.planner = Planner(config, mirror, maps, costs)
         self.follow: list[int] | None = None  # a fixed cycle to follow when re-planning stalls
         self.commit: deque[int] = deque()  # cells of a route to keep to
         self.commit_score = -1  # the look-ahead score of the rest of that route, -1 if none
 
-    def fork(self, *, shut: int, hug: int) -> Policy:
+    def fork(self, *, shut: int, hug: int, chase: bool = False) -> Policy:
         """A play-out's policy: a copy of the mirror, these costs, nothing kept or followed."""
-        return Policy(self.config, self.mirror.copy(), self.planner.maps, shut=shut, hug=hug)
+        maps = self.planner.maps
+        return Policy(self.config, self.mirror.copy(), maps, shut=shut, hug=hug, chase=chase)
 
     def restart(self) -> None:
         """Forget the routes kept and the cycle followed (the body moved off the blocks' ways)."""

@@ -78,9 +78,9 @@ def test_a_play_out_is_cut_short_only_when_it_could_not_win() -> None:
 def test_the_look_ahead_keeps_the_best_of_every_play_out_it_tries(
     width: int, height: int, shuts: int
 ) -> None:
-    # Where both moves keep the tree, each is played out with the plain shut cost and with
-    # the board's other ones (12x12: three more; larger boards: two more); the route
-    # kept must score the least of all those play-outs, each run in full.
+    # Where both moves keep the tree, each is played out with the plain shut cost, with the
+    # board's other ones (12x12: three more; larger boards: two more) and chasing the tail;
+    # the route kept must score the least of all those play-outs, each run in full.
     game, solver, policy, grid = started(open_level(width, height, length=1), 2)
     mirror = policy.mirror
     shut = policy.config.shut
@@ -93,12 +93,13 @@ def test_the_look_ahead_keeps_the_best_of_every_play_out_it_tries(
         both = len(moves) == 2 and all(keeps_tree(mirror, c, c == food) for c in moves)
         if both and game.steps % 5 == 0:
             tried = variants(policy)
-            assert len(tried) == shuts and tried[0][0] == shut
+            assert len(tried) == shuts + 1 and tried[0] == (shut, tried[0][1], False)
+            assert [chase for _, _, chase in tried] == [False] * shuts + [True]
             scores = {
-                (c, s): out
+                (c, s, chase): out
                 for c in moves
-                for s, hug in tried
-                if (out := rollout(policy, game, c, limit, s, hug)) is not None
+                for s, hug, chase in tried
+                if (out := rollout(policy, game, c, limit, s, hug, chase=chase)) is not None
             }
             least = min(score for _, score in scores.values())
             policy.commit.clear()
@@ -106,7 +107,7 @@ def test_the_look_ahead_keeps_the_best_of_every_play_out_it_tries(
             route = [first, *policy.commit]
             assert policy.commit_score == least - 1000
             assert (route, least) in scores.values()
-            plain = min(score for (_, s), (_, score) in scores.items() if s == shut)
+            plain = min(score for (_, s, ch), (_, score) in scores.items() if s == shut and not ch)
             won_by_other += least < plain
             checked += 1
         game.step(solver.next_direction(game))

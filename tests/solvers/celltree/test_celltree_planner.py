@@ -99,3 +99,31 @@ def test_the_after_eating_search_costs_moves_as_the_planner_does(size: int, seed
         game.step(solver.next_direction(game))
     assert planner.costs.hug > 0 or size > 8
     assert compared > 2000
+
+
+def test_a_chasing_planner_goes_round_a_cut_after_the_tail() -> None:
+    # Where the way to the food would cut blocks off (and no way through the other move is
+    # near as short), the plain planner heads into those blocks and a chasing one (the
+    # look-ahead's extra play-out) after the tail, whose leaving opens them again: the two must
+    # differ there, and nowhere else.
+    game, solver, policy, grid = started(open_level(16, 16, length=1), 3)
+    differ = same = 0
+    while solver.late is None and not game.over and game.steps < 3000:
+        policy.mirror.sync(game)
+        food = food_index(game)
+        if food >= 0 and len(policy.mirror.body) > 2:
+            plain = policy.fork(shut=policy.config.shut, hug=0)
+            chasing = policy.fork(shut=policy.config.shut, hug=0, chase=True)
+            step, route = plain.planner.first_step(food)
+            chased, _ = chasing.planner.first_step(food)
+            goal = [False] * len(grid.points)
+            goal[policy.mirror.body[-1]] = True
+            to_tail = plain.planner.plan(goal)
+            if route or step < 0 or to_tail is None:
+                assert chased == step
+                same += 1
+            elif chased != step:
+                assert chased == to_tail[1]
+                differ += 1
+        game.step(solver.next_direction(game))
+    assert differ > 50 and same > 1000
