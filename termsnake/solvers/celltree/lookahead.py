@@ -77,9 +77,18 @@ def best_route(policy: Policy, game: Game, safe: list[int]) -> Route | None:
     best: Route | None = None
     best_score = FAR
     limit = len(policy.mirror.grid.points) * 2
+    plain = policy.config.shut
     for c in safe:
+        # The chasing play-out differs from the plain one only once that one detours round a
+        # cut: where the plain one ran to its end without, the chasing one is not played.
+        detoured = True
         for shut, hug, chase in variants(policy):
-            out = rollout(policy, game, c, limit, shut, hug, best_score, chase=chase)
+            if chase and not detoured:
+                continue
+            seen: list[bool] = []
+            out = rollout(policy, game, c, limit, shut, hug, best_score, chase=chase, seen=seen)
+            if shut == plain and not chase:
+                detoured = not seen or seen[0]
             if out is not None and out[1] < best_score:
                 best, best_score = out, out[1]
     return best
@@ -121,6 +130,7 @@ def rollout(
     bound: int = FAR,
     *,
     chase: bool = False,
+    seen: list[bool] | None = None,
 ) -> Route | None:
     """The moves the plain policy (``choose`` without look-ahead, with ``shut`` and ``hug`` as
     its costs) makes from ``first``
@@ -162,6 +172,8 @@ def rollout(
         sim.mirror.advance(cell, grow=False)
         cell = choose(sim, food, since_food, None)
         route.append(cell)
+    if seen is not None:
+        seen.append(sim.planner.detoured)  # it ran to its end: whether it detoured round a cut
     score = STEP * len(route)
     if not over and policy.config.after_weight:
         after = after_term(sim, food, bound - score)

@@ -165,7 +165,7 @@ class Search:
 class Planner:
     """Plans from one mirror's head with one set of costs; remembers its last path to the food."""
 
-    __slots__ = ("config", "costs", "kept", "maps", "mirror")
+    __slots__ = ("config", "costs", "detoured", "kept", "maps", "mirror")
 
     def __init__(
         self, config: TreeConfig, mirror: BodyMirror, maps: FoodMaps, costs: StepCosts
@@ -176,6 +176,8 @@ class Planner:
         self.costs = costs
         # The last path planned to the food: the head's serial then, the path, its cut check.
         self.kept: tuple[int, list[int], list[int] | None] = (-1, [], None)
+        # Whether a way round a cut got as far as the detour, where ``chase`` makes a difference.
+        self.detoured = False
 
     def plan(
         self,
@@ -265,6 +267,7 @@ class Planner:
             if path3 is not None and len(path3) >= 2 and path_cuts(m, path3) == []:
                 return path3[1]
         # 3. Chasing: after the tail, whose leaving opens the blocks cut off again.
+        self.detoured = True
         detour_goal = [False] * len(goal)
         if self.costs.chase and len(m.body) > 2:
             detour_goal[m.body[-1]] = True
