@@ -106,9 +106,9 @@ def test_a_chasing_planner_goes_round_a_cut_after_the_tail() -> None:
     # near as short), the plain planner heads into those blocks and a chasing one (the
     # look-ahead's extra play-out) after the tail, whose leaving opens them again: the two must
     # differ there, and nowhere else.
-    game, solver, policy, grid = started(open_level(16, 16, length=1), 3)
+    game, solver, policy, grid = started(open_level(14, 14, length=1), 3)
     differ = same = 0
-    while solver.late is None and not game.over and game.steps < 3000:
+    while solver.late is None and not game.over and game.steps < 2000:
         policy.mirror.sync(game)
         food = food_index(game)
         if food >= 0 and len(policy.mirror.body) > 2:
