@@ -30,13 +30,14 @@ def spread(start: int, links: Sequence[Sequence[int]], step: int, unreached: int
 class FoodMaps:
     """The distance maps of one grid for the last food asked about."""
 
-    __slots__ = ("_astar", "_grid", "_spread", "_toward")
+    __slots__ = ("_astar", "_grid", "_spread", "_tails", "_toward")
 
     def __init__(self, grid: BlockGrid, *, astar: bool) -> None:
         self._grid = grid
         self._astar = astar
         self._toward: tuple[int, list[int]] = (-1, [])
         self._spread: tuple[int, list[int], list[int]] = (-1, [], [])
+        self._tails: dict[int, list[int]] = {}  # every tail cell: the chase comes back to them
 
     @property
     def food(self) -> int:
@@ -51,6 +52,15 @@ class FoodMaps:
         if self._toward[0] != food:
             self._toward = (food, spread(food, self._grid.pred, STEP, FAR))
         return self._toward[1]
+
+    def bound_to_tail(self, tail: int) -> list[int]:
+        """``bound`` toward a tail cell; each is kept, where ``bound`` keeps the last food's."""
+        if not self._astar:
+            return []
+        far = self._tails.get(tail)
+        if far is None:
+            far = self._tails[tail] = spread(tail, self._grid.pred, STEP, FAR)
+        return far
 
     def spread(self, food: int) -> tuple[list[int], list[int]]:
         """Cell -> its distance from ``food`` along the blocks' ways (the board's cell count if

@@ -10,13 +10,30 @@ as well at its steps (re-branching), and taken if it scores below the rest of th
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from termsnake.core.game import Game
 from termsnake.solvers.celltree.config import FAR, STEP
+from termsnake.solvers.celltree.mirror import BodyMirror
+from termsnake.solvers.celltree.planner import Kept
 from termsnake.solvers.celltree.policy import Policy
 from termsnake.solvers.celltree.spanning import keeps_tree
 from termsnake.solvers.grid import grid_of
 
 Route = tuple[list[int], int]  # the cells of a play-out, and its score
+
+
+@dataclass(frozen=True, slots=True)
+class Fork:
+    """Where a play-out's first detour round a cut began: the mirror and the path the planner
+    kept then, the route up to the head, the moves since the last food, and the most its
+    bound checks on the way asked of a route's score (``rollout``)."""
+
+    mirror: BodyMirror
+    kept: Kept
+    route: list[int]
+    since_food: int
+    reach: int
 
 
 def food_index(game: Game) -> int:
@@ -79,16 +96,25 @@ def best_route(policy: Policy, game: Game, safe: list[int]) -> Route | None:
     limit = len(policy.mirror.grid.points) * 2
     plain = policy.config.shut
     for c in safe:
-        # The chasing play-out differs from the plain one only once that one detours round a
-        # cut: where the plain one ran to its end without, the chasing one is not played.
-        detoured = True
+        # The chasing play-out differs from the plain one only from the plain one's first detour
+        # round a cut on: it goes on from there, and is not played where there was none.
+        fork: list[Fork] = []
         for shut, hug, chase in variants(policy):
-            if chase and not detoured:
+            if chase and not fork:
                 continue
-            seen: list[bool] = []
-            out = rollout(policy, game, c, limit, shut, hug, best_score, chase=chase, seen=seen)
-            if shut == plain and not chase:
-                detoured = not seen or seen[0]
+            plain_one = shut == plain and not chase
+            out = rollout(
+                policy,
+                game,
+                c,
+                limit,
+                shut,
+                hug,
+                best_score,
+                chase=chase,
+                fork=fork if plain_one else None,
+                start=fork[0] if chase else None,
+            )
             if out is not None and out[1] < best_score:
                 best, best_score = out, out[1]
     return best
@@ -130,50 +156,61 @@ def rollout(
     bound: int = FAR,
     *,
     chase: bool = False,
-    seen: list[bool] | None = None,
+    fork: list[Fork] | None = None,
+    start: Fork | None = None,
 ) -> Route | None:
     """The moves the plain policy (``choose`` without look-ahead, with ``shut`` and ``hug`` as
-    its costs) makes from ``first``
-    until it eats, and their score: STEP a move, plus the after-eating term.
+    its costs) makes from ``first`` until it eats, and their score: STEP a move, plus the
+    after-eating term. With ``fork``, the state its first detour round a cut began in goes in
+    it; with ``start`` (such a state), it goes on from there instead of from ``first``.
 
     None if it takes ``limit`` moves or more, if it cannot score below ``bound``, or if the game
     ends otherwise. The play-out moves only a fork of the mirror, by the rules of ``game``
     (which it leaves alone).
     """
-    sim = policy.fork(shut=shut, hug=hug, chase=chase)
-    route = [first]
-    cell = first
     cells = grid_of(game.board)
     food = food_index(game)
-    since_food = game.since_food
     toward = policy.planner.maps.bound(food) if food >= 0 else []
     # No play-out scores less than its moves plus the least its after-eating term can be
     # (unless it stalls first, which ends it without that term).
     floor = 0
-    if policy.config.after_weight and food >= 0 and since_food + limit < game.stall_limit:
+    if policy.config.after_weight and food >= 0 and game.since_food + limit < game.stall_limit:
         mirror = policy.mirror
         floor = after_floor(policy, food, len(mirror.grid.open_cells) - len(mirror.body) - 1)
+    if start is None:
+        sim = policy.fork(shut=shut, hug=hug, chase=chase)
+        route, since_food, reach = [first], game.since_food, 0
+    else:
+        sim = policy.fork(shut=shut, hug=hug, chase=chase, at=(start.mirror, start.kept))
+        route, since_food, reach = list(start.route), start.since_food, start.reach
+    watch = sim.planner.watch = [] if fork is not None else None
+    cell = route[-1]
     # Every chosen move keeps the tree, so none is fatal; the play-out ends when the snake eats
     # (and the game is won if the snake then fills the board) or stalls.
     while True:
-        if cell == food:
-            sim.mirror.advance(cell, grow=True)
-            over = len(sim.mirror.body) >= game.board.size
-            break
-        since_food += 1
-        if since_food >= game.stall_limit:
-            over = True
-            break
-        # No route eats in fewer moves than the distance to the food along the blocks' ways
-        # with no body in the way (or, without A*, walls aside).
-        ahead = toward[cell] // STEP if toward else cells.distance(cell, food)
-        if len(route) >= limit or STEP * (len(route) + ahead) + floor >= bound:
-            return None  # too long, or it cannot score below ``bound``
-        sim.mirror.advance(cell, grow=False)
+        if start is None:
+            if cell == food:
+                sim.mirror.advance(cell, grow=True)
+                over = len(sim.mirror.body) >= game.board.size
+                break
+            since_food += 1
+            if since_food >= game.stall_limit:
+                over = True
+                break
+            # No route eats in fewer moves than the distance to the food along the blocks'
+            # ways with no body in the way (or, without A*, walls aside).
+            ahead = toward[cell] // STEP if toward else cells.distance(cell, food)
+            reach = max(reach, STEP * (len(route) + ahead))
+            if len(route) >= limit or reach + floor >= bound:
+                return None  # too long, or it cannot score below ``bound``
+            sim.mirror.advance(cell, grow=False)
+        elif reach + floor >= bound:
+            return None  # the checks on the way to ``start``, with this bound
+        start = None
         cell = choose(sim, food, since_food, None)
+        if watch and fork is not None and not fork:
+            fork.append(Fork(*watch[0], list(route), since_food, reach))
         route.append(cell)
-    if seen is not None:
-        seen.append(sim.planner.detoured)  # it ran to its end: whether it detoured round a cut
     score = STEP * len(route)
     if not over and policy.config.after_weight:
         after = after_term(sim, food, bound - score)

@@ -16,6 +16,9 @@ from termsnake.solvers.celltree.distances import FoodMaps
 from termsnake.solvers.celltree.mirror import BodyMirror
 from termsnake.solvers.celltree.spanning import path_cuts
 
+Kept = tuple[int, list[int], list[int] | None]  # a planner's last path to the food (``kept``)
+Watched = tuple[BodyMirror, Kept]  # the state a planner's first detour round a cut began in
+
 NO_PLAN: Final = -1  # first_step: no path to the food
 BREAKS: Final = -2  # first_step: the only path found would break the tree
 GAVE_UP: Final = -2  # Search.run: the moves to the free cells reached ``cap``
@@ -165,7 +168,7 @@ class Search:
 class Planner:
     """Plans from one mirror's head with one set of costs; remembers its last path to the food."""
 
-    __slots__ = ("config", "costs", "detoured", "kept", "maps", "mirror")
+    __slots__ = ("config", "costs", "kept", "maps", "mirror", "watch")
 
     def __init__(
         self, config: TreeConfig, mirror: BodyMirror, maps: FoodMaps, costs: StepCosts
@@ -175,9 +178,10 @@ class Planner:
         self.maps = maps
         self.costs = costs
         # The last path planned to the food: the head's serial then, the path, its cut check.
-        self.kept: tuple[int, list[int], list[int] | None] = (-1, [], None)
-        # Whether a way round a cut got as far as the detour, where ``chase`` makes a difference.
-        self.detoured = False
+        self.kept: Kept = (-1, [], None)
+        # If a list: the first time a way round a cut gets as far as the detour (where ``chase``
+        # makes a difference), a copy of the mirror and the path kept before that move go in.
+        self.watch: list[Watched] | None = None
 
     def plan(
         self,
@@ -211,13 +215,14 @@ class Planner:
         goal = [False] * len(self.mirror.occ)
         goal[food] = True
         bound = self.maps.bound(food)
+        before = self.kept
         found = self._path_to_food(food, goal, bound)
         if found is None:
             return NO_PLAN, []
         path, cut = found
         if cut == []:
             return path[1], path[1:]
-        return self._around_cut(food, goal, bound, path, cut), []
+        return self._around_cut(goal, bound, path, cut, before), []
 
     def _path_to_food(
         self, food: int, goal: list[bool], bound: list[int]
@@ -241,10 +246,15 @@ class Planner:
         return path, cut
 
     def _around_cut(
-        self, food: int, goal: list[bool], bound: list[int], path: list[int], cut: list[int] | None
+        self,
+        goal: list[bool],
+        bound: list[int],
+        path: list[int],
+        cut: list[int] | None,
+        before: Kept,
     ) -> int:
         """The first cell of a way round a ``path`` that cuts the blocks ``cut`` off (None: it
-        breaks the tree), or BREAKS."""
+        breaks the tree), or BREAKS; ``before`` is the path kept when the move began."""
         m, g = self.mirror, self.mirror.grid
         head = m.head
         # 1. The best path that starts with the other move may keep the tree whole, if it is at
@@ -267,11 +277,13 @@ class Planner:
             if path3 is not None and len(path3) >= 2 and path_cuts(m, path3) == []:
                 return path3[1]
         # 3. Chasing: after the tail, whose leaving opens the blocks cut off again.
-        self.detoured = True
+        if self.watch is not None and not self.watch:
+            self.watch.append((m.copy(), before))  # the mirror is as the move began
         detour_goal = [False] * len(goal)
         if self.costs.chase and len(m.body) > 2:
-            detour_goal[m.body[-1]] = True
-            detour = self.plan(detour_goal)
+            tail = m.body[-1]
+            detour_goal[tail] = True
+            detour = self.plan(detour_goal, bound=self.maps.bound_to_tail(tail))
             if detour is not None and len(detour) >= 2:
                 return detour[1]
             detour_goal[m.body[-1]] = False

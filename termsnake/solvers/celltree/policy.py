@@ -14,7 +14,7 @@ from collections import deque
 from termsnake.solvers.celltree.config import STEP, TreeConfig
 from termsnake.solvers.celltree.distances import FoodMaps
 from termsnake.solvers.celltree.mirror import BodyMirror
-from termsnake.solvers.celltree.planner import BREAKS, Planner, StepCosts
+from termsnake.solvers.celltree.planner import BREAKS, Planner, StepCosts, Watched
 from termsnake.solvers.celltree.spanning import keeps_tree, witness_cycle
 
 
@@ -41,10 +41,17 @@ class Policy:
         self.commit: deque[int] = deque()  # cells of a route to keep to
         self.commit_score = -1  # the look-ahead score of the rest of that route, -1 if none
 
-    def fork(self, *, shut: int, hug: int, chase: bool = False) -> Policy:
-        """A play-out's policy: a copy of the mirror, these costs, nothing kept or followed."""
+    def fork(
+        self, *, shut: int, hug: int, chase: bool = False, at: Watched | None = None
+    ) -> Policy:
+        """A play-out's policy: a copy of the mirror, these costs, nothing kept or followed; or,
+        ``at`` a watched state (``Planner.watch``), a copy of its mirror and its path kept."""
+        mirror, kept = at if at is not None else (self.mirror, None)
         maps = self.planner.maps
-        return Policy(self.config, self.mirror.copy(), maps, shut=shut, hug=hug, chase=chase)
+        twin = Policy(self.config, mirror.copy(), maps, shut=shut, hug=hug, chase=chase)
+        if kept is not None:
+            twin.planner.kept = kept
+        return twin
 
     def restart(self) -> None:
         """Forget the routes kept and the cycle followed (the body moved off the blocks' ways)."""

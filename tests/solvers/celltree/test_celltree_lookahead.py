@@ -10,6 +10,7 @@ from termsnake.core.game import Game, Outcome
 from termsnake.core.level import open_level
 from termsnake.solvers.celltree import TreeConfig, lookahead
 from termsnake.solvers.celltree.blocks import direction
+from termsnake.solvers.celltree.config import FAR
 from termsnake.solvers.celltree.lookahead import (
     after_floor,
     choose,
@@ -70,6 +71,40 @@ def test_a_play_out_is_cut_short_only_when_it_could_not_win() -> None:
             checked += 1
         game.step(solver.next_direction(game))
     assert checked > 200
+
+
+def test_a_chasing_play_out_goes_on_from_the_plain_ones_first_detour() -> None:
+    # The chasing play-out plays the plain one's moves up to its first detour round a cut, so
+    # the look-ahead starts it there (``fork``). Started there it must end as it does from the
+    # first move, bound checks on the way included; with no detour it is the plain one.
+    game, solver, policy, grid = started(open_level(12, 12, length=1), 4)
+    mirror = policy.mirror
+    shut, hug, _ = variants(policy)[0]
+    limit = 2 * len(grid.points)
+    forks = same = 0
+    while solver.late is None and not game.over:
+        mirror.sync(game)
+        head, food = mirror.head, food_index(game)
+        for first in (grid.dflt[head], grid.cross[head]):
+            if game.steps % 11 or first < 0 or not keeps_tree(mirror, first, first == food):
+                continue
+            fork: list[lookahead.Fork] = []
+            plain = rollout(policy, game, first, limit, shut, hug, fork=fork)
+            chased = rollout(policy, game, first, limit, shut, hug, chase=True)
+            assert plain is not None and chased is not None
+            if not fork:
+                assert chased == plain
+                same += 1
+                continue
+            start = fork[0]
+            assert plain[0][: len(start.route)] == start.route
+            for bound in (FAR, chased[1] + 1, chased[1]):
+                on = rollout(policy, game, first, limit, shut, hug, bound, chase=True, start=start)
+                from_start = rollout(policy, game, first, limit, shut, hug, bound, chase=True)
+                assert on == from_start
+            forks += 1
+        game.step(solver.next_direction(game))
+    assert forks > 25 and same > 80
 
 
 @pytest.mark.parametrize(
