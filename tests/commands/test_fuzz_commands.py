@@ -99,13 +99,13 @@ LEVELS = chunks(LEVEL_BITS) | mutated(LEVEL)
 REPLAYS = chunks(JSON_BITS) | mutated(a_replay())
 
 
-@fuzz(6)
+@fuzz(4)
 @given(data=LEVELS)
 def test_check_on_generated_levels(tmp_path: Path, data: bytes) -> None:
     check_level(tmp_path, data)
 
 
-@fuzz(6)
+@fuzz(4)
 @given(data=REPLAYS)
 def test_replay_on_generated_replays(tmp_path: Path, data: bytes) -> None:
     check_replay(tmp_path, data)

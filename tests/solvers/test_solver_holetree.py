@@ -133,6 +133,7 @@ STUBS = Board.from_rows(
 )
 
 
+@pytest.mark.slow  # a whole game on 233 cells
 def test_without_an_opening_the_switch_always_finds_the_body_on_the_blocks() -> None:
     # With the opening, food fell in the hole while the body was off the blocks: the switch
     # was made on a cycle the body was not on, and replan, handed it, stalled at 45 of 233.

@@ -81,10 +81,13 @@ def _boards() -> dict[str, Board]:
     return boards
 
 
+SLOW_CUTS = ("maze", "pillars")  # a second or more each to cut
+
+
 @pytest.mark.parametrize(
     ("name", "board"),
     [
-        pytest.param(name, board, marks=[pytest.mark.slow] if name == "maze" else [])
+        pytest.param(name, board, marks=[pytest.mark.slow] if name in SLOW_CUTS else [])
         for name, board in _boards().items()
     ],
     ids=list(_boards()),
