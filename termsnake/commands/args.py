@@ -51,14 +51,18 @@ def size(text: str) -> tuple[int, int]:
     return w, h
 
 
-def int_at_least(minimum: int) -> Callable[[str], int]:
-    """An integer type of at least ``minimum``."""
+def int_at_least(minimum: int, at_most: int | None = None) -> Callable[[str], int]:
+    """An integer type of at least ``minimum`` (and, if given, at most ``at_most``)."""
 
     def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+        if at_most is not None and not minimum <= value <= at_most:
+            raise argparse.ArgumentTypeError(
+                f"expected a number from {minimum} to {at_most}, not {value}"
+            )
         if value < minimum:
             raise argparse.ArgumentTypeError(
                 f"expected a number of at least {minimum}, not {value}"

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from termsnake.commands import args as cliargs
 from termsnake.commands.args import Subparsers
+from termsnake.formats.text import printable
 
 
 def add_parsers(sub: Subparsers) -> None:
@@ -23,7 +24,10 @@ def add_parsers(sub: Subparsers) -> None:
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
     parser.add_argument(
-        "--port", type=cliargs.int_at_least(0), default=2222, help="port (0: any free one)"
+        "--port",
+        type=cliargs.int_at_least(0, 65535),
+        default=2222,
+        help="port (0: any free one)",
     )
     parser.add_argument("--host-key", metavar="PATH", help="a private host key to use")
     parser.add_argument(
@@ -44,6 +48,10 @@ def add_parsers(sub: Subparsers) -> None:
         help="disconnect a client that reads nothing this long while 1 MiB waits for it",
     )  # fmt: skip
     parser.add_argument(
+        "--login-timeout", type=cliargs.seconds, default=30.0, metavar="SECONDS",
+        help="close a connection that has not logged in and started its game within this long",
+    )  # fmt: skip
+    parser.add_argument(
         "--max-unsent", type=cliargs.positive_int, default=1024 * 1024, metavar="BYTES",
         help="output a client may leave unread before its game waits for it (default 1 MiB)",
     )  # fmt: skip
@@ -53,8 +61,6 @@ def add_parsers(sub: Subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     """Start the server; 0 after SIGTERM or Ctrl-C, 2 if it cannot start."""
     try:
-        import asyncssh
-
         from termsnake.serve import hostkey, server
         from termsnake.serve.visit import Limits
     except ImportError as e:
@@ -66,22 +72,28 @@ def run(args: argparse.Namespace) -> int:
     try:
         path = Path(args.host_key) if args.host_key else hostkey.default_path()
         key = hostkey.load_or_create(path)
-    except (OSError, ValueError, asyncssh.KeyImportError) as e:
-        print(f"termsnake serve: host key {path}: {e}", file=sys.stderr)
+    except hostkey.HostKeyError as e:
+        print(f"termsnake serve: host key {printable(f'{path}: {e}')}", file=sys.stderr)
         return 2
-    if args.authorized_keys is not None and not Path(args.authorized_keys).is_file():
-        print(f"termsnake serve: --authorized-keys {args.authorized_keys}: no such file",
-              file=sys.stderr)  # fmt: skip
-        return 2
+    authorized = None
+    if args.authorized_keys is not None:
+        try:
+            authorized = hostkey.read_authorized_keys(Path(args.authorized_keys))
+        except hostkey.HostKeyError as e:
+            where = printable(f"{args.authorized_keys}: {e}")
+            print(f"termsnake serve: --authorized-keys {where}", file=sys.stderr)
+            return 2
     config = server.Config(
-        host=args.host, port=args.port, host_key=key, authorized_keys=args.authorized_keys,
+        host=args.host, port=args.port, host_key=key, authorized_keys=authorized,
         max_sessions=args.max_sessions, max_per_address=args.max_per_address,
         limits=Limits(idle=args.idle), stall=args.stall, max_unsent=args.max_unsent,
+        login_timeout=args.login_timeout,
     )  # fmt: skip
     try:
         asyncio.run(server.serve(config))
     except OSError as e:
-        print(f"termsnake serve: cannot listen on {args.host}:{args.port}: {e.strerror or e}",
+        where = printable(f"{args.host}:{args.port}")
+        print(f"termsnake serve: cannot listen on {where}: {e.strerror or e}",
               file=sys.stderr)  # fmt: skip
         return 2
     return 0

@@ -23,10 +23,9 @@ class TooLarge(Exception):
     def describe(self, what: str) -> str:
         """The message, for a file meant to be ``what`` (``a level``, ``a replay``)."""
         got = f"{self.size} bytes" if self.size is not None else "more than that"
-        mib = self.limit // 1024 // 1024
-        return (
-            f"the file is too large for {what} ({got}; the limit is {self.limit} bytes, {mib} MiB)"
-        )
+        kib = self.limit // 1024
+        short = f"{kib // 1024} MiB" if kib >= 1024 else f"{kib} KiB"
+        return f"the file is too large for {what} ({got}; the limit is {self.limit} bytes, {short})"
 
 
 def describe_parse_error(e: Exception) -> str:
@@ -63,10 +62,12 @@ def read_capped(path: str | os.PathLike[str], limit: int) -> bytes:
     return data
 
 
-def write_atomic(path: str | os.PathLike[str], data: bytes, *, exclusive: bool = False) -> None:
+def write_atomic(
+    path: str | os.PathLike[str], data: bytes, *, exclusive: bool = False, mode: int = 0o644
+) -> None:
     """Replace ``path`` with ``data`` so that readers see the old file or the new one, whole.
 
-    An existing file keeps its permissions; a new one gets 0644. With ``exclusive`` the file
+    An existing file keeps its permissions; a new one gets ``mode``. With ``exclusive`` the file
     must not exist (FileExistsError), checked at the very moment it appears, so that a file
     made meanwhile by someone else is never overwritten. Without it, a symbolic link is
     written through: the link stays, the file it points to is replaced.
@@ -82,8 +83,7 @@ def write_atomic(path: str | os.PathLike[str], data: bytes, *, exclusive: bool =
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
-        mode = target.stat().st_mode & 0o777 if target.exists() else 0o644
-        os.chmod(tmp, mode)
+        os.chmod(tmp, target.stat().st_mode & 0o777 if target.exists() else mode)
         if exclusive:
             os.link(tmp, target)  # fails with EEXIST instead of replacing
             os.unlink(tmp)

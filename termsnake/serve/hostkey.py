@@ -1,15 +1,24 @@
-"""The server's host key: made on first run (mode 0600) in the data directory, then reused."""
+"""The server's keys: its host key, made on first run (mode 0600) in the data directory and then
+reused, and the public keys it may admit; both read as any file of the user's is (capped, no
+pipes or devices), with one-line errors."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
+from typing import Final
 
 import asyncssh
 
+from termsnake.formats.fileio import TooLarge, read_capped, write_atomic
 from termsnake.formats.places import data_dir
 
-KEY_NAME = "ssh_host_ed25519_key"
+KEY_NAME: Final = "ssh_host_ed25519_key"
+MAX_KEY_BYTES: Final = 64 * 1024  # far above any private key asyncssh reads
+MAX_AUTHORIZED_BYTES: Final = 1024 * 1024
+
+
+class HostKeyError(Exception):
+    """A key file that cannot be used, and why (one line)."""
 
 
 def default_path() -> Path:
@@ -18,13 +27,37 @@ def default_path() -> Path:
 
 
 def load_or_create(path: Path) -> asyncssh.SSHKey:
-    """The key at ``path``; a new ed25519 key written there first if there is none."""
-    if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        key = asyncssh.generate_private_key("ssh-ed25519")
-        tmp = path.with_name(f".{path.name}.tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "wb") as f:
-            f.write(key.export_private_key())
-        os.replace(tmp, path)
-    return asyncssh.read_private_key(str(path))
+    """The key at ``path``; a new ed25519 key written there first if there is none (through a
+    symbolic link that points nowhere yet: the link is the user's, and stays)."""
+    try:
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            key = asyncssh.generate_private_key("ssh-ed25519")
+            write_atomic(path, key.export_private_key(), mode=0o600)
+            return key
+        return asyncssh.import_private_key(_read(path, MAX_KEY_BYTES, "a private key"))
+    except (asyncssh.KeyImportError, ValueError) as e:
+        raise HostKeyError(f"not a private key asyncssh can read ({e})") from None
+    except OSError as e:
+        raise HostKeyError(e.strerror or str(e)) from None
+
+
+def read_authorized_keys(path: Path) -> asyncssh.SSHAuthorizedKeys:
+    """The public keys listed in ``path`` (OpenSSH's authorized_keys format)."""
+    try:
+        text = _read(path, MAX_AUTHORIZED_BYTES, "a list of keys").decode("utf-8")
+        return asyncssh.import_authorized_keys(text)
+    except UnicodeDecodeError as e:
+        byte = e.object[e.start]
+        raise HostKeyError(f"not UTF-8 (byte {byte:#04x} at offset {e.start})") from None
+    except (asyncssh.KeyImportError, ValueError) as e:
+        raise HostKeyError(f"no public keys asyncssh can read ({e})") from None
+    except OSError as e:
+        raise HostKeyError(e.strerror or str(e)) from None
+
+
+def _read(path: Path, limit: int, what: str) -> bytes:
+    try:
+        return read_capped(path, limit)
+    except TooLarge as e:
+        raise HostKeyError(e.describe(what)) from None

@@ -39,6 +39,7 @@ MACS: Final = (
     "hmac-sha2-512",
 )  # fmt: skip
 NO_PTY: Final = "termsnake needs a terminal: connect with ssh -t (and no command)\r\n"
+REFUSED_GRACE: Final = 5.0  # seconds a refused client has to read why before it is cut off
 
 
 @dataclass
@@ -48,7 +49,7 @@ class Config:
     host: str = "127.0.0.1"
     port: int = 2222
     host_key: asyncssh.SSHKey | None = None
-    authorized_keys: str | None = None
+    authorized_keys: asyncssh.SSHAuthorizedKeys | None = None
     max_sessions: int = 64
     max_per_address: int = 3
     limits: Limits = field(default_factory=Limits)
@@ -77,22 +78,47 @@ class App:
 
 
 class Connection(asyncssh.SSHServer):
-    """One client connection: admitted by the gate, authenticated as configured."""
+    """One client connection: admitted by the gate, authenticated as configured, and closed
+    unless it starts its one game within the login time (or, refused, once it is told why)."""
 
     def __init__(self, app: App) -> None:
         self.app = app
         self.address = ""
         self.refusal: str | None = None
         self.username = "player"
+        self.conn: asyncssh.SSHServerConnection | None = None
+        self.sessions = 0
+        self.timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         peer = conn.get_extra_info("peername")
         self.address = str(peer[0]) if peer else "?"
-        self.refusal = self.app.gate.admit(self.address)
+        self.conn = conn
+        gate = self.app.gate
+        self.refusal = gate.admit(self.address)
+        loop = asyncio.get_running_loop()
+        if self.refusal is not None and gate.crowded():
+            loop.call_soon(conn.abort)  # a flood of refused connections: no word for each
+            return
+        # A client that logs in and opens nothing (ssh -N) would hold its place for ever.
+        wait = self.app.config.login_timeout
+        if self.refusal is not None:
+            wait = min(wait, REFUSED_GRACE)
+        self.timer = loop.call_later(wait, conn.close)
 
     def connection_lost(self, exc: Exception | None) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
         if self.refusal is None:
             self.app.gate.release(self.address)
+        else:
+            self.app.gate.release_refused()
+
+    def playing(self) -> None:
+        """The connection's game has begun: it may last past the login time."""
+        if self.timer is not None and self.refusal is None:
+            self.timer.cancel()
+            self.timer = None
 
     def begin_auth(self, username: str) -> bool:
         self.username = username
@@ -107,8 +133,10 @@ class Connection(asyncssh.SSHServer):
     def server_requested(self, listen_host: str, listen_port: int) -> bool:
         return False
 
-    def session_requested(self) -> asyncssh.SSHServerSession[bytes]:
-        return Channel(self.app, self)
+    def session_requested(self) -> asyncssh.SSHServerSession[bytes] | bool:
+        # One session a connection: the gate counts connections, and each session is a game.
+        self.sessions += 1
+        return Channel(self.app, self) if self.sessions == 1 else False
 
 
 class Channel(asyncssh.SSHServerSession[bytes]):
@@ -153,6 +181,7 @@ class Channel(asyncssh.SSHServerSession[bytes]):
             self.chan.write((NO_PTY if refusal is None else f"termsnake: {refusal}\r\n").encode())
             self.chan.exit(1)
             return
+        self.conn.playing()
         config = self.app.config
         out = ChannelOutput(self._send, self._unsent, config.max_unsent, config.stall)
         self.term = ChannelTerminal(out, self.size)
@@ -242,6 +271,10 @@ class Channel(asyncssh.SSHServerSession[bytes]):
         if self.chan is not None and not self.chan.is_closing():
             self.chan.write(text.encode())
             self.chan.exit(status)
+        if self.conn.conn is not None:  # the game was the connection's one session
+            self.loop.call_later(
+                min(REFUSED_GRACE, self.app.config.login_timeout), self.conn.conn.close
+            )
 
 
 async def serve(config: Config, ready: asyncio.Event | None = None) -> None:

@@ -20,6 +20,15 @@ from blessed.keyboard import DEFAULT_ESCDELAY, Keystroke
 # Every session uses one terminal kind: curses reads one capability database per process.
 KIND: Final = "xterm-256color"
 MAX_PENDING_INPUT: Final = 4096  # bytes of keys kept unread; a flood beyond is dropped
+# The largest window a client may claim: the screen is drawn (and padded) to the claimed size,
+# so a claim of billions of rows would fill the server's memory.
+MAX_COLUMNS: Final = 1000
+MAX_ROWS: Final = 500
+
+
+def window(width: int, height: int) -> tuple[int, int]:
+    """A client's window size as the server takes it: at least 1x1, at most the maxima."""
+    return (min(MAX_COLUMNS, max(1, width)), min(MAX_ROWS, max(1, height)))
 
 
 class Closed(Exception):
@@ -79,7 +88,7 @@ class ChannelTerminal(blessed.Terminal):
 
     def __init__(self, output: ChannelOutput, size: tuple[int, int]) -> None:
         super().__init__(kind=KIND, stream=cast(IO[str], output), force_styling=True)
-        self._size = size
+        self._size = window(*size)
         self._input: deque[str] = deque()
         self._pending = 0
         self._ready = threading.Condition()
@@ -107,7 +116,7 @@ class ChannelTerminal(blessed.Terminal):
 
     def resize(self, width: int, height: int) -> None:
         """The client's window changed."""
-        self._size = (max(1, width), max(1, height))
+        self._size = window(width, height)
         self.wake()
 
     def wake(self) -> None:

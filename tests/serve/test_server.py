@@ -132,6 +132,31 @@ def test_a_fourth_connection_from_one_address_is_told_why(server: Server) -> Non
     run(go())
 
 
+def test_a_connection_gets_one_game_and_must_start_it_in_time(tmp_path: Path) -> None:
+    # ssh -N logs in and opens nothing: it would hold its place (or, refused, its socket) for
+    # ever. A second session on one connection would be a game the gate never counted.
+    async def go(s: Server) -> None:
+        idle = await connect(s.port, "jo")  # opens no session
+        await asyncio.wait_for(idle.wait_closed(), 5)
+        async with await connect(s.port, "kim") as conn:  # the place is free again
+            p = await player(conn)
+            await p.wait_for("hello, kim")
+            with pytest.raises(asyncssh.ChannelOpenError):
+                await player(conn)
+            refused = await connect(s.port, "lee")  # one per address: told why, then cut off
+            await asyncio.wait_for(refused.wait_closed(), 5)
+            p.process.change_terminal_size(80, 2**31 - 1)  # drawn 500 rows high, no more
+            p.process.change_terminal_size(80, 24)
+            await p.keys(b"\x1b[B")
+            await p.wait_for("hello, kim")
+
+    with running(tmp_path, "--login-timeout", "1", "--max-per-address", "1") as s:
+        run(go(s))
+        s.proc.send_signal(signal.SIGTERM)
+        assert s.proc.wait(10) == 0
+        assert "failed" not in s.log()
+
+
 @pytest.mark.slow
 def test_an_idle_player_is_told_and_disconnected(server: Server) -> None:
     async def go() -> None:

@@ -1,0 +1,107 @@
+"""The server's own files and the limits a client cannot talk its way past: key files read as any
+user file is (capped, no pipes), a host key made through a link that points nowhere yet, bad
+options said in one line, window sizes clamped, refused connections counted."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import asyncssh
+import pytest
+
+from termsnake.commands import cli
+from termsnake.serve.gate import Gate
+from termsnake.serve.hostkey import HostKeyError, load_or_create, read_authorized_keys
+from termsnake.serve.terminal import MAX_COLUMNS, MAX_ROWS, ChannelOutput, ChannelTerminal
+
+
+def test_a_new_host_key_is_private_and_a_link_to_it_stays(tmp_path: Path) -> None:
+    link = tmp_path / "key"
+    link.symlink_to(tmp_path / "keys" / "host")  # points nowhere yet
+    (tmp_path / "keys").mkdir()
+    key = load_or_create(link)
+    assert link.is_symlink()
+    target = tmp_path / "keys" / "host"
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600
+    assert load_or_create(link).public_data == key.public_data  # made once, then reused
+
+
+@pytest.mark.parametrize("kind", ["junk", "device", "pipe", "directory"])
+def test_a_host_key_that_cannot_be_read_is_one_line(tmp_path: Path, kind: str) -> None:
+    path = tmp_path / "key"
+    if kind == "junk":
+        path.write_bytes(b"\x1b[2J not a key\n")
+    elif kind == "pipe":
+        os.mkfifo(path)  # opening it would wait for a writer for ever
+    elif kind == "directory":
+        path.mkdir()
+    else:
+        path = Path("/dev/zero")  # endless: read capped
+    with pytest.raises(HostKeyError) as e:
+        load_or_create(path)
+    assert "\n" not in str(e.value) and str(e.value)
+
+
+def test_authorized_keys_are_read_and_junk_is_refused(tmp_path: Path) -> None:
+    public = asyncssh.generate_private_key("ssh-ed25519").export_public_key().decode()
+    good = tmp_path / "good"
+    good.write_text(public)
+    assert read_authorized_keys(good) is not None
+    for data, says in [
+        (b"junk\n", "no public keys"),
+        (b"\xff\xfe", "not UTF-8"),
+        (b"x" * (2 * 1024 * 1024), "too large"),
+    ]:
+        bad = tmp_path / "bad"
+        bad.write_bytes(data)
+        with pytest.raises(HostKeyError, match=says):
+            read_authorized_keys(bad)
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--port", "99999"], "expected a number from 0 to 65535, not 99999"),
+        (["--authorized-keys", "JUNK"], "--authorized-keys JUNK: no public keys"),
+        (["--host-key", "/dev/zero"], "host key /dev/zero: the file is too large"),
+        (["--login-timeout", "0"], "must be above 0"),
+    ],
+)
+def test_bad_serve_options_are_one_line_and_exit_2(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    args: list[str],
+    says: str,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    Path("JUNK").write_text("\x1b]0;title\x07 nothing\n")
+    assert cli.main(["serve", *args]) == 2
+    err = capsys.readouterr().err
+    assert says in err and "Traceback" not in err and "\x1b" not in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_a_window_is_clamped_to_what_any_screen_shows() -> None:
+    out = ChannelOutput(lambda text: None, lambda: 0, 1 << 20)
+    term = ChannelTerminal(out, (2**31 - 1, 0))
+    assert (term.width, term.height) == (MAX_COLUMNS, 1)
+    term.resize(80, 2**31 - 1)  # a client's window change: drawn to this height, padded
+    assert (term.width, term.height) == (80, MAX_ROWS)
+    term.resize(-5, 24)
+    assert (term.width, term.height) == (1, 24)
+
+
+def test_refused_connections_are_counted_until_they_close() -> None:
+    gate = Gate(max_sessions=2, max_per_address=1)
+    assert gate.admit("a") is None and gate.admit("b") is None
+    assert "full" in (gate.admit("c") or "") and not gate.crowded()
+    assert "full" in (gate.admit("c") or "") and not gate.crowded()
+    assert gate.admit("d") is not None and gate.crowded()  # the next are dropped unheard
+    gate.release_refused()
+    assert not gate.crowded()
+    gate.release("a")
+    assert gate.admit("c") is None
