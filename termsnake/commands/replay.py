@@ -15,6 +15,7 @@ from termsnake.core.geometry import Direction, Point
 from termsnake.core.level import Level
 from termsnake.core.speed import MAX_SPEED
 from termsnake.formats.replay import Replay, ReplayError, load_replay
+from termsnake.formats.text import printable
 from termsnake.formats.verify import PlaybackGame, verify
 from termsnake.tui.runner import watch
 
@@ -95,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
         message = str(e)
         if not message.startswith(f"{args.file}:"):
             message = f"{args.file}: {message}"
-        print(f"termsnake replay: error: {message}", file=sys.stderr)
+        print(f"termsnake replay: error: {printable(message)}", file=sys.stderr)
         return 2
     solver = ReplaySolver(replay.moves, name=replay.solver or "person")
     who = f"replay of {replay.solver or 'a person'}"

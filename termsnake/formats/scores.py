@@ -6,7 +6,7 @@ import contextlib
 import json
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -15,6 +15,7 @@ from typing import Any, Final
 from termsnake.core.game import Game, Outcome
 from termsnake.formats.fileio import TooLarge, describe_parse_error, read_capped, write_atomic
 from termsnake.formats.places import data_dir
+from termsnake.formats.text import shorten
 
 FORMAT: Final = "termsnake-scores/1"
 FILE_NAME: Final = "scores.json"
@@ -162,7 +163,7 @@ def parse(data: bytes) -> dict[ScoreKey, ScoreEntry]:
     if obj.get("format") != FORMAT:
         raise FormatError(f"format is {obj.get('format')!r}, expected {FORMAT!r}")
     if set(obj) != {"format", "scores"}:
-        raise FormatError(f"expected the keys format and scores, found {', '.join(sorted(obj))}")
+        raise FormatError(f"expected the keys format and scores, found {_names(obj)}")
     rows = obj["scores"]
     if not isinstance(rows, list):
         raise FormatError("scores is not a list")
@@ -180,12 +181,12 @@ def _parse_row(row: Any, i: int) -> tuple[ScoreKey, ScoreEntry]:
         raise FormatError(f"scores[{i}] is not an object")
     if set(row) != set(_FIELDS):
         missing = [f for f in _FIELDS if f not in row]
-        extra = sorted(str(k) for k in row if k not in _FIELDS)
+        extra = [k for k in row if k not in _FIELDS]
         what = "; ".join(
             part
             for part in (
                 f"missing {', '.join(missing)}" if missing else "",
-                f"unknown {', '.join(extra)}" if extra else "",
+                f"unknown {_names(extra)}" if extra else "",
             )
             if part
         )
@@ -196,6 +197,13 @@ def _parse_row(row: Any, i: int) -> tuple[ScoreKey, ScoreEntry]:
     except ValueError as e:
         raise FormatError(f"scores[{i}]: {e}") from None
     return key, entry
+
+
+def _names(keys: Iterable[str], most: int = 8) -> str:
+    """JSON keys from a file, for a message: escaped, shortened, and only the first few."""
+    names = sorted(keys)
+    shown = ", ".join(shorten(k, 40) for k in names[:most])
+    return shown + (f" and {len(names) - most} more" if len(names) > most else "")
 
 
 def to_json(scores: dict[ScoreKey, ScoreEntry]) -> str:

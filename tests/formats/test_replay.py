@@ -571,3 +571,12 @@ def test_the_command_refuses_a_replay_over_the_limits(
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1 and "Traceback" not in err
     assert err.startswith(f"termsnake replay: error: {path}: {message}")
+
+
+def test_a_file_name_with_escapes_reaches_the_error_escaped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "\x1b[31mRED\a.json"
+    assert cli.main(["replay", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and "\a" not in err and "\\x1b[31mRED\\x07.json" in err

@@ -349,3 +349,21 @@ def test_json_that_python_refuses_is_kept_aside_too(tmp_path: Path, data: bytes)
     assert result.saved and any("kept it as" in w for w in result.warnings)
     aside = [p for p in tmp_path.iterdir() if ".corrupt-" in p.name]
     assert len(aside) == 1 and aside[0].read_bytes() == data
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        {"format": FORMAT, "scores": [], "\x1b[2J\x1b[31mHELLO\x07" + "k" * 5000: 1},
+        {"format": FORMAT, "scores": [{"\x1b]0;PWNED\x07": 1}]},
+        {"format": FORMAT, "scores": [], **{f"\x07{i}": i for i in range(1000)}},
+    ],
+)
+def test_keys_from_a_bad_file_reach_the_warning_escaped_and_short(
+    tmp_path: Path, content: dict[str, object]
+) -> None:
+    path = tmp_path / "scores.json"
+    path.write_text(json.dumps(content))
+    problem = ScoreStore(path).read().problem
+    assert problem is not None and "\\x" in problem
+    assert not any(ch in problem for ch in "\x1b\x07") and len(problem) < 500
