@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
+import functools
 import json
 import os
 import select
@@ -11,8 +13,9 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import IO, Any, Final, NoReturn
 
@@ -27,14 +30,31 @@ MOVE_TIMEOUT: Final = 1.0
 EXIT_WAIT: Final = 1.0
 # An answer is one short line; anything longer is an engine flooding its stdout.
 MAX_LINE: Final = 64 * 1024
+# The most of an engine's stderr its log keeps; the rest is read and dropped.
+LOG_LIMIT: Final = 1024 * 1024
+# How long close waits for the log's reader to see the end of the engine's stderr, which only
+# a process that left the engine's group can hold open.
+LOG_WAIT: Final = 0.5
 _MOVES: Final = {d.value: d for d in Direction}
+_LOG_CUT: Final = (
+    f"\n[termsnake: the engine's stderr past {LOG_LIMIT} bytes was dropped]\n".encode()
+)
+_LOG_POLL_MS: Final = 250  # how soon a log reader told to stop notices
 
 
-def _die_with_parent() -> None:
-    """In the child before exec: a SIGKILL of termsnake must not leave the engine orphaned."""
-    if sys.platform.startswith("linux"):
-        pr_set_pdeathsig = 1
-        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
+@functools.cache
+def _die_with_parent() -> Callable[[], None] | None:
+    """What the child runs before exec so that a SIGKILL of termsnake does not leave the engine
+    orphaned (Linux), resolved here: after a fork, the child must not load libraries."""
+    if not sys.platform.startswith("linux"):
+        return None
+    prctl = ctypes.CDLL(None, use_errno=True).prctl
+    pr_set_pdeathsig = 1
+
+    def die_with_parent() -> None:
+        prctl(pr_set_pdeathsig, signal.SIGKILL)
+
+    return die_with_parent
 
 
 class EngineSolver:
@@ -63,7 +83,9 @@ class EngineSolver:
         self.log_path: Path | None = None
         self._proc: subprocess.Popen[bytes] | None = None
         self._poll = select.poll()  # kept per engine: a move costs one poll, not a new selector
+        self._poll_out = select.poll()  # only used when the engine's stdin is full
         self._buffer = b""
+        self._log: tuple[threading.Thread, threading.Event] | None = None
 
     # -- the Solver protocol ------------------------------------------------------------------
 
@@ -72,24 +94,23 @@ class EngineSolver:
         self.close()
         self._start()
         board = game.board
-        self._send(
-            {
-                "format": PROTOCOL,
-                "board": {
-                    "name": game.level.name,
-                    "width": board.width,
-                    "height": board.height,
-                    "rows": list(board.rows()),
-                    "wrap": board.wrap,
-                },
-                "body": [[p.x, p.y] for p in game.body],
-                "direction": game.direction.value,
-                "food": _point(game.food),
-                "seed": game.seed,
-            }
-        )
+        game_message = {
+            "format": PROTOCOL,
+            "board": {
+                "name": game.level.name,
+                "width": board.width,
+                "height": board.height,
+                "rows": list(board.rows()),
+                "wrap": board.wrap,
+            },
+            "body": [[p.x, p.y] for p in game.body],
+            "direction": game.direction.value,
+            "food": _point(game.food),
+            "seed": game.seed,
+        }
         try:
-            hello = self._receive(self.hello_timeout, "its name")
+            deadline = self._send(game_message, self.hello_timeout, "the game")
+            hello = self._receive(deadline, self.hello_timeout, "its name")
         except SolverFailed as e:
             self.close()
             raise SolverUnavailable(str(e)) from None
@@ -99,8 +120,13 @@ class EngineSolver:
 
     def next_direction(self, game: Game) -> Direction:
         """Send the step and the food; the engine's move, or SolverFailed saying what it did."""
-        self._send({"step": game.steps, "food": _point(game.food)})
-        answer = self._receive(self.move_timeout, f"a move for step {game.steps}")
+        step = game.steps
+        deadline = self._send(
+            {"step": step, "food": _point(game.food)},
+            self.move_timeout,
+            f"the message for step {step}",
+        )
+        answer = self._receive(deadline, self.move_timeout, f"a move for step {step}")
         move = answer.get("move")
         if not isinstance(move, str) or move not in _MOVES:
             self._fail(f"answered {_show(answer)} at step {game.steps}, not a move U, D, L or R")
@@ -112,8 +138,11 @@ class EngineSolver:
 
     def finish(self, game: Game) -> None:
         """Tell the engine how the game ended, then let it exit (or kill it)."""
-        if self._proc is not None and game.outcome is not None:
-            self._send({"end": game.outcome.value}, quiet=True)
+        proc = self._proc
+        if proc is not None and proc.stdin is not None and game.outcome is not None:
+            # One try, no wait: an engine whose stdin is full is not reading it any more.
+            with contextlib.suppress(OSError):
+                os.write(proc.stdin.fileno(), _encode({"end": game.outcome.value}))
         self.close()
 
     # -- the child process --------------------------------------------------------------------
@@ -125,18 +154,31 @@ class EngineSolver:
                 self.argv,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
-                stderr=log,
-                preexec_fn=_die_with_parent,  # engines start from one thread only
+                stderr=subprocess.PIPE,
+                preexec_fn=_die_with_parent(),
+                start_new_session=True,  # a group of its own, killed with all it starts
                 close_fds=True,
             )
         except OSError as e:
-            raise SolverUnavailable(f"cannot start engine {self.argv[0]!r}: {e.strerror}") from None
-        finally:
             log.close()
-        assert self._proc.stdout is not None
+            if self.log_path is not None:  # nothing will ever be written to it
+                self.log_path.unlink(missing_ok=True)
+                self.log_path = None
+            raise SolverUnavailable(f"cannot start engine {self.argv[0]!r}: {e.strerror}") from None
+        proc = self._proc
+        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+        os.set_blocking(proc.stdin.fileno(), False)  # a write waits in poll, against a deadline
         self._poll = select.poll()
-        self._poll.register(self._proc.stdout.fileno(), select.POLLIN)
+        self._poll.register(proc.stdout.fileno(), select.POLLIN)
+        self._poll_out = select.poll()
+        self._poll_out.register(proc.stdin.fileno(), select.POLLOUT)
         self._buffer = b""
+        stop = threading.Event()
+        reader = threading.Thread(
+            target=_keep_log, args=(proc.stderr, log, stop), name="engine-log", daemon=True
+        )
+        reader.start()
+        self._log = (reader, stop)
 
     def _open_log(self) -> IO[bytes]:
         """The engine's stderr goes to a log file of its own, never to the terminal."""
@@ -145,10 +187,11 @@ class EngineSolver:
         stem = "".join(c if c.isalnum() or c in "-_." else "_" for c in Path(self.argv[0]).name)
         fd, path = tempfile.mkstemp(prefix=f"engine-{stem[:40]}-", suffix=".log", dir=directory)
         self.log_path = Path(path)
-        return os.fdopen(fd, "wb")
+        return os.fdopen(fd, "wb", buffering=0)  # unbuffered: the log can be followed live
 
     def close(self, wait: float = EXIT_WAIT) -> None:
-        """Close the engine's stdin, wait up to ``wait`` seconds for it to exit, then kill it."""
+        """Close the engine's stdin, wait up to ``wait`` seconds for it to exit, then kill its
+        process group (it and whatever it started)."""
         proc, self._proc = self._proc, None
         if proc is None:
             return
@@ -158,11 +201,14 @@ class EngineSolver:
                     stream.close()
             except OSError:
                 pass
-        try:
-            proc.wait(wait)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        _exit_code(proc, wait)
+        _kill_group(proc)
+        proc.wait()
+        log, self._log = self._log, None
+        if log is not None:
+            reader, stop = log
+            reader.join(LOG_WAIT)
+            stop.set()  # a process outside the group may hold stderr open; stop reading anyway
 
     def _fail(self, what: str) -> NoReturn:
         """End the game for the engine: kill it and raise SolverFailed naming what it did."""
@@ -170,36 +216,54 @@ class EngineSolver:
         where = f" (its stderr: {self.log_path})" if self.log_path else ""
         raise SolverFailed(f"engine {self.engine_name or self.argv[0]} {what}{where}")
 
-    def _send(self, message: Mapping[str, Any], *, quiet: bool = False) -> None:
+    def _send(self, message: Mapping[str, Any], timeout: float, what: str) -> float:
+        """Write ``message`` (``what``) to the engine, which must read it within ``timeout``
+        seconds; returns that deadline, which its answer shares."""
+        deadline = time.monotonic() + timeout
         proc = self._proc
         if proc is None or proc.stdin is None:
-            if quiet:
-                return
             self._fail("is not running")
+        fd = proc.stdin.fileno()
+        data = _encode(message)
         try:
-            proc.stdin.write(json.dumps(message, separators=(",", ":")).encode() + b"\n")
-            proc.stdin.flush()
-        except (BrokenPipeError, OSError, ValueError):
-            if not quiet:
+            sent = os.write(fd, data)
+        except BlockingIOError:
+            sent = 0
+        except OSError:  # a broken pipe: it has exited, or closed its stdin
+            self._fail(self._exit_story())
+        if sent < len(data):  # its stdin is full: it is slow to read, or not reading at all
+            self._send_rest(fd, memoryview(data)[sent:], deadline, f"{what} within {timeout:g} s")
+        return deadline
+
+    def _send_rest(self, fd: int, data: memoryview, deadline: float, what: str) -> None:
+        while data:
+            left = deadline - time.monotonic()
+            if left <= 0 or not self._poll_out.poll(left * 1000):
+                self._fail(f"did not read {what}")
+            try:
+                data = data[os.write(fd, data) :]
+            except BlockingIOError:
+                pass
+            except OSError:
                 self._fail(self._exit_story())
 
-    def _receive(self, timeout: float, what: str) -> dict[str, Any]:
-        """The next line from the engine as a JSON object, within ``timeout`` seconds."""
-        line = self._read_line(timeout, what)
+    def _receive(self, deadline: float, timeout: float, what: str) -> dict[str, Any]:
+        """The next line from the engine as a JSON object, by ``deadline`` (``timeout`` seconds
+        after its message was sent)."""
+        line = self._read_line(deadline, timeout, what)
         try:
             obj = json.loads(line.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError):
+        except (UnicodeDecodeError, ValueError, RecursionError):  # the last: nested too deep
             self._fail(f"wrote {_show_bytes(line)}, not one JSON object, for {what}")
         if not isinstance(obj, dict):
             self._fail(f"wrote {_show(obj)}, not a JSON object, for {what}")
         return {str(k): v for k, v in obj.items()}
 
-    def _read_line(self, timeout: float, what: str) -> bytes:
+    def _read_line(self, deadline: float, timeout: float, what: str) -> bytes:
         proc = self._proc
         if proc is None or proc.stdout is None:
             self._fail("is not running")
         fd = proc.stdout.fileno()
-        deadline = time.monotonic() + timeout
         while b"\n" not in self._buffer:
             if len(self._buffer) > MAX_LINE:
                 self._fail(f"wrote more than {MAX_LINE} bytes without a newline")
@@ -219,13 +283,83 @@ class EngineSolver:
         proc = self._proc
         if proc is None:
             return "is not running"
-        try:
-            code = proc.wait(EXIT_WAIT)
-        except subprocess.TimeoutExpired:
+        code = _exit_code(proc, EXIT_WAIT)
+        if code is None:
             return "closed its stdout"
         if code < 0:
             return f"was killed by signal {-code}"
         return f"exited with status {code}"
+
+
+def _encode(message: Mapping[str, Any]) -> bytes:
+    return json.dumps(message, separators=(",", ":")).encode() + b"\n"
+
+
+def _exit_code(proc: subprocess.Popen[bytes], timeout: float) -> int | None:
+    """The engine's exit code (minus the signal that ended it) if it ends within ``timeout``
+    seconds, else None. Where it can, this leaves the engine unreaped: until it is reaped its
+    pid, which is its group's id, cannot be reused, so killing the group cannot hit another."""
+    if proc.returncode is not None or not hasattr(os, "waitid"):  # macOS before Python 3.13
+        try:
+            return proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            return None
+    deadline = time.monotonic() + timeout
+    delay = 0.0005  # doubling, as Popen.wait polls
+    while True:
+        try:
+            info = os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        except ChildProcessError:  # reaped already, by something else
+            return proc.wait()
+        if info is not None:
+            return info.si_status if info.si_code == os.CLD_EXITED else -info.si_status
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return None
+        time.sleep(min(delay, left))
+        delay = min(2 * delay, 0.05)
+
+
+def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+    """SIGKILL the engine's process group, so that the processes it started go with it."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except OSError:  # it has left its group: the engine itself, at least
+        proc.kill()
+
+
+def _keep_log(stderr: IO[bytes], log: IO[bytes], stop: threading.Event) -> None:
+    """Copy the engine's stderr into its log, up to LOG_LIMIT bytes, then read on and drop the
+    rest (an engine blocked on a full pipe would miss its time limits); until the end of
+    stderr, or soon after ``stop`` is set."""
+    fd = stderr.fileno()
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
+    room = LOG_LIMIT
+    with stderr, log:
+        while not stop.is_set():
+            try:
+                if not poller.poll(_LOG_POLL_MS):
+                    continue
+                chunk = os.read(fd, 65536)
+            except OSError:
+                return
+            if not chunk:
+                return
+            if room >= 0:
+                room = _write_log(log, chunk, room)
+
+
+def _write_log(log: IO[bytes], chunk: bytes, room: int) -> int:
+    """Write what fits of ``chunk`` in the ``room`` left; the room left after it, negative once
+    the log is cut."""
+    try:
+        log.write(chunk[:room])
+        if len(chunk) > room:
+            log.write(_LOG_CUT)
+    except OSError:  # a full disk ends the log, not the engine
+        return -1
+    return room - len(chunk)
 
 
 def _point(p: Point | None) -> list[int] | None:
@@ -234,7 +368,11 @@ def _point(p: Point | None) -> list[int] | None:
 
 def _show(obj: object) -> str:
     """A short, printable rendering of what an engine sent."""
-    return _show_bytes(json.dumps(obj, ensure_ascii=True).encode())
+    try:
+        text = json.dumps(obj, ensure_ascii=True)
+    except RecursionError:  # the decoder took it, but this deeper call cannot encode it
+        text = "a value nested too deep to show"
+    return _show_bytes(text.encode())
 
 
 def _show_bytes(data: bytes) -> str:

@@ -5,8 +5,11 @@ from __future__ import annotations
 import os
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +18,7 @@ import pytest
 from termsnake.core.game import Game, Outcome
 from termsnake.core.level import open_level
 from termsnake.solvers.base import SolverFailed, SolverUnavailable
-from termsnake.solvers.engine import EngineSolver
+from termsnake.solvers.engine import LOG_LIMIT, EngineSolver, _show
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "engines"
 PY = shlex.quote(sys.executable)
@@ -44,6 +47,11 @@ BAD = {
     "array": (
         HELLO + "sys.stdin.readline();print('[1,2]',flush=True);time.sleep(5)",
         "not a JSON object",
+    ),
+    "killed": (HELLO + "import os;os.kill(os.getpid(),15)", "was killed by signal 15"),
+    "deep": (  # nested past the JSON decoder's recursion limit, yet a short line
+        HELLO + "sys.stdin.readline();print('['*5000+']'*5000,flush=True);time.sleep(5)",
+        "not one JSON object",
     ),
 }
 
@@ -95,9 +103,10 @@ def test_an_engine_that_never_says_its_name_is_unavailable(tmp_path: Path) -> No
         solver.setup(Game(open_level(8, 8, 1), 3))
 
 
-def test_a_missing_program_is_unavailable() -> None:
+def test_a_missing_program_is_unavailable(tmp_path: Path) -> None:
     with pytest.raises(SolverUnavailable, match="cannot start engine"):
-        EngineSolver("/no/such/engine --flag").setup(Game(open_level(8, 8, 1), 3))
+        EngineSolver("/no/such/engine --flag", log_dir=tmp_path).setup(Game(open_level(8, 8, 1), 3))
+    assert not list(tmp_path.iterdir())  # no empty log left behind
 
 
 def test_an_engine_that_ignores_the_end_is_killed(tmp_path: Path) -> None:
@@ -149,11 +158,13 @@ def c_engine(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 
 @pytest.mark.parametrize("seed", [1, 2])
-def test_the_c_and_python_examples_play_the_same_game(c_engine: str, seed: int) -> None:
+def test_the_c_and_python_examples_play_the_same_game(
+    c_engine: str, seed: int, tmp_path: Path
+) -> None:
     moves = []
     for command in (shlex.quote(c_engine), f"{PY} {EXAMPLES / 'greedy_engine.py'}"):
         game = Game(open_level(7, 6, 2), seed)
-        solver = EngineSolver(command)
+        solver = EngineSolver(command, log_dir=tmp_path)
         solver.setup(game)
         while not game.over:
             game.step(solver.next_direction(game))
@@ -168,3 +179,166 @@ def test_the_c_and_python_examples_play_the_same_game(c_engine: str, seed: int) 
         moves.append(game.moves)
     assert moves[0] == moves[1]
     assert len(moves[0]) > 20
+
+
+def test_a_value_nested_too_deep_to_render_is_still_shown() -> None:
+    deep: list[Any] = []
+    for _ in range(5000):
+        deep = [deep]
+    assert _show(deep).startswith("'")
+
+
+def test_an_engine_that_stops_reading_fails_within_the_move_limit(tmp_path: Path) -> None:
+    # It answers every step ahead of time and never reads again, so its stdin fills up.
+    code = HELLO + '\nwhile True:\n    sys.stdout.write(\'{"move":"R"}\\n\'*1000)'
+    solver = engine(code, move_timeout=0.2, log_dir=tmp_path)
+    game = Game(open_level(8, 8, 1), 3)
+    solver.setup(game)
+    proc = solver._proc
+    assert proc is not None
+    with pytest.raises(SolverFailed, match=r"did not read the message for step 0 within 0\.2 s"):
+        for _ in range(100_000):  # a pipe holds some thousands of these messages
+            solver.next_direction(game)
+    assert proc.returncode is not None and gone(proc.pid)
+
+
+def test_an_engine_that_does_not_read_a_big_board_is_unavailable_in_time(tmp_path: Path) -> None:
+    game = Game(open_level(400, 200, 3), 1)  # its first message is more than a pipe holds
+    solver = engine("import time; time.sleep(30)", hello_timeout=0.3, log_dir=tmp_path)
+    t0 = time.monotonic()
+    with pytest.raises(SolverUnavailable, match=r"did not read the game within 0\.3 s"):
+        solver.setup(game)
+    assert time.monotonic() - t0 < 5
+    assert solver._proc is None
+
+
+def test_a_board_bigger_than_a_pipe_reaches_an_engine_that_reads_it(tmp_path: Path) -> None:
+    game = Game(open_level(400, 200, 3), 1)
+    code = 'import sys;n=len(sys.stdin.readline());print(\'{"name":"%d"}\'%n,flush=True)'
+    solver = engine(code + ";sys.stdin.read()", log_dir=tmp_path)
+    solver.setup(game)
+    assert solver.engine_name is not None and int(solver.engine_name) > 80_000  # all of it
+    game.quit()
+    solver.finish(game)
+
+
+def test_the_engine_log_is_capped_and_its_stderr_still_drained(tmp_path: Path) -> None:
+    # The engine writes its stderr before it answers: undrained, it would miss the hello limit.
+    flood = "import sys;sys.stderr.buffer.write(b'x'*(3*2**20));sys.stderr.flush();"
+    solver = engine(flood + HELLO + "sys.exit(0)", hello_timeout=5, log_dir=tmp_path)
+    game = Game(open_level(8, 8, 1), 3)
+    solver.setup(game)
+    with pytest.raises(SolverFailed, match="exited with status 0"):
+        solver.next_direction(game)
+    assert solver.log_path is not None
+    log = solver.log_path.read_bytes()
+    assert log.startswith(b"x" * LOG_LIMIT)
+    assert len(log) < LOG_LIMIT + 200
+    assert b"dropped" in log[LOG_LIMIT:]
+
+
+def test_many_engines_leave_no_threads_or_descriptors_behind(tmp_path: Path) -> None:
+    script = 'read l; echo thinking >&2; echo \'{"name":"sh"}\'; cat >/dev/null'
+    solver = EngineSolver(f"sh -c {shlex.quote(script)}", log_dir=tmp_path)
+
+    def one_game() -> None:
+        game = Game(open_level(8, 8, 1), 3)
+        solver.setup(game)
+        game.quit()
+        solver.finish(game)
+
+    one_game()
+    fds = len(os.listdir("/dev/fd"))
+    for _ in range(10):
+        one_game()
+    assert not [t for t in threading.enumerate() if t.name == "engine-log"]
+    assert len(os.listdir("/dev/fd")) <= fds  # other tests' garbage may close some meanwhile
+    assert solver.log_path is not None and solver.log_path.read_text() == "thinking\n"
+
+
+def dead(pid: int) -> bool:
+    """Whether the process has gone within a second (a zombie, not reaped by init, counts)."""
+    deadline = time.monotonic() + 1.0
+    while time.monotonic() < deadline:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except FileNotFoundError:
+            return gone(pid)
+        if state == "Z":
+            return True
+        time.sleep(0.01)
+    return False
+
+
+# The engine starts a child of its own and names it in a file, then says its name.
+SPAWNS = (
+    "import subprocess,sys;p=subprocess.Popen(['sleep','30']);"
+    "open(sys.argv[1],'w').write(str(p.pid));"
+)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+@pytest.mark.parametrize("ending", ["finished", "failed"])
+def test_the_engine_children_go_with_it(ending: str, tmp_path: Path) -> None:
+    rest = "sys.stdin.read()" if ending == "finished" else "sys.stdin.readline();time.sleep(30)"
+    code = SPAWNS + HELLO + rest
+    pidfile = tmp_path / "child.pid"
+    solver = EngineSolver(
+        f"{PY} -c {shlex.quote(code)} {shlex.quote(str(pidfile))}",
+        move_timeout=0.2,
+        log_dir=tmp_path,
+    )
+    game = Game(open_level(8, 8, 1), 3)
+    solver.setup(game)
+    child = int(pidfile.read_text())
+    if ending == "finished":  # it exits by itself at the end, leaving its child behind
+        game.quit()
+        solver.finish(game)
+    else:
+        with pytest.raises(SolverFailed, match="did not answer"):
+            solver.next_direction(game)
+    assert dead(child)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_a_killed_termsnake_takes_its_engine_with_it(tmp_path: Path) -> None:
+    player = (
+        "import sys;from termsnake.core.game import Game;from termsnake.core.level import "
+        "open_level;from termsnake.solvers.engine import EngineSolver;"
+        "s=EngineSolver(sys.argv[1],log_dir=sys.argv[2]);s.setup(Game(open_level(8,8,1),3));"
+        "print(s._proc.pid,flush=True);sys.stdin.read()"
+    )
+    engine_command = f"{PY} -c {shlex.quote(HELLO + 'time.sleep(30)')}"
+    with subprocess.Popen(
+        [sys.executable, "-c", player, engine_command, str(tmp_path)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+    ) as termsnake:
+        assert termsnake.stdout is not None
+        pid = int(termsnake.stdout.readline())
+        termsnake.kill()
+    assert dead(pid)
+
+
+def test_a_process_that_left_the_group_holding_stderr_does_not_keep_the_log_reader(
+    tmp_path: Path,
+) -> None:
+    pidfile = tmp_path / "child.pid"
+    escapes = SPAWNS.replace("['sleep','30']", "['sleep','30'],start_new_session=True")
+    solver = EngineSolver(
+        f"{PY} -c {shlex.quote(escapes + HELLO)} {shlex.quote(str(pidfile))}", log_dir=tmp_path
+    )
+    game = Game(open_level(8, 8, 1), 3)
+    solver.setup(game)
+    child = int(pidfile.read_text())
+    try:
+        game.quit()
+        t0 = time.monotonic()
+        solver.finish(game)
+        assert time.monotonic() - t0 < 2
+        deadline = time.monotonic() + 2
+        while any(t.name == "engine-log" for t in threading.enumerate()):
+            assert time.monotonic() < deadline, "the log reader is still running"
+            time.sleep(0.02)
+    finally:
+        os.kill(child, signal.SIGKILL)
