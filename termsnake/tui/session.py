@@ -36,6 +36,7 @@ from termsnake.tui.view import (
 )
 
 MAX_TICKS_PER_FRAME: Final = 10  # above ~60 moves a second, draw every few moves
+CATCH_UP_TIME: Final = 0.05  # seconds of moves at most between two looks at the keys
 END_WAIT: Final = 10.0  # seconds the final frame stays up unless a key is pressed
 POLL: Final = 0.1  # the longest wait for a key: resizes and Ctrl-Z are noticed this fast
 END_DEAF: Final = 0.5  # seconds after the end when keys do not dismiss the final board
@@ -298,13 +299,17 @@ class Session:
                 if self._handle(key, screen, allow_steps=True) is Command.PAUSE:
                     next_tick = self.clock() + 1 / self.speed
                 continue
+            # Behind the clock, catch up, but no longer than a frame's worth of moves or of
+            # time: a bot slow to move must not keep the keys (q, Ctrl-C) and the screen waiting.
             ticks = 0
-            while self._running() and self.clock() >= next_tick:
+            now = started = self.clock()
+            while self._running() and now >= next_tick:
                 self._tick()
                 next_tick += 1 / self.speed
                 ticks += 1
-                if ticks >= MAX_TICKS_PER_FRAME:
-                    next_tick = max(next_tick, self.clock())
+                now = self.clock()
+                if ticks >= MAX_TICKS_PER_FRAME or now - started >= CATCH_UP_TIME:
+                    next_tick = max(next_tick, now)
                     break
         if moving:
             self.played += self.clock() - last

@@ -17,6 +17,7 @@ from termsnake.core.geometry import Direction
 from termsnake.core.level import open_level
 from termsnake.tui import session as app
 from termsnake.tui.controllers import KeyboardController
+from termsnake.tui.runner import make_controller
 
 
 class FakeClock:
@@ -271,3 +272,40 @@ def test_r_on_the_final_board_asks_for_another_game_where_one_is_offered(
     assert s.run() is True and s.game.outcome is Outcome.DIED
     assert isinstance(s.stream, io.StringIO)
     assert s.again is again and hint in s.stream.getvalue()
+
+
+class SlowBot:
+    """Goes straight on, each move taking ``seconds`` of the fake clock."""
+
+    name = "slow"
+
+    def __init__(self, clock: FakeClock, seconds: float) -> None:
+        self.clock, self.seconds = clock, seconds
+
+    def setup(self, game: Game) -> None:
+        pass
+
+    def next_direction(self, game: Game) -> Direction:
+        self.clock.now += self.seconds
+        return game.direction
+
+    def overlay(self, game: Game) -> dict[object, str]:
+        return {}
+
+
+def test_a_slow_bot_does_not_keep_the_keys_waiting(clock: FakeClock) -> None:
+    # At 50 moves a second a bot that takes 1 s a move is always behind; q at 0.5 s must act
+    # after the move under way, not after a frame's worth of catch-up moves.
+    script = iter([(clock.now + 0.5, "q")])
+    game = Game(open_level(30, 15), seed=1)
+    s = app.Session(
+        FakeTerminal(clock, script),  # type: ignore[arg-type]
+        game,
+        make_controller(SlowBot(clock, 1.0), "slow", "default"),  # type: ignore[arg-type]
+        "test",
+        speed=50,
+        stream=io.StringIO(),
+        clock=clock,
+    )
+    s.run()
+    assert game.outcome is Outcome.QUIT and game.steps == 1
