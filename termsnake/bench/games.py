@@ -15,6 +15,7 @@ from termsnake.core.game import Game, Outcome
 from termsnake.core.geometry import Point
 from termsnake.core.level import Level, open_level, with_length
 from termsnake.formats.replay import Replay, replay_from_game
+from termsnake.formats.text import printable, shorten
 from termsnake.solvers.base import (
     PlayStats,
     Solver,
@@ -31,6 +32,7 @@ DEFAULT_GAMES: Final = 100
 DEFAULT_SEED: Final = 1
 # How often a game under way reports its moves, for the progress line of a long game.
 REPORT_EVERY: Final = 0.2
+ERROR_LIMIT: Final = 300  # the longest error text of a game shown whole
 
 
 class BenchError(Exception):
@@ -165,7 +167,7 @@ def play_one(task: GameTask, moved: Moved | None = None) -> GameRecord:
         try:
             play_counted(game, solver, stats, moved)
         except SolverUnavailable as e:
-            return GameRecord(unavailable=str(e) or "the solver cannot play this board")
+            return GameRecord(unavailable=printable(str(e)) or "the solver cannot play this board")
         times = stats.think_times
         return GameRecord(
             outcome=game.outcome,
@@ -178,7 +180,8 @@ def play_one(task: GameTask, moved: Moved | None = None) -> GameRecord:
             label=display_name(task.solver, solver),
         )
     except Exception as e:
-        return GameRecord(error=f"{type(e).__name__}: {e}")
+        # Escaped: the message may be a plugin's, and it is printed on the user's terminal.
+        return GameRecord(error=shorten(f"{type(e).__name__}: {e}", ERROR_LIMIT))
 
 
 def play_counted(game: Game, solver: Solver, stats: PlayStats, moved: Moved | None) -> None:

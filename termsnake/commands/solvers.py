@@ -25,8 +25,9 @@ def add_parsers(sub: Subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     """Print one line a solver: name, source, and a problem if it does not load."""
     rows = listing()
-    width = max(len(r.name) for r in rows)
-    for r in rows:
+    names = [printable(r.name) for r in rows]  # a plugin's name is escaped, then aligned
+    width = max(map(len, names))
+    for name, r in zip(names, rows, strict=True):
         note = f"  ({r.problem})" if r.problem else ""
-        print(f"{printable(r.name):<{width}}  {printable(r.source)}{note}")
+        print(f"{name:<{width}}  {printable(r.source)}{note}")
     return 0

@@ -1,16 +1,62 @@
-"""Solvers from other packages: the `termsnake.solvers` entry-point group, read lazily."""
+"""Solvers from other packages: the `termsnake.solvers` entry-point group, read lazily, and the
+guard every plugin plays behind."""
 
 from __future__ import annotations
 
+import contextlib
+import io
+import itertools
 import sys
-from collections.abc import Callable, Collection
+import unicodedata
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeVar
+
+from termsnake.core.game import Game
+from termsnake.core.geometry import Direction, Point
+from termsnake.formats.text import printable, shorten
+from termsnake.solvers.base import SolverFailed, SolverUnavailable
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
 
 GROUP: Final = "termsnake.solvers"
+NAME_LIMIT: Final = 40  # the longest plugin name shown whole
+WHY_LIMIT: Final = 160  # the longest error text of a plugin's shown whole
+_T = TypeVar("_T")
+
+
+class _Sink(io.TextIOBase):
+    """Where a plugin's own prints go: termsnake owns the terminal and stdout (bench --json)."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, s: str) -> int:
+        return len(s)
+
+
+_SINK: Final = _Sink()
+
+
+def quietly(call: Callable[..., _T], *args: Any) -> _T:
+    """``call(*args)`` with sys.stdout and sys.stderr sent to a sink, and put back after."""
+    out, err = sys.stdout, sys.stderr
+    sys.stdout = sys.stderr = _SINK
+    try:
+        return call(*args)
+    finally:
+        sys.stdout, sys.stderr = out, err
+
+
+def what(e: BaseException) -> str:
+    """``Type: message`` of an exception a plugin raised, escaped and cut for one line."""
+    try:
+        text = str(e)
+    except Exception:  # a plugin's exception may fail even to say what it is
+        text = ""
+    kind = type(e).__name__
+    return shorten(f"{kind}: {text}" if text else kind, WHY_LIMIT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,17 +71,38 @@ class Plugin:
     def load(self) -> Callable[[], Any]:
         """Import the factory; PluginError (one line, naming the plugin) if that fails."""
         try:
-            factory = self.entry.load()
-        except Exception as e:  # a broken plugin must not take termsnake down
-            msg = f"{self.describe()} failed to import: {type(e).__name__}: {e}"
-            raise PluginError(" ".join(msg.split())) from None
+            factory = quietly(self.entry.load)
+        except (Exception, SystemExit) as e:  # a broken plugin must not take termsnake down
+            raise PluginError(f"{self.describe()} failed to import: {what(e)}") from None
         if not callable(factory):
             raise PluginError(f"{self.describe()} is not callable")
         return factory  # type: ignore[no-any-return]
 
+    def make(self) -> Guarded:
+        """A new solver from the plugin, behind its guard; PluginError if it cannot be made."""
+        factory = self.load()
+        try:
+            solver = quietly(factory)
+        except (Exception, SystemExit) as e:
+            raise PluginError(f"{self.describe()} could not be made: {what(e)}") from None
+        missing = [m for m in ("setup", "next_direction", "overlay") if not _has(solver, m)]
+        if missing:
+            raise PluginError(
+                f"{self.describe()} made {_show(solver)}, not a solver (it has no "
+                f"{', '.join(missing)})"
+            )
+        return Guarded(solver, self.name)
+
     def describe(self) -> str:
         """``plugin 'name' (target, from dist)`` for messages."""
-        return f"plugin {self.name!r} ({self.target}, from {self.source})"
+        return printable(f"plugin {self.name!r} ({self.target}, from {self.source})")
+
+
+def _has(obj: object, method: str) -> bool:
+    try:
+        return callable(getattr(obj, method, None))
+    except Exception:
+        return False
 
 
 class PluginError(Exception):
@@ -44,7 +111,7 @@ class PluginError(Exception):
 
 def warn(message: str) -> None:
     """One warning line on stderr (a broken plugin is skipped; the rest work)."""
-    print(f"termsnake: warning: {message}; skipped", file=sys.stderr)
+    print(f"termsnake: warning: {printable(message)}; skipped", file=sys.stderr)
 
 
 def discover(builtin: Collection[str]) -> dict[str, Plugin]:
@@ -73,3 +140,130 @@ def discover(builtin: Collection[str]) -> dict[str, Plugin]:
         else:
             plugins[name] = claims[0]
     return plugins
+
+
+class Guarded:
+    """A plugin's solver as termsnake plays it: whatever the plugin does, termsnake goes on.
+
+    The plugin sees a copy of the game, kept in step with the live one, so it cannot change
+    the game it plays. What it raises or answers wrongly becomes SolverUnavailable (in setup)
+    or SolverFailed (in a move, losing the game), with an escaped one-line cause; a bad
+    overlay is dropped; its prints go nowhere; its name is shown escaped.
+    """
+
+    def __init__(self, solver: Any, key: str) -> None:
+        self.solver = solver
+        self.label = f"plugin {shorten(key, NAME_LIMIT)}"
+        try:
+            own = solver.name
+        except Exception:
+            own = None
+        self.name = shorten(own if isinstance(own, str) and own.strip() else key, NAME_LIMIT)
+        self._shadow: Game | None = None
+        self._live: Game | None = None
+
+    @property
+    def played(self) -> str:
+        """What a composite plugin played, if it says so in text; escaped."""
+        try:
+            played = getattr(self.solver, "played", "")
+        except Exception:
+            return ""
+        return shorten(played, NAME_LIMIT) if isinstance(played, str) else ""
+
+    def setup(self, game: Game) -> None:
+        """The plugin's setup on a fresh copy; SolverUnavailable (escaped) if it fails."""
+        self._shadow, self._live = game.copy(), game
+        try:
+            quietly(self.solver.setup, self._shadow)
+        except (SolverUnavailable, SolverFailed) as e:
+            raise SolverUnavailable(shorten(str(e), WHY_LIMIT) or self.label) from None
+        except (Exception, SystemExit) as e:
+            raise SolverUnavailable(f"{self.label} could not set up: {what(e)}") from None
+
+    def next_direction(self, game: Game) -> Direction:
+        """The plugin's move; SolverFailed saying what it did instead of giving one."""
+        try:
+            move = quietly(self.solver.next_direction, self._view(game))
+        except SolverFailed as e:
+            raise SolverFailed(shorten(str(e), WHY_LIMIT) or f"{self.label} failed") from None
+        except (Exception, SystemExit) as e:
+            raise SolverFailed(f"{self.label} raised {what(e)}") from None
+        if not isinstance(move, Direction):
+            raise SolverFailed(f"{self.label} answered {_show(move)}, not a direction")
+        return move
+
+    def overlay(self, game: Game) -> Mapping[Point, str]:
+        """The plugin's plan, less anything the view could not draw (all of it if it fails)."""
+        board = game.board
+        try:
+            plan = quietly(self.solver.overlay, self._view(game))
+            if not isinstance(plan, Mapping):
+                return {}
+            return {
+                p: g
+                for p, g in itertools.islice(plan.items(), board.size)
+                if isinstance(p, Point)
+                and type(p.x) is int
+                and type(p.y) is int
+                and 0 <= p.x < board.width
+                and 0 <= p.y < board.height
+                and _glyph(g)
+            }
+        except Exception:
+            return {}
+
+    def finish(self, game: Game) -> None:
+        """Tell the plugin its game ended, if it wants to know; what it raises is dropped."""
+        # The game is over: nothing the plugin does now can change it, so its errors are moot.
+        with contextlib.suppress(Exception, SystemExit):
+            finish = getattr(self.solver, "finish", None)
+            if callable(finish):
+                quietly(finish, self._view(game))
+
+    def _view(self, game: Game) -> Game:
+        """The plugin's copy of ``game``: moved on by the live game's last move, or copied
+        anew when that does not bring it level (the plugin changed it, or a food plan)."""
+        shadow = self._shadow
+        if shadow is None or self._live is not game:
+            shadow = None
+        elif shadow.steps + 1 == game.steps and not shadow.over:
+            try:
+                shadow.step(game.moves[-1])
+            except Exception:
+                shadow = None
+        if shadow is None or not _level(shadow, game):
+            shadow = game.copy()
+        self._shadow, self._live = shadow, game
+        return shadow
+
+
+def _level(a: Game, b: Game) -> bool:
+    """Whether two games stand the same (the moves before aside)."""
+    return (
+        a.steps == b.steps
+        and a.outcome is b.outcome
+        and a.food == b.food
+        and a.direction is b.direction
+        and a.eaten == b.eaten
+        and a.since_food == b.since_food
+        and a.body == b.body
+    )
+
+
+def _glyph(g: object) -> bool:
+    """One character the board can show in a cell."""
+    return (
+        isinstance(g, str)
+        and len(g) == 1
+        and printable(g) == g
+        and unicodedata.east_asian_width(g) not in "WF"
+    )
+
+
+def _show(obj: object) -> str:
+    """A value a plugin gave, for a message: its repr escaped and cut."""
+    try:
+        return shorten(repr(obj), NAME_LIMIT)
+    except Exception:
+        return f"a {printable(type(obj).__name__)}"

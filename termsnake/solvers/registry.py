@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Final
 
+from termsnake.formats.text import shorten
 from termsnake.solvers.base import Solver
-from termsnake.solvers.plugins import Plugin, PluginError, discover, warn
+from termsnake.solvers.plugins import NAME_LIMIT, Plugin, PluginError, discover, warn
 
 Factory = Callable[[], Solver]
 
@@ -71,9 +72,9 @@ def known_names() -> list[str]:
 
 def _unknown(name: str) -> ValueError:
     prefixes = ", ".join(f"{p}..." for p in _PREFIXES)
-    return ValueError(
-        f"unknown solver {name!r}; known solvers: {', '.join(known_names())} (and {prefixes})"
-    )
+    # A plugin's name comes from another package: shown escaped, as `termsnake solvers` does.
+    known = ", ".join(shorten(n, NAME_LIMIT) for n in known_names())
+    return ValueError(f"unknown solver {name!r}; known solvers: {known} (and {prefixes})")
 
 
 def resolve_name(name: str) -> str:
@@ -106,7 +107,8 @@ def create(
     name: str, *, engine_timeout: float | None = None, engine_logs: str | None = None
 ) -> Solver:
     """A fresh solver by name; ValueError (listing the known names) if there is none, or if a
-    plugin cannot be loaded. An ``exec:`` engine gets the move time limit and log folder."""
+    plugin cannot be loaded or made (a plugin plays behind its guard: ``plugins.Guarded``).
+    An ``exec:`` engine gets the move time limit and log folder."""
     key = resolve_name(name)
     for prefix, target in _PREFIXES.items():
         if key.startswith(prefix):
@@ -118,7 +120,7 @@ def create(
     factory = _REGISTRY.get(key)
     if factory is None:
         try:
-            factory = plugins()[key].load()
+            return plugins()[key].make()
         except PluginError as e:
             raise ValueError(str(e)) from None
     made: Solver = (_load(factory) if isinstance(factory, str) else factory)()

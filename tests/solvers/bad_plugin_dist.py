@@ -1,0 +1,117 @@
+"""A plugin package whose solvers misbehave in every way a plugin can, installed in a folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from plugin_dist import make_dist
+
+BAD = '''
+import sys
+import time
+
+from termsnake.core.geometry import Direction, Point
+
+
+class Walker:
+    """Goes on while it can: enough to play a few moves before misbehaving."""
+
+    name = "walker"
+
+    def setup(self, game):
+        self.moves = 0
+
+    def next_direction(self, game):
+        self.moves += 1
+        for d in (game.direction, Direction.UP, Direction.RIGHT, Direction.DOWN, Direction.LEFT):
+            if game.is_safe(d):
+                return d
+        return game.direction
+
+    def overlay(self, game):
+        return {}
+
+
+def explodes():
+    raise RuntimeError("factory exploded \\x1b[2J")
+
+
+def number():
+    return 42
+
+
+class SetupRaises(Walker):
+    def setup(self, game):
+        raise RuntimeError("setup boom \\x1b[2J")
+
+
+class MoveRaises(Walker):
+    name = "moveraises"
+
+    def next_direction(self, game):
+        move = super().next_direction(game)
+        if self.moves > 3:
+            raise ZeroDivisionError("move boom \\x1b]0;title\\x07")
+        return move
+
+
+class Seven(Walker):
+    def next_direction(self, game):
+        return 7
+
+
+class Exits(Walker):
+    def next_direction(self, game):
+        sys.exit(3)
+
+
+class Mutator(Walker):
+    def next_direction(self, game):
+        game.step(Direction.UP)
+        return super().next_direction(game)
+
+
+class BadOverlay(Walker):
+    def overlay(self, game):
+        return {Point(0, 0): "\\x1b[2J", Point(999, 999): "X", "notapoint": 5, Point(1, 0): "+"}
+
+
+class Printer(Walker):
+    def next_direction(self, game):
+        print("\\x1b[2JPRINTED")
+        sys.stderr.write("\\x1b[41mSTDERR\\n")
+        return super().next_direction(game)
+
+
+class CtlName(Walker):
+    name = "ctl\\x1b[31mname\\n2nd line"
+
+
+class Sleeper(Walker):
+    def next_direction(self, game):
+        time.sleep(0.3)
+        return super().next_direction(game)
+'''
+
+ENTRIES = {
+    "explodes": "badbots:explodes",
+    "number": "badbots:number",
+    "setupraises": "badbots:SetupRaises",
+    "moveraises": "badbots:MoveRaises",
+    "seven": "badbots:Seven",
+    "exits": "badbots:Exits",
+    "mutator": "badbots:Mutator",
+    "badoverlay": "badbots:BadOverlay",
+    "printer": "badbots:Printer",
+    "ctlname": "badbots:CtlName",
+    "sleeper": "badbots:Sleeper",
+    "importraises": "badboom:X",
+    "evil\x1b[31mred": "badbots:Walker",
+}
+
+
+def make_bad_dist(root: Path) -> None:
+    """The package `badbots` 1.0 in ``root`` (put ``root`` on the path to install it)."""
+    make_dist(root, "badbots", ENTRIES)
+    (root / "badbots.py").write_text(BAD)
+    (root / "badboom.py").write_text('raise RuntimeError("import boom \\x1b]0;pwned\\x07")\n')

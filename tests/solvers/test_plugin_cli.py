@@ -1,0 +1,144 @@
+"""Misbehaving plugins through the installed `termsnake`: one escaped line or a lost game, never
+a traceback, and a slow one does not keep the keys waiting."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from bad_plugin_dist import make_bad_dist
+from pty_harness import Pty, quiet_env, termsnake_command
+
+
+def with_plugins(home: Path) -> dict[str, str]:
+    """An environment where the misbehaving plugins are installed."""
+    site = home / "site"
+    site.mkdir(exist_ok=True)
+    make_bad_dist(site)
+    env = quiet_env(home)
+    paths = [str(site), *filter(None, [env.get("PYTHONPATH")])]
+    return {**env, "PYTHONPATH": os.pathsep.join(paths)}
+
+
+def termsnake(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [termsnake_command(), *args],
+        capture_output=True,
+        text=True,
+        env=with_plugins(home),
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+        cwd=home,
+        check=False,
+    )
+
+
+def assert_clean(text: str) -> None:
+    assert "Traceback" not in text and "\x1b" not in text and "\x07" not in text
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["bench", "--ai", "explodes"], r"could not be made: RuntimeError: factory exploded \x1b"),
+        (["bench", "--ai", "importraises"], r"failed to import: RuntimeError: import boom \x1b]"),
+        (["--ai", "explodes", "--size", "6x6"], "could not be made: RuntimeError"),
+        (["--ai", "setupraises", "--size", "6x6"], r"could not set up: RuntimeError: setup boom"),
+        (["--ai", "nosuch"], r"known solvers: astar, "),
+    ],
+)
+def test_a_plugin_that_cannot_play_is_one_escaped_line_and_exit_2(
+    tmp_path: Path, args: list[str], said: str
+) -> None:
+    done = termsnake(tmp_path, *args)
+    assert done.returncode == 2
+    assert said in done.stderr and len(done.stderr.splitlines()) == 1
+    assert_clean(done.stderr)
+
+
+def test_bench_counts_a_failing_plugin_as_lost_games_and_keeps_its_prints_off_stdout(
+    tmp_path: Path,
+) -> None:
+    done = termsnake(
+        tmp_path, "bench", "--ai", "moveraises,seven,exits,printer,mutator,setupraises",
+        "--games", "2", "--size", "6x6", "--json",
+    )  # fmt: skip
+    assert done.returncode == 0
+    rows = {row["solver"]: row for row in json.loads(done.stdout)}
+    assert [rows[s]["deaths"] for s in ("moveraises", "seven", "exits")] == [2, 2, 2]
+    assert rows["moveraises"]["mean_steps"] == 3.0
+    assert rows["printer"]["games"] == rows["mutator"]["games"] == 2
+    assert r"unavailable: plugin setupraises could not set up" in done.stderr
+    assert_clean(done.stdout + done.stderr)
+
+
+def test_solvers_lists_plugins_escaped_and_aligned(tmp_path: Path) -> None:
+    done = termsnake(tmp_path, "solvers")
+    assert done.returncode == 0
+    assert_clean(done.stdout + done.stderr)
+    lines = done.stdout.splitlines()
+    evil = next(x for x in lines if x.startswith(r"evil\x1b[31mred"))
+    assert evil.index("badbots 1.0") == lines[0].index("termsnake")
+
+
+@pytest.mark.terminal
+def test_watching_a_plugin_that_raises_ends_in_a_lost_game(tmp_path: Path) -> None:
+    p = Pty(
+        ["--ai", "moveraises", "--size", "6x6", "--speed", "50"],
+        tmp_path,
+        env=with_plugins(tmp_path),
+    )
+    try:
+        p.wait_for("DIED")
+        p.send("x")
+        assert p.wait_exit() == 0
+        assert p.restored()
+        text = p.text()
+        assert r"Game over: died (plugin moveraises raised ZeroDivisionError: move boom" in text
+        assert "Traceback" not in text
+    finally:
+        p.close()
+
+
+@pytest.mark.terminal
+def test_a_bad_overlay_and_a_name_with_control_characters_are_drawn_safely(
+    tmp_path: Path,
+) -> None:
+    env = with_plugins(tmp_path)
+    p = Pty(["--ai", "badoverlay", "--size", "6x6"], tmp_path, env=env)
+    try:
+        p.wait_for("walker")
+        p.send("c")
+        p.wait_for(lambda: "+" in p.text())
+        p.send("q")
+        assert p.wait_exit() == 0 and "Traceback" not in p.text()
+    finally:
+        p.close()
+    p = Pty(["--ai", "ctlname", "--size", "6x6"], tmp_path, env=env)
+    try:
+        p.wait_for(r"ctl\x1b[31mname\n2nd line")
+        p.send("q")
+        assert p.wait_exit() == 0 and "Traceback" not in p.text()
+        assert "\x1b[31mname" not in bytes(p.raw).decode(errors="replace")
+    finally:
+        p.close()
+
+
+@pytest.mark.terminal
+def test_q_acts_after_the_move_of_a_slow_plugin_under_way(tmp_path: Path) -> None:
+    # The plugin takes 0.3 s a move at 50 moves a second: q must not wait for ten of them.
+    p = Pty(
+        ["--ai", "sleeper", "--size", "6x6", "--speed", "50"], tmp_path, env=with_plugins(tmp_path)
+    )
+    try:
+        p.wait_for("steps 1")
+        sent = time.monotonic()
+        p.send("q")
+        assert p.wait_exit() == 0
+        assert time.monotonic() - sent < 1.5
+    finally:
+        p.close()

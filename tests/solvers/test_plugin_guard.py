@@ -1,0 +1,156 @@
+"""A plugin plays behind a guard: whatever it raises, answers, draws, prints or touches,
+termsnake goes on, and nothing of it reaches the terminal raw."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from bad_plugin_dist import make_bad_dist
+
+from termsnake.core.game import Game, Outcome
+from termsnake.core.geometry import Point
+from termsnake.core.level import open_level
+from termsnake.solvers import SolverUnavailable, create, play, registry
+from termsnake.solvers.plugins import Guarded
+
+
+@pytest.fixture
+def bad(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The misbehaving plugins installed; found afresh, their modules forgotten after."""
+    make_bad_dist(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    registry.plugins.cache_clear()
+    yield
+    registry.plugins.cache_clear()
+    for module in ("badbots", "badboom"):
+        sys.modules.pop(module, None)
+
+
+def game() -> Game:
+    return Game(open_level(6, 6, 3), 1)
+
+
+def assert_safe(text: str) -> None:
+    assert "\x1b" not in text and "\x07" not in text and "\n" not in text
+
+
+@pytest.mark.parametrize(
+    ("name", "said"),
+    [
+        ("explodes", r"could not be made: RuntimeError: factory exploded \x1b[2J"),
+        ("number", "made 42, not a solver (it has no setup, next_direction, overlay)"),
+        ("importraises", r"failed to import: RuntimeError: import boom \x1b]0;pwned\x07"),
+    ],
+)
+def test_a_plugin_that_cannot_be_made_is_a_one_line_escaped_error(
+    bad: None, name: str, said: str
+) -> None:
+    with pytest.raises(ValueError) as info:
+        create(name)
+    assert said in str(info.value) and f"plugin '{name}'" in str(info.value)
+    assert_safe(str(info.value))
+
+
+def test_a_setup_that_raises_makes_the_plugin_unavailable(bad: None) -> None:
+    with pytest.raises(SolverUnavailable) as info:
+        create("setupraises").setup(game())
+    assert (
+        str(info.value) == r"plugin setupraises could not set up: RuntimeError: setup boom \x1b[2J"
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "cause", "steps"),
+    [
+        (
+            "moveraises",
+            r"plugin moveraises raised ZeroDivisionError: move boom \x1b]0;title\x07",
+            3,
+        ),
+        ("seven", "plugin seven answered 7, not a direction", 0),
+        ("exits", "plugin exits raised SystemExit: 3", 0),
+    ],
+)
+def test_a_plugin_that_fails_in_a_move_loses_the_game_saying_what_it_did(
+    bad: None, name: str, cause: str, steps: int
+) -> None:
+    g = game()
+    assert play(g, create(name)) is Outcome.DIED
+    assert g.cause == cause and g.steps == steps
+
+
+def test_a_plugin_cannot_change_the_live_game(bad: None) -> None:
+    g = game()
+    solver = create("mutator")
+    solver.setup(g)
+    for _ in range(5):
+        before = (g.steps, list(g.body), g.outcome)
+        solver.next_direction(g)
+        assert (g.steps, list(g.body), g.outcome) == before
+
+
+def test_the_copy_a_plugin_sees_keeps_in_step_with_the_game() -> None:
+    seen: list[tuple[int, list[Point], Point | None]] = []
+    inner = create("greedy")
+
+    class Watcher:
+        name = "watcher"
+
+        def setup(self, view: Game) -> None:
+            inner.setup(view)
+
+        def next_direction(self, view: Game):  # type: ignore[no-untyped-def]
+            seen.append((view.steps, list(view.body), view.food))
+            return inner.next_direction(view)
+
+        def overlay(self, view: Game) -> dict[Point, str]:
+            return {}
+
+    g, alone = game(), game()
+    play(g, Guarded(Watcher(), "watcher"))
+    play(alone, create("greedy"))
+    assert g.moves == alone.moves and g.outcome is alone.outcome  # the same game
+    replayed = Game(g.level, g.seed)
+    for (steps, body, food), move in zip(seen, g.moves, strict=False):
+        assert (steps, list(replayed.body), replayed.food) == (steps, body, food)
+        replayed.step(move)
+
+
+def test_a_bad_overlay_is_cut_to_what_can_be_drawn(bad: None) -> None:
+    g = game()
+    solver = create("badoverlay")
+    solver.setup(g)
+    assert solver.overlay(g) == {Point(1, 0): "+"}
+
+
+def test_a_name_with_control_characters_is_shown_escaped_and_plays(bad: None) -> None:
+    solver = create("ctlname")
+    assert solver.name == r"ctl\x1b[31mname\n2nd line"
+    g = game()
+    play(g, solver, max_steps=3)
+    assert g.steps == 3
+
+
+def test_a_plugins_prints_go_nowhere(bad: None, capfd: pytest.CaptureFixture[str]) -> None:
+    play(game(), create("printer"), max_steps=3)
+    out, err = capfd.readouterr()
+    assert out == err == ""
+
+
+def test_unknown_names_list_plugin_names_escaped(bad: None) -> None:
+    with pytest.raises(ValueError) as info:
+        create("nosuch")
+    assert r"evil\x1b[31mred" in str(info.value)
+    assert_safe(str(info.value))
+
+
+def test_listing_warns_about_a_plugin_that_fails_to_import_escaped(
+    bad: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rows = {r.name: r for r in registry.listing()}
+    assert rows["importraises"].problem == "does not load"
+    err = capsys.readouterr().err
+    assert r"import boom \x1b]0;pwned\x07; skipped" in err and "\x1b" not in err
