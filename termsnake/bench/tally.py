@@ -43,7 +43,7 @@ class Tally:
             self.unavailable = record.unavailable
         if record.error is not None and self.failed is None:
             self.failed = (g, record.error)
-        if record.cause and record.cause.startswith("engine "):
+        if record.cause and record.cause.startswith(("engine ", "plugin ")):
             self.causes.append((g, record.cause))
         self.outcomes[record.outcome] += 1
         self.steps[record.steps] += 1

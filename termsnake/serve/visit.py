@@ -168,11 +168,11 @@ class Visit:
             )
             controller.who = who
         else:
-            solver = create(bot)
             try:
+                solver = create(bot)
                 solver.setup(game)
-            except SolverUnavailable as e:
-                return self.page([f"{bot} cannot play {level.name}: {e}"])
+            except (SolverUnavailable, ValueError) as e:  # ValueError: a plugin not made
+                return self.page([printable(f"{bot} cannot play {level.name}: {e}")])
             controller = AIController(solver, who, preset.commands, preset.directions)
         live = self.hub.start(who, level.name, game)
         session = Session(

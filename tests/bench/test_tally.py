@@ -71,8 +71,11 @@ def test_the_first_failure_and_reason_are_kept() -> None:
             GameRecord(error="later"),
             GameRecord(unavailable="no cycle"),
             GameRecord(Outcome.DIED, 1, 1, 1, 0.1, cause="engine exited"),
+            GameRecord(Outcome.DIED, 1, 1, 1, 0.1, cause="hit the wall"),
+            GameRecord(Outcome.DIED, 1, 1, 1, 0.1, cause="plugin p raised KeyError: 1"),
         ]
     )
     assert tally.failed == (1, "ZeroDivisionError: oops")
     assert tally.unavailable == "no cycle"
-    assert tally.causes == [(4, "engine exited")]
+    # A bot's own fault is told game by game; a death by the rules is not.
+    assert tally.causes == [(4, "engine exited"), (6, "plugin p raised KeyError: 1")]
