@@ -19,11 +19,14 @@ import numpy as np
 
 from termsnake.core.game import Game
 from termsnake.core.level import Level
+from termsnake.formats.fileio import describe_parse_error
+from termsnake.formats.text import printable
 from termsnake.solvers.base import play
-from termsnake.solvers.neuro import FloatArray, Network, NeuroSolver
+from termsnake.solvers.neuro import FloatArray, Network, NeuroSolver, is_finite_number
 
 CHECKPOINT: Final = "termsnake-neuro-checkpoint/1"
 SEED_STRIDE: Final = 1_000_003
+POINT_KEYS: Final = ("generation", "best", "mean", "elite")
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,13 +96,11 @@ class State:
 
     @classmethod
     def from_json(cls, text: str, plan: Plan, name: str) -> State:
-        """Read a checkpoint; ValueError (naming ``name``) if it is not one for this plan."""
-        try:
-            obj: Any = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise ValueError(f"{name}: not a checkpoint (not JSON: {e.msg})") from None
-        if not isinstance(obj, dict) or obj.get("format") != CHECKPOINT:
-            raise ValueError(f'{name}: not a checkpoint (no "format": "{CHECKPOINT}")')
+        """Read a checkpoint; ValueError (naming ``name``, escaped) if it is not one for this
+        plan or anything in it is not what training wrote: it is all checked before a single
+        game, so a damaged one never gets as far as overwriting the weights."""
+        name = printable(name)
+        obj = parse_checkpoint(text, name)
         settings = {k: v for k, v in asdict(plan).items() if k != "level"}
         if obj.get("plan") != {**settings, "board": plan.level.name}:
             raise ValueError(f"{name}: a checkpoint of other settings; resume with the same ones")
@@ -113,11 +114,42 @@ class State:
             or not all(isinstance(v, list) and len(v) == size for v in [*pop, best])
         ):
             raise ValueError(f"{name}: the checkpoint's population does not fit its settings")
-        curve = obj.get("curve")
+        if not all(is_finite_number(x) for v in [*pop, best] for x in v):
+            raise ValueError(f"{name}: the checkpoint's population holds other than finite numbers")
         generation = obj.get("generation")
-        if not isinstance(curve, list) or not isinstance(generation, int):
-            raise ValueError(f"{name}: the checkpoint has no generation or curve")
-        return cls(generation, pop, best, curve)
+        curve = obj.get("curve")
+        if not isinstance(generation, int) or isinstance(generation, bool) or generation < 0:
+            raise ValueError(f"{name}: the checkpoint's generation is not a whole number >= 0")
+        if not isinstance(curve, list) or len(curve) != generation:
+            raise ValueError(f"{name}: the checkpoint's curve is not one point a generation")
+        if not all(_is_point(p, g) for g, p in enumerate(curve)):
+            raise ValueError(f"{name}: the checkpoint's curve holds a point that is not one")
+        vectors = [[float(x) for x in v] for v in pop]
+        return cls(generation, vectors, [float(x) for x in best], curve)
+
+
+def parse_checkpoint(text: str, name: str) -> dict[str, Any]:
+    """A checkpoint's JSON object, or ValueError naming ``name``: not JSON, too deep, a number
+    too long to read, or no checkpoint's format tag."""
+    try:
+        obj: Any = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{name}: not a checkpoint (not JSON: {e.msg})") from None
+    except (ValueError, RecursionError) as e:
+        raise ValueError(f"{name}: not a checkpoint ({describe_parse_error(e)})") from None
+    if not isinstance(obj, dict) or obj.get("format") != CHECKPOINT:
+        raise ValueError(f'{name}: not a checkpoint (no "format": "{CHECKPOINT}")')
+    return obj
+
+
+def _is_point(point: object, generation: int) -> bool:
+    # A point of the curve as step() makes it: its generation, and three finite scores.
+    return (
+        isinstance(point, dict)
+        and set(point) == set(POINT_KEYS)
+        and all(is_finite_number(point[k]) for k in POINT_KEYS)
+        and point["generation"] == generation
+    )
 
 
 def start(plan: Plan) -> State:

@@ -23,7 +23,8 @@ import numpy as np
 from termsnake.core.board import Board
 from termsnake.core.game import Game
 from termsnake.core.geometry import Direction, Point
-from termsnake.formats.fileio import TooLarge, read_capped
+from termsnake.formats.fileio import TooLarge, describe_parse_error, read_capped
+from termsnake.formats.text import printable
 from termsnake.solvers.base import SolverUnavailable
 from termsnake.solvers.grid import Grid, grid_of
 
@@ -102,11 +103,15 @@ class Network:
 
     @classmethod
     def from_json(cls, text: str, name: str) -> Network:
-        """Read a weights file's text; WeightsError naming ``name`` on any problem."""
+        """Read a weights file's text; WeightsError naming ``name`` (escaped) on any problem."""
+        name = printable(name)
         try:
             obj = json.loads(text)
         except json.JSONDecodeError as e:
             raise WeightsError(f"{name}: not a weights file (not JSON: {e.msg})") from None
+        except (ValueError, RecursionError) as e:
+            why = describe_parse_error(e)
+            raise WeightsError(f"{name}: not a weights file ({why})") from None
         if not isinstance(obj, dict) or obj.get("format") != FORMAT:
             raise WeightsError(f'{name}: not a weights file (no "format": "{FORMAT}")')
         hidden = obj.get("hidden")
@@ -128,11 +133,20 @@ def _matrix(value: object, shape: tuple[int, int], key: str, name: str) -> Float
         raise WeightsError(f'{name}: "{key}" must be {rows} rows of {cols} numbers')
     assert isinstance(value, list)
     flat = [v for row in value for v in row]
-    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in flat) or not all(
-        math.isfinite(v) for v in flat
-    ):
+    if not all(is_finite_number(v) for v in flat):
         raise WeightsError(f'{name}: "{key}" holds something other than finite numbers')
     return np.array(flat, dtype=np.float64).reshape(rows, cols)
+
+
+def is_finite_number(value: object) -> bool:
+    """Whether a value read from JSON is a number a float holds: JSON's integers have no
+    limit, and one of 400 digits is no weight."""
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
 
 
 def load_network(path: str | None) -> Network:
@@ -140,16 +154,17 @@ def load_network(path: str | None) -> Network:
     if path is None:
         text = (resources.files("termsnake.solvers") / SHIPPED).read_text(encoding="utf-8")
         return Network.from_json(text, SHIPPED)
+    shown = printable(path)
     try:
         data = read_capped(path, MAX_WEIGHTS_BYTES)
     except TooLarge as e:
-        raise WeightsError(e.describe(path)) from None
+        raise WeightsError(f"{shown}: {e.describe('a weights file')}") from None
     except OSError as e:
-        raise WeightsError(f"{path}: cannot read the weights: {e.strerror or e}") from None
+        raise WeightsError(f"{shown}: cannot read the weights: {e.strerror or e}") from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        raise WeightsError(f"{path}: not a weights file (not UTF-8 text)") from None
+        raise WeightsError(f"{shown}: not a weights file (not UTF-8 text)") from None
     return Network.from_json(text, path)
 
 

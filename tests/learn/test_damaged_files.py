@@ -1,0 +1,105 @@
+"""Damaged weights files and checkpoints: one line naming the file, never a traceback, and a
+checkpoint checked whole before training writes anything."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from termsnake.commands import cli
+from termsnake.solvers.neuro import Network
+
+TRAIN = ["train", "neuro", "--size", "6x6", "--population", "2", "--games", "1"]
+
+
+def weights_with(value: str) -> str:
+    """A weights file for 6x6 whose first weight is the JSON text ``value``."""
+    text = Network.from_vector([0.5] * Network.size(2), 2).to_json()
+    return text.replace("[[0.5,", f"[[{value},", 1)
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        (weights_with("9" * 400), "finite numbers"),
+        (weights_with("9" * 5000), "a number too long to read (5000 digits)"),
+        ("[" * 100_000, "nested too deeply"),
+    ],
+)
+def test_bad_weights_make_neuro_unavailable_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, problem: str
+) -> None:
+    path = tmp_path / "w.json"
+    path.write_text(content)
+    bench = ["bench", "--ai", f"neuro:{path}", "--size", "6x6", "--games", "1"]
+    assert cli.main(bench) == 2
+    err = capsys.readouterr().err
+    line = next(x for x in err.splitlines() if "unavailable" in x)
+    assert str(path) in line and problem in line and "Error" not in err
+
+
+def test_a_weights_path_reaches_the_terminal_escaped(capsys: pytest.CaptureFixture[str]) -> None:
+    bench = ["bench", "--ai", "neuro:x\x1b]0;pwn\x07\x1b[2J", "--size", "6x6", "--games", "1"]
+    assert cli.main(bench) == 2
+    out, err = capsys.readouterr()
+    assert "\x1b" not in out + err and "\x07" not in out + err
+    assert "x\\x1b]0;pwn\\x07\\x1b[2J: cannot read the weights" in err
+
+
+def edit(obj: dict[str, Any], key: str, value: Any) -> None:
+    obj[key] = value
+
+
+def set_point(obj: dict[str, Any], point: Any) -> None:
+    obj["curve"][0] = point
+
+
+DAMAGE: list[tuple[Callable[[dict[str, Any]], None], str]] = [
+    (lambda o: edit(o, "population", [["x"] * len(o["best"])] * 2), "finite numbers"),
+    (lambda o: edit(o, "population", [[float("nan")] * len(o["best"])] * 2), "finite numbers"),
+    (lambda o: edit(o, "best", [10**400] * len(o["best"])), "finite numbers"),
+    (lambda o: edit(o, "generation", -3), "generation"),
+    (lambda o: edit(o, "generation", True), "generation"),
+    (lambda o: edit(o, "generation", 10**30), "curve"),
+    (lambda o: set_point(o, 1), "curve"),
+    (lambda o: set_point(o, {}), "curve"),
+    (lambda o: set_point(o, {"generation": "a", "best": "b", "mean": 1, "elite": 1}), "curve"),
+    (lambda o: edit(o, "curve", "x"), "curve"),
+]
+
+
+@pytest.mark.parametrize(("damage", "problem"), DAMAGE)
+def test_a_damaged_checkpoint_is_refused_before_anything_is_written(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    damage: Callable[[dict[str, Any]], None],
+    problem: str,
+) -> None:
+    out = tmp_path / "w.json"
+    assert cli.main([*TRAIN, "--generations", "2", "--out", str(out)]) == 0
+    checkpoint = tmp_path / "w.json.checkpoint.json"
+    obj = json.loads(checkpoint.read_text())
+    damage(obj)
+    checkpoint.write_text(json.dumps(obj))
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    capsys.readouterr()
+    assert cli.main([*TRAIN, "--generations", "4", "--out", str(out), "--resume"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(checkpoint) in err and problem in err
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000, '{"generation": ' + "9" * 5000 + "}"])
+def test_a_checkpoint_too_deep_or_with_a_huge_number_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str
+) -> None:
+    (tmp_path / "w.json.checkpoint.json").write_text(text)
+    assert (
+        cli.main([*TRAIN, "--generations", "1", "--out", str(tmp_path / "w.json"), "--resume"]) == 2
+    )
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not a checkpoint" in err and "sys." not in err
