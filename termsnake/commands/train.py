@@ -4,9 +4,16 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Final
 
 from termsnake.commands import args as cliargs
 from termsnake.commands.args import Subparsers
+
+# Memory and the checkpoint grow with each: a run must fit in memory and its checkpoint be
+# one that --resume reads back (termsnake.learn.training.MAX_CHECKPOINT).
+MAX_GENERATIONS: Final = 100_000
+MAX_POPULATION: Final = 4096
+MAX_GAMES: Final = 10_000
 
 
 def add_parsers(sub: Subparsers) -> None:
@@ -22,13 +29,25 @@ def add_parsers(sub: Subparsers) -> None:
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--size", type=cliargs.size, metavar="WxH", help="an open board (8x8)")
     where.add_argument("--level", metavar="NAME|PATH", help="a preset or level file")
-    parser.add_argument("--generations", type=cliargs.positive_int, default=40, metavar="N")
-    parser.add_argument("--population", type=cliargs.int_at_least(2), default=32, metavar="N")
-    parser.add_argument("--games", type=cliargs.positive_int, default=8, metavar="N",
-                        help="games that score each network in a generation")  # fmt: skip
+    parser.add_argument("--generations", type=cliargs.int_at_least(1, MAX_GENERATIONS),
+                        default=40, metavar="N")  # fmt: skip
+    parser.add_argument("--population", type=cliargs.int_at_least(2, MAX_POPULATION),
+                        default=32, metavar="N")  # fmt: skip
+    parser.add_argument(
+        "--games",
+        type=cliargs.int_at_least(1, MAX_GAMES),
+        default=8,
+        metavar="N",
+        help="games that score each network in a generation",
+    )
     parser.add_argument("--seed", type=cliargs.seed, default=1, metavar="S")
-    parser.add_argument("--jobs", type=cliargs.int_at_least(0), default=1, metavar="J",
-                        help="worker processes (0: one per CPU)")  # fmt: skip
+    parser.add_argument(
+        "--jobs",
+        type=cliargs.int_at_least(0),
+        default=1,
+        metavar="J",
+        help="worker processes (0: one per CPU; never more than the CPUs)",
+    )
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         help="run the games on the Dask cluster at ADDRESS")  # fmt: skip
     parser.add_argument("--out", required=True, metavar="PATH", help="the weights file to write")

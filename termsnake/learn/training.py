@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import multiprocessing
+import os
+import re
+import stat
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
+from multiprocessing import get_context
 from pathlib import Path
 from typing import Final
 
@@ -16,17 +20,35 @@ from termsnake.core.level import Level, open_level, with_length
 from termsnake.formats.fileio import TooLarge, read_capped, write_atomic
 from termsnake.formats.levelfile import LevelError
 from termsnake.formats.presets import load_level
+from termsnake.formats.text import printable
 from termsnake.learn.cluster import ClusterError, connect, map_on
 from termsnake.learn.curve import chart, csv_text
-from termsnake.learn.evolve import Plan, Runner, State, run_here, score, start, step
-from termsnake.solvers.neuro import Network
+from termsnake.learn.evolve import (
+    Plan,
+    Runner,
+    State,
+    parse_checkpoint,
+    run_here,
+    score,
+    start,
+    step,
+)
+from termsnake.solvers.neuro import MAX_WEIGHTS_BYTES, Network
 
 MAX_CHECKPOINT: Final = 64 * 1024 * 1024
+MAX_CURVE: Final = 16 * 1024 * 1024
+_CURVE_HEADER: Final = "generation,best,mean,elite"
+_CURVE_LINE: Final = re.compile(r"\d+(,-?\d+\.\d+){3}")
 
 
 def checkpoint_path(out: Path) -> Path:
     """The checkpoint beside the weights file."""
     return out.with_name(out.name + ".checkpoint.json")
+
+
+def curve_path(out: Path) -> Path:
+    """The learning curve's CSV beside the weights file."""
+    return out.with_name(out.name + ".curve.csv")
 
 
 def board(args: argparse.Namespace) -> Level:
@@ -44,72 +66,167 @@ def runner(args: argparse.Namespace) -> Iterator[Runner]:
         with connect(args.scheduler) as client:
             yield lambda tasks: map_on(client, score, tasks)
         return
-    jobs = args.jobs or multiprocessing.cpu_count()
+    # As bench: CPU-bound games gain nothing from more processes than cores (or networks).
+    cpus = os.cpu_count() or 1
+    jobs = min(args.jobs or cpus, cpus, args.population)
     if jobs == 1:
         yield run_here
         return
-    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+    with get_context("spawn").Pool(jobs) as pool:
         yield lambda tasks: pool.map(score, tasks)
 
 
 def resume(plan: Plan, path: Path) -> State:
     """The state saved in the checkpoint at ``path``; ValueError naming it on any problem."""
+    shown = printable(str(path))
     try:
         text = read_capped(path, MAX_CHECKPOINT).decode("utf-8")
     except TooLarge as e:
-        raise ValueError(e.describe(str(path))) from None
+        raise ValueError(f"{shown}: {e.describe('a checkpoint')}") from None
     except OSError as e:
-        raise ValueError(f"{path}: cannot read the checkpoint: {e.strerror or e}") from None
+        raise ValueError(f"{shown}: cannot read the checkpoint: {e.strerror or e}") from None
     except UnicodeDecodeError:
-        raise ValueError(f"{path}: not a checkpoint (not UTF-8 text)") from None
-    return State.from_json(text, plan, str(path))
+        raise ValueError(f"{shown}: not a checkpoint (not UTF-8 text)") from None
+    return State.from_json(text, plan, shown)
 
 
-def save(plan: Plan, state: State, out: Path) -> None:
+def _is_weights(text: str) -> bool:
+    try:
+        Network.from_json(text, "")
+    except ValueError:
+        return False
+    return True
+
+
+def _is_checkpoint(text: str) -> bool:
+    try:
+        parse_checkpoint(text, "")
+    except ValueError:
+        return False
+    return True
+
+
+def _is_curve(text: str) -> bool:
+    lines = text.splitlines()
+    return bool(lines) and lines[0] == _CURVE_HEADER and all(map(_CURVE_LINE.fullmatch, lines[1:]))
+
+
+_OUTPUTS: Final[tuple[tuple[Callable[[Path], Path], str, int, Callable[[str], bool]], ...]] = (
+    (lambda out: out, "a weights file", MAX_WEIGHTS_BYTES, _is_weights),
+    (checkpoint_path, "a checkpoint", MAX_CHECKPOINT, _is_checkpoint),
+    (curve_path, "a learning curve", MAX_CURVE, _is_curve),
+)
+
+
+def check_outputs(out: Path) -> None:
+    """ValueError unless training may write all its files: each is new, or a regular file that
+    termsnake wrote as what it will write there (an earlier run's, the one resumed). Anything
+    else the user made stays as it is: nothing is replaced that training did not write."""
+    for where, what, limit, ours in _OUTPUTS:
+        path = where(out)
+        shown = printable(str(path))
+        try:
+            info = os.stat(path)  # through a link: its target is what gets replaced
+        except FileNotFoundError:
+            # A link that points nowhere yet is written through: the folder is its target's.
+            folder = os.path.dirname(os.path.realpath(path) if path.is_symlink() else path)
+            if not os.path.isdir(folder or "."):
+                raise ValueError(f"cannot write {shown}: no folder {printable(folder)}") from None
+            continue
+        except OSError as e:
+            raise ValueError(f"cannot write {shown}: {e.strerror or e}") from None
+        if not stat.S_ISREG(info.st_mode):
+            raise ValueError(f"{shown} is {_kind(info.st_mode)}, not a file: give another --out")
+        try:
+            text = read_capped(path, limit).decode("utf-8")
+        except (OSError, TooLarge, UnicodeDecodeError):
+            text = ""
+        if not ours(text):
+            raise ValueError(
+                f"{shown} is there and is not {what} termsnake wrote; training would replace "
+                "it: give another --out, or delete the file first"
+            )
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a pipe"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "something other than a file"
+
+
+@dataclass
+class Run:
+    """A run as it goes: its state, and the generation the checkpoint on disk holds (None
+    while this run has none: nothing resumed and nothing saved yet)."""
+
+    state: State
+    saved: int | None
+
+
+def save(plan: Plan, run: Run, out: Path) -> None:
     """The weights of the best network so far, its checkpoint and the curve, each atomic."""
+    state = run.state
     network = Network.from_vector(state.best, plan.hidden)
     write_atomic(out, (network.to_json() + "\n").encode())
     write_atomic(checkpoint_path(out), state.to_json(plan).encode())
-    write_atomic(out.with_name(out.name + ".curve.csv"), csv_text(state.curve).encode())
+    run.saved = state.generation
+    write_atomic(curve_path(out), csv_text(state.curve).encode())
 
 
-def train(plan: Plan, state: State, generations: int, out: Path, go: Runner) -> State:
+def train(plan: Plan, run: Run, generations: int, out: Path, go: Runner) -> None:
     """Evolve until ``generations``, saving after each one, with a progress bar."""
-    with tqdm(total=generations, initial=state.generation, desc="train", unit="gen",
+    with tqdm(total=generations, initial=run.state.generation, desc="train", unit="gen",
               file=sys.stderr, disable=not sys.stderr.isatty()) as bar:  # fmt: skip
-        while state.generation < generations:
-            state = step(plan, state, go)
-            save(plan, state, out)
-            point = state.curve[-1]
+        while run.state.generation < generations:
+            run.state = step(plan, run.state, go)
+            save(plan, run, out)
+            point = run.state.curve[-1]
             bar.set_postfix(best=f"{point['best']:.1f}", mean=f"{point['mean']:.1f}")
             bar.update(1)
-    return state
+
+
+def interrupted(out: Path, saved: int | None) -> str:
+    """What Ctrl-C leaves: the checkpoint's generation, or nothing written at all."""
+    if saved is None:
+        return "interrupted before a generation was done; nothing was written"
+    where = printable(str(checkpoint_path(out)))
+    return f"interrupted; {where} holds generation {saved}: --resume goes on from there"
+
+
+def _error(message: str) -> int:
+    print(f"termsnake train: error: {printable(' '.join(message.split()))}", file=sys.stderr)
+    return 2
 
 
 def main(args: argparse.Namespace) -> int:
     """``termsnake train neuro ...``: 0 when trained, 2 on bad input, 130 on Ctrl-C."""
     out = Path(args.out)
+    shown = printable(str(out))
     try:
         plan = Plan(board(args), population=args.population, games=args.games, seed=args.seed,
                     elite=max(2, args.population * 3 // 16))  # fmt: skip
         state = resume(plan, checkpoint_path(out)) if args.resume else start(plan)
+        check_outputs(out)
     except (LevelError, ValueError) as e:
-        print(f"termsnake train: error: {' '.join(str(e).split())}", file=sys.stderr)
-        return 2
+        return _error(str(e))
+    run = Run(state, state.generation if args.resume else None)
     try:
         with runner(args) as go:
-            state = train(plan, state, args.generations, out, go)
+            train(plan, run, args.generations, out, go)
     except KeyboardInterrupt:
-        print(f"termsnake train: interrupted; {checkpoint_path(out)} holds generation "
-              f"{state.generation}: --resume goes on from there", file=sys.stderr)  # fmt: skip
+        print(f"termsnake train: {interrupted(out, run.saved)}", file=sys.stderr)
         return 130
     except OSError as e:
-        print(f"termsnake train: error: cannot write {out}: {e.strerror or e}", file=sys.stderr)
-        return 2
+        return _error(f"cannot write {shown}: {e.strerror or e}")
     except ClusterError as e:
-        print(f"termsnake train: error: {e}", file=sys.stderr)
-        return 2
-    print("\n".join(chart(state.curve)))
-    print(f"weights: {out} (best network of generation {state.generation}); "
-          f"play them: termsnake --ai neuro:{out}")  # fmt: skip
+        return _error(str(e))
+    print("\n".join(chart(run.state.curve)))
+    print(f"weights: {shown} (best network of generation {run.state.generation}); "
+          f"play them: termsnake --ai neuro:{shown}")  # fmt: skip
     return 0

@@ -38,6 +38,11 @@ def test_a_bad_checkpoint_is_one_line_and_kept(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "not a checkpoint" in err
     assert checkpoint.read_bytes() == b"\xff not a checkpoint"
+    # Not one training wrote, so a new run will not replace it either until it is deleted.
+    assert cli.main([*TRAIN, "--generations", "1", "--out", str(out)]) == 2
+    assert "delete" in capsys.readouterr().err
+    assert checkpoint.read_bytes() == b"\xff not a checkpoint"
+    checkpoint.unlink()
     assert cli.main([*TRAIN, "--generations", "1", "--out", str(out)]) == 0
     assert cli.main(["train", "neuro", "--size", "6x6", "--population", "6", "--generations",
                      "2", "--out", str(out), "--resume"]) == 2  # fmt: skip

@@ -1,0 +1,151 @@
+"""`train --out`: nothing the user made is replaced, --jobs and the sizes are capped, Ctrl-C
+names the generation the checkpoint really holds, and paths reach the terminal escaped."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from termsnake.commands import cli
+from termsnake.learn import training
+from termsnake.learn.evolve import step
+
+TRAIN = ["train", "neuro", "--size", "6x6", "--population", "2", "--games", "1"]
+
+
+def train(out: Path | str, *more: str) -> int:
+    return cli.main([*TRAIN, "--generations", "1", "--out", str(out), *more])
+
+
+@pytest.mark.parametrize("suffix", ["", ".checkpoint.json", ".curve.csv"])
+def test_a_users_file_at_any_of_the_three_paths_is_kept(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], suffix: str
+) -> None:
+    out = tmp_path / "notes.txt"
+    mine = tmp_path / f"notes.txt{suffix}"
+    mine.write_text("my notes\n")
+    assert train(out) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "another --out" in err and "delete" in err
+    assert mine.read_text() == "my notes\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [mine.name]  # nothing else written
+
+
+def test_pipes_devices_folders_and_links_to_files_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "null").symlink_to("/dev/null")
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "target.txt").write_text("kept\n")
+    (tmp_path / "link").symlink_to("target.txt")
+    for name, kind in [("fifo", "a pipe"), ("null", "a device"), ("folder", "a folder")]:
+        assert train(tmp_path / name) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and kind in err
+    assert train(tmp_path / "link") == 2
+    assert (tmp_path / "target.txt").read_text() == "kept\n"
+    assert (tmp_path / "link").is_symlink() and (tmp_path / "null").is_symlink()
+    assert not list(tmp_path.glob("*.json")) and not list(tmp_path.glob("*.csv"))
+
+
+def test_a_runs_own_files_are_replaced_and_a_link_to_them_written_through(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "w.json"
+    assert train(out) == 0
+    assert train(out) == 0  # again over its own weights, checkpoint and curve
+    assert cli.main([*TRAIN, "--generations", "2", "--out", str(out), "--resume"]) == 0
+    (tmp_path / "kept.json").write_bytes(out.read_bytes())
+    (tmp_path / "link.json").symlink_to("kept.json")
+    assert train(tmp_path / "link.json") == 0
+    assert (tmp_path / "link.json").is_symlink()
+    assert "generation 1" in capsys.readouterr().out
+
+
+def test_a_path_is_escaped_in_messages(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert train("nodir\x1b[2J/y") == 2
+    assert train("x\x1b[2Jy", "--resume") == 2
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and err.count("\\x1b[2J") == 3 and err.count("\n") == 2
+    assert train("w\x07.json") == 0
+    assert "\x07" not in capsys.readouterr().out
+
+
+def test_jobs_are_capped_at_the_cpus(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    pools: list[int] = []
+
+    class Context:
+        def Pool(self, jobs: int) -> Any:
+            pools.append(jobs)
+            return FakePool()
+
+    class FakePool:
+        def __enter__(self) -> FakePool:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            pass
+
+        def map(self, f: Any, tasks: Any) -> list[float]:
+            return [f(t) for t in tasks]
+
+    monkeypatch.setattr(os, "cpu_count", lambda: 3)
+    monkeypatch.setattr(training, "get_context", lambda method: Context())
+    assert cli.main([*TRAIN, "--population", "8", "--jobs", "1000000", "--generations", "1",
+                     "--out", str(tmp_path / "w.json")]) == 0  # fmt: skip
+    assert pools == [3]
+
+
+@pytest.mark.parametrize(
+    "option", [["--population", "1000000000"], ["--games", "10000000"], ["--generations", "10" * 9]]
+)
+def test_sizes_that_allocate_have_a_bound(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], option: list[str]
+) -> None:
+    # Parsed only: without the bound, running it would fill the memory.
+    with pytest.raises(SystemExit) as info:
+        cli.build_parser("train").parse_args([*TRAIN, "--out", str(tmp_path / "w.json"), *option])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "expected a number from" in err
+
+
+def stop_at(monkeypatch: pytest.MonkeyPatch, calls: int) -> None:
+    """Ctrl-C in the middle of the ``calls``-th generation."""
+    done: list[int] = []
+
+    def stepping(*a: Any) -> Any:
+        done.append(1)
+        if len(done) == calls:
+            raise KeyboardInterrupt
+        return step(*a)
+
+    monkeypatch.setattr(training, "step", stepping)
+
+
+def test_ctrl_c_names_the_generation_the_checkpoint_holds(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "w.json"
+    stop_at(monkeypatch, 3)
+    assert cli.main([*TRAIN, "--generations", "5", "--out", str(out)]) == 130
+    err = capsys.readouterr().err
+    assert "holds generation 2: --resume" in err and err.count("\n") == 1
+    assert '"generation": 2' in (tmp_path / "w.json.checkpoint.json").read_text()
+
+
+def test_ctrl_c_before_any_checkpoint_does_not_advise_resume(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    stop_at(monkeypatch, 1)
+    assert cli.main([*TRAIN, "--generations", "5", "--out", str(tmp_path / "w.json")]) == 130
+    err = capsys.readouterr().err
+    assert "nothing was written" in err and "--resume" not in err
+    assert not list(tmp_path.iterdir())
