@@ -2,14 +2,27 @@
 
 from __future__ import annotations
 
+import contextlib
+import logging
+import re
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Final, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar
+
+from termsnake.formats.text import shorten
 
 if TYPE_CHECKING:
     from distributed import Client
 
-CONNECT_TIMEOUT: Final = 5.0
+CONNECT_TIMEOUT: Final = 3.0
+# A run with no worker for this long can make no progress: it stops instead of waiting for ever.
+NO_WORKERS_TIMEOUT = 20.0
+POLL: Final = 0.25  # seconds between looks at the games under way
+LOOK_EVERY: Final = 1.0  # seconds between asking the scheduler how many workers it has
+# The form `dask scheduler` prints: a host name, an IPv4 or a bracketed IPv6 address, a port.
+ADDRESS: Final = re.compile(r"tcp://(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]):[0-9]{1,5}")
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -19,30 +32,138 @@ class ClusterError(Exception):
     """The scheduler could not be reached or used; the message says which and why."""
 
 
+def check_address(address: str) -> str:
+    """``address`` if it has the form ``tcp://HOST:PORT``; ClusterError saying so if not (other
+    schemes need a security setup that termsnake does not make)."""
+    match = ADDRESS.fullmatch(address)
+    if match is None or not 0 < int(address.rpartition(":")[2]) < 65536:
+        raise ClusterError(
+            f"--scheduler wants tcp://HOST:PORT (as `dask scheduler` prints it), "
+            f"not {shorten(address)!r}"
+        )
+    return address
+
+
 @contextmanager
-def connect(address: str, timeout: float = CONNECT_TIMEOUT) -> Iterator[Client]:
-    """A client of the scheduler at ``address``; ClusterError within ``timeout`` seconds if it
-    cannot be reached."""
+def _quiet_dask() -> Iterator[None]:
+    """Dask's own log lines silenced: what goes wrong is said in one line by the caller."""
+    drop = logging.Filter("-no logger has this name-")
+    loggers = [logging.getLogger("distributed")] + [
+        logging.getLogger(name)
+        for name in list(logging.root.manager.loggerDict)
+        if name.startswith("distributed.")
+    ]
+    handlers = {h for logger in loggers for h in logger.handlers}
+    for handler in handlers:
+        handler.addFilter(drop)
+    try:
+        yield
+    finally:
+        for handler in handlers:
+            handler.removeFilter(drop)
+
+
+@contextmanager
+def connect(address: str, timeout: float | None = None) -> Iterator[Client]:
+    """A client of the scheduler at ``address`` (``tcp://HOST:PORT``); ClusterError within
+    ``timeout`` seconds if it cannot be reached. The client is closed on every way out."""
+    check_address(address)
     try:
         from distributed import Client  # the cluster extra, imported only when asked for
     except ImportError:
         raise ClusterError(
             "--scheduler needs the cluster extra: pip install 'termsnake[cluster]'"
         ) from None
+
+    class _Client(Client):
+        def start(self, **kwargs: Any) -> None:
+            # Closed here, while its event loop runs: left to __del__ at exit, a client that
+            # failed to start hangs the exit for seconds and prints a traceback.
+            try:
+                super().start(**kwargs)
+            except BaseException:
+                self.close()
+                raise
+
+    wait = CONNECT_TIMEOUT if timeout is None else timeout
+    with _quiet_dask():
+        try:
+            client = _Client(address, timeout=f"{wait}s", set_as_default=False)
+        except (OSError, TimeoutError) as e:
+            reason = " ".join(str(e).split()) or type(e).__name__
+            raise ClusterError(f"cannot reach the Dask scheduler at {address}: {reason}") from None
+        except Exception:  # what a server that is no Dask scheduler answers makes Dask raise
+            raise ClusterError(
+                f"cannot use {address}: what answers there is not a Dask scheduler"
+            ) from None
+        try:
+            yield client
+        finally:
+            client.close()
+
+
+def map_on(
+    client: Client,
+    fn: Callable[..., R],
+    items: Sequence[T],
+    done: Callable[[int], None] | None = None,
+    **shared: Any,
+) -> list[R]:
+    """``fn`` over ``items`` on the cluster (each call also given ``shared``, sent once),
+    results in the order of ``items`` (so the numbers are those of a local run); ``done(n)``
+    as n more end. ClusterError if the scheduler is lost, if the cluster has no worker for
+    NO_WORKERS_TIMEOUT seconds, or if the games keep killing their workers."""
+    # On every worker, so that losing some of them loses no data (a list of one: a dict or a
+    # list alone would be scattered piecewise).
+    shared = {k: client.scatter([v], broadcast=True, hash=False)[0] for k, v in shared.items()}
+    futures = client.map(fn, items, pure=False, **shared)
     try:
-        client = Client(address, timeout=f"{timeout}s", set_as_default=False)
-    except (OSError, TimeoutError, ValueError) as e:
+        _wait_all(client, futures, done)
+        results: list[R] = client.gather(futures)
+    except ClusterError:
+        raise
+    except Exception as e:  # a worker killed by a game over and over, the scheduler lost
         reason = " ".join(str(e).split()) or type(e).__name__
-        raise ClusterError(f"cannot reach the Dask scheduler at {address}: {reason}") from None
-    try:
-        yield client
+        raise ClusterError(
+            f"the games on the Dask cluster failed: {shorten(reason, 200)}"
+        ) from None
     finally:
-        client.close()
-
-
-def map_on(client: Client, fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
-    """``fn`` over ``items`` on the cluster, results in the order of ``items`` (so the numbers
-    are those of a local run)."""
-    futures = client.map(fn, items, pure=False)
-    results: list[R] = client.gather(futures)
+        with contextlib.suppress(Exception):  # a client already closed has nothing to cancel
+            client.cancel(futures)
     return results
+
+
+def _wait_all(client: Client, futures: list[Any], done: Callable[[int], None] | None) -> None:
+    """Until every future has ended, telling ``done`` of them; ClusterError if none can."""
+    address = getattr(client.scheduler, "address", "?")
+    # Woken by the futures' own callbacks: distributed.wait with a timeout leaves its waiters
+    # behind on every call, and a long run would pile them up.
+    ended = threading.Event()
+    for future in futures:
+        future.add_done_callback(lambda _: ended.set())
+    left = list(futures)
+    alone_since: float | None = None
+    looked = time.monotonic()
+    while left:
+        ended.wait(POLL)
+        ended.clear()
+        now = [f for f in left if not f.done()]
+        if done is not None and len(now) < len(left):
+            done(len(left) - len(now))
+        left = now
+        if client.status != "running":
+            raise ClusterError(f"lost the connection to the Dask scheduler at {address}")
+        if any(f.cancelled() for f in futures):
+            raise ClusterError(f"the Dask cluster at {address} lost its workers and their data")
+        if not left or time.monotonic() - looked < LOOK_EVERY:
+            continue
+        looked = time.monotonic()
+        if client.scheduler_info(n_workers=0).get("n_workers", 0):
+            alone_since = None
+        elif alone_since is None:
+            alone_since = looked
+        elif looked - alone_since > NO_WORKERS_TIMEOUT:
+            raise ClusterError(
+                f"the Dask cluster at {address} has had no worker for "
+                f"{NO_WORKERS_TIMEOUT:g} s: the games cannot go on"
+            )

@@ -1,19 +1,29 @@
-"""A real local Dask cluster gives exactly the numbers of a local run; a dead address is quick."""
+"""A real local Dask cluster gives exactly the numbers of a local run, relative weights paths
+meaning the client's files; bad addresses, a server that is no scheduler, a cluster with no
+workers or that loses its scheduler are one line and a prompt exit."""
 
 from __future__ import annotations
 
 import json
+import signal
+import socket
+import subprocess
+import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import numpy as np
 import pytest
 from distributed import LocalCluster
 
 from termsnake.commands import cli
 from termsnake.core.level import open_level
+from termsnake.learn import cluster
 from termsnake.learn.cluster import ClusterError, connect, map_on
 from termsnake.learn.evolve import Plan, score, start, step
+from termsnake.solvers.neuro import Network
 
 PLAN = Plan(open_level(6, 6, 1), hidden=4, population=6, elite=2, games=2, seed=5)
 
@@ -21,9 +31,9 @@ PLAN = Plan(open_level(6, 6, 1), hidden=4, population=6, elite=2, games=2, seed=
 @pytest.fixture(scope="module")
 def scheduler() -> Iterator[str]:
     with LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-    ) as cluster:
-        yield cluster.scheduler_address
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
+    ) as started:
+        yield started.scheduler_address
 
 
 def test_training_on_a_cluster_gives_the_local_result(scheduler: str) -> None:
@@ -65,3 +75,146 @@ def test_bench_and_train_on_a_cluster_print_the_local_numbers(
     assert cli.main([*train, "--out", str(tmp_path / "a.json")]) == 0
     assert cli.main([*train, "--out", str(tmp_path / "b.json"), "--scheduler", scheduler]) == 0
     assert (tmp_path / "a.json").read_text() == (tmp_path / "b.json").read_text()
+
+
+BENCH = ["bench", "--ai", "greedy", "--size", "6x6", "--games", "2"]
+
+
+@pytest.mark.parametrize(
+    "address",
+    ["nonsense", "127.0.0.1", "http://127.0.0.1:1", "tcp://[::1", "inproc://x",
+     "tls://127.0.0.1:1", "ucx://127.0.0.1:1", "tcp://127.0.0.1:0", "tcp://h:99999"],
+)  # fmt: skip
+def test_a_malformed_address_is_one_line_at_once(
+    address: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    began = time.monotonic()
+    assert cli.main([*BENCH, "--scheduler", address]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "wants tcp://HOST:PORT" in err
+    assert time.monotonic() - began < 1
+
+
+@pytest.fixture
+def junk_server() -> Iterator[int]:
+    """A TCP server that answers like a web server, not a Dask scheduler."""
+    server = socket.create_server(("127.0.0.1", 0))
+    stop = threading.Event()
+    answered: list[socket.socket] = []  # held open, as a server that waits for more would
+
+    def serve() -> None:
+        server.settimeout(0.1)
+        while not stop.is_set():
+            try:
+                conn, _ = server.accept()
+            except TimeoutError:
+                continue
+            answered.append(conn)
+            conn.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n" * 4)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    yield server.getsockname()[1]
+    stop.set()
+    thread.join()
+    for conn in answered:
+        conn.close()
+    server.close()
+
+
+def test_a_server_that_is_no_scheduler_is_one_line_and_a_clean_exit(junk_server: int) -> None:
+    argv = [sys.executable, "-m", "termsnake", *BENCH, "--scheduler"]
+    began = time.monotonic()
+    done = subprocess.run(
+        [*argv, f"tcp://127.0.0.1:{junk_server}"], capture_output=True, text=True, timeout=30
+    )
+    assert done.returncode == 2
+    assert done.stderr == (
+        f"termsnake bench: error: cannot use tcp://127.0.0.1:{junk_server}: "
+        "what answers there is not a Dask scheduler\n"
+    )
+    assert time.monotonic() - began < 5  # no client left to time out at exit
+
+
+def test_a_cluster_without_workers_stops_with_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(cluster, "NO_WORKERS_TIMEOUT", 0.5)
+    with LocalCluster(n_workers=0, processes=True, dashboard_address=":0") as empty:
+        began = time.monotonic()
+        assert cli.main([*BENCH, "--scheduler", empty.scheduler_address]) == 2
+        assert time.monotonic() - began < 5
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "has had no worker for 0.5 s" in err
+
+
+@pytest.mark.slow  # a scheduler of its own, started and killed
+def test_a_lost_scheduler_stops_the_run_with_one_line(tmp_path: Path) -> None:
+    port = _free_port()
+    scheduler = subprocess.Popen(
+        ["dask", "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        _wait_for_port(port)
+        bench = subprocess.Popen(
+            [sys.executable, "-m", "termsnake", *BENCH, "--scheduler", f"tcp://127.0.0.1:{port}"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        time.sleep(2)  # connected, waiting for a worker
+        scheduler.send_signal(signal.SIGKILL)
+        began = time.monotonic()
+        out, err = bench.communicate(timeout=30)
+    finally:
+        scheduler.kill()
+        scheduler.wait()
+    assert bench.returncode == 2 and out == ""
+    assert (
+        err
+        == f"termsnake bench: error: lost the connection to the Dask scheduler at tcp://127.0.0.1:{port}\n"
+    )
+    assert time.monotonic() - began < 3
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def _wait_for_port(port: int) -> None:
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise AssertionError("the scheduler did not start")
+
+
+def test_relative_weights_are_the_clients_file(
+    scheduler: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "rel").mkdir()
+    network = Network.from_vector(np.random.default_rng(3).normal(size=Network.size(4)), 4)
+    (tmp_path / "rel" / "wts.json").write_text(network.to_json())
+    args = ["bench", "--ai", "neuro:rel/wts.json,greedy", "--size", "6x6", "--games", "3"]
+    args += ["--json", "--record-dir", "replays"]
+    assert cli.main(args) == 0
+    here = json.loads(capsys.readouterr().out)
+    kept = {p.name: p.read_bytes() for p in (tmp_path / "replays").iterdir()}
+    assert cli.main([*args, "--scheduler", scheduler]) == 0
+    there = json.loads(capsys.readouterr().out)
+    for row in (*here, *there):
+        row.pop("ms_per_move")
+    assert here == there and here[0]["solver"] == "neuro:rel/wts.json"
+    assert {p.name: p.read_bytes() for p in (tmp_path / "replays").iterdir()} == kept
