@@ -122,6 +122,7 @@ def junk_server() -> Iterator[int]:
     server.close()
 
 
+@pytest.mark.slow  # seconds of waiting on a cluster
 def test_a_server_that_is_no_scheduler_is_one_line_and_a_clean_exit(junk_server: int) -> None:
     argv = [sys.executable, "-m", "termsnake", *BENCH, "--scheduler"]
     began = time.monotonic()
@@ -136,6 +137,7 @@ def test_a_server_that_is_no_scheduler_is_one_line_and_a_clean_exit(junk_server:
     assert time.monotonic() - began < 5  # no client left to time out at exit
 
 
+@pytest.mark.slow  # seconds of waiting on a cluster
 def test_a_cluster_without_workers_stops_with_one_line(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -202,6 +202,7 @@ def test_an_engine_that_stops_reading_fails_within_the_move_limit(tmp_path: Path
     assert proc.returncode is not None and gone(proc.pid)
 
 
+@pytest.mark.slow  # about a second of child processes
 def test_an_engine_that_does_not_read_a_big_board_is_unavailable_in_time(tmp_path: Path) -> None:
     game = Game(open_level(400, 200, 3), 1)  # its first message is more than a pipe holds
     solver = engine("import time; time.sleep(30)", hello_timeout=0.3, log_dir=tmp_path)
@@ -212,6 +213,7 @@ def test_an_engine_that_does_not_read_a_big_board_is_unavailable_in_time(tmp_pat
     assert solver._proc is None
 
 
+@pytest.mark.slow  # about a second of child processes
 def test_a_board_bigger_than_a_pipe_reaches_an_engine_that_reads_it(tmp_path: Path) -> None:
     game = Game(open_level(400, 200, 3), 1)
     code = 'import sys;n=len(sys.stdin.readline());print(\'{"name":"%d"}\'%n,flush=True)'
@@ -320,6 +322,7 @@ def test_a_killed_termsnake_takes_its_engine_with_it(tmp_path: Path) -> None:
     assert dead(pid)
 
 
+@pytest.mark.slow  # about a second of child processes
 def test_a_process_that_left_the_group_holding_stderr_does_not_keep_the_log_reader(
     tmp_path: Path,
 ) -> None:

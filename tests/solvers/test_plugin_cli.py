@@ -46,7 +46,11 @@ def assert_clean(text: str) -> None:
     [
         (["bench", "--ai", "explodes"], r"could not be made: RuntimeError: factory exploded \x1b"),
         (["bench", "--ai", "importraises"], r"failed to import: RuntimeError: import boom \x1b]"),
-        (["--ai", "explodes", "--size", "6x6"], "could not be made: RuntimeError"),
+        pytest.param(
+            ["--ai", "explodes", "--size", "6x6"],
+            "could not be made: RuntimeError",
+            marks=pytest.mark.slow,  # bench's line above is the same check
+        ),
         (["--ai", "setupraises", "--size", "6x6"], r"could not set up: RuntimeError: setup boom"),
         (["--ai", "nosuch"], r"known solvers: astar, "),
     ],
