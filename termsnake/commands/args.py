@@ -102,6 +102,17 @@ def speed(text: str) -> float:
     return value
 
 
+def add_jobs(parser: argparse.ArgumentParser) -> None:
+    """``--jobs J``, for the commands that play games in worker processes."""
+    parser.add_argument(
+        "--jobs",
+        type=int_at_least(0),
+        default=1,
+        metavar="J",
+        help="worker processes (default 1; 0: one per CPU; never more than the CPUs)",
+    )
+
+
 def add_engine_timeout(parser: argparse.ArgumentParser) -> None:
     """``--engine-timeout SECONDS``, for every command that can run an exec: engine."""
     parser.add_argument(

@@ -156,13 +156,7 @@ def add_parsers(sub: Subparsers) -> None:
         metavar="S",
         help=f"game i uses seed S+i; S is at least 0 (default {DEFAULT_SEED})",
     )
-    parser.add_argument(
-        "--jobs",
-        type=cliargs.int_at_least(0),
-        default=1,
-        metavar="J",
-        help="worker processes (default 1; 0: one per CPU)",
-    )
+    cliargs.add_jobs(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON array, no table")
     parser.add_argument(
         "--scheduler",

@@ -41,13 +41,7 @@ def add_parsers(sub: Subparsers) -> None:
         help="games that score each network in a generation",
     )
     parser.add_argument("--seed", type=cliargs.seed, default=1, metavar="S")
-    parser.add_argument(
-        "--jobs",
-        type=cliargs.int_at_least(0),
-        default=1,
-        metavar="J",
-        help="worker processes (0: one per CPU; never more than the CPUs)",
-    )
+    cliargs.add_jobs(parser)
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         help="run the games on the Dask cluster at ADDRESS")  # fmt: skip
     parser.add_argument("--out", required=True, metavar="PATH", help="the weights file to write")
