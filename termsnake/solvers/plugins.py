@@ -7,6 +7,7 @@ import contextlib
 import io
 import itertools
 import sys
+import threading
 import unicodedata
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
@@ -39,14 +40,30 @@ class _Sink(io.TextIOBase):
 _SINK: Final = _Sink()
 
 
+class _Quiet:
+    """The streams put aside while any plugin call runs. The server plays bots in threads of
+    their own: a count under a lock, so two calls at once put back the real streams, not the
+    sink."""
+
+    lock = threading.Lock()
+    depth = 0
+    saved: tuple[Any, Any] = (None, None)
+
+
 def quietly(call: Callable[..., _T], *args: Any) -> _T:
     """``call(*args)`` with sys.stdout and sys.stderr sent to a sink, and put back after."""
-    out, err = sys.stdout, sys.stderr
-    sys.stdout = sys.stderr = _SINK
+    with _Quiet.lock:
+        if _Quiet.depth == 0:
+            _Quiet.saved = (sys.stdout, sys.stderr)
+            sys.stdout = sys.stderr = _SINK
+        _Quiet.depth += 1
     try:
         return call(*args)
     finally:
-        sys.stdout, sys.stderr = out, err
+        with _Quiet.lock:
+            _Quiet.depth -= 1
+            if _Quiet.depth == 0:
+                sys.stdout, sys.stderr = _Quiet.saved
 
 
 def what(e: BaseException) -> str:

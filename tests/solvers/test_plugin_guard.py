@@ -154,3 +154,29 @@ def test_listing_warns_about_a_plugin_that_fails_to_import_escaped(
     assert rows["importraises"].problem == "does not load"
     err = capsys.readouterr().err
     assert r"import boom \x1b]0;pwned\x07; skipped" in err and "\x1b" not in err
+
+
+def test_plugin_calls_in_threads_at_once_put_the_real_streams_back() -> None:
+    # The server plays bots in threads: the call that began first may end first, and the
+    # one still running must not put back the sink it found.
+    import sys
+    import threading
+
+    from termsnake.solvers.plugins import quietly
+
+    real = (sys.stdout, sys.stderr)
+    began = [threading.Event(), threading.Event()]
+    go = [threading.Event(), threading.Event()]
+
+    def call(i: int) -> None:
+        began[i].set()
+        go[i].wait(5)
+
+    threads = [threading.Thread(target=quietly, args=(call, i)) for i in (0, 1)]
+    for i in (0, 1):
+        threads[i].start()
+        began[i].wait(5)
+    for i in (0, 1):
+        go[i].set()
+        threads[i].join(5)
+    assert (sys.stdout, sys.stderr) == real
