@@ -529,7 +529,7 @@ def levels(draw: st.DrawFn) -> Level:
     return Level(board, body, direction, food, name, meta)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(levels())
 def test_every_printable_level_round_trips(level: Level) -> None:
     if len(level.body) >= level.board.size or level.name != level.name.strip(" \t"):

@@ -246,7 +246,7 @@ def _walled_boards(draw: st.DrawFn) -> Board:
     )
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(board=_walled_boards(), seed=st.integers(0, 2**16))
 def test_any_board_the_tree_cuts_is_won_with_the_cycle_held_at_every_move(
     board: Board, seed: int
