@@ -39,14 +39,16 @@ def quiet_env(home: Path) -> dict[str, str]:
     return env
 
 
-def run_plain(home: Path, *args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+def run_plain(
+    home: Path, *args: str, timeout: float = 60, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     """The installed command run with ``args`` off any terminal (stdin from /dev/null), in
-    ``home`` with :func:`quiet_env`; its output captured as text."""
+    ``home`` with ``env`` (default :func:`quiet_env`); its output captured as text."""
     return subprocess.run(
         [termsnake_command(), *args],
         capture_output=True,
         text=True,
-        env=quiet_env(home),
+        env=quiet_env(home) if env is None else env,
         stdin=subprocess.DEVNULL,
         timeout=timeout,
         cwd=home,

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from bad_plugin_dist import make_bad_dist
-from pty_harness import Pty, quiet_env, termsnake_command
+from pty_harness import Pty, quiet_env, run_plain
 
 
 def with_plugins(home: Path) -> dict[str, str]:
@@ -25,16 +25,7 @@ def with_plugins(home: Path) -> dict[str, str]:
 
 
 def termsnake(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [termsnake_command(), *args],
-        capture_output=True,
-        text=True,
-        env=with_plugins(home),
-        stdin=subprocess.DEVNULL,
-        timeout=60,
-        cwd=home,
-        check=False,
-    )
+    return run_plain(home, *args, env=with_plugins(home))
 
 
 def assert_clean(text: str) -> None:
