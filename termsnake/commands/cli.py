@@ -28,6 +28,19 @@ def _version() -> str:
         return "unknown"
 
 
+class _VersionAction(argparse.Action):
+    """``--version``, looked up only when asked: importlib.metadata is a fifth of the start."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS) -> None:
+        super().__init__(
+            option_strings, dest, nargs=0, default=argparse.SUPPRESS, help="show the version"
+        )
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> NoReturn:
+        parser._print_message(f"termsnake {_version()}\n", sys.stdout)
+        parser.exit()
+
+
 # Each subcommand by name, in the order --help lists them, and the module that adds it.
 _COMMANDS: Final = {
     "check": "levels",
@@ -56,7 +69,7 @@ def build_parser(only: str = _ALL) -> argparse.ArgumentParser:
         epilog="termsnake SUBCOMMAND --help tells more of each. Exit status: 0 ok, 2 bad "
         "usage or a bad file, 130 on Ctrl-C, 128+n on signal n.",
     )
-    parser.add_argument("--version", action="version", version=f"termsnake {_version()}")
+    parser.add_argument("--version", action=_VersionAction)
     play_options.add_arguments(parser)
     _add_commands(parser, only)
     return parser

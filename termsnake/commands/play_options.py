@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 
 from termsnake.commands import args as cliargs
-from termsnake.solvers.registry import known_names
+from termsnake.solvers.registry import registered_names
 from termsnake.tui.controllers import KEY_PRESETS
 
 
@@ -21,7 +21,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--wrap", action="store_true", help="with --size: the edges wrap around (a torus)"
     )
     p.add_argument("--length", type=cliargs.positive_int, help="the starting length (default 3)")
-    p.add_argument("--ai", metavar="SOLVER", help=f"watch a bot: {', '.join(known_names())}")
+    p.add_argument(
+        "--ai",
+        metavar="SOLVER",
+        help=f"watch a bot: {', '.join(registered_names())}, a plugin's name (termsnake solvers "
+        "lists them), exec:COMMAND or neuro:WEIGHTS",
+    )
     p.add_argument("--speed", type=cliargs.speed, help="moves per second (default 8)")
     p.add_argument("--seed", type=cliargs.seed, help="the food sequence (default: random)")
     p.add_argument("--record", metavar="FILE", help="save a replay of the game to FILE")

@@ -65,6 +65,12 @@ def plugins() -> dict[str, Plugin]:
     return discover(set(_REGISTRY))
 
 
+def registered_names() -> list[str]:
+    """The names registered in this process (the built-ins and ``register``'s), found
+    without looking through the installed packages for plugins."""
+    return sorted(_REGISTRY)
+
+
 def known_names() -> list[str]:
     """Every plain name ``create`` accepts: built-ins, registered solvers and plugins."""
     return sorted({*_REGISTRY, *plugins()})

@@ -45,14 +45,15 @@ def test_a_line_parses_the_same_with_placeholders_for_the_other_commands(
 
 
 def loaded(argv: list[str]) -> list[str]:
-    """The termsnake commands' modules (and blessed) that parsing ``argv`` loads."""
+    """The termsnake commands' modules that parsing ``argv`` loads, and blessed and
+    importlib.metadata if it loads them (a game, or a plugin's name, needs them)."""
     script = (
         "import sys\n"
         "from termsnake.commands import cli\n"
         f"argv = {argv!r}\n"
         "cli.build_parser(cli.named_command(argv)).parse_args(argv)\n"
         "print(' '.join(sorted(m for m in sys.modules if m.startswith("
-        "('termsnake.commands.', 'blessed')))))\n"
+        "('termsnake.commands.', 'blessed', 'importlib.metadata')))))\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=60

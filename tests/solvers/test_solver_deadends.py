@@ -106,7 +106,9 @@ def test_on_a_narrow_board_that_wraps_a_cell_reached_two_ways_is_still_one_neigh
     assert dead_ends(column) == set(column.free_cells)
 
 
-@pytest.mark.parametrize("seed", range(1, 9))
+@pytest.mark.parametrize(
+    "seed", [*range(1, 5), *(pytest.param(s, marks=pytest.mark.slow) for s in range(5, 9))]
+)
 def test_best_eats_every_food_until_one_falls_in_a_dead_end(seed: int) -> None:
     level = _level(TRAP)
     game = Game(level, seed)

@@ -204,7 +204,10 @@ def test_a_ring_block_winds_the_cycle_round_a_pillar_and_holds_the_snake(turning
     ],
     ids=["doorway", "post", "stub", "lone wall", "wrapping 6x5", "open 5x4"],
 )
-@pytest.mark.parametrize("seed", range(6))
+# Seeds 3-5 are whole-game sweeps of the same boards: the slow step plays them.
+@pytest.mark.parametrize(
+    "seed", [*range(3), *(pytest.param(s, marks=pytest.mark.slow) for s in range(3, 6))]
+)
 def test_the_cycle_holds_the_snake_at_every_move_on_a_cut_board(
     rows: tuple[str, ...], wrap: bool, seed: int
 ) -> None:
