@@ -5,14 +5,16 @@ Usage: python scripts/tree_knobs.py BOARD [--games N] [--seed S] [--jobs J] [FIE
 BOARD is an open board (20x20), a preset (maze) or a level file; FIELD=VALUE sets a field of
 TreeConfig (an int, e.g. opening_percent=30). It plays N games of ``tree`` from start length 1,
 seeds S to S+N-1, and prints the mean moves, steps/bound (as ``termsnake bench`` counts it), the
-outcomes, and how many moves of the opening walked an escape checked with each lag (-1: none
-held, so the last one was kept unchecked; 1073741824: along a harbour cycle).
+outcomes, the CPU time a move (the games' own, set-up aside, in their worker processes), and
+how many moves of the opening walked an escape checked with each lag (-1: none held, so the last
+one was kept unchecked; 1073741824: along a harbour cycle).
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import time
 from collections import Counter
 from multiprocessing import Pool
 from typing import Any
@@ -24,12 +26,13 @@ from termsnake.solvers.celltree import TreeConfig, TreeSolver
 Job = tuple[LevelSpec, int, dict[str, Any]]
 
 
-def _play(job: Job) -> tuple[str, int, int, Counter[int]]:
+def _play(job: Job) -> tuple[str, int, int, Counter[int], float]:
     spec, seed, fields = job
     game = Game(spec.load(), seed)
     solver = TreeSolver(dataclasses.replace(TreeConfig(), **fields))
     solver.setup(game)
     lags: Counter[int] = Counter()
+    began = time.process_time()
     while not game.over:
         direction = solver.next_direction(game)
         opening = solver.opening
@@ -37,7 +40,7 @@ def _play(job: Job) -> tuple[str, int, int, Counter[int]]:
             lags[opening.lag] += 1
         game.step(direction)
     outcome = game.outcome.value if game.outcome else "?"
-    return outcome, game.steps, food_bound(game), lags
+    return outcome, game.steps, food_bound(game), lags, time.process_time() - began
 
 
 def main() -> None:
@@ -56,13 +59,14 @@ def main() -> None:
         results = pool.map(_play, jobs)
     steps = sum(r[1] for r in results)
     bound = sum(r[2] for r in results)
+    cpu_ms = 1000 * sum(r[4] for r in results) / max(1, steps)
     lags: Counter[int] = Counter()
     for r in results:
         lags.update(r[3])
     print(
         f"{args.board} {' '.join(args.fields) or '(defaults)'}: "
         f"mean {steps / len(results):,.1f} moves, steps/bound {steps / max(1, bound):.2f}, "
-        f"outcomes {dict(Counter(r[0] for r in results))}, "
+        f"outcomes {dict(Counter(r[0] for r in results))}, CPU {cpu_ms:.3f} ms a move, "
         f"escape moves by lag {dict(sorted(lags.items()))}"
     )
 
