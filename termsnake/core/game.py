@@ -60,6 +60,7 @@ class Game:
         "food",
         "food_plan",
         "foods",
+        "forfeited",
         "level",
         "moves",
         "outcome",
@@ -92,6 +93,7 @@ class Game:
         self.stall_limit = STALL_FACTOR * self.board.size
         self.outcome: Outcome | None = None
         self.cause: str | None = None
+        self.forfeited = False  # lost by ``forfeit``, not by a move
         self.moves: list[Direction] = []
         self.foods: list[tuple[int, Point]] = []
         self.food: Point | None = None
@@ -210,6 +212,7 @@ class Game:
         if self.outcome is None:
             self.cause = cause
             self.outcome = Outcome.DIED
+            self.forfeited = True
 
     def quit(self) -> None:
         """End the game by the player's wish."""

@@ -15,7 +15,7 @@ from termsnake.core.level import Level
 from termsnake.core.moves import TooManyMoves, compress, expand_directions
 from termsnake.formats.fileio import TooLarge, read_capped
 from termsnake.formats.levelfile import MAX_FILE_BYTES
-from termsnake.formats.text import first_hidden
+from termsnake.formats.text import first_hidden, printable
 
 FORMAT: Final = "termsnake-replay/1"
 # Files over this are refused unread: a replay within the limits below is far smaller.
@@ -28,6 +28,9 @@ _KEYS: Final = ("format", "board", "start", "seed", "solver", "moves", "foods", 
 _BOARD_KEYS: Final = ("name", "rows", "wrap")
 _START_KEYS: Final = ("body", "direction")
 _RESULT_KEYS: Final = ("outcome", "length", "steps")
+# A game its bot lost by breaking down (``Game.forfeit``) says why: no move ends it.
+_FORFEIT: Final = "forfeit"
+MAX_FORFEIT: Final = 1000  # characters of the cause kept
 
 
 class ReplayError(Exception):
@@ -36,11 +39,13 @@ class ReplayError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Result:
-    """How a recorded game ended: its outcome, final length and number of moves."""
+    """How a recorded game ended: its outcome, final length and number of moves, and the
+    cause if its bot lost it by breaking down (``Game.forfeit``) rather than by a move."""
 
     outcome: Outcome
     length: int
     steps: int
+    forfeit: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +80,8 @@ class Replay:
                 "outcome": self.result.outcome.value,
                 "length": self.result.length,
                 "steps": self.result.steps,
-            },
+            }
+            | ({} if self.result.forfeit is None else {_FORFEIT: self.result.forfeit}),
         }
 
     def to_json(self) -> str:
@@ -116,7 +122,7 @@ class Replay:
             solver = _name(solver, "solver")
         moves = _moves(_string(top["moves"], "moves"), rows)
         foods = _foods(top["foods"])
-        result = _object(top["result"], "result", _RESULT_KEYS)
+        result = _object(top["result"], "result", _RESULT_KEYS, optional=(_FORFEIT,))
         outcome_text = _string(result["outcome"], "result.outcome")
         try:
             outcome = Outcome(outcome_text)
@@ -127,9 +133,17 @@ class Replay:
             ) from None
         length = _integer(result["length"], "result.length", minimum=1)
         steps = _integer(result["steps"], "result.steps", minimum=0)
+        forfeit = result.get(_FORFEIT)
+        if forfeit is not None:
+            forfeit = _name(forfeit, "result.forfeit")  # shown as the game's cause
+            if outcome is not Outcome.DIED or not forfeit or len(forfeit) > MAX_FORFEIT:
+                raise ReplayError(
+                    f"result.forfeit must be the cause of a game that died, 1 to {MAX_FORFEIT} "
+                    "characters"
+                )
         return cls(
             name, rows, wrap, body, direction, seed, solver, moves, foods,
-            Result(outcome, length, steps),
+            Result(outcome, length, steps, forfeit),
         )  # fmt: skip
 
     def board(self) -> Board:
@@ -152,13 +166,15 @@ class Replay:
 # -- validation helpers ---------------------------------------------------------------------
 
 
-def _object(value: object, what: str, keys: Sequence[str]) -> dict[str, Any]:
+def _object(
+    value: object, what: str, keys: Sequence[str], optional: Sequence[str] = ()
+) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise ReplayError(f"{what} must be a JSON object, not {_kind(value)}")
     missing = [k for k in keys if k not in value]
     if missing:
         raise ReplayError(f"{what} lacks {', '.join(repr(k) for k in missing)}")
-    extra = [k for k in value if k not in keys]
+    extra = [k for k in value if k not in keys and k not in optional]
     if extra:
         raise ReplayError(f"{what} has unknown {', '.join(repr(k) for k in extra)}")
     return value
@@ -300,7 +316,12 @@ def replay_from_game(game: Game, solver_name: str | None) -> Replay:
         solver=solver_name,
         moves=tuple(game.moves),
         foods=tuple(game.foods),
-        result=Result(game.outcome or Outcome.QUIT, game.length, game.steps),
+        result=Result(
+            game.outcome or Outcome.QUIT,
+            game.length,
+            game.steps,
+            printable(game.cause or "its bot broke down")[:MAX_FORFEIT] if game.forfeited else None,
+        ),
     )
 
 

@@ -29,9 +29,10 @@ _CELLS: Final = bytes.maketrans(b".#", bytes([FREE, WALL]))
 
 class PlaybackGame(Game):
     """A game fed by a replay's foods that ends as ``quit`` once its recorded moves run out
-    (a game the person quit, or one cut short, has no fatal last move to end it)."""
+    (a game the person quit, or one cut short, has no fatal last move to end it), or as a
+    forfeit if its bot lost it by breaking down."""
 
-    __slots__ = ("stop_after",)
+    __slots__ = ("_forfeit", "stop_after")
 
     def __init__(self, replay: Replay, level: Level | None = None) -> None:
         """Start the recorded game: its board, start (``level``, if the caller has made
@@ -43,16 +44,24 @@ class PlaybackGame(Game):
         except ValueError as e:
             raise ReplayError(f"the first food: {e}") from None
         self.stop_after = len(replay.moves)
-        if replay.result.outcome is Outcome.QUIT and self.steps >= self.stop_after:
-            self.quit()
+        self._forfeit = replay.result.forfeit
+        ends = replay.result.outcome is Outcome.QUIT or self._forfeit is not None
+        if ends and self.steps >= self.stop_after:
+            self._ran_out()
 
     def step(self, direction: Direction) -> StepResult:
-        """One move, then ``quit`` if it was the last recorded move and the game goes on."""
+        """One move, then the end if it was the last recorded move and the game goes on."""
         result = super().step(direction)
         if self.outcome is None and self.steps >= self.stop_after:
-            self.quit()
+            self._ran_out()
             return StepResult(result.direction, result.ate, self.outcome)
         return result
+
+    def _ran_out(self) -> None:
+        if self._forfeit is not None:
+            self.forfeit(self._forfeit)
+        else:
+            self.quit()
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +97,8 @@ def verify(
         )
     if sim.outcome is None and replay.result.outcome is Outcome.QUIT:
         sim.outcome = Outcome.QUIT
+    elif sim.outcome is None and replay.result.forfeit is not None:
+        sim.outcome, sim.cause = Outcome.DIED, replay.result.forfeit  # its bot broke down
     res = replay.result
     outcome = sim.outcome.value if sim.outcome else "still running"
     if outcome != res.outcome.value:

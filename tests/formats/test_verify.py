@@ -16,7 +16,7 @@ from termsnake.core.game import Game, Outcome
 from termsnake.core.geometry import DIRECTIONS, Direction, Point
 from termsnake.core.level import Level, open_level, straight_body
 from termsnake.formats.replay import Replay, ReplayError, Result, replay_from_game
-from termsnake.formats.verify import CheckedGame, verify
+from termsnake.formats.verify import CheckedGame, PlaybackGame, verify
 
 
 def oracle(replay: Replay) -> Game:
@@ -202,3 +202,49 @@ def test_four_million_moves_on_a_million_cells_check_in_seconds(tmp_path: Path) 
     started = time.process_time()
     verify(replay)
     assert time.process_time() - started < 20
+
+
+def forfeited_game(moves: int) -> Game:
+    """A game on 6x6 whose bot made ``moves`` moves round a square, then broke down."""
+    game = Game(open_level(6, 6, 1), 1)
+    for d in (Direction.UP, Direction.RIGHT, Direction.DOWN, Direction.LEFT)[:moves]:
+        game.step(d)
+    game.forfeit("engine bad answered 'X' at step 2\x1b[2J")
+    return game
+
+
+@pytest.mark.parametrize("moves", [0, 3])
+def test_a_game_its_bot_lost_by_breaking_down_replays(moves: int) -> None:
+    # No move ends such a game: the file says why it ended, and verify and playback end it so.
+    game = forfeited_game(moves)
+    replay = Replay.from_json(replay_from_game(game, "exec:bad").to_json())
+    assert replay.result.forfeit == "engine bad answered 'X' at step 2\\x1b[2J"  # escaped
+    checked = verify(replay)
+    assert (checked.outcome, checked.steps, checked.cause) == (
+        Outcome.DIED,
+        moves,
+        replay.result.forfeit,
+    )
+    playback = PlaybackGame(replay)
+    for d in replay.moves:
+        playback.step(d)
+    assert (playback.outcome, playback.cause) == (Outcome.DIED, replay.result.forfeit)
+
+
+def test_a_forfeit_is_only_the_cause_of_a_game_that_died() -> None:
+    text = replay_from_game(forfeited_game(3), "exec:bad").to_json()
+    # Without the forfeit, no move ends the game: it is refused as before.
+    without = text.replace(', "forfeit": "engine bad answered \'X\' at step 2\\\\x1b[2J"', "")
+    assert without != text
+    with pytest.raises(ReplayError, match="still running, the file says died"):
+        verify(Replay.from_json(without))
+    for bad in ('"won"', '"quit"'):
+        with pytest.raises(ReplayError, match="forfeit must be the cause of a game that died"):
+            Replay.from_json(text.replace('"died"', bad))
+    with pytest.raises(ReplayError, match="not a printable character"):
+        Replay.from_json(text.replace("\\\\x1b", "\\u001b"))
+    # A game a move ended is recorded as before, without a forfeit.
+    dead = Game(open_level(6, 6, 3), 1)
+    dead.step(Direction.LEFT)  # back into the neck
+    assert dead.outcome is Outcome.DIED and not dead.forfeited
+    assert replay_from_game(dead, "x").result.forfeit is None
