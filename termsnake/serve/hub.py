@@ -22,8 +22,8 @@ class Live:
     who: str
     level: str
     game: Game
-    # The pages drawn of this state, by terminal width: every watcher of that width shares one.
-    pages: dict[int, list[str]] = field(default_factory=dict, compare=False)
+    # The pages drawn of this state, by terminal size: every watcher of that size shares one.
+    pages: dict[tuple[int, int], list[str]] = field(default_factory=dict, compare=False)
 
 
 class Hub:

@@ -29,7 +29,7 @@ from termsnake.tui.controllers import KEY_PRESETS, AIController, KeyboardControl
 from termsnake.tui.runner import summary
 from termsnake.tui.screen import Screen
 from termsnake.tui.session import Mode, Session, Terminated
-from termsnake.tui.view import Hud, clip, pick_cell_width, render
+from termsnake.tui.view import Hud, board_size, clip, pick_cell_width, place, render
 
 LOBBY: Final = ("Play a level", "Watch a bot", "Watch a game in progress", "High scores", "Quit")
 WATCH_WAIT: Final = 0.5  # a watcher is woken by each move; this only bounds a wait for a key
@@ -226,7 +226,7 @@ class Visit:
             while (live := self.hub.look(live_id)) is not None:
                 size = (self.term.width, self.term.height)
                 if (live.game, size) != shown:  # draw only what changed: a move or a resize
-                    self.put(watched_page(live, size[0]))
+                    self.put(watched_page(live, size))
                     shown = (live.game, size)
                 key = self.key(WATCH_WAIT)
                 if key.lower() == "q" or key == "KEY_ESCAPE":  # a name: lower() would miss it
@@ -241,12 +241,15 @@ class Visit:
         self.page(table(scores) if scores else ["No scores yet: play a level!"])
 
 
-def watched_page(live: Live, width: int) -> list[str]:
-    """What a watcher ``width`` columns wide sees of ``live``: drawn once, shared by all."""
-    page = live.pages.get(width)
+def watched_page(live: Live, size: tuple[int, int]) -> list[str]:
+    """What a watcher whose terminal is ``size`` (columns, rows) sees of ``live``, centred as
+    the player sees it: drawn once, shared by all watchers of that size."""
+    page = live.pages.get(size)
     if page is None:
         hud = Hud(who=live.who, level=live.level, message="watching (q leaves)")
-        cell_width = pick_cell_width(live.game, width)
-        lines = render(live.game, hud, cell_width=cell_width, width=width)
-        page = live.pages[width] = [clip(printable(line), width) for line in lines]
+        cell_width = pick_cell_width(live.game, size[0])
+        lines = render(live.game, hud, cell_width=cell_width, width=size[0])
+        lines = [printable(line) for line in lines]
+        (left, top), placed = place(lines, board_size(live.game, cell_width), size)
+        page = live.pages[size] = [""] * top + [" " * left + line for line in placed]
     return page

@@ -43,16 +43,30 @@ def test_a_move_wakes_the_watchers_and_the_end_too(tmp_path: Path) -> None:
     assert len(woken) == 4 and hub.look(live_id) is None
 
 
-def test_watchers_of_one_width_share_the_page_of_each_state(tmp_path: Path) -> None:
+def test_watchers_of_one_size_share_the_page_of_each_state(tmp_path: Path) -> None:
     hub = Hub(ScoreStore(tmp_path / "scores.json"))
     game = Game(open_level(10, 6, 3), 1)
     live_id = hub.start("ada", "box", game)
     live = hub.look(live_id)
     assert live is not None
-    page = watched_page(live, 80)
-    assert watched_page(live, 80) is page and "watching (q leaves)" in page[-1]
-    assert all(len(line) <= 30 for line in watched_page(live, 30))
+    page = watched_page(live, (80, 24))
+    assert watched_page(live, (80, 24)) is page and "watching (q leaves)" in page[-1]
+    assert all(len(line) <= 30 for line in watched_page(live, (30, 10)))
     game.step(Direction.RIGHT)
     hub.publish(live_id, game)
     moved = hub.look(live_id)
-    assert moved is not None and watched_page(moved, 80) != page
+    assert moved is not None and watched_page(moved, (80, 24)) != page
+
+
+def test_a_watcher_sees_the_board_centred_as_the_player_does(tmp_path: Path) -> None:
+    hub = Hub(ScoreStore(tmp_path / "scores.json"))
+    live = hub.look(hub.start("ada", "box", Game(open_level(10, 6, 3), 1)))
+    assert live is not None
+    for cols, rows in ((80, 24), (120, 40), (40, 12)):
+        page = watched_page(live, (cols, rows))
+        frame = [i for i, line in enumerate(page) if line.strip().startswith("#")]
+        top, bottom = frame[0], rows - 1 - frame[-1]
+        line = page[top]
+        left, right = len(line) - len(line.lstrip()), cols - len(line.rstrip())
+        assert abs(left - right) <= 1 and abs(top - (bottom - 1)) <= 1  # the status line below
+        assert len(page) <= rows and all(len(line) <= cols for line in page)
