@@ -196,7 +196,12 @@ def interrupted(out: Path, saved: int | None) -> str:
     if saved is None:
         return "interrupted before a generation was done; nothing was written"
     where = printable(str(checkpoint_path(out)))
-    return f"interrupted; {where} holds generation {saved}: --resume goes on from there"
+    return f"interrupted; {where} holds {_first(saved)}: --resume goes on from there"
+
+
+def _first(done: int) -> str:
+    """The first ``done`` generations, numbered as the curve numbers them (from 0)."""
+    return "generation 0" if done == 1 else f"generations 0 to {done - 1}"
 
 
 def _error(message: str) -> int:
@@ -227,6 +232,7 @@ def main(args: argparse.Namespace) -> int:
     except ClusterError as e:
         return _error(str(e))
     print("\n".join(chart(run.state.curve)))
-    print(f"weights: {shown} (best network of generation {run.state.generation}); "
+    last = max(0, run.state.generation - 1)  # numbered as in the curve, from 0
+    print(f"weights: {shown} (the best network of generation {last}); "
           f"play them: termsnake --ai neuro:{shown}")  # fmt: skip
     return 0

@@ -26,6 +26,8 @@ def test_resuming_or_more_jobs_give_the_same_weights(
     load_network(str(straight))  # a weights file neuro:PATH plays
     curve = (tmp_path / "straight.json.curve.csv").read_text().splitlines()
     assert curve[0] == "generation,best,mean,elite" and len(curve) == 4
+    # The last line names the generation whose best network was kept as the curve numbers it.
+    assert curve[-1].startswith("2,") and "(the best network of generation 2)" in out
 
 
 def test_a_bad_checkpoint_is_one_line_and_kept(
