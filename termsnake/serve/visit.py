@@ -60,6 +60,7 @@ class Visit:
         self.name = name
         self.limits = limits
         self.screen = Screen(term, out)
+        self._drawn_size = (0, 0)  # the terminal's size at the last page drawn
         self.session: Session | None = None
         self.idle_ok = True
         self.stopping: int | None = None
@@ -91,8 +92,12 @@ class Visit:
         self.put([clip(printable(line), width) for line in lines[: self.term.height]])
 
     def put(self, page: list[str]) -> None:
-        """Draw lines already cut to the terminal's width, padded to its height."""
+        """Draw lines already cut to the terminal's width, padded to its height; whole after a
+        resize, which may have moved what the terminal showed (tmux drops lines off the top)."""
         height = self.term.height
+        if (self.term.width, height) != self._drawn_size:
+            self._drawn_size = (self.term.width, height)
+            self.screen.invalidate()
         self.screen.draw(page[:height] + [""] * (height - len(page)))
 
     def key(self, timeout: float = 0.5) -> str:

@@ -96,6 +96,12 @@ class Player:
             await self.pump()
         return self.text()
 
+    def resize(self, columns: int, rows: int) -> None:
+        """Resize the window: the client's screen (which, as tmux's, drops lines off the top
+        when it shrinks) and the server's idea of it."""
+        self.screen.resize(rows, columns)
+        self.process.change_terminal_size(columns, rows)
+
     async def keys(self, data: bytes) -> None:
         """Type ``data``."""
         self.process.stdin.write(data)

@@ -70,6 +70,33 @@ def test_watching_another_players_game_live_and_shared_scores(server: Server) ->
     run(go())
 
 
+def test_a_watcher_who_resizes_sees_the_whole_board_again(server: Server) -> None:
+    async def go() -> None:
+        async with await connect(server.port, "fay") as c1, await connect(server.port, "gus") as c2:
+            fay, gus = await player(c1), await player(c2, (100, 30))
+            await fay.wait_for("hello, fay")
+            await fay.keys(b"\r\r")
+            await fay.wait_for("a direction key starts")
+            await gus.wait_for("hello, gus")
+            await gus.keys(b"ss\r")
+            await gus.wait_for("fay on classic")
+            await gus.keys(b"\r")
+            await gus.wait_for("watching (q leaves)")
+            gus.resize(60, 20)
+            await fay.keys(b"d")
+            lines = (await gus.wait_for("steps 1")).splitlines()
+            # classic's frame is 18 rows and its status line one: all of it, once, centred.
+            frame = [i for i, line in enumerate(lines) if line.strip().startswith("##")]
+            assert len(frame) == 2 and frame[1] - frame[0] == 17, "\n".join(lines)
+            assert lines[frame[1] + 1].lstrip().startswith("watching (q leaves)")
+            assert sum("watching" in line for line in lines) == 1
+            assert not "".join(lines[: frame[0]] + lines[frame[1] + 2 :]).strip()
+            await gus.keys(b"q")
+            await fay.keys(b"q")
+
+    run(go())
+
+
 def test_escape_leaves_a_watched_game(server: Server) -> None:
     async def go() -> None:
         async with await connect(server.port, "dee") as c1, await connect(server.port, "eli") as c2:
