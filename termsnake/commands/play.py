@@ -29,7 +29,7 @@ from termsnake.tui.runner import (
     run,
     summary,
 )
-from termsnake.tui.session import check_terminal
+from termsnake.tui.terminal import check_terminal
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130

@@ -25,7 +25,7 @@ from termsnake.serve.gate import Gate
 from termsnake.serve.hub import Hub
 from termsnake.serve.terminal import ChannelOutput, ChannelTerminal, Closed
 from termsnake.serve.visit import Idle, Limits, Visit
-from termsnake.tui.session import Terminated
+from termsnake.tui.terminal import Terminated
 
 log = logging.getLogger("termsnake.serve")
 # No chacha20-poly1305 and no umac, which OpenSSH clients would pick first: asyncssh builds

@@ -28,7 +28,8 @@ from termsnake.solvers.registry import create, known_names, plugins
 from termsnake.tui.controllers import KEY_PRESETS, AIController, KeyboardController, help_lines
 from termsnake.tui.runner import summary
 from termsnake.tui.screen import Screen
-from termsnake.tui.session import Mode, Session, Terminated
+from termsnake.tui.session import Mode, Session
+from termsnake.tui.terminal import Terminated
 from termsnake.tui.view import Hud, board_size, clip, pick_cell_width, place, render
 
 LOBBY: Final = ("Play a level", "Watch a bot", "Watch a game in progress", "High scores", "Quit")

@@ -18,6 +18,7 @@ from termsnake.core.moves import compress
 from termsnake.formats.settings import Settings, SettingsError, load_settings
 from termsnake.solvers.base import Solver, finish
 from termsnake.tui import session as app
+from termsnake.tui import terminal
 from termsnake.tui.controllers import (
     KEY_PRESETS,
     AIController,
@@ -160,7 +161,7 @@ def _write(stream: TextIO, texts: Sequence[str], end: str = "\n") -> bool:
 
 def watch(game: Game, solver: Solver, *, speed: float | None, who: str, level_name: str) -> int:
     """Show ``solver`` playing ``game`` in the terminal (bot keys live); returns the exit code."""
-    problem = app.check_terminal()
+    problem = terminal.check_terminal()
     if problem:
         print(problem, file=sys.stderr)
         return EXIT_USAGE
@@ -223,8 +224,8 @@ def run(
     the signal handlers must reach whichever game is on, so they share the loop's locals."""
     preset = KEY_PRESETS[look.keys]
     glyphs, warnings = choose_glyphs(look)
-    term = app.make_terminal()
-    color = look.color and app.colours_wanted() and term.number_of_colors >= 8
+    term = terminal.make_terminal()
+    color = look.color and terminal.colours_wanted() and term.number_of_colors >= 8
 
     def start(r: Round, speed: float, overlay: bool) -> app.Session:
         return app.Session(
@@ -255,7 +256,7 @@ def run(
     code, note, over = 0, "", False
     try:
         while True:
-            with app.terminal_mode(term, stop, suspend):
+            with terminal.terminal_mode(term, stop, suspend):
                 ended = session.run()
                 while ended and session.again and again is not None:
                     end_round(current)
@@ -270,10 +271,10 @@ def run(
                     ended = session.run()
             if ended:
                 break
-            app.stop_process()
+            terminal.stop_process()
     except KeyboardInterrupt:
         code = EXIT_INTERRUPTED
-    except app.Terminated as e:
+    except terminal.Terminated as e:
         code = 128 + e.signum
     except EOFError:  # the keyboard is gone (a closed pty sends no SIGHUP to a non-owner)
         code, note = EXIT_TERMINAL_GONE, INPUT_ENDED

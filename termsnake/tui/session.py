@@ -1,28 +1,22 @@
-"""The terminal app: the only place that enters fullscreen and cbreak, runs the clock and draws."""
+"""The game on a terminal: runs the clock, reads the keys and draws (terminal.py sets its modes)."""
 
 from __future__ import annotations
 
-import codecs
-import os
-import signal
 import sys
-import termios
 import time
-from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
-from types import FrameType
 from typing import Final
 
 import blessed
-from blessed._capabilities import TermcapResponse
 
 from termsnake.core.game import Game, Outcome
 from termsnake.core.speed import DEFAULT_SPEED, faster, slower
 from termsnake.solvers.base import decide
 from termsnake.tui.controllers import Command, Controller, KeyboardController
 from termsnake.tui.screen import Screen, Stream
+from termsnake.tui.terminal import Terminated
 from termsnake.tui.view import (
     ASCII,
     Glyphs,
@@ -52,142 +46,6 @@ PALETTE: Final = {
     "food": "bold_red",
     "dead": "bold_red",
 }
-
-
-class Terminated(Exception):
-    """SIGINT, SIGTERM or SIGHUP arrived: unwind, restore the terminal, exit 128 + signal."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signal.Signals(signum).name)
-        self.signum = signum
-
-
-class QuietTerminal(blessed.Terminal):
-    """A blessed Terminal that asks the terminal nothing at start-up.
-
-    blessed would ask for capabilities (XTGETTCAP) and the terminal's name (XTVERSION) and wait
-    for each answer: a terminal that answers neither delays the first frame by two timeouts, and
-    an answer that comes after the wait is echoed onto the screen or read as keys. TERM and
-    terminfo tell us all the game needs.
-    """
-
-    def __init__(self) -> None:
-        super().__init__(_xtgettcap_data=TermcapResponse(supported=False))
-
-    def detect_term_program(self, timeout: float = 0.0, force: bool = False) -> bool | str:
-        """Never ask: wcwidth reads TERM_PROGRAM and TERM itself."""
-        self.term_program = True
-        self._term_program_probed = True
-        return True
-
-
-def make_terminal() -> blessed.Terminal:
-    """The terminal on stdin/stdout, with cursor movement even under NO_COLOR.
-
-    blessed treats NO_COLOR as "no styling at all", cursor movement included, which would
-    scramble the board; termsnake honours NO_COLOR itself by drawing without colours.
-    """
-    no_color = os.environ.pop("NO_COLOR", None)
-    try:
-        term = QuietTerminal()
-    finally:
-        if no_color is not None:
-            os.environ["NO_COLOR"] = no_color
-    if hasattr(term, "_keyboard_decoder"):
-        # blessed decodes keys strictly: one byte that is not UTF-8 (a Latin-1 terminal) would
-        # raise; replaced, it becomes U+FFFD, which no key means.
-        term._keyboard_decoder = codecs.getincrementaldecoder(term._encoding)(errors="replace")
-    return term
-
-
-def colours_wanted() -> bool:
-    """False when the user asked for no colour (NO_COLOR set and non-empty)."""
-    return not os.environ.get("NO_COLOR")
-
-
-def check_terminal() -> str | None:
-    """Why the game cannot run here (stdin or stdout not a terminal, or one that cannot move
-    the cursor), or None if it can."""
-    for name, stream in (("stdin", sys.stdin), ("stdout", sys.stdout)):
-        if stream is None or not stream.isatty():
-            return (
-                f"termsnake: {name} is not a terminal; play in one (over SSH: ssh -t HOST "
-                "termsnake), or measure bots without one: termsnake bench"
-            )
-    kind = os.environ.get("TERM", "")
-    if kind == "dumb" or kind.startswith("dumb-"):
-        return (
-            f"termsnake: this terminal (TERM={kind}) cannot move the cursor; set TERM to its "
-            "real type (such as xterm-256color or linux), or measure bots: termsnake bench"
-        )
-    return None
-
-
-def ignore_more_hangups(signum: int) -> None:
-    """After a first SIGHUP the terminal is gone, and a closing window sends another: ignore
-    the rest, so the score and the replay are saved before the process ends."""
-    if signum == signal.SIGHUP:
-        signal.signal(signal.SIGHUP, signal.SIG_IGN)
-
-
-@contextmanager
-def terminal_mode(
-    term: blessed.Terminal,
-    on_signal: Callable[[int], None] | None = None,
-    on_suspend: Callable[[], None] | None = None,
-) -> Iterator[None]:
-    """Fullscreen, cbreak and a hidden cursor, undone however the block ends (signals too).
-
-    SIGINT, SIGTERM and SIGHUP call ``on_signal(signum)`` (the caller stops at a safe point
-    and raises Terminated), or raise Terminated at once when it is None. ``on_suspend`` is
-    called on Ctrl-Z (SIGTSTP) instead of stopping: the caller leaves the block (restoring the
-    terminal) and then stops the process itself. After a hang-up the terminal is gone, so
-    failures to restore it are ignored.
-    """
-
-    def raise_now(signum: int, frame: FrameType | None) -> None:
-        ignore_more_hangups(signum)
-        raise Terminated(signum)
-
-    def defer(signum: int, frame: FrameType | None) -> None:
-        assert on_signal is not None
-        ignore_more_hangups(signum)
-        on_signal(signum)
-
-    handlers: dict[int, Callable[[int, FrameType | None], None]] = {
-        s: raise_now if on_signal is None else defer
-        for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
-    }
-    if on_suspend is not None:
-        handlers[signal.SIGTSTP] = lambda signum, frame: on_suspend()
-    previous = {s: signal.signal(s, h) for s, h in handlers.items()}
-    modes = ExitStack()
-    try:
-        modes.enter_context(term.fullscreen())
-        modes.enter_context(term.cbreak())
-        modes.enter_context(term.hidden_cursor())
-        yield
-    finally:
-        try:
-            if sys.stdin is not None and sys.stdin.isatty():
-                # Keys still held or typed ahead would land in the shell once we are gone.
-                termios.tcflush(sys.stdin, termios.TCIFLUSH)
-            if not term.enter_fullscreen:
-                # No alternate screen (linux, vt100): the board stays, so clear it, or what is
-                # printed next would run on from the status line.
-                term.stream.write(term.home + term.clear)
-            modes.close()
-            sys.stdout.flush()
-        except (OSError, termios.error):
-            pass  # the terminal hung up: there is nothing left to restore
-        for s, handler in previous.items():
-            if s != signal.SIGHUP or signal.getsignal(s) is not signal.SIG_IGN:
-                signal.signal(s, handler)
-
-
-def stop_process() -> None:
-    """Stop like Ctrl-Z would (the shell's `fg` continues us); the terminal is already restored."""
-    os.kill(os.getpid(), signal.SIGSTOP)
 
 
 def make_style(term: blessed.Terminal, glyphs: Glyphs) -> Callable[[str], str]:

@@ -74,6 +74,30 @@ def test_sighup_and_ctrl_c_restore_the_terminal(run) -> None:  # type: ignore[no
     assert t.restored()
 
 
+def test_ctrl_backslash_restores_the_terminal_and_keeps_the_replay(  # type: ignore[no-untyped-def]
+    run, tmp_path: Path
+) -> None:
+    # Ctrl-\ sends SIGQUIT, whose default would leave the alternate screen and lose the game.
+    t = run("--size", "20x10", "--seed", "1", "--record", str(tmp_path / "q.json"))
+    t.wait_for("a direction key starts")
+    t.send("d")
+    t.wait_for("steps 2")
+    t.send("\x1c")
+    assert t.wait_exit() == 128 + signal.SIGQUIT
+    assert t.restored()
+    assert '"outcome": "quit"' in (tmp_path / "q.json").read_text()
+
+
+def test_ctrl_s_does_not_stop_the_game(run) -> None:  # type: ignore[no-untyped-def]
+    # cbreak leaves XON/XOFF on: Ctrl-S would stop the output, and the game behind it.
+    t = run("--ai", "hamilton", "--size", "20x10", "--seed", "2", "--speed", "40")
+    t.wait_for("steps 1")
+    t.send("\x13")
+    t.wait_for("steps 40")
+    t.send("q")
+    assert t.wait_exit() == 0
+
+
 def test_tty_modes_are_restored(tmp_path: Path) -> None:
     # Run inside a shell that prints the line discipline after termsnake has gone.
     cmd = f"'{termsnake_command()}' --size 20x10; stty -a"
@@ -84,7 +108,7 @@ def test_tty_modes_are_restored(tmp_path: Path) -> None:
         t.wait_exit()
         out = t.raw.decode(errors="replace")
         modes = out[out.rfind("speed") :]
-        assert " icanon" in modes and " echo " in modes, modes
+        assert " icanon" in modes and " echo " in modes and " ixon" in modes, modes
     finally:
         t.close()
 

@@ -16,6 +16,7 @@ from termsnake.core.game import Game, Outcome
 from termsnake.core.geometry import Direction
 from termsnake.core.level import open_level
 from termsnake.tui import session as app
+from termsnake.tui import terminal
 from termsnake.tui.controllers import KeyboardController
 from termsnake.tui.runner import make_controller
 
@@ -141,7 +142,7 @@ def test_the_too_small_message_is_plain_text_even_in_colour(clock: FakeClock) ->
 def test_terminal_mode_restores_on_an_exception() -> None:
     out = io.StringIO()
     term = Terminal(kind="xterm-256color", stream=out, force_styling=True)
-    with pytest.raises(ZeroDivisionError), app.terminal_mode(term):
+    with pytest.raises(ZeroDivisionError), terminal.terminal_mode(term):
         out.write("<game>")
         1 / 0  # noqa: B018
     text = out.getvalue()
@@ -171,7 +172,7 @@ def test_a_signal_on_the_final_board_ends_with_its_code(clock: FakeClock) -> Non
         return real_inkey(timeout)
 
     s.term.inkey = inkey  # type: ignore[method-assign,assignment]
-    with pytest.raises(app.Terminated) as caught:
+    with pytest.raises(terminal.Terminated) as caught:
         s.run()
     assert s.game.outcome is Outcome.DIED and caught.value.signum == 15
 
@@ -182,18 +183,18 @@ def test_after_a_hang_up_more_hang_ups_are_ignored_until_the_end() -> None:
     got: list[int] = []
     old = signal.getsignal(signal.SIGHUP)
     try:
-        with app.terminal_mode(term, got.append):
+        with terminal.terminal_mode(term, got.append):
             os.kill(os.getpid(), signal.SIGHUP)
             time.sleep(0.05)
         assert got == [signal.SIGHUP]
         assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
         os.kill(os.getpid(), signal.SIGHUP)  # the second one: nothing happens
-        with app.terminal_mode(term, got.append):
+        with terminal.terminal_mode(term, got.append):
             pass
         assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
     finally:
         signal.signal(signal.SIGHUP, old)
-    with app.terminal_mode(term, got.append):
+    with terminal.terminal_mode(term, got.append):
         pass
     assert signal.getsignal(signal.SIGHUP) is old  # without a hang-up, all is as it was
 
