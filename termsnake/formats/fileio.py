@@ -62,6 +62,15 @@ def read_capped(path: str | os.PathLike[str], limit: int) -> bytes:
     return data
 
 
+def read_if_present(path: str | os.PathLike[str], limit: int) -> bytes | None:
+    """read_capped, but None when no file can be there: it is missing, or a directory on the way
+    is a regular file (HOME=/dev/null), which the user's own files treat alike."""
+    try:
+        return read_capped(path, limit)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+
+
 def write_atomic(
     path: str | os.PathLike[str], data: bytes, *, exclusive: bool = False, mode: int = 0o644
 ) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from termsnake.core.game import Game, Outcome
-from termsnake.formats.fileio import TooLarge, describe_parse_error, read_capped, write_atomic
+from termsnake.formats.fileio import TooLarge, describe_parse_error, read_if_present, write_atomic
 from termsnake.formats.places import data_dir
 from termsnake.formats.text import shorten
 
@@ -252,13 +252,13 @@ class ScoreStore:
     def read(self) -> ReadResult:
         """Every score in the file; never raises, never changes the file."""
         try:
-            data = read_capped(self.path, MAX_BYTES)
-        except FileNotFoundError:
-            return ReadResult({})
+            data = read_if_present(self.path, MAX_BYTES)
         except TooLarge as e:
             return ReadResult({}, e.describe("a scores file"))
         except OSError as e:
             return ReadResult({}, f"cannot be read ({_describe(e)})")
+        if data is None:
+            return ReadResult({})
         try:
             return ReadResult(parse(data))
         except FormatError as e:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Final, Literal, get_args
 
 from termsnake.core.speed import DEFAULT_SPEED, MAX_SPEED
-from termsnake.formats.fileio import TooLarge, describe_parse_error, read_capped
+from termsnake.formats.fileio import TooLarge, describe_parse_error, read_if_present
 from termsnake.formats.places import config_dir
 from termsnake.formats.text import printable
 
@@ -181,16 +181,16 @@ def parse_settings(text: str, path: str) -> Settings:
 
 
 def load_settings(path: Path | None = None) -> Settings:
-    """Settings from ``path`` (default: settings_path()); defaults if it does not exist."""
+    """Settings from ``path`` (default: settings_path()); defaults if no file can be there."""
     target = Path(path) if path is not None else settings_path()
     try:
-        data = read_capped(target, MAX_BYTES)
-    except FileNotFoundError:
-        return Settings()
+        data = read_if_present(target, MAX_BYTES)
     except TooLarge as e:
         raise SettingsError(f"{target}:1: error: {e.describe('a config file')}") from None
     except OSError as e:
         raise SettingsError(f"{target}:1: error: cannot read: {e.strerror or e}") from None
+    if data is None:
+        return Settings()
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:

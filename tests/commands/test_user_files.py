@@ -11,7 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from pty_harness import run_plain
+from pty_harness import quiet_env, run_plain
 
 from termsnake.formats.scores import ScoreEntry, ScoreKey, ScoreStore
 
@@ -100,6 +100,20 @@ def test_scores_that_are_a_fifo_or_dev_zero_are_kept_aside_at_once(
     assert "kept it as scores.json.corrupt-" in r.stderr
     kept = next(scores(tmp_path).parent.glob("scores.json.corrupt-*"))
     assert kept.is_fifo() if kind == "fifo" else os.readlink(kept) == "/dev/zero"
+
+
+def test_user_directories_under_a_regular_file_are_no_files(tmp_path: Path) -> None:
+    # As with HOME=/dev/null: no config and no scores can be there, so neither is an error.
+    blocker = tmp_path / "blocker"
+    blocker.write_text("not a directory")
+    env = {**quiet_env(tmp_path), "XDG_CONFIG_HOME": str(blocker), "XDG_DATA_HOME": str(blocker)}
+    r = run_plain(tmp_path, "scores", env=env)
+    assert (r.returncode, r.stderr) == (0, "")
+    assert r.stdout.startswith("no scores yet")
+    # Off a terminal the game stops at that, after the config was read without complaint.
+    r = run_plain(tmp_path, "--seed", "1", env=env)
+    assert r.returncode == 2 and "config.toml" not in r.stderr, r.stderr
+    assert "terminal" in r.stderr
 
 
 def test_a_scores_file_that_is_a_link_is_written_through(tmp_path: Path) -> None:

@@ -192,6 +192,15 @@ def test_a_directory_under_a_regular_file_is_not_saved_to(tmp_path: Path) -> Non
     assert blocker.read_text(encoding="utf-8") == "not a directory"
 
 
+def test_a_file_under_a_regular_file_is_absent_not_unreadable(tmp_path: Path) -> None:
+    # HOME=/dev/null: no scores file can exist there, so there is nothing to warn about or move.
+    blocker = tmp_path / "data"
+    blocker.write_text("not a directory", encoding="utf-8")
+    store = ScoreStore(blocker / "termsnake" / "scores.json")
+    assert store.read().problem is None and store.read().scores == {}
+    assert store.set_aside_unreadable() == []
+
+
 @pytest.mark.skipif(os.geteuid() == 0, reason="root writes through chmod 0o500")
 def test_a_read_only_directory_is_not_saved_to(tmp_path: Path) -> None:
     folder = tmp_path / "termsnake"

@@ -51,6 +51,13 @@ def test_a_missing_file_gives_the_defaults(tmp_path: Path) -> None:
     )
 
 
+def test_a_path_through_a_regular_file_gives_the_defaults(tmp_path: Path) -> None:
+    # HOME=/dev/null or XDG_CONFIG_HOME set to a file: no config file can be there (ENOTDIR).
+    blocker = tmp_path / "home"
+    blocker.write_text("not a directory", encoding="utf-8")
+    assert load_settings(blocker / ".config" / "termsnake" / "config.toml") == Settings()
+
+
 def test_an_empty_file_gives_the_defaults(tmp_path: Path) -> None:
     assert load_settings(write(tmp_path, "# nothing set yet\n")) == Settings()
 
