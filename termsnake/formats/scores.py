@@ -371,4 +371,5 @@ def keep_score(
     best = entry if result.new_best else (result.previous or previous)
     if best is None:
         return [], result.warnings
-    return [f"best so far: length {best.length} in {best.steps} steps"], result.warnings
+    steps = "1 step" if best.steps == 1 else f"{best.steps} steps"
+    return [f"best so far: length {best.length} in {steps}"], result.warnings

@@ -30,11 +30,11 @@ def test_the_summary_names_the_best_as_it_is_after_the_game(tmp_path: Path) -> N
     # Fewer steps at the same length is the new best, without cheers (nothing was eaten); the
     # summary shows that new best, not the entry it replaced.
     lines, _ = keep_score(store, key, quit_after(1), store.best(key))
-    assert lines == ["best so far: length 3 in 1 steps"]
+    assert lines == ["best so far: length 3 in 1 step"]
     best = store.best(key)
     assert best is not None and best.steps == 1
     lines, _ = keep_score(store, key, quit_after(2), best)
-    assert lines == ["best so far: length 3 in 1 steps"]
+    assert lines == ["best so far: length 3 in 1 step"]
 
 
 def test_the_summary_shows_the_time_it_is_given() -> None:
