@@ -105,6 +105,8 @@ class Session:
     on_step: Callable[[Game], None] | None = None
     stream: Stream | None = None  # where frames go; stdout when None
     clock: Callable[[], float] = time.monotonic
+    # Whether the board fits the terminal: if not, the screen is a plain message, not tiles.
+    fits: bool = field(default=True, init=False, repr=False)
 
     def request_suspend(self) -> None:
         """Called from the SIGTSTP handler: ``run`` returns at its next wake-up."""
@@ -119,10 +121,10 @@ class Session:
         """Play until the game ends (True) or Ctrl-Z asks to suspend (False)."""
         styler = make_style(self.term, self.glyphs) if self.color else None
         board_rows = board_size(self.game)[1] - 1
-        fits = True  # while the terminal is too small, its message is plain text, not tiles
+        self.fits = True
 
         def style(text: str, y: int) -> str:
-            if styler is None or not fits or y >= board_rows or self.mode is Mode.HELP:
+            if styler is None or not self.fits or y >= board_rows or self.mode is Mode.HELP:
                 return text
             return styler(text)
 
@@ -141,9 +143,9 @@ class Session:
                 shown_size = size
             cell_width = pick_cell_width(self.game, size[0])
             need = board_size(self.game, cell_width)
-            fits = need[0] <= size[0] and need[1] <= size[1]
-            moving = self._running() and fits
-            if not fits:
+            self.fits = need[0] <= size[0] and need[1] <= size[1]
+            moving = self._running() and self.fits
+            if not self.fits:
                 if self.mode is Mode.RUNNING:
                     self.mode = Mode.PAUSED  # once enlarged, the player starts it again
                 screen.draw(render_too_small(need, size))
@@ -264,13 +266,16 @@ class Session:
         outcome = self.game.outcome.value if self.game.outcome else ""
         hint = "r plays again, any other key ends" if self.offer_again else "press any key"
         message = f"{outcome.upper()}: {hint}"
-        size = (self.term.width, self.term.height)
-        cell_width = pick_cell_width(self.game, size[0])
-        screen.draw(*self._frame(cell_width, size, message))
+        shown_size = (-1, -1)
         shown = self.clock()
         deadline = shown + END_WAIT
         deaf = END_DEAF if isinstance(self.controller, KeyboardController) else 0.0
         while self.clock() < deadline and self.stop_signal is None and not self.suspend_requested:
+            size = (self.term.width, self.term.height)
+            if size != shown_size:  # drawn again whole after a resize, as during the game
+                screen.invalidate()
+                shown_size = size
+                self._draw_end(screen, size, message)
             # A key pressed before the player can have seen the end (one held when the snake
             # died) does not dismiss the board; a bot's watcher holds no steering key.
             key = self.term.inkey(timeout=POLL)
@@ -286,3 +291,13 @@ class Session:
             if not self.term.inkey(timeout=0):
                 break
         return True
+
+    def _draw_end(self, screen: Screen, size: tuple[int, int], message: str) -> None:
+        """The final board with ``message`` on a terminal of ``size``, or what it needs."""
+        cell_width = pick_cell_width(self.game, size[0])
+        need = board_size(self.game, cell_width)
+        self.fits = need[0] <= size[0] and need[1] <= size[1]
+        if self.fits:
+            screen.draw(*self._frame(cell_width, size, message))
+        else:
+            screen.draw(render_too_small(need, size))

@@ -35,6 +35,26 @@ def test_the_board_is_centred_on_a_big_terminal(run: Callable[..., Pty]) -> None
     assert t.restored()
 
 
+def test_the_final_board_is_drawn_again_after_a_resize(run: Callable[..., Pty]) -> None:
+    t = run("--size", "12x6", "--seed", "1", cols=80, rows=24)
+    t.wait_for("a direction key starts")
+    t.send("w")  # up, then on into the top wall
+    t.wait_for("DIED: r plays again")
+    t.resize(120, 40)
+    left, top = (120 - 26) // 2, (40 - 9) // 2
+    t.wait_for(lambda: t.find("#") == (left, top))
+    t.resize(15, 6)  # too small: what it needs, then whole and centred again
+    t.wait_for("need")
+    t.resize(50, 12)
+    left, top = (50 - 26) // 2, (12 - 9) // 2
+    t.wait_for(lambda: t.find("#") == (left, top))
+    assert sum(line.count("#") for line in t.screen.display) == 2 * 26 + 2 * 6
+    assert "DIED: r plays again" in t.screen.display[top + 8]
+    t.send("x")
+    assert t.wait_exit() == 0
+    assert t.restored()
+
+
 def test_r_on_a_bots_final_board_plays_again_and_every_game_is_kept(
     run: Callable[..., Pty], tmp_path: Path
 ) -> None:
