@@ -245,18 +245,19 @@ def render_too_small(need: tuple[int, int], have: tuple[int, int]) -> list[str]:
 
 
 def with_box(lines: list[str], box: list[str]) -> list[str]:
-    """``lines`` with ``box`` (framed, centred on the board) drawn over them, growing the
-    screen downwards when the board is too short for it."""
+    """``lines`` (the board, then the status line) with ``box`` (framed, centred on the
+    board) drawn over the board, growing it downwards when the board is too short for it;
+    the status line stays below, whole, where ``place`` puts a status line."""
     inner = max(len(b) for b in box)
     framed = ["+" + "-" * (inner + 2) + "+"]
     framed += [f"| {b.ljust(inner)} |" for b in box]
     framed.append(framed[0])
-    width = len(lines[0])  # the board's frame
-    top = max(0, (len(lines) - 1 - len(framed)) // 2)
+    board, status = list(lines[:-1]), lines[-1]
+    width = len(board[0])  # the board's frame
+    top = max(0, (len(board) - len(framed)) // 2)
     left = max(0, (width - len(framed[0])) // 2)
-    out = list(lines)
-    out += [""] * (top + len(framed) - len(out))
+    board += [""] * (top + len(framed) - len(board))
     for i, text in enumerate(framed):
-        row = out[top + i].ljust(left)
-        out[top + i] = row[:left] + text + row[left + len(text) :]
-    return out
+        row = board[top + i].ljust(left)
+        board[top + i] = row[:left] + text + row[left + len(text) :]
+    return [*board, status]

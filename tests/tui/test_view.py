@@ -144,7 +144,12 @@ def test_help_box_is_drawn_over_the_board() -> None:
     assert boxed[0] == lines[0] and len(boxed) == len(lines)
     assert any("| q quit |" in line for line in boxed)
     tall = with_box(lines, [str(i) for i in range(12)])
-    assert len(tall) > len(lines) and tall[-1].strip().startswith("+")
+    assert len(tall) > len(lines) and tall[-2].strip().startswith("+")
+    # However tall the box, the status line stays below it, whole (place lines it up on its
+    # own: a box row drawn into it would be shifted with it).
+    for rows in (len(lines) - 3, len(lines) - 2, 12):
+        boxed = with_box(lines, [str(i) for i in range(rows)])
+        assert boxed[-1] == lines[-1] and sum("+--" in row for row in boxed[:-1]) == 2
 
 
 def test_the_status_line_fits_by_dropping_the_least_needed_parts() -> None:
