@@ -15,6 +15,7 @@ from typing import Final
 
 import blessed
 from blessed._capabilities import TermcapResponse
+from blessed.terminal import WINSZ
 
 # The signals whose default would end the game with the terminal left as the game set it
 # (Ctrl-\ sends SIGQUIT): each ends it as SIGTERM does, terminal restored, score and replay kept.
@@ -49,6 +50,24 @@ class QuietTerminal(blessed.Terminal):
         self.term_program = True
         self._term_program_probed = True
         return True
+
+    def _height_and_width(self) -> WINSZ:
+        """The window's size; where the terminal says 0 rows or columns (a serial line, a pty
+        nobody sized), LINES and COLUMNS, else 24 by 80, as for a terminal that says nothing."""
+        size = super()._height_and_width()
+        if size.ws_row > 0 and size.ws_col > 0:
+            return size
+        return WINSZ(
+            ws_row=size.ws_row or _env_size("LINES", 24),
+            ws_col=size.ws_col or _env_size("COLUMNS", 80),
+            ws_xpixel=size.ws_xpixel,
+            ws_ypixel=size.ws_ypixel,
+        )
+
+
+def _env_size(name: str, default: int) -> int:
+    value = os.environ.get(name, "")
+    return int(value) if value.isdigit() and 0 < int(value) < 100_000 else default
 
 
 def make_terminal() -> blessed.Terminal:

@@ -113,6 +113,18 @@ def test_tty_modes_are_restored(tmp_path: Path) -> None:
         t.close()
 
 
+def test_a_terminal_that_says_0x0_is_taken_as_lines_and_columns(tmp_path: Path) -> None:
+    cmd = f"stty rows 0 cols 0; LINES=24 COLUMNS=80 '{termsnake_command()}' --size 8x4"
+    t = Pty(["-c", cmd], tmp_path, command="/bin/sh")
+    try:
+        t.wait_for("a direction key starts")
+        assert sum(line.count("#") for line in t.screen.display) == 2 * 18 + 2 * 4
+        t.send("q")
+        assert t.wait_exit() == 0
+    finally:
+        t.close()
+
+
 def test_too_small_pauses_and_goes_on_when_enlarged(run) -> None:  # type: ignore[no-untyped-def]
     t = run("--size", "30x15", "--seed", "2", cols=40, rows=10)
     t.wait_for("need 32x18, have 40x10")
@@ -272,7 +284,7 @@ BAD_ARGUMENTS = [
     (["--size", "8x8", "--length", "9"], "does not fit"),
     (["--seed", "-1"], "at least 0"),
     (["--speed", "5000"], "at most 1000"),
-    (["--level", "classic", "--length", "30"], "--length 30"),
+    (["--level", "classic", "--length", "30"], "length 30 (--length) does not fit"),
     (["--level", ""], "--level: give a preset name"),
     (["--record", ""], "--record: give the name of a new file"),
 ]
