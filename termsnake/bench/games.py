@@ -13,7 +13,7 @@ from termsnake.commands import args as cliargs
 from termsnake.core.board import Board
 from termsnake.core.game import Game, Outcome
 from termsnake.core.geometry import Point
-from termsnake.core.level import Level, open_level, with_length
+from termsnake.core.level import Level, open_level
 from termsnake.formats.replay import Replay, replay_from_game
 from termsnake.formats.text import printable, shorten
 from termsnake.solvers.base import (
@@ -74,16 +74,13 @@ def _load_level(spec: LevelSpec) -> Level:
     except ImportError:
         raise BenchError("--level: this termsnake has no level files") from None
     try:
-        level = load_level(spec.value)
+        # As play does: a straight body behind the level's head, fitted in place of the level's
+        # own (which may not fit where this one does), a covered first food dropped.
+        return load_level(spec.value, length=spec.length)
     except LevelError as e:
         raise BenchError(str(e).rstrip("\n"), located=True) from None
     except (OSError, ValueError) as e:
         raise BenchError(f"--level {spec.value}: {e}") from None
-    try:
-        # As play does: a straight body behind the level's head, a covered first food dropped.
-        return with_length(level, spec.length)
-    except ValueError as e:
-        raise BenchError(f"level {level.name}: length {spec.length}: {e}") from None
 
 
 # -- one game -----------------------------------------------------------------------------------

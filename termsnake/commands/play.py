@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from termsnake.core.game import Game
-from termsnake.core.level import DEFAULT_LENGTH, Level, open_level, with_length
+from termsnake.core.level import DEFAULT_LENGTH, Level, open_level
 from termsnake.formats import presets
 from termsnake.formats.fileio import write_new
 from termsnake.formats.levelfile import LevelError
@@ -59,17 +59,12 @@ def choose_level(
     if level == "":
         raise UsageError("termsnake: --level: give a preset name (termsnake levels) or a file")
     try:
-        base = presets.load_level(level or default)
+        # --length is fitted in place of the level's own, which may not fit where it does.
+        return presets.load_level(level or default, length=length)
     except LevelError as e:
         if origin and not level:
             raise UsageError(config_level_problem(origin, default, e)) from None
         raise UsageError(str(e)) from None
-    if length is None:
-        return base
-    try:
-        return with_length(base, length)
-    except ValueError as e:
-        raise UsageError(f"termsnake: --length {length}: {e}") from None
 
 
 def config_level_problem(origin: str, name: str, error: LevelError) -> str:

@@ -35,7 +35,7 @@ def make_level(level: str | Level | None, size: tuple[int, int] | None, length: 
     if isinstance(level, Level):
         return with_length(level, length)
     if level is not None:
-        return with_length(load_level(level), length)
+        return load_level(level, length=length)
     width, height = size or (8, 8)
     return open_level(width, height, length)
 

@@ -12,6 +12,7 @@ last three are kept in ``Level.meta`` in file order. Files over 1 MiB are refuse
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import os
 import re
@@ -123,9 +124,7 @@ def _decode(data: bytes, errors: _Collector) -> str | None:
         for match in _BAD_BYTES.finditer(line):
             shown = " ".join(f"0x{ord(ch) - 0xDC00:02x}" for ch in match.group())
             errors.add(
-                number,
-                match.start() + 1,
-                f"invalid UTF-8 (bytes {shown}); save the file as UTF-8",
+                number, match.start() + 1, f"invalid UTF-8 (bytes {shown}); save the file as UTF-8"
             )
     return None
 
@@ -141,8 +140,9 @@ class _Header:
     value_col: int
 
 
-def parse_level(source: str | bytes, path: str = "<string>") -> Level:
-    """Parse a level file's text (or raw bytes); raises LevelError listing every problem."""
+def parse_level(source: str | bytes, path: str = "<string>", *, length: int | None = None) -> Level:
+    """Parse a level file's text (or raw bytes), the snake ``length`` long if given (``--length``
+    wins over the file's); raises LevelError listing every problem."""
     errors = _Collector(path)
     if isinstance(source, bytes):
         decoded = _decode(source, errors)
@@ -191,6 +191,8 @@ def parse_level(source: str | bytes, path: str = "<string>") -> Level:
         rows.append((number, line))
 
     fields = _read_headers(headers, errors)
+    if length is not None:
+        fields = dataclasses.replace(fields, length=length, length_from="--length", length_ok=True)
     if not rows:
         last = len(lines)
         errors.add(last, 1, "no map: after the header comes the map of # . and a head > < ^ v")
@@ -231,7 +233,7 @@ class _Fields:
     length: int
     wrap: bool
     meta: tuple[tuple[str, str], ...]
-    length_line: int | None
+    length_from: str  # where the length comes from, for the message when it does not fit
     length_ok: bool
 
 
@@ -239,7 +241,7 @@ def _read_headers(headers: list[_Header], errors: _Collector) -> _Fields:
     """Check each header line's key and value; return the values (defaults where bad)."""
     seen: dict[str, int] = {}
     name: str | None = None
-    length, wrap, length_line, length_ok = DEFAULT_LENGTH, False, None, True
+    length, wrap, length_from, length_ok = DEFAULT_LENGTH, False, "the default", True
     meta: list[tuple[str, str]] = []
     for h in headers:
         if h.key in seen:
@@ -269,7 +271,7 @@ def _read_headers(headers: list[_Header], errors: _Collector) -> _Fields:
         elif h.key == "length":
             # Nine digits are more than any board's cells; more would only strain int().
             if h.value.isascii() and h.value.isdigit() and len(h.value) <= 9 and int(h.value) >= 1:
-                length, length_line = int(h.value), h.line
+                length, length_from = int(h.value), f"line {h.line}"
             else:
                 length_ok = False
                 shown = printable(h.value if len(h.value) <= 40 else h.value[:40] + "...")
@@ -292,7 +294,7 @@ def _read_headers(headers: list[_Header], errors: _Collector) -> _Fields:
             meta.append((h.key, h.value))
         else:
             errors.add(h.line, 1, _unknown_key_message(h.key))
-    return _Fields(name, length, wrap, tuple(meta), length_line, length_ok)
+    return _Fields(name, length, wrap, tuple(meta), length_from, length_ok)
 
 
 def _unknown_key_message(key: str) -> str:
@@ -356,17 +358,15 @@ def _read_map(
         errors.add(head_line, head_col, _misfit_message(board, head, direction, fields, rows))
         return None
     food = foods[0][2] if foods else None
+    if food in body and fields.length_from == "--length":
+        food = None  # the file's food was clear of its own snake; a longer one eats it up
     if food is not None and food in body:
         food_line, food_col, _ = foods[0]
         errors.add(food_line, food_col, "the food lies under the snake's body behind the head")
         return None
     if len(body) >= board.size:
-        errors.add(
-            head_line,
-            head_col,
-            f"the snake of length {len(body)} fills all {board.size} free cells; "
-            "leave room for food",
-        )
+        filled = f"the snake of length {len(body)} fills all {board.size} free cells"
+        errors.add(head_line, head_col, f"{filled}; leave room for food")
         return None
     try:
         return Level(board, body, direction, food, name, fields.meta)
@@ -418,11 +418,10 @@ def _misfit_message(
         seen.add(q)
         fit += 1
         p = q
-    where = f" (line {fields.length_line})" if fields.length_line is not None else " (the default)"
     cells = "1 cell" if fit == 1 else f"{fit} cells"
     return (
-        f"a snake of length {fields.length}{where} does not fit straight behind the head "
-        f"(facing {direction.name.lower()}): there is room for {cells} before {why}"
+        f"a snake of length {fields.length} ({fields.length_from}) does not fit straight behind "
+        f"the head (facing {direction.name.lower()}): there is room for {cells} before {why}"
     )
 
 
@@ -445,6 +444,6 @@ def read_level_bytes(path: str | os.PathLike[str]) -> bytes:
         raise LevelError([Diagnostic(shown, 1, 1, f"cannot read the file: {reason}")]) from None
 
 
-def load_level_file(path: str | os.PathLike[str]) -> Level:
-    """Read and parse the level file at ``path``; LevelError says what is wrong and where."""
-    return parse_level(read_level_bytes(path), os.fspath(path))
+def load_level_file(path: str | os.PathLike[str], *, length: int | None = None) -> Level:
+    """Read and parse the level file at ``path`` (``length`` as parse_level takes it)."""
+    return parse_level(read_level_bytes(path), os.fspath(path), length=length)

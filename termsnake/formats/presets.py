@@ -56,12 +56,13 @@ def preset_path(name: str) -> str:
     return str(levels_dir() / f"{name}{SUFFIX}")
 
 
-def load_preset(name: str) -> Level:
-    """The preset called ``name``; UnknownLevelError (listing the presets) if there is none."""
+def load_preset(name: str, *, length: int | None = None) -> Level:
+    """The preset called ``name`` (the snake ``length`` long if given); UnknownLevelError
+    (listing the presets) if there is none."""
     if name not in preset_names():
         raise UnknownLevelError([Diagnostic(name, 1, 1, unknown_level_message(name))])
     entry = levels_dir() / f"{name}{SUFFIX}"
-    return parse_level(entry.read_bytes(), preset_path(name))
+    return parse_level(entry.read_bytes(), preset_path(name), length=length)
 
 
 def unknown_level_message(name: str) -> str:
@@ -75,14 +76,15 @@ def unknown_level_message(name: str) -> str:
     )
 
 
-def load_level(name_or_path: str) -> Level:
+def load_level(name_or_path: str, *, length: int | None = None) -> Level:
     """A preset by name, else the level file at that path; LevelError says what is wrong.
 
     A preset name wins over a file of the same name in the current directory; write ``./NAME``
-    to mean the file.
+    to mean the file. ``length``, if given, replaces the level's own before the snake is fitted
+    on the map (``--length``).
     """
     if is_preset_name(name_or_path) and name_or_path in preset_names():
-        return load_preset(name_or_path)
+        return load_preset(name_or_path, length=length)
     path = Path(name_or_path)
     looks_like_path = "/" in name_or_path or "\\" in name_or_path or path.suffix != ""
     try:
@@ -90,5 +92,5 @@ def load_level(name_or_path: str) -> Level:
     except OSError:  # a name too long for the file system is no file either
         exists = False
     if looks_like_path or exists:
-        return load_level_file(name_or_path)
+        return load_level_file(name_or_path, length=length)
     raise UnknownLevelError([Diagnostic(name_or_path, 1, 1, unknown_level_message(name_or_path))])

@@ -16,7 +16,7 @@ from typing import Final
 
 from tqdm import tqdm
 
-from termsnake.core.level import Level, open_level, with_length
+from termsnake.core.level import Level, open_level
 from termsnake.formats.fileio import TooLarge, read_capped, write_atomic
 from termsnake.formats.levelfile import LevelError
 from termsnake.formats.presets import load_level
@@ -54,7 +54,7 @@ def curve_path(out: Path) -> Path:
 def board(args: argparse.Namespace) -> Level:
     """The board to train on, start length 1 (as bots are compared)."""
     if args.level is not None:
-        return with_length(load_level(args.level), 1)
+        return load_level(args.level, length=1)
     width, height = args.size or (8, 8)
     return open_level(width, height, 1)
 

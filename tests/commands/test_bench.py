@@ -345,7 +345,7 @@ def test_help_says_what_the_timings_leave_out(capsys: pytest.CaptureFixture[str]
 
 
 def test_a_longer_snake_drops_a_first_food_it_covers(tmp_path: Path) -> None:
-    # As play does (level.with_length): the food under the new body goes, the level stays.
+    # As play does: the food under the new body goes, the level stays.
     path = tmp_path / "fed.txt"
     path.write_text("name: fed\nlength: 1\n\n#######\n#..%>.#\n#.....#\n#######\n")
     assert games.LevelSpec("level", str(path), 1).load().food == Point(3, 1)
@@ -361,6 +361,13 @@ def test_length_applies_to_level_files(capsys: pytest.CaptureFixture[str], tmp_p
     assert three.body == (Point(3, 2), Point(2, 2), Point(1, 2))
     with pytest.raises(games.BenchError, match="does not fit"):
         games.LevelSpec("level", str(path), 4).load()
+
+
+def test_length_applies_where_the_files_own_does_not_fit(tmp_path: Path) -> None:
+    # The file's length 3 has no room behind the head; bench's length 1 (its default) has.
+    path = tmp_path / "short.txt"
+    path.write_text("name: short\nlength: 3\n\n##########\n#>.......#\n#........#\n##########\n")
+    assert games.LevelSpec("level", str(path), 1).load().body == (Point(1, 1),)
 
 
 # -- the installed command -------------------------------------------------------------------

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from termsnake.commands import cli
-from termsnake.commands.play import Games, choose_level
+from termsnake.commands.play import Games, UsageError, choose_level
 from termsnake.core.game import Game
-from termsnake.core.geometry import Direction
+from termsnake.core.geometry import Direction, Point
 from termsnake.core.level import open_level
 from termsnake.formats.replay import load_replay
 from termsnake.formats.scores import ScoreKey, ScoreStore, keep_score
@@ -40,6 +42,15 @@ def test_the_summary_names_the_best_as_it_is_after_the_game(tmp_path: Path) -> N
 def test_the_summary_shows_the_time_it_is_given() -> None:
     text = summary(quit_after(2), "you", 75.9)
     assert "steps 2  time 1:15  seed 1" in text and text.endswith("Moves (2): 2R")
+
+
+def test_length_is_fitted_in_place_of_a_level_files_own(tmp_path: Path) -> None:
+    # The file's length 3 has no room behind the head: --length 1 plays it, no --length refuses.
+    path = tmp_path / "short.txt"
+    path.write_text("name: short\nlength: 3\n\n##########\n#>.......#\n#........#\n##########\n")
+    assert choose_level(str(path), None, 1).body == (Point(1, 1),)
+    with pytest.raises(UsageError, match=r"short\.txt:5:2: error: a snake of length 3 \(line 2\)"):
+        choose_level(str(path), None, None)
 
 
 def test_wrap_makes_a_sized_board_a_torus() -> None:

@@ -279,6 +279,33 @@ def test_body_that_hits_a_wall() -> None:
     assert "room for 2 cells before a wall at line 3 col 1" in d.message
 
 
+SHORT = "name: short\nlength: 3\n\n##########\n#>.......#\n#........#\n##########\n"
+
+
+def test_a_length_given_is_fitted_in_place_of_the_files() -> None:
+    # --length overrides the file's length, even one that does not fit behind the head.
+    assert "length 3 (line 2) does not fit" in only_error(SHORT).message
+    assert parse_level(SHORT, length=1).body == (Point(1, 1),)
+    d = only_error_with(SHORT, length=2)
+    assert (d.line, d.col) == (5, 2)
+    assert "length 2 (--length) does not fit" in d.message
+    assert "room for 1 cell before a wall at line 5 col 1" in d.message
+
+
+def test_a_length_given_drops_a_first_food_it_covers() -> None:
+    fed = "#######\n#..%>.#\n#.....#\n#######\n"
+    assert parse_level(fed, length=1).food == Point(3, 1)
+    assert parse_level(fed, length=2).food is None
+    assert only_error("length: 2\n" + fed).message.startswith("the food lies under the snake")
+
+
+def only_error_with(source: str, *, length: int) -> Diagnostic:
+    with pytest.raises(LevelError) as info:
+        parse_level(source, "t.txt", length=length)
+    [found] = info.value.diagnostics
+    return found
+
+
 def test_body_that_leaves_the_board() -> None:
     d = only_error("....\n.^..\n")
     assert (d.line, d.col) == (2, 2)
