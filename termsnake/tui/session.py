@@ -51,7 +51,14 @@ PALETTE: Final = {
 def make_style(term: blessed.Terminal, glyphs: Glyphs) -> Callable[[str], str]:
     """Colour a run of board text glyph by glyph (runs of one role share one sequence)."""
     roles = glyphs.roles()
-    paint = {role: getattr(term, name) for role, name in PALETTE.items()}
+    # A terminal of 8 colours has no bright ones: blessed would send ESC[38m for bright_black,
+    # which the Linux console reads as "underline"; those roles go uncoloured there.
+    bright = term.number_of_colors >= 16
+    paint = {
+        role: getattr(term, name)
+        for role, name in PALETTE.items()
+        if bright or not name.startswith("bright_")
+    }
 
     def style(text: str) -> str:
         out = []

@@ -19,6 +19,7 @@ from termsnake.tui import session as app
 from termsnake.tui import terminal
 from termsnake.tui.controllers import KeyboardController
 from termsnake.tui.runner import make_controller
+from termsnake.tui.view import ASCII
 
 
 class FakeClock:
@@ -310,3 +311,14 @@ def test_a_slow_bot_does_not_keep_the_keys_waiting(clock: FakeClock) -> None:
     )
     s.run()
     assert game.outcome is Outcome.QUIT and game.steps == 1
+
+
+@pytest.mark.parametrize("kind", ["xterm", "linux", "xterm-256color"])
+def test_a_terminal_of_8_colours_gets_no_bright_colour(kind: str) -> None:
+    # blessed sends ESC[38m for bright_black on 8 colours: the Linux console underlines then.
+    term = Terminal(kind=kind, stream=io.StringIO(), force_styling=True)
+    style = app.make_style(term, ASCII)
+    floor = style(ASCII.floor * 3)
+    assert "\x1b[38m" not in floor
+    assert (floor == ASCII.floor * 3) is (term.number_of_colors < 16)
+    assert "\x1b[3" in style(ASCII.body)  # green: every colour terminal has it
