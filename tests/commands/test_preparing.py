@@ -3,6 +3,7 @@ ends cleanly with the terminal as it was."""
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import time
 from pathlib import Path
@@ -28,6 +29,21 @@ def test_a_long_set_up_is_said_and_ctrl_c_ends_it(tmp_path: Path) -> None:
     assert b"Traceback" not in raw and ENTER_ALT not in raw
     assert t.text().strip() == "termsnake: interrupted"  # the line erased, the ^C echo too
     assert not t.screen.cursor.hidden
+
+
+def test_a_sigterm_during_the_set_up_erases_the_line(tmp_path: Path) -> None:
+    # Its default would end the process mid-line: the shell's "Terminated" came after the text.
+    t = Pty(["--ai", "best", "--size", "200x200", "--seed", "1"], tmp_path)
+    try:
+        t.wait_for("preparing best for a 200x200 board...", timeout=30)
+        t.child.kill(signal.SIGTERM)
+        code = t.wait_exit(timeout=30)
+    finally:
+        t.close()
+    raw = bytes(t.raw)
+    assert code == 128 + signal.SIGTERM
+    assert b"Traceback" not in raw and ENTER_ALT not in raw
+    assert t.text().strip() == "" and t.screen.cursor.x == 0
 
 
 def test_the_line_is_gone_once_the_game_is_over(tmp_path: Path) -> None:
