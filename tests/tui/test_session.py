@@ -35,6 +35,7 @@ class FakeTerminal:
 
     clear = "<clear>"
     home = "<home>"
+    number_of_colors = 256
 
     def __init__(
         self, clock: FakeClock, keys: Iterator[tuple[float, str]], size: tuple[int, int] = (80, 24)
