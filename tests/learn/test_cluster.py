@@ -199,6 +199,7 @@ def _wait_for_port(port: int) -> None:
     raise AssertionError("the scheduler did not start")
 
 
+@pytest.mark.slow  # a bench twice, here and on the cluster: seconds of CPU
 def test_relative_weights_are_the_clients_file(
     scheduler: str,
     tmp_path: Path,
