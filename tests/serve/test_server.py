@@ -9,7 +9,7 @@ from pathlib import Path
 
 import asyncssh
 import pytest
-from ssh_client import Server, connect, player, running
+from ssh_client import Player, Server, connect, player, running
 
 
 @pytest.fixture(scope="module")
@@ -44,18 +44,30 @@ def test_a_player_plays_a_level_and_sees_the_board_move(server: Server) -> None:
     run(go())
 
 
+async def play_and_watch(
+    c1: asyncssh.SSHClientConnection,
+    c2: asyncssh.SSHClientConnection,
+    names: tuple[str, str],
+    size: tuple[int, int] = (80, 24),
+) -> tuple[Player, Player]:
+    """The first connection's player starts classic; the second's watches it (``size``)."""
+    who, watcher = names
+    p, w = await player(c1), await player(c2, size)
+    await p.wait_for(f"hello, {who}")
+    await p.keys(b"\r\r")  # Play a level: classic
+    await p.wait_for("a direction key starts")
+    await w.wait_for(f"hello, {watcher}")
+    await w.keys(b"ss\r")  # Watch a game in progress
+    await w.wait_for(f"{who} on classic")
+    await w.keys(b"\r")
+    await w.wait_for("watching (q leaves)")
+    return p, w
+
+
 def test_watching_another_players_game_live_and_shared_scores(server: Server) -> None:
     async def go() -> None:
         async with await connect(server.port, "bob") as c1, await connect(server.port, "cy") as c2:
-            bob, cy = await player(c1), await player(c2)
-            await bob.wait_for("hello, bob")
-            await bob.keys(b"\r\r")
-            await bob.wait_for("a direction key starts")
-            await cy.wait_for("hello, cy")
-            await cy.keys(b"ss\r")  # Watch a game in progress
-            await cy.wait_for("bob on classic")
-            await cy.keys(b"\r")
-            await cy.wait_for("watching (q leaves)")
+            bob, cy = await play_and_watch(c1, c2, ("bob", "cy"))
             await bob.keys(b"d")
             await cy.wait_for("steps 2")
             await bob.keys(b"q")
@@ -73,15 +85,7 @@ def test_watching_another_players_game_live_and_shared_scores(server: Server) ->
 def test_a_watcher_who_resizes_sees_the_whole_board_again(server: Server) -> None:
     async def go() -> None:
         async with await connect(server.port, "fay") as c1, await connect(server.port, "gus") as c2:
-            fay, gus = await player(c1), await player(c2, (100, 30))
-            await fay.wait_for("hello, fay")
-            await fay.keys(b"\r\r")
-            await fay.wait_for("a direction key starts")
-            await gus.wait_for("hello, gus")
-            await gus.keys(b"ss\r")
-            await gus.wait_for("fay on classic")
-            await gus.keys(b"\r")
-            await gus.wait_for("watching (q leaves)")
+            fay, gus = await play_and_watch(c1, c2, ("fay", "gus"), (100, 30))
             gus.resize(60, 20)
             await fay.keys(b"d")
             lines = (await gus.wait_for("steps 1")).splitlines()
@@ -100,15 +104,7 @@ def test_a_watcher_who_resizes_sees_the_whole_board_again(server: Server) -> Non
 def test_escape_leaves_a_watched_game(server: Server) -> None:
     async def go() -> None:
         async with await connect(server.port, "dee") as c1, await connect(server.port, "eli") as c2:
-            dee, eli = await player(c1), await player(c2)
-            await dee.wait_for("hello, dee")
-            await dee.keys(b"\r\r")
-            await dee.wait_for("a direction key starts")
-            await eli.wait_for("hello, eli")
-            await eli.keys(b"ss\r")
-            await eli.wait_for("dee on classic")
-            await eli.keys(b"\r")
-            await eli.wait_for("watching (q leaves)")
+            _, eli = await play_and_watch(c1, c2, ("dee", "eli"))
             await eli.keys(b"\x1b")
             await eli.wait_for("hello, eli")
 
