@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import signal
 import sys
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from types import FrameType
 
 from termsnake.core.game import Game
 from termsnake.core.level import DEFAULT_LENGTH, Level, open_level
@@ -33,7 +30,14 @@ from termsnake.tui.runner import (
     run,
     summary,
 )
-from termsnake.tui.terminal import ENDING_SIGNALS, Terminated, check_terminal, ignore_more_hangups
+from termsnake.tui.terminal import (
+    ENDING_SIGNALS,
+    Handler,
+    Terminated,
+    check_terminal,
+    handling,
+    raise_terminated,
+)
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -165,30 +169,16 @@ def _first_game(args: argparse.Namespace, configured: str) -> tuple[Level, Game,
         # A solver's set-up can take long on a big board: say what is under way meanwhile.
         board = level.board
         what = f"preparing {printable(args.ai)} for a {board.width}x{board.height} board..."
-        with signals_raise(), preparing(what, shown=check_terminal() is None):
+        # The signals that end a game raise meanwhile (Ctrl-C does already): their default
+        # would end the process mid-line, with what is said left on it.
+        ending: dict[int, Handler] = {
+            s: raise_terminated for s in ENDING_SIGNALS if s != signal.SIGINT
+        }
+        with handling(ending), preparing(what, shown=check_terminal() is None):
             solver = prepare_solver(args.ai, game, args.engine_timeout)
     if args.record is not None:
         check_record_path(args.record)
     return level, game, solver
-
-
-@contextlib.contextmanager
-def signals_raise() -> Iterator[None]:
-    """The signals that end a game (but Ctrl-C, a KeyboardInterrupt already) raise Terminated
-    meanwhile: their default would end the process mid-line, with what is said left on it."""
-
-    def raise_now(signum: int, frame: FrameType | None) -> None:
-        ignore_more_hangups(signum)
-        raise Terminated(signum)
-
-    ending = [s for s in ENDING_SIGNALS if s != signal.SIGINT]
-    previous = {s: signal.signal(s, raise_now) for s in ending}
-    try:
-        yield
-    finally:
-        for s, handler in previous.items():
-            if s != signal.SIGHUP or signal.getsignal(s) is not signal.SIG_IGN:
-                signal.signal(s, handler)
 
 
 class Games:

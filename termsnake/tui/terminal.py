@@ -8,8 +8,8 @@ import os
 import signal
 import sys
 import termios
-from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import ExitStack, contextmanager, suppress
 from types import FrameType
 from typing import Final
 
@@ -119,6 +119,28 @@ def ignore_more_hangups(signum: int) -> None:
         signal.signal(signal.SIGHUP, signal.SIG_IGN)
 
 
+Handler = Callable[[int, FrameType | None], None]
+
+
+def raise_terminated(signum: int, frame: FrameType | None) -> None:
+    """A signal handler: raise Terminated (once a hang-up came, more are ignored)."""
+    ignore_more_hangups(signum)
+    raise Terminated(signum)
+
+
+@contextmanager
+def handling(handlers: Mapping[int, Handler]) -> Iterator[None]:
+    """``handlers`` (signal -> handler) installed for the block, the earlier ones put back
+    after it, but for SIGHUP once a hang-up has set it to be ignored."""
+    previous = {s: signal.signal(s, h) for s, h in handlers.items()}
+    try:
+        yield
+    finally:
+        for s, handler in previous.items():
+            if s != signal.SIGHUP or signal.getsignal(s) is not signal.SIG_IGN:
+                signal.signal(s, handler)
+
+
 @contextmanager
 def terminal_mode(
     term: blessed.Terminal,
@@ -135,22 +157,18 @@ def terminal_mode(
     failures to restore it are ignored.
     """
 
-    def raise_now(signum: int, frame: FrameType | None) -> None:
-        ignore_more_hangups(signum)
-        raise Terminated(signum)
-
     def defer(signum: int, frame: FrameType | None) -> None:
         assert on_signal is not None
         ignore_more_hangups(signum)
         on_signal(signum)
 
-    handlers: dict[int, Callable[[int, FrameType | None], None]] = {
-        s: raise_now if on_signal is None else defer for s in ENDING_SIGNALS
+    handlers: dict[int, Handler] = {
+        s: raise_terminated if on_signal is None else defer for s in ENDING_SIGNALS
     }
     if on_suspend is not None:
         handlers[signal.SIGTSTP] = lambda signum, frame: on_suspend()
-    previous = {s: signal.signal(s, h) for s, h in handlers.items()}
     modes = ExitStack()
+    modes.enter_context(handling(handlers))  # closed last: after the terminal is restored
     try:
         modes.enter_context(term.fullscreen())
         modes.enter_context(term.cbreak())
@@ -158,7 +176,8 @@ def terminal_mode(
         modes.enter_context(term.hidden_cursor())
         yield
     finally:
-        try:
+        # After a hang-up the terminal is gone: what cannot be restored is let be.
+        with suppress(OSError, termios.error):
             if sys.stdin is not None and sys.stdin.isatty():
                 # Keys still held or typed ahead would land in the shell once we are gone.
                 termios.tcflush(sys.stdin, termios.TCIFLUSH)
@@ -166,13 +185,9 @@ def terminal_mode(
                 # No alternate screen (linux, vt100): the board stays, so clear it, or what is
                 # printed next would run on from the status line.
                 term.stream.write(term.home + term.clear)
-            modes.close()
+        with suppress(OSError, termios.error):
+            modes.close()  # each mode, even where one fails; the signal handlers last
             sys.stdout.flush()
-        except (OSError, termios.error):
-            pass  # the terminal hung up: there is nothing left to restore
-        for s, handler in previous.items():
-            if s != signal.SIGHUP or signal.getsignal(s) is not signal.SIG_IGN:
-                signal.signal(s, handler)
 
 
 @contextmanager
