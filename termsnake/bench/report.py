@@ -15,14 +15,16 @@ from termsnake.formats.replay import Replay
 from termsnake.formats.text import align
 
 
-def row_name(solver: str, tally: Tally) -> str:
-    """How a row names the solver asked for as ``solver``: as its games do (``best (tree)``)."""
+def played_by(solver: str, tally: Tally) -> str:
+    """What played the games of the solver asked for as ``solver``: as its games name it
+    (``best (tree)``)."""
     return ", ".join(tally.labels) or solver
 
 
 def summarize(solver: str, level: Level, seed: int, tally: Tally) -> dict[str, Any]:
     """One row of the benchmark output (README, "Benchmark") from the games of one (solver,
-    level). Steps, lengths and medians cover every game, won or not."""
+    level): the documented keys in their order, ``solver`` the name asked for, then
+    ``played``. Steps, lengths and medians cover every game, won or not."""
     games = tally.games
     wins = tally.outcomes[Outcome.WON]
     row: dict[str, Any] = {
@@ -42,6 +44,7 @@ def summarize(solver: str, level: Level, seed: int, tally: Tally) -> dict[str, A
             round(tally.total_steps / tally.total_bound, 4) if tally.total_bound else None
         ),
         "ms_per_move": round(median(tally.ms), 4) if tally.ms else 0.0,
+        "played": played_by(solver, tally),
     }
     return row
 
@@ -50,7 +53,7 @@ def summarize(solver: str, level: Level, seed: int, tally: Tally) -> dict[str, A
 
 _COLUMNS: Final = (
     # header, key, format, left-aligned
-    ("solver", "solver", "{}", True),
+    ("solver", "played", "{}", True),  # what played: ``best (tree)``
     ("level", "level", "{}", True),
     ("free", "free_cells", "{}", False),
     ("games", "games", "{}", False),

@@ -30,7 +30,7 @@ from termsnake.bench.games import (
 )
 from termsnake.bench.pool import Watcher
 from termsnake.bench.progress import Progress
-from termsnake.bench.report import format_table, replay_name, row_name, save_new, summarize
+from termsnake.bench.report import format_table, replay_name, save_new, summarize
 from termsnake.bench.tally import Tally
 from termsnake.commands import args as cliargs
 from termsnake.commands.args import Subparsers
@@ -335,7 +335,7 @@ def row_of(
     if solver.startswith(ENGINE):
         for g, cause in tally.causes:
             say(f"termsnake bench: {where} (seed {first_seed + g}): {cause}")
-    return summarize(row_name(solver, tally), level, first_seed, tally), 0
+    return summarize(solver, level, first_seed, tally), 0
 
 
 def measure(

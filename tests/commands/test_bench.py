@@ -24,10 +24,10 @@ from termsnake.formats.replay import load_replay
 from termsnake.formats.verify import verify
 from termsnake.solvers import registry
 
-# The keys of one JSON row, in order (README, "Benchmark").
+# The keys of one JSON row, in order (README, "Benchmark"): DESIGN.md's, then "played".
 ROW_KEYS = (
     "solver", "level", "free_cells", "games", "seed", "wins", "deaths", "stalls", "win_rate",
-    "mean_steps", "median_steps", "mean_length", "steps_over_bound", "ms_per_move",
+    "mean_steps", "median_steps", "mean_length", "steps_over_bound", "ms_per_move", "played",
 )  # fmt: skip
 
 
@@ -412,16 +412,18 @@ def test_best_is_reported_with_what_it_played(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # best plays 10x10 with the cell tree and 5x5 (no cut into blocks fits) with replan; the rows
-    # say so, while its replays keep the name asked for. tree refuses 5x5: no row for it.
+    # say so in "played" (and the table), while "solver" and the replays keep the name asked
+    # for, as DESIGN.md's rows do. tree refuses 5x5: no row for it.
     args = ("--ai", "best,tree", "--size", "10x10", "--size", "5x5", "--games", "1")
     assert cli.main(["bench", *args, "--json", "--record-dir", str(tmp_path)]) == 0
     out, err = capsys.readouterr()
     rows = json.loads(out)
-    assert [(r["solver"], r["level"]) for r in rows] == [
-        ("best (tree)", "open-10x10"),
-        ("best (replan)", "open-5x5"),
-        ("tree", "open-10x10"),
+    assert [(r["solver"], r["played"], r["level"]) for r in rows] == [
+        ("best", "best (tree)", "open-10x10"),
+        ("best", "best (replan)", "open-5x5"),
+        ("tree", "tree", "open-10x10"),
     ]
+    assert list(rows[0])[-1] == "played"  # after the documented keys, in their order
     assert all(r["wins"] == 1 for r in rows)
     assert "termsnake bench: tree on open-5x5: unavailable: tree cannot play" in err
     assert "try --ai best" in err
