@@ -86,12 +86,16 @@ class EngineSolver:
         self._poll_out = select.poll()  # only used when the engine's stdin is full
         self._buffer = b""
         self._log: tuple[threading.Thread, threading.Event] | None = None
+        self._broken: str | None = None  # why the engine lost its game at the start, if it did
 
     # -- the Solver protocol ------------------------------------------------------------------
 
     def setup(self, game: Game) -> None:
-        """Start the engine and send it the game; it must answer with its name in time."""
+        """Start the engine and send it the game; it must answer with its name in time, else
+        it loses the game at its first move (as DESIGN.md says of an engine that exits early or
+        misses a time limit). SolverUnavailable only if the program cannot be started."""
         self.close()
+        self._broken = None
         self._start()
         board = game.board
         game_message = {
@@ -111,15 +115,17 @@ class EngineSolver:
         try:
             deadline = self._send(game_message, self.hello_timeout, "the game")
             hello = self._receive(deadline, self.hello_timeout, "its name")
-        except SolverFailed as e:
-            self.close()
-            raise SolverUnavailable(str(e)) from None
+        except SolverFailed as e:  # the engine is killed already
+            self._broken = str(e)
+            return
         name = hello.get("name")
         if isinstance(name, str) and name.isprintable() and 0 < len(name) <= 64:
             self.engine_name = name
 
     def next_direction(self, game: Game) -> Direction:
         """Send the step and the food; the engine's move, or SolverFailed saying what it did."""
+        if self._broken is not None:
+            raise SolverFailed(self._broken)
         step = game.steps
         deadline = self._send(
             {"step": step, "food": _point(game.food)},

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -17,7 +18,7 @@ import pytest
 
 from termsnake.core.game import Game, Outcome
 from termsnake.core.level import open_level
-from termsnake.solvers.base import SolverFailed, SolverUnavailable
+from termsnake.solvers.base import SolverFailed, SolverUnavailable, play
 from termsnake.solvers.engine import LOG_LIMIT, EngineSolver, _show
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "engines"
@@ -97,10 +98,22 @@ def test_a_misbehaving_engine_fails_with_what_it_did(kind: str, tmp_path: Path) 
     assert proc.returncode is not None and gone(proc.pid)
 
 
-def test_an_engine_that_never_says_its_name_is_unavailable(tmp_path: Path) -> None:
-    solver = engine("import time; time.sleep(5)", hello_timeout=0.3, log_dir=tmp_path)
-    with pytest.raises(SolverUnavailable, match=r"did not answer with its name within 0\.3 s"):
-        solver.setup(Game(open_level(8, 8, 1), 3))
+@pytest.mark.parametrize(
+    ("source", "cause"),
+    [
+        ("import time; time.sleep(5)", r"did not answer with its name within 0\.3 s"),
+        ("import sys; sys.exit(3)", "exited with status 3"),
+    ],
+)
+def test_an_engine_that_does_not_say_its_name_loses_the_game(
+    tmp_path: Path, source: str, cause: str
+) -> None:
+    # DESIGN.md: an engine that exits early or misses a time limit loses the game (died).
+    game = Game(open_level(8, 8, 1), 3)
+    solver = engine(source, hello_timeout=0.3, log_dir=tmp_path)
+    assert play(game, solver) is Outcome.DIED
+    assert game.steps == 0 and game.forfeited and re.search(cause, game.cause or "")
+    assert solver._proc is None
 
 
 def test_a_missing_program_is_unavailable(tmp_path: Path) -> None:
@@ -203,14 +216,15 @@ def test_an_engine_that_stops_reading_fails_within_the_move_limit(tmp_path: Path
 
 
 @pytest.mark.slow  # about a second of child processes
-def test_an_engine_that_does_not_read_a_big_board_is_unavailable_in_time(tmp_path: Path) -> None:
+def test_an_engine_that_does_not_read_a_big_board_loses_in_time(tmp_path: Path) -> None:
     game = Game(open_level(400, 200, 3), 1)  # its first message is more than a pipe holds
     solver = engine("import time; time.sleep(30)", hello_timeout=0.3, log_dir=tmp_path)
     t0 = time.monotonic()
-    with pytest.raises(SolverUnavailable, match=r"did not read the game within 0\.3 s"):
-        solver.setup(game)
+    solver.setup(game)
     assert time.monotonic() - t0 < 5
     assert solver._proc is None
+    with pytest.raises(SolverFailed, match=r"did not read the game within 0\.3 s"):
+        solver.next_direction(game)
 
 
 @pytest.mark.slow  # about a second of child processes
