@@ -35,8 +35,8 @@ from termsnake.tui.terminal import (
     Handler,
     Terminated,
     check_terminal,
-    handling,
     raise_terminated,
+    signal_handlers,
 )
 
 EXIT_USAGE = 2
@@ -174,7 +174,7 @@ def _first_game(args: argparse.Namespace, configured: str) -> tuple[Level, Game,
         ending: dict[int, Handler] = {
             s: raise_terminated for s in ENDING_SIGNALS if s != signal.SIGINT
         }
-        with handling(ending), preparing(what, shown=check_terminal() is None):
+        with signal_handlers(ending), preparing(what, shown=check_terminal() is None):
             solver = prepare_solver(args.ai, game, args.engine_timeout)
     if args.record is not None:
         check_record_path(args.record)

@@ -40,11 +40,6 @@ class Direction(Enum):
         self.dx, self.dy = _LETTER_DELTAS[letter]
 
     @property
-    def delta(self) -> Point:
-        """The offset this direction adds to a point."""
-        return _DELTAS[self]
-
-    @property
     def opposite(self) -> Direction:
         """The reverse direction."""
         return _OPPOSITES[self]
@@ -68,18 +63,12 @@ class Direction(Enum):
         return _BY_DELTA.get((b.x - a.x, b.y - a.y))
 
 
-_DELTAS: dict[Direction, Point] = {
-    Direction.UP: Point(0, -1),
-    Direction.DOWN: Point(0, 1),
-    Direction.LEFT: Point(-1, 0),
-    Direction.RIGHT: Point(1, 0),
-}
 _OPPOSITES: dict[Direction, Direction] = {
     Direction.UP: Direction.DOWN,
     Direction.DOWN: Direction.UP,
     Direction.LEFT: Direction.RIGHT,
     Direction.RIGHT: Direction.LEFT,
 }
-_BY_DELTA: dict[tuple[int, int], Direction] = {(p.x, p.y): d for d, p in _DELTAS.items()}
+_BY_DELTA: dict[tuple[int, int], Direction] = {(d.dx, d.dy): d for d in Direction}
 
 DIRECTIONS: tuple[Direction, ...] = (Direction.UP, Direction.DOWN, Direction.LEFT, Direction.RIGHT)

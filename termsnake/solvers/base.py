@@ -1,4 +1,5 @@
-"""The Solver protocol, the registry of solvers by name, and headless play."""
+"""The Solver protocol, its lifecycle's exceptions, and headless play (``play``); the names
+solvers go by are in ``registry``."""
 
 from __future__ import annotations
 
@@ -31,7 +32,8 @@ class Solver(Protocol):
     the solver broke down, and loses it the game. ``overlay(game)`` may be called any time
     after ``setup``: the plan to draw under the snake (cell -> one glyph), possibly empty. A
     solver holding a resource (an engine's process) may also have ``finish(game)`` (see
-    Finishing), called when the game has ended.
+    Finishing), called when the game has ended. A solver made of others (``best``) may say
+    which one plays the board in a ``played`` string, read after ``setup`` (display_name).
     """
 
     name: str

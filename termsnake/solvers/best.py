@@ -34,9 +34,11 @@ SAFE: Final[tuple[Callable[[], Solver], ...]] = (
     HoleCycleSolver,
 )
 # On boards of at most this many free cells replan's lanes beat the tree (docs/tuning.md), so
-# replan is tried first there; on boards one cell short of a cycle, up to ODD_SMALL_BOARD.
+# replan is tried first there.
 SMALL_BOARD: Final = 64
-ODD_SMALL_BOARD: Final = 100
+# Where replan has its lanes it beats the tree round a hole too, so hole-tree is tried only on
+# bigger boards (the tree refuses boards a cell short of a cycle, so replan plays those).
+HOLE_TREE_MIN_CELLS: Final = ReplanSolver.lane_cells + 1
 
 
 class BestSolver:
@@ -63,7 +65,7 @@ class BestSolver:
         choices = SAFE if self.safe_only else (*SAFE, _round_dead_ends, GreedySolver)
         if game.board.size <= SMALL_BOARD:
             choices = (ReplanSolver, *(c for c in choices if c is not ReplanSolver))
-        elif game.board.size <= ODD_SMALL_BOARD:
+        elif game.board.size < HOLE_TREE_MIN_CELLS:
             choices = tuple(c for c in choices if c is not HoleTreeSolver)
         for make in choices:
             solver = make()

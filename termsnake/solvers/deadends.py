@@ -34,13 +34,13 @@ def dead_ends(board: Board, near: Point | None = None) -> frozenset[Point]:
     one holding ``near``, if one does): one-wide alleys, and pockets behind a single cell. A
     long snake that goes in there cannot come out again. A part of two cells holds no cycle
     either: then every cell is a dead end."""
-    part = _largest_block(board, near)
+    part = _largest_biconnected_part(board, near)
     if len(part) < 3:
         return frozenset(board.free_cells)
     return frozenset(p for p in board.free_cells if p not in part)
 
 
-def _largest_block(board: Board, near: Point | None) -> set[Point]:
+def _largest_biconnected_part(board: Board, near: Point | None) -> set[Point]:
     """The largest set of free cells joined so that no one cell cuts it (a biconnected
     component, by Tarjan's edge-stack search, iterative for boards of any size); of equal
     ones, the first holding ``near``."""

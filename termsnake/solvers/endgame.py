@@ -1,5 +1,5 @@
-"""Late-game routes for greedy and tree: a few moves to a state whose body closes into a
-Hamiltonian cycle.
+"""Late-game routes for greedy, tree's late game and replan's lanes: a few moves to a state
+whose body closes into a Hamiltonian cycle.
 
 A snake whose head can walk through every free cell, one after another, and then step into its
 tail lies on a Hamiltonian cycle of the board; following that cycle eats every food within a

@@ -1,4 +1,5 @@
-"""Graph helpers shared by the solvers: int-indexed adjacency, BFS, flood fill, long paths."""
+"""``Grid``, the board as an int-indexed graph (cell ``y * width + x``), and the graph helpers
+the solvers share: adjacency, BFS, flood fill, long paths."""
 
 from __future__ import annotations
 

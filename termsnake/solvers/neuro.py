@@ -1,4 +1,5 @@
-"""The seed's "random neural network" bot: hand-chosen inputs, three outputs, evolved weights.
+"""The learning bot of the course report termsnake grew from ("random neural network"):
+hand-chosen inputs, three outputs, evolved weights.
 
 Each move the bot looks at its three choices (straight on, turn left, turn right) and feeds a
 small network what the course report suggested: is there an obstacle that way, does the way

@@ -61,9 +61,9 @@ class ReplanSolver:
     min_nodes = 500
     # After a failed search for a food, wait this many moves before the next, doubling each time.
     first_wait = 1
+    wait_growth = 4  # in halves: 4 doubles the wait, 2 keeps it
     # Cells the set-up tries to rebuild the cycle toward (see setup).
     probes = 7
-    wait_growth = 4  # in halves: 4 doubles the wait, 2 keeps it
     # On a board a cell or two short of a cycle: holes tried instead of one now, at each search.
     other_holes = 3
     # On boards of at most this many free cells, look for a lane (see ``lane``) before

@@ -17,7 +17,6 @@ from termsnake.core.game import Game, Outcome
 from termsnake.core.moves import compress
 from termsnake.formats.settings import Settings, SettingsError, load_settings
 from termsnake.solvers.base import Solver, finish
-from termsnake.tui import session as app
 from termsnake.tui import terminal
 from termsnake.tui.controllers import (
     KEY_PRESETS,
@@ -26,6 +25,7 @@ from termsnake.tui.controllers import (
     KeyboardController,
     help_lines,
 )
+from termsnake.tui.session import Mode, Session
 from termsnake.tui.view import GLYPH_SETS, Glyphs
 
 EXIT_USAGE = 2
@@ -227,14 +227,14 @@ def run(
     term = terminal.make_terminal()
     color = look.color and terminal.colours_wanted() and term.number_of_colors >= 8
 
-    def start(r: Round, speed: float, overlay: bool) -> app.Session:
-        return app.Session(
+    def start(r: Round, speed: float, overlay: bool) -> Session:
+        return Session(
             term,
             r.game,
             make_controller(r.solver, who, look.keys),
             level_name,
             speed=speed,
-            mode=app.Mode.WAITING if r.solver is None else app.Mode.RUNNING,
+            mode=Mode.WAITING if r.solver is None else Mode.RUNNING,
             show_overlay=overlay,
             best=r.best,
             glyphs=glyphs,

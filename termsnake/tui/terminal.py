@@ -129,7 +129,7 @@ def raise_terminated(signum: int, frame: FrameType | None) -> None:
 
 
 @contextmanager
-def handling(handlers: Mapping[int, Handler]) -> Iterator[None]:
+def signal_handlers(handlers: Mapping[int, Handler]) -> Iterator[None]:
     """``handlers`` (signal -> handler) installed for the block, the earlier ones put back
     after it, but for SIGHUP once a hang-up has set it to be ignored."""
     previous = {s: signal.signal(s, h) for s, h in handlers.items()}
@@ -168,7 +168,7 @@ def terminal_mode(
     if on_suspend is not None:
         handlers[signal.SIGTSTP] = lambda signum, frame: on_suspend()
     modes = ExitStack()
-    modes.enter_context(handling(handlers))  # closed last: after the terminal is restored
+    modes.enter_context(signal_handlers(handlers))  # closed last: after the terminal is restored
     try:
         modes.enter_context(term.fullscreen())
         modes.enter_context(term.cbreak())

@@ -1,4 +1,5 @@
-"""The pure view: a game state in, lines of rogue-like ASCII text out. No terminal here."""
+"""The pure view: a game state in, lines of text out (rogue-like ASCII, or the unicode tiles).
+No terminal here."""
 
 from __future__ import annotations
 
@@ -249,15 +250,15 @@ def with_box(lines: list[str], box: list[str]) -> list[str]:
     board) drawn over the board, growing it downwards when the board is too short for it;
     the status line stays below, whole, where ``place`` puts a status line."""
     inner = max(len(b) for b in box)
-    framed = ["+" + "-" * (inner + 2) + "+"]
-    framed += [f"| {b.ljust(inner)} |" for b in box]
-    framed.append(framed[0])
+    box_lines = ["+" + "-" * (inner + 2) + "+"]
+    box_lines += [f"| {b.ljust(inner)} |" for b in box]
+    box_lines.append(box_lines[0])
     board, status = list(lines[:-1]), lines[-1]
     width = len(board[0])  # the board's frame
-    top = max(0, (len(board) - len(framed)) // 2)
-    left = max(0, (width - len(framed[0])) // 2)
-    board += [""] * (top + len(framed) - len(board))
-    for i, text in enumerate(framed):
+    top = max(0, (len(board) - len(box_lines)) // 2)
+    left = max(0, (width - len(box_lines[0])) // 2)
+    board += [""] * (top + len(box_lines) - len(board))
+    for i, text in enumerate(box_lines):
         row = board[top + i].ljust(left)
         board[top + i] = row[:left] + text + row[left + len(text) :]
     return [*board, status]

@@ -4,7 +4,8 @@ Modules, from the top: ``solver`` (TreeSolver), ``lookahead`` (a move: the polic
 its play-outs, re-branching), ``policy`` (the policy's state and steps), ``planner`` (the one
 path search and its cost model), ``spanning`` (does a tree still fit?), ``mirror`` (the body on the
 blocks), ``distances`` (per-food distance maps), ``blocks`` (the board cut into blocks),
-``tiling`` (boards the 2x2 blocks do not fit, cut into 2x3 and 3x2 blocks too), ``opening``
+``tiling`` (boards the 2x2 blocks do not fit, cut into 2x3 and 3x2 blocks too), ``notched``
+(blocks that are boxes less walls) and ``walls`` (which walls a notched box may ring), ``opening``
 (a short snake off the blocks, on boards with dead ends), ``late`` (the late game off the
 blocks) and ``config`` (the tuning knobs).
 """

@@ -3,9 +3,11 @@ built on it.
 
 Modules: ``limit`` (:class:`Limit`, the one way a search's work is counted: nodes, never time),
 ``search`` (the one depth-first search: :func:`close_body` closes a snake's body into a
-Hamiltonian cycle, :func:`completion` is that closure alone) and ``cycles`` (:func:`find_cycle`:
+Hamiltonian cycle, :func:`completion` is that closure alone), ``cycles`` (:func:`find_cycle`:
 direct constructions for rectangles, tori and 2x2-block boards, else the search from a single
-cell; :func:`check_cycle` says what is wrong with a cycle).
+cell; :func:`check_cycle` says what is wrong with a cycle), ``twofactor`` and
+``twofactor_match`` (cycles from a 2-factor of the cells, for boards the search gives up on) and
+``holes`` (cycles through all cells but one or two, on boards a cell or two short of a cycle).
 """
 
 from termsnake.solvers.hampath.cycles import (
