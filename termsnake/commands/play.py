@@ -28,8 +28,8 @@ from termsnake.tui.runner import (
     preparing,
     report,
     run,
-    summary,
 )
+from termsnake.tui.summary import summary
 from termsnake.tui.terminal import (
     ENDING_SIGNALS,
     Handler,

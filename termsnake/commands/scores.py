@@ -4,42 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any, Final
 
 from termsnake.commands.args import Subparsers
-from termsnake.formats.scores import PERSON, ScoreEntry, ScoreKey, ScoreStore
-from termsnake.formats.text import align
-
-HEADERS: Final = ("level", "size", "start", "player", "best", "steps", "won", "date")
-_RIGHT: Final = frozenset({"start", "best", "steps"})
-
-
-def table(scores: dict[ScoreKey, ScoreEntry]) -> list[str]:
-    """Aligned text rows: per level, size and start length, players from best to worst."""
-
-    def order(key: ScoreKey) -> tuple[Any, ...]:
-        level, w, h, length, player = key.sort_key()
-        entry = scores[key]
-        return (level, w, h, length, -entry.length, entry.steps, player)
-
-    rows = [HEADERS]
-    for key in sorted(scores, key=order):
-        e = scores[key]
-        date = e.date[:16].replace("T", " ")
-        won = "yes" if e.won else "no"
-        rows.append(
-            (
-                key.level,
-                key.size,
-                str(key.length),
-                key.player,
-                str(e.length),
-                str(e.steps),
-                won,
-                date,
-            )
-        )
-    return align(rows, {i for i, h in enumerate(HEADERS) if h in _RIGHT})
+from termsnake.formats.scores import PERSON, ScoreStore, table
 
 
 def add_parsers(sub: Subparsers) -> None:

@@ -15,7 +15,7 @@ from typing import Any, Final
 from termsnake.core.game import Game, Outcome
 from termsnake.formats.fileio import TooLarge, describe_parse_error, read_if_present, write_atomic
 from termsnake.formats.places import data_dir
-from termsnake.formats.text import shorten
+from termsnake.formats.text import align, shorten
 
 FORMAT: Final = "termsnake-scores/1"
 FILE_NAME: Final = "scores.json"
@@ -373,3 +373,35 @@ def keep_score(
         return [], result.warnings
     steps = "1 step" if best.steps == 1 else f"{best.steps} steps"
     return [f"best so far: length {best.length} in {steps}"], result.warnings
+
+
+TABLE_HEADERS: Final = ("level", "size", "start", "player", "best", "steps", "won", "date")
+_TABLE_RIGHT: Final = frozenset({"start", "best", "steps"})
+
+
+def table(scores: dict[ScoreKey, ScoreEntry]) -> list[str]:
+    """Aligned text rows: per level, size and start length, players from best to worst."""
+
+    def order(key: ScoreKey) -> tuple[Any, ...]:
+        level, w, h, length, player = key.sort_key()
+        entry = scores[key]
+        return (level, w, h, length, -entry.length, entry.steps, player)
+
+    rows = [TABLE_HEADERS]
+    for key in sorted(scores, key=order):
+        e = scores[key]
+        date = e.date[:16].replace("T", " ")
+        won = "yes" if e.won else "no"
+        rows.append(
+            (
+                key.level,
+                key.size,
+                str(key.length),
+                key.player,
+                str(e.length),
+                str(e.steps),
+                won,
+                date,
+            )
+        )
+    return align(rows, {i for i, h in enumerate(TABLE_HEADERS) if h in _TABLE_RIGHT})

@@ -14,11 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from termsnake.commands.scores import table
 from termsnake.core.game import Game, new_seed
 from termsnake.core.level import Level, with_length
 from termsnake.formats.presets import load_preset, preset_names
-from termsnake.formats.scores import ScoreKey, keep_score
+from termsnake.formats.scores import ScoreKey, keep_score, table
 from termsnake.formats.text import printable
 from termsnake.serve.hub import Hub, Live
 from termsnake.serve.menu import Menu, Pick
@@ -26,9 +25,9 @@ from termsnake.serve.terminal import ChannelOutput, ChannelTerminal
 from termsnake.solvers.base import SolverUnavailable, finish
 from termsnake.solvers.registry import create, known_names, plugins
 from termsnake.tui.controllers import KEY_PRESETS, AIController, KeyboardController, help_lines
-from termsnake.tui.runner import summary
 from termsnake.tui.screen import Screen
 from termsnake.tui.session import Mode, Session
+from termsnake.tui.summary import summary
 from termsnake.tui.terminal import Terminated
 from termsnake.tui.view import Hud, board_size, clip, pick_cell_width, place, render
 

@@ -13,7 +13,8 @@ from termsnake.core.geometry import Direction, Point
 from termsnake.core.level import open_level
 from termsnake.formats.replay import load_replay
 from termsnake.formats.scores import ScoreKey, ScoreStore, keep_score
-from termsnake.tui.runner import Played, Round, summary
+from termsnake.tui.runner import Played, Round
+from termsnake.tui.summary import summary
 
 
 def quit_after(moves: int) -> Game:
