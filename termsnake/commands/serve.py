@@ -11,6 +11,7 @@ from pathlib import Path
 from termsnake.commands import args as cliargs
 from termsnake.commands.args import Subparsers
 from termsnake.formats.text import printable
+from termsnake.serve import limits
 
 
 def add_parsers(sub: Subparsers) -> None:
@@ -22,37 +23,48 @@ def add_parsers(sub: Subparsers) -> None:
         "NAME plays any preset, watches a bot or another player's game live, and sees the "
         "server's high scores. Needs the serve extra (pip install 'termsnake[serve]').",
     )
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    parser.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default %(default)s)"
+    )
     parser.add_argument(
         "--port",
         type=cliargs.int_at_least(0, 65535),
         default=2222,
-        help="port (0: any free one)",
+        help="port (default %(default)s; 0: any free one)",
     )
     parser.add_argument("--host-key", metavar="PATH", help="a private host key to use")
     parser.add_argument(
         "--authorized-keys", metavar="FILE", help="admit only these public keys (default: anyone)"
     )
     parser.add_argument(
-        "--max-sessions", type=cliargs.positive_int, default=64, help="players at once"
+        "--max-sessions",
+        type=cliargs.positive_int,
+        default=limits.MAX_SESSIONS,
+        help="players at once (default %(default)s)",
     )
     parser.add_argument(
-        "--max-per-address", type=cliargs.positive_int, default=3, help="connections per address"
+        "--max-per-address",
+        type=cliargs.positive_int,
+        default=limits.MAX_PER_ADDRESS,
+        help="connections per address (default %(default)s)",
     )
     parser.add_argument(
-        "--idle", type=cliargs.seconds, default=600.0, metavar="SECONDS",
-        help="disconnect a player who presses nothing this long where nothing moves",
+        "--idle", type=cliargs.seconds, default=limits.IDLE, metavar="SECONDS",
+        help="disconnect a player who presses nothing this long where nothing moves "
+        "(default %(default)s)",
     )  # fmt: skip
     parser.add_argument(
-        "--stall", type=cliargs.seconds, default=30.0, metavar="SECONDS",
-        help="disconnect a client that reads nothing this long while 1 MiB waits for it",
+        "--stall", type=cliargs.seconds, default=limits.STALL, metavar="SECONDS",
+        help="disconnect a client that reads nothing this long while 1 MiB waits for it "
+        "(default %(default)s)",
     )  # fmt: skip
     parser.add_argument(
-        "--login-timeout", type=cliargs.seconds, default=30.0, metavar="SECONDS",
-        help="close a connection that has not logged in and started its game within this long",
+        "--login-timeout", type=cliargs.seconds, default=limits.LOGIN_TIMEOUT, metavar="SECONDS",
+        help="close a connection that has not logged in and started its game within this long "
+        "(default %(default)s)",
     )  # fmt: skip
     parser.add_argument(
-        "--max-unsent", type=cliargs.positive_int, default=1024 * 1024, metavar="BYTES",
+        "--max-unsent", type=cliargs.positive_int, default=limits.MAX_UNSENT, metavar="BYTES",
         help="output a client may leave unread before its game waits for it (default 1 MiB)",
     )  # fmt: skip
     parser.set_defaults(run=run)

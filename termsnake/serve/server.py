@@ -2,8 +2,8 @@
 
 Only interactive shells with a pty get in; exec, subsystems (sftp), forwarding and X11 are
 refused. Each limit a client controls is bounded here: connections in all and per address
-(Gate), login time, keepalives, unread output (ChannelOutput), pending input (ChannelTerminal),
-time without a key (Visit).
+(Gate), login time, keepalives, unread output (ChannelOutput), pending input and window size
+(ChannelTerminal), time without a key (Visit); their values are all in ``termsnake.serve.limits``.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import asyncssh
 
 from termsnake.formats.places import data_dir
 from termsnake.formats.scores import ScoreStore
+from termsnake.serve import limits as caps  # "limits" is also a Config field
 from termsnake.serve.gate import Gate
 from termsnake.serve.hub import Hub
 from termsnake.serve.terminal import ChannelOutput, ChannelTerminal, Closed
@@ -39,7 +40,6 @@ MACS: Final = (
     "hmac-sha2-512",
 )  # fmt: skip
 NO_PTY: Final = "termsnake needs a terminal: connect with ssh -t (and no command)\r\n"
-REFUSED_GRACE: Final = 5.0  # seconds a refused client has to read why before it is cut off
 
 
 @dataclass
@@ -50,12 +50,12 @@ class Config:
     port: int = 2222
     host_key: asyncssh.SSHKey | None = None
     authorized_keys: asyncssh.SSHAuthorizedKeys | None = None
-    max_sessions: int = 64
-    max_per_address: int = 3
+    max_sessions: int = caps.MAX_SESSIONS
+    max_per_address: int = caps.MAX_PER_ADDRESS
     limits: Limits = field(default_factory=Limits)
-    login_timeout: float = 30.0
-    stall: float = 30.0
-    max_unsent: int = 1024 * 1024
+    login_timeout: float = caps.LOGIN_TIMEOUT
+    stall: float = caps.STALL
+    max_unsent: int = caps.MAX_UNSENT
     scores: Path = field(default_factory=lambda: data_dir() / "serve" / "scores.json")
 
 
@@ -103,7 +103,7 @@ class Connection(asyncssh.SSHServer):
         # A client that logs in and opens nothing (ssh -N) would hold its place for ever.
         wait = self.app.config.login_timeout
         if self.refusal is not None:
-            wait = min(wait, REFUSED_GRACE)
+            wait = min(wait, caps.REFUSED_GRACE)
         self.timer = loop.call_later(wait, conn.close)
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -273,7 +273,7 @@ class Channel(asyncssh.SSHServerSession[bytes]):
             self.chan.exit(status)
         if self.conn.conn is not None:  # the game was the connection's one session
             self.loop.call_later(
-                min(REFUSED_GRACE, self.app.config.login_timeout), self.conn.conn.close
+                min(caps.REFUSED_GRACE, self.app.config.login_timeout), self.conn.conn.close
             )
 
 
@@ -296,8 +296,8 @@ async def serve(config: Config, ready: asyncio.Event | None = None) -> None:
         x11_forwarding=False,
         allow_scp=False,
         login_timeout=config.login_timeout,
-        keepalive_interval=30,
-        keepalive_count_max=3,
+        keepalive_interval=caps.KEEPALIVE_INTERVAL,
+        keepalive_count_max=caps.KEEPALIVE_COUNT_MAX,
         **options,
     )
     sockets = server.sockets or []

@@ -17,13 +17,12 @@ from typing import IO, Final, cast
 import blessed
 from blessed.keyboard import DEFAULT_ESCDELAY, Keystroke
 
+from termsnake.serve.limits import MAX_COLUMNS, MAX_PENDING_INPUT, MAX_ROWS
+
 # Every session uses one terminal kind: curses reads one capability database per process.
 KIND: Final = "xterm-256color"
-MAX_PENDING_INPUT: Final = 4096  # bytes of keys kept unread; a flood beyond is dropped
-# The largest window a client may claim: the screen is drawn (and padded) to the claimed size,
-# so a claim of billions of rows would fill the server's memory.
-MAX_COLUMNS: Final = 1000
-MAX_ROWS: Final = 500
+# The largest window a client may claim (limits.MAX_COLUMNS, MAX_ROWS): the screen is drawn
+# (and padded) to the claimed size, so a claim of billions of rows would fill the memory.
 
 
 def window(width: int, height: int) -> tuple[int, int]:

@@ -19,6 +19,7 @@ from termsnake.core.level import Level, with_length
 from termsnake.formats.presets import load_preset, preset_names
 from termsnake.formats.scores import ScoreKey, keep_score, table
 from termsnake.formats.text import printable
+from termsnake.serve import limits
 from termsnake.serve.hub import Hub, Live
 from termsnake.serve.menu import Menu, Pick
 from termsnake.serve.terminal import ChannelOutput, ChannelTerminal
@@ -45,7 +46,7 @@ class Idle(Exception):
 class Limits:
     """What a visit may take: time without a key where nothing moves."""
 
-    idle: float = 600.0
+    idle: float = limits.IDLE
 
 
 class Visit:

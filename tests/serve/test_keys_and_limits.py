@@ -14,7 +14,8 @@ import pytest
 from termsnake.commands import cli
 from termsnake.serve.gate import Gate
 from termsnake.serve.hostkey import HostKeyError, load_or_create, read_authorized_keys
-from termsnake.serve.terminal import MAX_COLUMNS, MAX_ROWS, ChannelOutput, ChannelTerminal
+from termsnake.serve.limits import MAX_COLUMNS, MAX_ROWS
+from termsnake.serve.terminal import ChannelOutput, ChannelTerminal
 
 
 def test_a_new_host_key_is_private_and_a_link_to_it_stays(tmp_path: Path) -> None:

@@ -1,0 +1,24 @@
+"""Every limit the SSH server puts on what a client controls, in one place: the command line's
+defaults and the server's come from here (this module imports no asyncssh, so the command
+line can read it without the serve extra)."""
+
+from __future__ import annotations
+
+from typing import Final
+
+# Options of `termsnake serve` (their defaults).
+MAX_SESSIONS: Final = 64  # players at once (Gate)
+MAX_PER_ADDRESS: Final = 3  # connections from one address (Gate)
+LOGIN_TIMEOUT: Final = 30.0  # seconds to log in and start a game
+IDLE: Final = 600.0  # seconds without a key where nothing moves (Visit)
+STALL: Final = 30.0  # seconds a client may read nothing while MAX_UNSENT waits for it
+MAX_UNSENT: Final = 1024 * 1024  # bytes of output a client may leave unread (ChannelOutput)
+
+# Fixed.
+REFUSED_GRACE: Final = 5.0  # seconds a refused client has to read why before it is cut off
+KEEPALIVE_INTERVAL: Final = 30  # seconds between keepalives to a silent client...
+KEEPALIVE_COUNT_MAX: Final = 3  # ...and how many may go unanswered before it is dropped
+MAX_PENDING_INPUT: Final = 4096  # bytes of keys kept unread; a flood beyond is dropped
+MAX_COLUMNS: Final = 1000  # a client's window is taken as at most this wide...
+MAX_ROWS: Final = 500  # ...and this high, whatever it says
+# Refused connections still open beyond this many (max_sessions, Gate) are dropped unanswered.
