@@ -41,7 +41,7 @@ from termsnake.learn.cluster import ClusterError, connect, map_on
 from termsnake.solvers.registry import create, resolve_name
 
 
-def board_size(text: str) -> str:
+def size_arg(text: str) -> str:
     """The --size type: ``cliargs.size``'s checks, the value kept as ``"WxH"``."""
     width, height = cliargs.size(text)
     return f"{width}x{height}"
@@ -108,7 +108,7 @@ def _add_board_arguments(parser: argparse.ArgumentParser) -> None:
         dest="boards",
         action=_AppendBoard,
         const="size",
-        type=board_size,
+        type=size_arg,
         metavar="WxH",
         help=(
             f"an open board of W x H cells, at least 2 cells, at most {cliargs.MAX_SIDE} a "

@@ -24,10 +24,10 @@ from termsnake.tui.runner import (
     Look,
     Played,
     Round,
-    columns,
     preparing,
     report,
     run,
+    terminal_width,
 )
 from termsnake.tui.summary import summary
 from termsnake.tui.terminal import (
@@ -246,7 +246,7 @@ class Games:
             self.who,
             played.seconds,
             played.note,
-            width=columns(),
+            width=terminal_width(),
             full_history=history_hint(saved),
         )
         self.lines += [*([""] if self.lines else []), text, *news, *saved.lines]

@@ -25,12 +25,12 @@ from termsnake.serve.menu import Menu, Pick
 from termsnake.serve.terminal import ChannelOutput, ChannelTerminal
 from termsnake.solvers.base import SolverUnavailable, finish
 from termsnake.solvers.registry import create, known_names, plugins
-from termsnake.tui.controllers import KEY_PRESETS, AIController, KeyboardController, help_lines
+from termsnake.tui.controllers import KEY_PRESETS, help_lines, key_name, make_controller
 from termsnake.tui.screen import Screen
 from termsnake.tui.session import Mode, Session
 from termsnake.tui.summary import summary
 from termsnake.tui.terminal import Terminated
-from termsnake.tui.view import Hud, board_size, clip, pick_cell_width, place, render
+from termsnake.tui.view import Hud, clip, pick_cell_width, place, render, screen_size
 
 LOBBY: Final = ("Play a level", "Watch a bot", "Watch a game in progress", "High scores", "Quit")
 WATCH_WAIT: Final = 0.5  # a watcher is woken by each move; this only bounds a wait for a key
@@ -104,7 +104,7 @@ class Visit:
     def key(self, timeout: float = 0.5) -> str:
         """The next key's name, or '' after ``timeout`` seconds."""
         k = self.term.inkey(timeout=timeout)
-        return (k.name if k.is_sequence and k.name else str(k)) if k else ""
+        return key_name(k) if k else ""
 
     def choose(self, menu: Menu, refresh: Callable[[], list[str]] | None = None) -> int | None:
         """Let the player pick from ``menu``: the index chosen, or None to go back."""
@@ -167,25 +167,20 @@ class Visit:
         """One game of a person or a bot, scored and summed up; the key pressed after it."""
         game = Game(level, new_seed())
         who = self.name if bot is None else bot
-        preset = KEY_PRESETS["default"]
-        if bot is None:
-            controller: KeyboardController | AIController = KeyboardController(
-                preset.directions, preset.commands
-            )
-            controller.who = who
-        else:
+        solver = None
+        if bot is not None:
             try:
                 solver = create(bot)
                 solver.setup(game)
             except (SolverUnavailable, ValueError) as e:  # ValueError: a plugin not made
                 return self.page([printable(f"{bot} cannot play {level.name}: {e}")])
-            controller = AIController(solver, who, preset.commands, preset.directions)
+        controller = make_controller(solver, who)
         live = self.hub.start(who, level.name, game)
         session = Session(
             self.term, game, controller, level.name,
             mode=Mode.WAITING if bot is None else Mode.RUNNING,
             color=self.term.number_of_colors >= 8, stream=self.out,
-            help_text=help_lines(preset, bot=bot is not None),
+            help_text=help_lines(KEY_PRESETS["default"], bot=bot is not None),
             on_step=lambda g: self.hub.publish(live, g),
         )  # fmt: skip
         self.session = session
@@ -195,8 +190,8 @@ class Visit:
             self.session = None
             self.hub.end(live)
             game.quit()
-            if bot is not None:
-                finish(controller.solver, game)  # type: ignore[union-attr]
+            if solver is not None:
+                finish(solver, game)
             key = ScoreKey.of(
                 printable(level.name), level.board.width, level.board.height,
                 len(level.body), who,
@@ -256,6 +251,6 @@ def watched_page(live: Live, size: tuple[int, int]) -> list[str]:
         cell_width = pick_cell_width(live.game, size[0])
         lines = render(live.game, hud, cell_width=cell_width, width=size[0])
         lines = [printable(line) for line in lines]
-        (left, top), placed = place(lines, board_size(live.game, cell_width), size)
+        (left, top), placed = place(lines, screen_size(live.game, cell_width), size)
         page = live.pages[size] = [""] * top + [" " * left + line for line in placed]
     return page

@@ -218,3 +218,21 @@ class AIController:
     def overlay(self, game: Game) -> Mapping[Point, str]:
         """The solver's plan, drawn under the snake."""
         return self.solver.overlay(game)
+
+
+def key_name(key: object) -> str:
+    """A blessed keystroke as the controllers take it: a special key's name (``KEY_LEFT``),
+    else the text typed."""
+    name = getattr(key, "name", None)
+    return name if getattr(key, "is_sequence", False) and name else str(key)
+
+
+def make_controller(solver: Solver | None, who: str, keys: str = "default") -> Controller:
+    """The keyboard for a person, or the bot (which hears the command keys), with the key
+    preset ``keys``."""
+    preset = KEY_PRESETS[keys]
+    if solver is None:
+        controller = KeyboardController(preset.directions, preset.commands)
+        controller.who = who
+        return controller
+    return AIController(solver, who, preset.commands, preset.directions)

@@ -15,13 +15,7 @@ from termsnake.core.game import Game
 from termsnake.formats.settings import Settings, SettingsError, load_settings
 from termsnake.solvers.base import Solver, finish
 from termsnake.tui import terminal
-from termsnake.tui.controllers import (
-    KEY_PRESETS,
-    AIController,
-    Controller,
-    KeyboardController,
-    help_lines,
-)
+from termsnake.tui.controllers import KEY_PRESETS, help_lines, make_controller
 from termsnake.tui.session import Mode, Session
 from termsnake.tui.summary import summary
 from termsnake.tui.view import GLYPH_SETS, Glyphs
@@ -42,7 +36,7 @@ def preparing(what: str, shown: bool = True) -> Iterator[None]:
         yield
         return
     # Room for the ^C the terminal echoes after it, all on one line, to erase it all.
-    text = what[: max(0, columns() - 3)]
+    text = what[: max(0, terminal_width() - 3)]
     _write(stream, [text], end="")
     try:
         yield
@@ -50,7 +44,7 @@ def preparing(what: str, shown: bool = True) -> Iterator[None]:
         _write(stream, ["\r" + " " * (len(text) + 2) + "\r"], end="")
 
 
-def columns() -> int:
+def terminal_width() -> int:
     """The width of the terminal the summary is printed on."""
     return shutil.get_terminal_size().columns
 
@@ -101,7 +95,12 @@ def watch(game: Game, solver: Solver, *, speed: float | None, who: str, level_na
         game, solver, speed=speed or config.speed, who=who, level_name=level_name, look=look
     )
     text = summary(
-        game, who, played.seconds, played.note, width=columns(), full_history="the replay file"
+        game,
+        who,
+        played.seconds,
+        played.note,
+        width=terminal_width(),
+        full_history="the replay file",
     )
     report([text], played.errors)
     return played.code
@@ -221,16 +220,6 @@ def end_round(r: Round) -> None:
     r.game.quit()
     if r.solver is not None:
         finish(r.solver, r.game)
-
-
-def make_controller(solver: Solver | None, who: str, keys: str) -> Controller:
-    """The keyboard for a person, or the bot (which hears the command keys)."""
-    preset = KEY_PRESETS[keys]
-    if solver is None:
-        controller = KeyboardController(preset.directions, preset.commands)
-        controller.who = who
-        return controller
-    return AIController(solver, who, preset.commands, preset.directions)
 
 
 def choose_glyphs(look: Look) -> tuple[Glyphs, tuple[str, ...]]:

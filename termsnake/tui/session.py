@@ -14,18 +14,18 @@ import blessed
 from termsnake.core.game import Game, Outcome
 from termsnake.core.speed import DEFAULT_SPEED, faster, slower
 from termsnake.solvers.base import decide
-from termsnake.tui.controllers import Command, Controller, KeyboardController
+from termsnake.tui.controllers import Command, Controller, KeyboardController, key_name
 from termsnake.tui.screen import Screen, Stream
 from termsnake.tui.terminal import Terminated
 from termsnake.tui.view import (
     ASCII,
     Glyphs,
     Hud,
-    board_size,
     pick_cell_width,
     place,
     render,
     render_too_small,
+    screen_size,
     with_box,
 )
 
@@ -127,7 +127,7 @@ class Session:
     def run(self) -> bool:
         """Play until the game ends (True) or Ctrl-Z asks to suspend (False)."""
         styler = make_style(self.term, self.glyphs) if self.color else None
-        board_rows = board_size(self.game)[1] - 1
+        board_rows = screen_size(self.game)[1] - 1
         self.fits = True
 
         def style(text: str, y: int) -> str:
@@ -149,7 +149,7 @@ class Session:
                 screen.invalidate()
                 shown_size = size
             cell_width = pick_cell_width(self.game, size[0])
-            need = board_size(self.game, cell_width)
+            need = screen_size(self.game, cell_width)
             self.fits = need[0] <= size[0] and need[1] <= size[1]
             moving = self._running() and self.fits
             if not self.fits:
@@ -219,7 +219,7 @@ class Session:
         )
         if self.mode is Mode.HELP and self.help_text:
             lines = with_box(lines, self.help_text)
-        origin, placed = place(lines, board_size(self.game, cell_width), size)
+        origin, placed = place(lines, screen_size(self.game, cell_width), size)
         return placed, origin
 
     def _tick(self) -> None:
@@ -235,7 +235,7 @@ class Session:
     ) -> Command | None:
         if not key:
             return None
-        name = key.name if key.is_sequence and key.name else str(key)
+        name = key_name(key)
         if self.mode is Mode.HELP:  # any key closes the help; a started game stays paused
             self.mode = self.after_help
             screen.invalidate()
@@ -302,7 +302,7 @@ class Session:
     def _draw_end(self, screen: Screen, size: tuple[int, int], message: str) -> None:
         """The final board with ``message`` on a terminal of ``size``, or what it needs."""
         cell_width = pick_cell_width(self.game, size[0])
-        need = board_size(self.game, cell_width)
+        need = screen_size(self.game, cell_width)
         self.fits = need[0] <= size[0] and need[1] <= size[1]
         if self.fits:
             screen.draw(*self._frame(cell_width, size, message))

@@ -94,7 +94,7 @@ def framed(board: Board) -> bool:
     return not all(p in board.walls for p in ring)
 
 
-def board_size(game: Game, cell_width: int = CELL_WIDTH) -> tuple[int, int]:
+def screen_size(game: Game, cell_width: int = CELL_WIDTH) -> tuple[int, int]:
     """Terminal columns and rows the frame (if any), board and status line need."""
     edge = 2 if framed(game.board) else 0
     return game.board.width * cell_width + edge, game.board.height + edge + 1
@@ -102,7 +102,7 @@ def board_size(game: Game, cell_width: int = CELL_WIDTH) -> tuple[int, int]:
 
 def pick_cell_width(game: Game, columns: int) -> int:
     """Two columns a cell when the terminal is wide enough, else one."""
-    return CELL_WIDTH if board_size(game, CELL_WIDTH)[0] <= columns else 1
+    return CELL_WIDTH if screen_size(game, CELL_WIDTH)[0] <= columns else 1
 
 
 def columns(text: str) -> int:
@@ -187,16 +187,16 @@ def render(
 
 
 def place(
-    lines: Sequence[str], board: tuple[int, int], size: tuple[int, int]
+    lines: Sequence[str], need: tuple[int, int], size: tuple[int, int]
 ) -> tuple[tuple[int, int], list[str]]:
     """Centre a frame on a terminal of ``size``: the origin to draw it at and its lines, cut
-    to the terminal. ``board`` is the columns and rows of the frame, board and status line
-    (``board_size``). A line wider than the board (the status line, the help) starts under
+    to the terminal. ``need`` is the columns and rows of the frame, board and status line
+    (``screen_size``). A line wider than the board (the status line, the help) starts under
     the board's left edge, or as far left as it must to fit; the lines are padded so that
     each one starts where it should."""
     cols, rows = size
-    top = max(0, min((rows - board[1]) // 2, rows - len(lines)))
-    left = max(0, (cols - board[0]) // 2)
+    top = max(0, min((rows - need[1]) // 2, rows - len(lines)))
+    left = max(0, (cols - need[0]) // 2)
     kept: list[str] = []
     starts: list[int] = []
     for line in lines[: max(0, rows - top)]:

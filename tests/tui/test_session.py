@@ -17,8 +17,7 @@ from termsnake.core.geometry import Direction
 from termsnake.core.level import open_level
 from termsnake.tui import session as app
 from termsnake.tui import terminal
-from termsnake.tui.controllers import KeyboardController
-from termsnake.tui.runner import make_controller
+from termsnake.tui.controllers import KeyboardController, make_controller
 from termsnake.tui.view import ASCII
 
 

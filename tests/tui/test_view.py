@@ -20,11 +20,11 @@ from termsnake.tui.view import (
     UNICODE,
     Glyphs,
     Hud,
-    board_size,
     pick_cell_width,
     place,
     render,
     render_too_small,
+    screen_size,
     status_line,
     with_box,
 )
@@ -79,7 +79,7 @@ def test_golden_frame(name: str) -> None:
 def test_frame_geometry() -> None:
     g = room_game()
     lines = render(g, Hud())
-    assert board_size(g) == (22, 8) and len(lines) == 8
+    assert screen_size(g) == (22, 8) and len(lines) == 8
     assert all(len(line) == 22 for line in lines[:-1])
     assert pick_cell_width(g, 22) == 2 and pick_cell_width(g, 21) == 1
     assert "need 22x8, have 20x5" in render_too_small((22, 8), (20, 5))
@@ -170,10 +170,10 @@ def test_a_board_closed_by_its_own_walls_gets_no_second_frame() -> None:
     game = Game(Level(board, (Point(2, 1), Point(1, 1)), R, None, "walled"), seed=1)
     lines = render(game, Hud())
     assert lines[:4] == ["#" * 12, "##o @ . % ##", "##. . . . ##", "#" * 12]
-    assert len(lines) == 5 and board_size(game) == (12, 5) and board_size(game, 1) == (6, 5)
+    assert len(lines) == 5 and screen_size(game) == (12, 5) and screen_size(game, 1) == (6, 5)
     opened = Board.from_rows(["######", "#....#", "#.....", "######"], name="gap")
     gap = Game(Level(opened, (Point(2, 1), Point(1, 1)), R, None, "gap"), seed=1)
-    assert len(render(gap, Hud())) == 7 and board_size(gap) == (14, 7)
+    assert len(render(gap, Hud())) == 7 and screen_size(gap) == (14, 7)
 
 
 @pytest.mark.parametrize("have", [(80, 24), (40, 12), (20, 10), (12, 3), (5, 1)])
