@@ -30,7 +30,15 @@ from termsnake.tui.screen import Screen
 from termsnake.tui.session import Mode, Session
 from termsnake.tui.summary import summary
 from termsnake.tui.terminal import Terminated
-from termsnake.tui.view import Hud, clip, pick_cell_width, place, render, screen_size
+from termsnake.tui.view import (
+    Hud,
+    clip,
+    pick_cell_width,
+    place,
+    render,
+    render_too_small,
+    screen_size,
+)
 
 LOBBY: Final = ("Play a level", "Watch a bot", "Watch a game in progress", "High scores", "Quit")
 WATCH_WAIT: Final = 0.5  # a watcher is woken by each move; this only bounds a wait for a key
@@ -249,8 +257,12 @@ def watched_page(live: Live, size: tuple[int, int]) -> list[str]:
     if page is None:
         hud = Hud(who=live.who, level=live.level, message="watching (q leaves)")
         cell_width = pick_cell_width(live.game, size[0])
+        need = screen_size(live.game, cell_width)
+        if need[0] > size[0] or need[1] > size[1]:  # as the player is told, but the game goes on
+            live.pages[size] = render_too_small(need, size, watching=True)
+            return live.pages[size]
         lines = render(live.game, hud, cell_width=cell_width, width=size[0])
         lines = [printable(line) for line in lines]
-        (left, top), placed = place(lines, screen_size(live.game, cell_width), size)
+        (left, top), placed = place(lines, need, size)
         page = live.pages[size] = [""] * top + [" " * left + line for line in placed]
     return page

@@ -225,14 +225,17 @@ def _ground(board: Board, glyphs: Glyphs, cell_width: int) -> tuple[tuple[str, .
     )
 
 
-def render_too_small(need: tuple[int, int], have: tuple[int, int]) -> list[str]:
-    """The screen shown while the terminal is too small for the board: the game waits. Each
-    sentence is wrapped to the terminal's width; what does not fit its height is left out,
-    the sizes last of all."""
+def render_too_small(
+    need: tuple[int, int], have: tuple[int, int], *, watching: bool = False
+) -> list[str]:
+    """The screen shown while the terminal is too small for the board: the game waits (or,
+    ``watching`` another's game, goes on unseen). Each sentence is wrapped to the terminal's
+    width; what does not fit its height is left out, the sizes last of all."""
     sentences = {
         "sizes": f"need {need[0]}x{need[1]}, have {have[0]}x{have[1]}",
-        "headline": "termsnake: the terminal is too small; the game is paused.",
-        "hint": "Enlarge the window to go on, or press q to quit.",
+        "headline": "termsnake: the terminal is too small"
+        + (" to watch this game." if watching else "; the game is paused."),
+        "hint": "Enlarge the window to go on, or press q to " + ("leave." if watching else "quit."),
     }
     width, height = max(1, have[0]), max(1, have[1])
     wrapped = {k: textwrap.wrap(v, width, break_on_hyphens=False) for k, v in sentences.items()}

@@ -70,3 +70,15 @@ def test_a_watcher_sees_the_board_centred_as_the_player_does(tmp_path: Path) -> 
         left, right = len(line) - len(line.lstrip()), cols - len(line.rstrip())
         assert abs(left - right) <= 1 and abs(top - (bottom - 1)) <= 1  # the status line below
         assert len(page) <= rows and all(len(line) <= cols for line in page)
+
+
+def test_a_watcher_too_small_for_the_board_is_told_what_it_needs(tmp_path: Path) -> None:
+    hub = Hub(ScoreStore(tmp_path / "scores.json"))
+    live = hub.look(hub.start("ada", "box", Game(open_level(30, 10, 3), 1)))
+    assert live is not None
+    page = watched_page(live, (40, 8))  # the board needs 32 columns by 13 rows
+    text = " ".join(page)  # sentences wrapped to the width
+    assert "too small to watch this game" in text and "need 32x13, have 40x8" in text
+    assert "paused" not in text and "q to leave" in text
+    assert len(page) <= 8 and all(len(line) <= 40 for line in page)
+    assert "#" in "".join(watched_page(live, (80, 24)))  # big enough: the board
