@@ -3,6 +3,8 @@ it leaves the live game alone; a solver used again plays as a fresh one."""
 
 from __future__ import annotations
 
+from typing import Final
+
 import pytest
 from celltree_checks import RING, ROOMS, assert_body_on_cycle, level_of, play_checked
 
@@ -12,9 +14,13 @@ from termsnake.core.level import open_level
 from termsnake.solvers.base import play
 from termsnake.solvers.celltree import TreeConfig, TreeSolver
 
+# Half of each sweep runs in the default step, the rest in the slow one.
+SEEDS_12: Final = [*range(6), *(pytest.param(s, marks=pytest.mark.slow) for s in range(6, 12))]
+SEEDS_8: Final = [*range(4), *(pytest.param(s, marks=pytest.mark.slow) for s in range(4, 8))]
+
 
 @pytest.mark.parametrize("size", [4, 6])
-@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("seed", SEEDS_12)
 def test_small_open_boards_hold_the_cycle_every_move(size: int, seed: int) -> None:
     game = play_checked(open_level(size, size, length=1), seed)
     assert game.outcome is Outcome.WON
@@ -50,13 +56,13 @@ def test_longer_start_snakes_are_won(length: int) -> None:
 
 
 @pytest.mark.parametrize("rows", [ROOMS, RING], ids=["rooms", "ring"])
-@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("seed", SEEDS_8)
 def test_boards_with_block_walls_are_won(rows: tuple[str, ...], seed: int) -> None:
     game = play_checked(level_of(rows), seed, check_every=3)
     assert game.outcome is Outcome.WON
 
 
-@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("seed", SEEDS_8)
 def test_wrapping_board_is_won(seed: int) -> None:
     game = play_checked(level_of(("." * 8,) * 6, wrap=True), seed, check_every=3)
     assert game.outcome is Outcome.WON
