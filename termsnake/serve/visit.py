@@ -33,6 +33,7 @@ from termsnake.tui.terminal import Terminated
 from termsnake.tui.view import (
     Hud,
     clip,
+    fits_in,
     pick_cell_width,
     place,
     render,
@@ -258,7 +259,7 @@ def watched_page(live: Live, size: tuple[int, int]) -> list[str]:
         hud = Hud(who=live.who, level=live.level, message="watching (q leaves)")
         cell_width = pick_cell_width(live.game, size[0])
         need = screen_size(live.game, cell_width)
-        if need[0] > size[0] or need[1] > size[1]:  # as the player is told, but the game goes on
+        if not fits_in(need, size):  # as the player is told, but the game goes on
             live.pages[size] = render_too_small(need, size, watching=True)
             return live.pages[size]
         lines = render(live.game, hud, cell_width=cell_width, width=size[0])

@@ -21,6 +21,7 @@ from termsnake.tui.view import (
     ASCII,
     Glyphs,
     Hud,
+    fits_in,
     pick_cell_width,
     place,
     render,
@@ -148,18 +149,14 @@ class Session:
             if size != shown_size:
                 screen.invalidate()
                 shown_size = size
-            cell_width = pick_cell_width(self.game, size[0])
-            need = screen_size(self.game, cell_width)
-            self.fits = need[0] <= size[0] and need[1] <= size[1]
+            self._draw(screen, size)
             moving = self._running() and self.fits
             if not self.fits:
                 if self.mode is Mode.RUNNING:
                     self.mode = Mode.PAUSED  # once enlarged, the player starts it again
-                screen.draw(render_too_small(need, size))
                 self._handle(self.term.inkey(timeout=POLL), screen, allow_steps=False)
                 next_tick = self.clock() + 1 / self.speed
                 continue
-            screen.draw(*self._frame(cell_width, size))
             wait = max(0.0, next_tick - self.clock()) if self._running() else POLL
             key = self.term.inkey(timeout=min(wait, POLL))
             if key:
@@ -282,7 +279,7 @@ class Session:
             if size != shown_size:  # drawn again whole after a resize, as during the game
                 screen.invalidate()
                 shown_size = size
-                self._draw_end(screen, size, message)
+                self._draw(screen, size, message)
             # A key pressed before the player can have seen the end (one held when the snake
             # died) does not dismiss the board; a bot's watcher holds no steering key.
             key = self.term.inkey(timeout=POLL)
@@ -299,11 +296,12 @@ class Session:
                 break
         return True
 
-    def _draw_end(self, screen: Screen, size: tuple[int, int], message: str) -> None:
-        """The final board with ``message`` on a terminal of ``size``, or what it needs."""
+    def _draw(self, screen: Screen, size: tuple[int, int], message: str = "") -> None:
+        """The board (with ``message`` on its status line) on a terminal of ``size``, or, if
+        it does not fit there, what it needs (``fits`` says which)."""
         cell_width = pick_cell_width(self.game, size[0])
         need = screen_size(self.game, cell_width)
-        self.fits = need[0] <= size[0] and need[1] <= size[1]
+        self.fits = fits_in(need, size)
         if self.fits:
             screen.draw(*self._frame(cell_width, size, message))
         else:

@@ -225,6 +225,11 @@ def _ground(board: Board, glyphs: Glyphs, cell_width: int) -> tuple[tuple[str, .
     )
 
 
+def fits_in(need: tuple[int, int], size: tuple[int, int]) -> bool:
+    """Whether a screen that needs ``need`` (columns, rows) fits a terminal of ``size``."""
+    return need[0] <= size[0] and need[1] <= size[1]
+
+
 def render_too_small(
     need: tuple[int, int], have: tuple[int, int], *, watching: bool = False
 ) -> list[str]:
