@@ -163,6 +163,8 @@ def _first_game(args: argparse.Namespace, configured: str) -> tuple[Level, Game,
     )
     if args.wrap and args.size is None:
         raise UsageError("termsnake: --wrap goes with --size (a level file says `wrap: yes`)")
+    if args.record is not None:  # before a set-up that can take long
+        check_record_path(args.record)
     game = Game(level, args.seed)
     solver = None
     if args.ai is not None:
@@ -176,8 +178,6 @@ def _first_game(args: argparse.Namespace, configured: str) -> tuple[Level, Game,
         }
         with signal_handlers(ending), preparing(what, shown=check_terminal() is None):
             solver = prepare_solver(args.ai, game, args.engine_timeout)
-    if args.record is not None:
-        check_record_path(args.record)
     return level, game, solver
 
 

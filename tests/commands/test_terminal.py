@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+import shlex
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -173,7 +175,7 @@ def test_unknown_solver_lists_the_known_ones(tmp_path: Path) -> None:
 
 def test_watch_a_bot_move_pause_step_and_quit(run) -> None:  # type: ignore[no-untyped-def]
     t = run("--ai", "hamilton", "--size", "12x8", "--seed", "5", "--speed", "20")
-    t.wait_for("hamilton")
+    t.wait_for("steps ")
     first = t.find("@")
     t.wait_for(lambda: t.find("@") not in (None, first))
     t.send(" ")
@@ -244,6 +246,21 @@ def test_record_never_overwrites_a_file(tmp_path: Path) -> None:
     assert mine.read_text() == "my precious replay"
 
 
+def test_a_taken_record_path_is_refused_before_the_bot_is_started(tmp_path: Path) -> None:
+    mine, started = tmp_path / "mine.json", tmp_path / "started"
+    mine.write_text("my precious replay")
+    engine = f"{shlex.quote(sys.executable)} -c \"open({str(started)!r}, 'w')\""
+    r = subprocess.run(
+        [termsnake_command(), "--ai", f"exec:{engine}", "--record", str(mine)],
+        capture_output=True,
+        text=True,
+        env=quiet_env(tmp_path),
+        timeout=30,
+    )
+    assert r.returncode == 2 and "exists" in r.stderr
+    assert not started.exists()
+
+
 def test_a_hang_up_still_keeps_the_replay_and_the_score(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     import os
 
@@ -269,7 +286,7 @@ def test_a_file_made_during_the_game_is_not_overwritten(run, tmp_path: Path) -> 
 
     path = tmp_path / "game.json"
     t = run("--ai", "hamilton", "--size", "6x6", "--speed", "5", "--record", str(path))
-    t.wait_for("hamilton")
+    t.wait_for("steps ")  # the game is under way: the path was checked and found free
     path.write_text("made meanwhile")
     t.send("q")
     assert t.wait_exit() == 0
