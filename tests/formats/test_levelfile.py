@@ -500,7 +500,7 @@ def test_printable_escapes_only_what_needs_it() -> None:
 # -- properties -----------------------------------------------------------------------------------
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.binary(max_size=300))
 def test_arbitrary_bytes_raise_only_level_error(data: bytes) -> None:
     try:
@@ -515,7 +515,7 @@ def test_arbitrary_bytes_raise_only_level_error(data: bytes) -> None:
 MAP_ALPHABET = st.sampled_from([*"#..........>%:;\r\n \t", "name: a\n", "length: 2\n"])
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.lists(MAP_ALPHABET, max_size=80).map("".join))
 def test_map_like_text_raises_only_level_error(text: str) -> None:
     try:

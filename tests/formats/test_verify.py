@@ -161,7 +161,7 @@ def outcome_of(check: object, replay: Replay) -> tuple[object, ...]:
     return ("ok", game.outcome, game.cause, game.length, game.steps, list(game.foods), game.moves)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(replays())
 def test_verify_agrees_with_the_game(replay: Replay) -> None:
     assert outcome_of(verify, replay) == outcome_of(oracle, replay)

@@ -65,7 +65,7 @@ def check_completion(grid: Grid, body: list[int], path: list[int]) -> None:
         assert b in grid.adj[a]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(
     seed=st.integers(0, 100_000),
     width=st.integers(2, 5),

@@ -37,7 +37,7 @@ def random_state(seed: int, steps: int, width: int, height: int, wrap: bool) -> 
     return game
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(
     seed=st.integers(0, 10_000),
     steps=st.integers(0, 300),

@@ -210,7 +210,10 @@ TWO_SHORT = [
     # Two light cells more than dark: a wall on a dark cell of an open board, or two.
     ".......\n.......\n.#.....\n.......\n.......",
     "\n".join(["........", "..#.....", "........", "....#...", "........", "........"]),
-    "\n".join(["..........", ".#........", "..........", ".......#..", *[".........."] * 4]),
+    pytest.param(
+        "\n".join(["..........", ".#........", "..........", ".......#..", *[".........."] * 4]),
+        marks=pytest.mark.slow,  # the biggest: the slow step plays it
+    ),
 ]
 
 
@@ -240,7 +243,7 @@ def test_two_cells_short_of_a_cycle_it_fills_all_but_two_round_two_holes(
     assert game.length == board.size - 2
 
 
-@pytest.mark.parametrize("length", [1, 3])
+@pytest.mark.parametrize("length", [1, pytest.param(3, marks=pytest.mark.slow)])
 def test_on_one_long_corridor_it_plays_hamilton_s_game(length: int) -> None:
     # The spiral is one two-lane corridor: no cycle reaches a cell sooner than the one it has,
     # so the set-up probe finds nothing to rebuild and the game is hamilton's, move for move.

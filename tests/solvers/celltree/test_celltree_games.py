@@ -128,6 +128,7 @@ def test_a_solver_used_again_plays_as_a_fresh_one() -> None:
         assert game_a.outcome is Outcome.WON
 
 
+@pytest.mark.slow  # the A* planner test compares its paths with Dijkstra's by default
 def test_without_a_star_the_games_are_the_same() -> None:
     # A* only finds the planner's paths sooner: switched off, a whole game is move for move the
     # same (the play-outs then bound their length by the distance, walls aside).

@@ -86,7 +86,7 @@ def test_a_chasing_play_out_goes_on_from_the_plain_ones_first_detour() -> None:
         mirror.sync(game)
         head, food = mirror.head, food_index(game)
         for first in (grid.dflt[head], grid.cross[head]):
-            if game.steps % 11 or first < 0 or not keeps_tree(mirror, first, first == food):
+            if game.steps % 22 or first < 0 or not keeps_tree(mirror, first, first == food):
                 continue
             fork: list[lookahead.Fork] = []
             plain = rollout(policy, game, first, limit, shut, hug, fork=fork)
@@ -104,7 +104,7 @@ def test_a_chasing_play_out_goes_on_from_the_plain_ones_first_detour() -> None:
                 assert on == from_start
             forks += 1
         game.step(solver.next_direction(game))
-    assert forks > 25 and same > 80
+    assert forks > 8 and same > 50
 
 
 @pytest.mark.parametrize(
@@ -126,7 +126,7 @@ def test_the_look_ahead_keeps_the_best_of_every_play_out_it_tries(
         food = food_index(game)
         moves = policy.options()
         both = len(moves) == 2 and all(keeps_tree(mirror, c, c == food) for c in moves)
-        if both and game.steps % 7 == 0:
+        if both and game.steps % 14 == 0:
             tried = variants(policy)
             assert len(tried) == shuts + 1 and tried[0] == (shut, tried[0][1], False)
             assert [chase for _, _, chase in tried] == [False] * shuts + [True]
@@ -149,7 +149,7 @@ def test_the_look_ahead_keeps_the_best_of_every_play_out_it_tries(
     while not game.over:
         game.step(solver.next_direction(game))
     assert game.outcome is Outcome.WON
-    assert checked > 40 and won_by_other > 5
+    assert checked > 30 and won_by_other > 5
 
 
 def test_sparse_boards_rebranch_every_few_moves_and_hold_the_cycle(

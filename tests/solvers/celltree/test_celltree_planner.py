@@ -15,35 +15,37 @@ from termsnake.solvers.celltree.planner import Planner
 from termsnake.solvers.celltree.spanning import path_cuts
 
 
-def test_a_star_plans_the_same_paths_as_dijkstra() -> None:
+@pytest.mark.parametrize(
+    ("size", "seed", "moves"), [(12, 1, 1000), pytest.param(16, 2, 600, marks=pytest.mark.slow)]
+)
+def test_a_star_plans_the_same_paths_as_dijkstra(size: int, seed: int, moves: int) -> None:
     # The A* bounds (distance along the blocks' ways with no body, to the food and to the tail)
     # must never overestimate: if one did, A* would return longer paths than Dijkstra somewhere
     # in these games.
     compared = 0
-    for size, seed, moves in ((12, 1, 1000), (16, 2, 600)):
-        game, solver, policy, _ = started(open_level(size, size, length=1), seed)
-        planner, mirror = policy.planner, policy.mirror
-        while not game.over and game.steps < moves:
-            mirror.sync(game)
-            food, tail = food_index(game), mirror.body[-1]
-            for goal_cell, bound in (
-                (food, planner.maps.bound),
-                (tail, planner.maps.bound_to_tail),
-            ):
-                goal = [False] * size * size
-                goal[goal_cell] = True
-                slow = planner.plan(goal)
-                assert planner.plan(goal, bound=bound(goal_cell)) == slow
-                compared += slow is not None
-            game.step(solver.next_direction(game))
-    assert compared > 2500
+    game, solver, policy, _ = started(open_level(size, size, length=1), seed)
+    planner, mirror = policy.planner, policy.mirror
+    while not game.over and game.steps < moves:
+        mirror.sync(game)
+        food, tail = food_index(game), mirror.body[-1]
+        for goal_cell, bound in (
+            (food, planner.maps.bound),
+            (tail, planner.maps.bound_to_tail),
+        ):
+            goal = [False] * size * size
+            goal[goal_cell] = True
+            slow = planner.plan(goal)
+            assert planner.plan(goal, bound=bound(goal_cell)) == slow
+            compared += slow is not None
+        game.step(solver.next_direction(game))
+    assert compared > moves
 
 
 def test_a_path_is_taken_again_only_while_the_head_walks_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # While the head takes the moves of its last path to the food, the planner takes the rest of
-    # that path again instead of searching. At every plan of a 12x12 game and its play-outs:
+    # that path again instead of searching. At every plan of a 10x10 game and its play-outs:
     # where the head walked the last path, a new search must nearly always find that same rest,
     # and a new cut check of the rest must give the kept one (eating at its end leaves the same
     # body); elsewhere, the plan must be the one a planner with nothing kept makes.
@@ -74,11 +76,11 @@ def test_a_path_is_taken_again_only_while_the_head_walks_it(
         return made
 
     monkeypatch.setattr(Planner, "first_step", checked)
-    game = Game(open_level(12, 12, length=1), seed=2)
+    game = Game(open_level(10, 10, length=1), seed=2)
     assert play(game, TreeSolver()) is Outcome.WON
-    assert counts["kept"] > 1000
-    assert counts["fresh"] > 1000
-    assert counts["same"] >= 0.9 * counts["kept"]  # 95.6% here: the hug costs move with the body
+    assert counts["kept"] > 500
+    assert counts["fresh"] > 500
+    assert counts["same"] >= 0.9 * counts["kept"]  # not all: the hug costs move with the body
 
 
 @pytest.mark.parametrize(("size", "seed"), [(8, 1), pytest.param(12, 2, marks=pytest.mark.slow)])
@@ -113,7 +115,7 @@ def test_a_chasing_planner_goes_round_a_cut_after_the_tail() -> None:
     # differ there, and nowhere else.
     game, solver, policy, grid = started(open_level(14, 14, length=1), 3)
     differ = same = 0
-    while solver.late is None and not game.over and game.steps < 2000:
+    while solver.late is None and not game.over and game.steps < 1200:
         policy.mirror.sync(game)
         food = food_index(game)
         if food >= 0 and len(policy.mirror.body) > 2:
@@ -131,4 +133,4 @@ def test_a_chasing_planner_goes_round_a_cut_after_the_tail() -> None:
                 assert chased == to_tail[1]
                 differ += 1
         game.step(solver.next_direction(game))
-    assert differ > 50 and same > 1000
+    assert differ > 40 and same > 600
