@@ -153,11 +153,13 @@ def test_a_cluster_without_workers_stops_with_one_line(
 @pytest.mark.slow  # a scheduler of its own, started and killed
 def test_a_lost_scheduler_stops_the_run_with_one_line(tmp_path: Path) -> None:
     port = _free_port()
-    scheduler = subprocess.Popen(
-        ["dask", "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    log = tmp_path / "scheduler.log"
+    with log.open("w") as log_file:
+        scheduler = subprocess.Popen(
+            ["dask", "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
+            stdout=subprocess.DEVNULL,
+            stderr=log_file,
+        )
     try:
         _wait_for_port(port)
         bench = subprocess.Popen(
@@ -166,7 +168,12 @@ def test_a_lost_scheduler_stops_the_run_with_one_line(tmp_path: Path) -> None:
             stderr=subprocess.PIPE,
             text=True,
         )
-        time.sleep(2)  # connected, waiting for a worker
+        # Killed only once the bench is connected (and waiting for a worker): on a busy
+        # machine its start can take seconds.
+        deadline = time.monotonic() + 30
+        while "Receive client connection" not in log.read_text() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        time.sleep(0.5)
         scheduler.send_signal(signal.SIGKILL)
         began = time.monotonic()
         out, err = bench.communicate(timeout=30)
