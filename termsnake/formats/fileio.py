@@ -45,21 +45,28 @@ def read_capped(path: str | os.PathLike[str], limit: int) -> bytes:
     """The bytes of the file at ``path``, at most ``limit`` of them.
 
     TooLarge if it holds more (checked by its size first, unread); IsADirectoryError for a
-    directory; any other OSError as it comes.
+    directory; OSError (EINVAL) for anything else that is not a regular file (a pipe, a socket,
+    a device); any other OSError as it comes.
     """
-    info = os.stat(path)
-    if stat.S_ISDIR(info.st_mode):
-        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), os.fspath(path))
-    if stat.S_ISFIFO(info.st_mode) or stat.S_ISSOCK(info.st_mode):
-        # Opening a pipe waits for a writer, maybe for ever: refuse it instead.
-        raise OSError(errno.EINVAL, "a pipe or socket, not a file", os.fspath(path))
-    if info.st_size > limit:
-        raise TooLarge(info.st_size, limit)
-    with open(path, "rb") as f:
+    _check_regular(os.stat(path), path, limit)
+    # Not blocking: a pipe put there since the check would otherwise wait for a writer.
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    with open(fd, "rb") as f:
+        _check_regular(os.fstat(fd), path, limit)
         data = f.read(limit + 1)
-    if len(data) > limit:  # a device or pipe, whose size stat cannot tell
+    if len(data) > limit:  # it grew since the check
         raise TooLarge(None, limit)
     return data
+
+
+def _check_regular(info: os.stat_result, path: str | os.PathLike[str], limit: int) -> None:
+    if stat.S_ISDIR(info.st_mode):
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), os.fspath(path))
+    if not stat.S_ISREG(info.st_mode):
+        # A pipe waits for a writer and a terminal or device for input, maybe for ever.
+        raise OSError(errno.EINVAL, "a pipe, socket or device, not a file", os.fspath(path))
+    if info.st_size > limit:
+        raise TooLarge(info.st_size, limit)
 
 
 def read_if_present(path: str | os.PathLike[str], limit: int) -> bytes | None:
@@ -135,8 +142,8 @@ def write_new(path: str | os.PathLike[str], data: bytes, *, limit: int = 1000) -
             return target
         except FileExistsError:
             try:
-                if target.read_bytes() == data:
+                if read_capped(target, len(data)) == data:
                     return target
-            except OSError:
-                pass  # a directory or an unreadable file of that name: try the next name
+            except (OSError, TooLarge):
+                pass  # another file, a directory, a pipe or an unreadable file: the next name
     raise AssertionError("unreachable")

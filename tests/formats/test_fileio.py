@@ -15,12 +15,30 @@ from termsnake.formats.presets import UnknownLevelError, load_level
 def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path: Path) -> None:
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
-    with pytest.raises(OSError, match="a pipe or socket, not a file"):
+    with pytest.raises(OSError, match="a pipe, socket or device, not a file"):
         read_capped(fifo, 1000)
     link = tmp_path / "link.txt"
     link.symlink_to(fifo)
-    with pytest.raises(LevelError, match="a pipe or socket"):
+    with pytest.raises(LevelError, match="a pipe, socket or device"):
         load_level(str(link))
+
+
+def test_a_terminal_is_refused_without_waiting_for_a_key(tmp_path: Path) -> None:
+    main, other = os.openpty()  # reading the terminal's end would wait for a key for ever
+    try:
+        link = tmp_path / "level.txt"
+        link.symlink_to(os.ttyname(other))
+        with pytest.raises(LevelError, match="a pipe, socket or device"):
+            load_level(str(link))
+    finally:
+        os.close(main)
+        os.close(other)
+
+
+def test_a_pipe_where_a_copy_would_go_is_passed_by_unread(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "game.json")
+    assert write_new(tmp_path / "game.json", b"one") == tmp_path / "game-2.json"
+    assert (tmp_path / "game.json").is_fifo()
 
 
 def test_write_new_numbers_like_a_second_copy_and_keeps_every_file(tmp_path: Path) -> None:

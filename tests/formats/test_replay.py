@@ -547,11 +547,8 @@ def test_a_replay_file_over_the_size_limit_is_refused_unread(tmp_path: Path) -> 
 
 
 @pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
-def test_an_endless_device_is_read_no_further_than_the_limit(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr(replay_mod, "MAX_REPLAY_BYTES", 1000)
-    with pytest.raises(ReplayError, match=r"too large for a replay \(more than that; the limit"):
+def test_an_endless_device_is_refused_unread() -> None:
+    with pytest.raises(ReplayError, match=r"a pipe, socket or device, not a file"):
         load_replay("/dev/zero")
 
 
