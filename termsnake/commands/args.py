@@ -9,8 +9,11 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Final, NoReturn
 
 from termsnake.core.speed import MAX_SPEED
+from termsnake.formats.text import shorten
 
 MAX_SIDE: Final = 200
+MAX_DIGITS: Final = 30  # more than any count or seed needs, few enough to show in a message
+_WHOLE: Final = re.compile(r"[+-]?[0-9]+")
 _SIZE: Final = re.compile(r"\s*(\d+)\s*[xX×]\s*(\d+)\s*")
 
 
@@ -55,10 +58,15 @@ def int_at_least(minimum: int, at_most: int | None = None) -> Callable[[str], in
     """An integer type of at least ``minimum`` (and, if given, at most ``at_most``)."""
 
     def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+        # ASCII digits only, as level files have them (int() would take '٣' and '1_000'),
+        # and few enough to echo: the message shows the number it refuses.
+        if not _WHOLE.fullmatch(text):
+            raise argparse.ArgumentTypeError(f"expected a whole number, not '{shorten(text)}'")
+        if len(text.lstrip("+-").lstrip("0")) > MAX_DIGITS:
+            raise argparse.ArgumentTypeError(
+                f"expected a number of at most {MAX_DIGITS} digits, not '{shorten(text, 30)}'"
+            )
+        value = int(text)
         if at_most is not None and not minimum <= value <= at_most:
             raise argparse.ArgumentTypeError(
                 f"expected a number from {minimum} to {at_most}, not {value}"

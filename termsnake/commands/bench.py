@@ -144,7 +144,7 @@ def add_parsers(sub: Subparsers) -> None:
     _add_board_arguments(parser)
     parser.add_argument(
         "--games",
-        type=cliargs.positive_int,
+        type=cliargs.int_at_least(1, MAX_GAMES),
         default=DEFAULT_GAMES,
         metavar="N",
         help=f"games per solver and board (default {DEFAULT_GAMES})",
@@ -179,6 +179,7 @@ def add_parsers(sub: Subparsers) -> None:
 
 
 ENGINE: Final = "exec:"
+MAX_GAMES: Final = 1_000_000  # per board and solver: days of play already; more is a slip
 
 
 def engine_log_dir(solvers: Sequence[str], record_dir: Path | None) -> str | None:

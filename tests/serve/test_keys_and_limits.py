@@ -65,6 +65,7 @@ def test_authorized_keys_are_read_and_junk_is_refused(tmp_path: Path) -> None:
     ("args", "says"),
     [
         (["--port", "99999"], "expected a number from 0 to 65535, not 99999"),
+        (["--host", ""], "--host: give an address (0.0.0.0 or :: for every interface)"),
         (["--authorized-keys", "JUNK"], "--authorized-keys JUNK: no public keys"),
         (["--host-key", "/dev/zero"], "host key /dev/zero: a pipe, socket or device, not a file"),
         (["--login-timeout", "0"], "must be above 0"),
