@@ -30,7 +30,7 @@ def load_or_create(path: Path) -> asyncssh.SSHKey:
     """The key at ``path``; a new ed25519 key written there first if there is none (through a
     symbolic link that points nowhere yet: the link is the user's, and stays)."""
     try:
-        if not path.exists():
+        if not _exists(path):
             path.parent.mkdir(parents=True, exist_ok=True)
             key = asyncssh.generate_private_key("ssh-ed25519")
             write_atomic(path, key.export_private_key(), mode=0o600)
@@ -40,6 +40,16 @@ def load_or_create(path: Path) -> asyncssh.SSHKey:
         raise HostKeyError(f"not a private key asyncssh can read ({e})") from None
     except OSError as e:
         raise HostKeyError(e.strerror or str(e)) from None
+
+
+def _exists(path: Path) -> bool:
+    """Whether a file is there; OSError where that cannot be told (a loop of symbolic links,
+    which Path.exists calls missing: the key made then would replace the user's link)."""
+    try:
+        path.stat()
+    except FileNotFoundError:
+        return False
+    return True
 
 
 def read_authorized_keys(path: Path) -> asyncssh.SSHAuthorizedKeys:

@@ -29,7 +29,7 @@ def test_a_new_host_key_is_private_and_a_link_to_it_stays(tmp_path: Path) -> Non
     assert load_or_create(link).public_data == key.public_data  # made once, then reused
 
 
-@pytest.mark.parametrize("kind", ["junk", "device", "pipe", "directory"])
+@pytest.mark.parametrize("kind", ["junk", "device", "pipe", "directory", "loop"])
 def test_a_host_key_that_cannot_be_read_is_one_line(tmp_path: Path, kind: str) -> None:
     path = tmp_path / "key"
     if kind == "junk":
@@ -38,11 +38,15 @@ def test_a_host_key_that_cannot_be_read_is_one_line(tmp_path: Path, kind: str) -
         os.mkfifo(path)  # opening it would wait for a writer for ever
     elif kind == "directory":
         path.mkdir()
+    elif kind == "loop":
+        path.symlink_to(tmp_path / "other")  # the key's links go round: no file, and no room
+        (tmp_path / "other").symlink_to(path)  # for a new one that keeps the links
     else:
         path = Path("/dev/zero")  # endless: refused unread
     with pytest.raises(HostKeyError) as e:
         load_or_create(path)
     assert "\n" not in str(e.value) and str(e.value)
+    assert kind != "loop" or (path.is_symlink() and "symbolic links" in str(e.value))
 
 
 def test_authorized_keys_are_read_and_junk_is_refused(tmp_path: Path) -> None:
