@@ -195,7 +195,7 @@ def engine_log_dir(solvers: Sequence[str], record_dir: Path | None) -> str | Non
 
 
 def _fail(message: str) -> int:
-    print(f"termsnake bench: error: {message}", file=sys.stderr)
+    print(f"termsnake bench: error: {printable(message)}", file=sys.stderr)  # paths: anything
     return 2
 
 
@@ -327,11 +327,11 @@ def row_of(
     exit code it asks for (1 if a game crashed)."""
     where = printable(f"{solver} on {level.name}")
     if tally.unavailable is not None:
-        say(f"termsnake bench: {where}: unavailable: {tally.unavailable}")
+        say(f"termsnake bench: {where}: unavailable: {printable(tally.unavailable)}")
         return None, 0
     if tally.failed is not None:
         g, error = tally.failed
-        say(f"termsnake bench: error: {where} failed (seed {first_seed + g}): {error}")
+        say(f"termsnake bench: error: {where} failed (seed {first_seed + g}): {printable(error)}")
         return None, 1
     if solver.startswith(ENGINE):
         for g, cause in tally.causes:

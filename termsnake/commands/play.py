@@ -256,21 +256,25 @@ class Games:
 
 def history_hint(saved: Saved) -> str:
     """Where the whole move history of a game is, for a summary that shows only part of it."""
-    return f"the replay {saved.path}" if saved.path else "--record FILE keeps it in a replay"
+    return (
+        f"the replay {printable(saved.path)}"
+        if saved.path
+        else "--record FILE keeps it in a replay"
+    )
 
 
 def check_record_path(path: str) -> None:
     """Refuse, before the game, a replay path that would overwrite a file or cannot be written."""
     if not path:
         raise UsageError("termsnake: --record: give the name of a new file")
-    target = Path(path)
+    target, shown = Path(path), printable(path)
     if target.exists() or target.is_symlink():
-        raise UsageError(f"termsnake: --record {path}: the file exists; pick a new name")
+        raise UsageError(f"termsnake: --record {shown}: the file exists; pick a new name")
     parent = target.parent
     if not parent.is_dir():
-        raise UsageError(f"termsnake: --record {path}: no directory {str(parent)!r}")
+        raise UsageError(f"termsnake: --record {shown}: no directory {str(parent)!r}")
     if not os.access(parent, os.W_OK):
-        raise UsageError(f"termsnake: --record {path}: cannot write in {str(parent)!r}")
+        raise UsageError(f"termsnake: --record {shown}: cannot write in {str(parent)!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,9 +294,10 @@ def save_record(game: Game, solver_name: str | None, path: str | None, ours: boo
     if path is None:
         return Saved()
     data = replay_from_game(game, solver_name).to_json().encode("utf-8")
+    shown = printable(path)  # a name given on the command line may hold anything
     try:
         target = write_new(path, data)
     except OSError as e:
-        return Saved(errors=(f"could not save the replay to {path}: {e.strerror or e}",), code=1)
-    moved = "" if str(target) == path or ours else f" ({path} appeared meanwhile and was kept)"
-    return Saved(lines=(f"Replay saved to {target}{moved}",), path=str(target))
+        return Saved(errors=(f"could not save the replay to {shown}: {e.strerror or e}",), code=1)
+    moved = "" if str(target) == path or ours else f" ({shown} appeared meanwhile and was kept)"
+    return Saved(lines=(f"Replay saved to {printable(str(target))}{moved}",), path=str(target))

@@ -15,11 +15,12 @@ from typing import Final, Literal, get_args
 from termsnake.core.speed import DEFAULT_SPEED, MAX_SPEED
 from termsnake.formats.fileio import TooLarge, describe_parse_error, read_if_present
 from termsnake.formats.places import config_dir
-from termsnake.formats.text import printable
+from termsnake.formats.text import printable, shorten
 
 FILE_NAME: Final = "config.toml"
 # A config file is a few lines; a bigger one is a mistake (or a link to /dev/zero), not read.
 MAX_BYTES: Final = 1024 * 1024
+MAX_ERRORS: Final = 100  # lines of errors shown for one file, as for a level file
 MAX_PLAYER: Final = 32
 
 Glyphs = Literal["ascii", "unicode"]
@@ -124,20 +125,22 @@ def settings_path() -> Path:
 _TOML_WHERE: Final = re.compile(r"\s*\((?:at line (\d+), column \d+|at end of document)\)$")
 
 
-def _key_line(text: str, key: str) -> int:
-    # tomllib keeps no positions for values, so find where the key is assigned (bare or quoted).
-    pattern = re.compile(
-        rf"""^\s*(?:{re.escape(key)}|"{re.escape(key)}"|'{re.escape(key)}')\s*[=.]"""
-    )
+_ASSIGNED: Final = re.compile(r"""\s*(?:"([^"]*)"|'([^']*)'|([A-Za-z0-9_-]+))\s*[=.]""")
+_HEADER: Final = re.compile(r"""\s*\[+\s*([A-Za-z0-9_-]+)\s*[\].]""")
+
+
+def _key_lines(text: str) -> dict[str, int]:
+    """The line where each key is first assigned (bare or quoted), else first opens a table
+    (``[speed]`` sets the key too): tomllib keeps no positions for values. One pass, so
+    a file of thousands of keys takes no longer than reading it."""
+    assigned: dict[str, int] = {}
+    headers: dict[str, int] = {}
     for number, line in enumerate(text.splitlines(), 1):
-        if pattern.match(line):
-            return number
-    # A table header such as [speed] also sets the key.
-    header = re.compile(rf"^\s*\[+\s*{re.escape(key)}\s*[\].]")
-    for number, line in enumerate(text.splitlines(), 1):
-        if header.match(line):
-            return number
-    return 1
+        if m := _ASSIGNED.match(line):
+            assigned.setdefault(next(g for g in m.groups() if g is not None), number)
+        elif m := _HEADER.match(line):
+            headers.setdefault(m.group(1), number)
+    return headers | assigned
 
 
 def parse_settings(text: str, path: str) -> Settings:
@@ -160,13 +163,14 @@ def parse_settings(text: str, path: str) -> Settings:
         raise SettingsError(f"{path}:{line}: error: {describe_parse_error(e)}") from None
     errors: list[tuple[int, str]] = []
     values: dict[str, object] = {}
+    lines = _key_lines(text)
     for key, value in table.items():
-        line = _key_line(text, key)
+        line = lines.get(key, 1)
         if key not in _CHECKS:
             close = difflib.get_close_matches(key, list(_CHECKS), n=1)
             hint = f'; did you mean "{close[0]}"?' if close else ""
             known = ", ".join(_CHECKS)
-            errors.append((line, f'unknown key "{printable(key)}"{hint} (known keys: {known})'))
+            errors.append((line, f'unknown key "{shorten(key)}"{hint} (known keys: {known})'))
             continue
         problem = _CHECKS[key](value)
         if problem is not None:
@@ -174,8 +178,12 @@ def parse_settings(text: str, path: str) -> Settings:
         else:
             values[key] = value
     if errors:
+        errors.sort()
+        if len(errors) > MAX_ERRORS:  # as a level file's: the first ones, and how many more
+            more = f"too many errors: {len(errors) - MAX_ERRORS} more not shown"
+            errors = [*errors[:MAX_ERRORS], (errors[MAX_ERRORS - 1][0], more)]
         raise SettingsError(
-            "\n".join(f"{path}:{line}: error: {message}" for line, message in sorted(errors))
+            "\n".join(f"{path}:{line}: error: {message}" for line, message in errors)
         )
     return Settings(**values)  # type: ignore[arg-type]  # every value was checked above
 
@@ -183,12 +191,13 @@ def parse_settings(text: str, path: str) -> Settings:
 def load_settings(path: Path | None = None) -> Settings:
     """Settings from ``path`` (default: settings_path()); defaults if no file can be there."""
     target = Path(path) if path is not None else settings_path()
+    where = printable(str(target))  # the path comes from the environment: it may hold anything
     try:
         data = read_if_present(target, MAX_BYTES)
     except TooLarge as e:
-        raise SettingsError(f"{target}:1: error: {e.describe('a config file')}") from None
+        raise SettingsError(f"{where}:1: error: {e.describe('a config file')}") from None
     except OSError as e:
-        raise SettingsError(f"{target}:1: error: cannot read: {e.strerror or e}") from None
+        raise SettingsError(f"{where}:1: error: cannot read: {e.strerror or e}") from None
     if data is None:
         return Settings()
     try:
@@ -196,9 +205,9 @@ def load_settings(path: Path | None = None) -> Settings:
     except UnicodeDecodeError as e:
         line = data[: e.start].count(b"\n") + 1
         raise SettingsError(
-            f"{target}:{line}: error: not UTF-8 (byte {data[e.start]:#04x}); save the file as UTF-8"
+            f"{where}:{line}: error: not UTF-8 (byte {data[e.start]:#04x}); save the file as UTF-8"
         ) from None
-    return parse_settings(text, str(target))
+    return parse_settings(text, where)
 
 
 def merge(

@@ -7,7 +7,14 @@ from pathlib import Path
 import pytest
 
 from termsnake.commands import cli
-from termsnake.commands.play import Games, UsageError, choose_level
+from termsnake.commands.play import (
+    Games,
+    UsageError,
+    check_record_path,
+    choose_level,
+    history_hint,
+    save_record,
+)
 from termsnake.core.game import Game
 from termsnake.core.geometry import Direction, Point
 from termsnake.core.level import open_level
@@ -85,3 +92,14 @@ def test_games_count_a_given_seed_up_and_keep_every_replay(tmp_path: Path) -> No
     assert text.count("Game over: quit") == 2 and text.index("seed 3") < text.index("seed 4")
     assert f"Replay saved to {tmp_path / 'g-2.json'}" in text and "appeared" not in text
     assert [load_replay(p).seed for p in (record, tmp_path / "g-2.json")] == [3, 4]
+
+
+def test_a_replay_path_with_control_characters_is_shown_escaped(tmp_path: Path) -> None:
+    path = str(tmp_path / "r\x1b[31m\n.json")
+    game = Game(open_level(4, 4, length=1), seed=1)
+    saved = save_record(game, None, path)
+    assert Path(path).exists() and saved.path == path
+    assert saved.lines == (f"Replay saved to {tmp_path}/r\\x1b[31m\\n.json",)
+    assert history_hint(saved) == f"the replay {tmp_path}/r\\x1b[31m\\n.json"
+    with pytest.raises(UsageError, match=r"r\\x1b\[31m\\n\.json: the file exists"):
+        check_record_path(path)

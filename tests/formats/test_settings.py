@@ -206,3 +206,25 @@ def test_xdg_config_home_is_honoured(tmp_path: Path, monkeypatch: pytest.MonkeyP
 )
 def test_toml_that_python_refuses_is_a_located_error(tmp_path: Path, text: str) -> None:
     assert error_of(tmp_path, text).startswith("config.toml:1: error: ")
+
+
+def test_a_config_path_with_control_characters_is_shown_escaped(tmp_path: Path) -> None:
+    # The path comes from XDG_CONFIG_HOME or HOME, which may hold anything.
+    folder = tmp_path / "c\x1b[31mx\nnext"
+    folder.mkdir()
+    (folder / "config.toml").write_text('speed = "x"\n')
+    with pytest.raises(SettingsError) as info:
+        load_settings(folder / "config.toml")
+    message = str(info.value)
+    assert "\x1b" not in message and "\n" not in message and "c\\x1b[31mx\\nnext" in message
+
+
+def test_thousands_of_unknown_keys_are_a_hundred_lines(tmp_path: Path) -> None:
+    text = "".join(f"key{i} = 1\n" for i in range(5000)) + "x" * 1000 + " = 2\n"
+    lines = error_of(tmp_path, text).splitlines()
+    assert len(lines) == 101
+    assert lines[0].startswith('config.toml:1: error: unknown key "key0"')
+    assert lines[99].startswith('config.toml:100: error: unknown key "key99"')
+    assert lines[-1] == "config.toml:100: error: too many errors: 4901 more not shown"
+    one = error_of(tmp_path, "x" * 1000 + " = 2\n")
+    assert len(one) < 300 and "… (1000 characters)" in one
