@@ -15,7 +15,7 @@ from termsnake.core.geometry import Direction, Point
 from termsnake.core.level import Level
 from termsnake.core.speed import MAX_SPEED
 from termsnake.formats.replay import Replay, ReplayError, load_replay
-from termsnake.formats.text import printable
+from termsnake.formats.text import printable, shorten
 from termsnake.formats.verify import PlaybackGame, verify
 from termsnake.tui.runner import watch
 
@@ -99,5 +99,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"termsnake replay: error: {printable(message)}", file=sys.stderr)
         return 2
     solver = ReplaySolver(replay.moves, name=replay.solver or "person")
-    who = f"replay of {replay.solver or 'a person'}"
-    return watch(game, solver, speed=args.speed, who=who, level_name=replay.board_name)
+    # The names are the file's: long ones are cut, as a status line and a summary have room
+    # for a name, not a page.
+    who = f"replay of {shorten(replay.solver, 60) if replay.solver else 'a person'}"
+    name = shorten(replay.board_name, 60)
+    return watch(game, solver, speed=args.speed, who=who, level_name=name)

@@ -34,6 +34,9 @@ MAX_FILE_BYTES: Final = 1024 * 1024
 MAX_DIAGNOSTICS: Final = 100
 """At most this many errors are kept per file; a last one says how many more were dropped."""
 
+MAX_NAME: Final = 100
+"""The longest level name, in characters: it goes on status lines and in score tables."""
+
 FOOD: Final = "%"
 COMMENT: Final = ";"
 HEADS: Final[dict[str, Direction]] = {
@@ -266,6 +269,12 @@ def _read_headers(headers: list[_Header], errors: _Collector) -> _Fields:
             elif hidden is not None:
                 shown = f"{describe_char(h.value[hidden])}, which is not a printable character"
                 errors.add(h.line, h.value_col + hidden, f"the name holds {shown}")
+            elif len(h.value) > MAX_NAME:
+                errors.add(
+                    h.line,
+                    h.value_col + MAX_NAME,
+                    f"the name is {len(h.value)} characters long; at most {MAX_NAME}",
+                )
             else:
                 name = h.value
         elif h.key == "length":

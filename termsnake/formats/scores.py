@@ -26,7 +26,11 @@ LOCK_TIMEOUT: Final = 10.0
 # Far more than any player's scores; a bigger file (or a link to /dev/zero) is not read.
 MAX_BYTES: Final = 16 * 1024 * 1024
 
-_SIZE: Final = re.compile(r"[1-9][0-9]*x[1-9][0-9]*")
+_SIZE: Final = re.compile(r"[1-9][0-9]{0,5}x[1-9][0-9]{0,5}")
+# Bounds a file edited by hand must keep: no game comes near them, and what is past them would
+# stretch the table (a name of 100,000 characters, a length of 400 digits).
+MAX_NAME: Final = 200
+MAX_COUNT: Final = 10**12
 _FIELDS: Final = (
     "level",
     "size",
@@ -50,8 +54,16 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _is_count(value: object, least: int) -> bool:
+    return _is_int(value) and least <= value <= MAX_COUNT  # type: ignore[operator]
+
+
 def _one_line(text: str) -> bool:
-    return bool(text) and text.isprintable()
+    return 0 < len(text) <= MAX_NAME and text.isprintable()
+
+
+def _shown(value: object) -> str:
+    return shorten(repr(value), 60)
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,13 +77,16 @@ class ScoreKey:
 
     def __post_init__(self) -> None:
         if not isinstance(self.level, str) or not _one_line(self.level):
-            raise ValueError(f"level must be a non-empty one-line string, not {self.level!r}")
+            raise ValueError(f"level must be a one-line string of 1 to {MAX_NAME} characters, "
+                             f"not {_shown(self.level)}")  # fmt: skip
         if not isinstance(self.size, str) or not _SIZE.fullmatch(self.size):
-            raise ValueError(f"size must look like 20x10, not {self.size!r}")
-        if not _is_int(self.length) or self.length < 1:
-            raise ValueError(f"start length must be a positive integer, not {self.length!r}")
+            raise ValueError(f"size must look like 20x10, not {_shown(self.size)}")
+        if not _is_count(self.length, 1):
+            raise ValueError(f"start length must be a whole number from 1 to {MAX_COUNT}, "
+                             f"not {_shown(self.length)}")  # fmt: skip
         if not isinstance(self.player, str) or not _one_line(self.player):
-            raise ValueError(f"player must be a non-empty one-line string, not {self.player!r}")
+            raise ValueError(f"player must be a one-line string of 1 to {MAX_NAME} characters, "
+                             f"not {_shown(self.player)}")  # fmt: skip
 
     @classmethod
     def of(cls, level: str, width: int, height: int, length: int, player: str = PERSON) -> ScoreKey:
@@ -95,20 +110,22 @@ class ScoreEntry:
     date: str
 
     def __post_init__(self) -> None:
-        if not _is_int(self.length) or self.length < 1:
-            raise ValueError(f"length must be a positive integer, not {self.length!r}")
-        if not _is_int(self.steps) or self.steps < 0:
-            raise ValueError(f"steps must be a non-negative integer, not {self.steps!r}")
+        if not _is_count(self.length, 1):
+            raise ValueError(f"length must be a whole number from 1 to {MAX_COUNT}, "
+                             f"not {_shown(self.length)}")  # fmt: skip
+        if not _is_count(self.steps, 0):
+            raise ValueError(f"steps must be a whole number from 0 to {MAX_COUNT}, "
+                             f"not {_shown(self.steps)}")  # fmt: skip
         if not isinstance(self.won, bool):
-            raise ValueError(f"won must be true or false, not {self.won!r}")
+            raise ValueError(f"won must be true or false, not {_shown(self.won)}")
         if self.seed is not None and not _is_int(self.seed):
-            raise ValueError(f"seed must be an integer or null, not {self.seed!r}")
+            raise ValueError(f"seed must be an integer or null, not {_shown(self.seed)}")
         if not isinstance(self.date, str):
-            raise ValueError(f"date must be an ISO date string, not {self.date!r}")
+            raise ValueError(f"date must be an ISO date string, not {_shown(self.date)}")
         try:
             datetime.fromisoformat(self.date)
         except ValueError:
-            raise ValueError(f"date must be an ISO date, not {self.date!r}") from None
+            raise ValueError(f"date must be an ISO date, not {_shown(self.date)}") from None
 
     @classmethod
     def now(cls, length: int, steps: int, won: bool, seed: int | None) -> ScoreEntry:

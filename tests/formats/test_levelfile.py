@@ -335,6 +335,13 @@ def test_food_under_the_body() -> None:
     assert "under the snake" in d.message
 
 
+def test_a_name_too_long_for_a_status_line_is_an_error() -> None:
+    assert parse_level("name: " + "n" * 100 + "\n..>.\n").name == "n" * 100
+    d = only_error("name: " + "n" * 900_000 + "\n..>.\n")
+    assert (d.line, d.col) == (1, 107)
+    assert d.message == "the name is 900000 characters long; at most 100"
+
+
 def test_duplicate_key() -> None:
     d = only_error("name: a\nname: b\n..>.\n")
     assert (d.line, d.col) == (2, 1)

@@ -110,13 +110,19 @@ def test_unreadable_files_are_described_and_read_as_empty(
 @pytest.mark.parametrize(
     ("field", "value", "message"),
     [
-        ("length", True, "length must be a positive integer"),
-        ("steps", "12", "steps must be a non-negative integer"),
+        ("length", True, "length must be a whole number from 1 to 1000000000000, not True"),
+        ("length", 10**400, "length must be a whole number from 1 to 1000000000000, not 1000"),
+        ("steps", "12", "steps must be a whole number from 0 to"),
         ("won", 1, "won must be true or false"),
         ("seed", 1.5, "seed must be an integer or null"),
         ("date", "yesterday", "date must be an ISO date"),
         ("size", "20 by 10", "size must look like 20x10"),
-        ("player", "", "player must be a non-empty"),
+        ("player", "", "player must be a one-line string of 1 to 200 characters"),
+        (
+            "player",
+            "x" * 100_000,
+            "not 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx… (100002 char",
+        ),
     ],
 )
 def test_wrong_types_are_format_errors(
