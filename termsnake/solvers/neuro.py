@@ -25,7 +25,7 @@ from termsnake.core.board import Board
 from termsnake.core.game import Game
 from termsnake.core.geometry import Direction, Point
 from termsnake.formats.fileio import TooLarge, describe_parse_error, read_capped
-from termsnake.formats.text import printable
+from termsnake.formats.text import printable, shorten
 from termsnake.solvers.base import SolverUnavailable
 from termsnake.solvers.grid import Grid, grid_of
 
@@ -36,6 +36,9 @@ SHIPPED: Final = "neuro-8x8.json"
 PER_CHOICE: Final = ("blocked", "closer", "room", "tail")
 GLOBAL: Final = ("length", "food_ahead", "food_side")
 INPUTS: Final = 3 * len(PER_CHOICE) + len(GLOBAL)
+INPUT_NAMES: Final = [f"{c}:{k}" for c in ("straight", "left", "right") for k in PER_CHOICE] + list(
+    GLOBAL
+)
 OUTPUTS: Final = 3
 _TURNS: Final = {
     Direction.UP: (Direction.UP, Direction.LEFT, Direction.RIGHT),
@@ -94,8 +97,7 @@ class Network:
         return json.dumps(
             {
                 "format": FORMAT,
-                "inputs": [f"{c}:{k}" for c in ("straight", "left", "right") for k in PER_CHOICE]
-                + list(GLOBAL),
+                "inputs": INPUT_NAMES,
                 "hidden": self.hidden,
                 "w1": self.w1.round(6).tolist(),
                 "w2": self.w2.round(6).tolist(),
@@ -120,7 +122,23 @@ class Network:
             raise WeightsError(f'{name}: "hidden" must be a whole number from 1 to 1024')
         w1 = _matrix(obj.get("w1"), (hidden, INPUTS + 1), "w1", name)
         w2 = _matrix(obj.get("w2"), (OUTPUTS, hidden + 1), "w2", name)
+        _check_inputs(obj.get("inputs"), name)
         return cls(w1, w2)
+
+
+def _check_inputs(value: object, name: str) -> None:
+    # Weights mean something only for the inputs they were trained on, in that order.
+    if not isinstance(value, list) or len(value) != INPUTS:
+        raise WeightsError(
+            f'{name}: "inputs" must list the {INPUTS} inputs this termsnake reads, '
+            f'"{INPUT_NAMES[0]}" to "{INPUT_NAMES[-1]}", as `termsnake train` writes them'
+        )
+    for i, (given, wanted) in enumerate(zip(value, INPUT_NAMES, strict=True)):
+        if given != wanted:
+            shown = shorten(given, 40) if isinstance(given, str) else type(given).__name__
+            raise WeightsError(
+                f'{name}: "inputs"[{i}] is "{shown}", where this termsnake reads "{wanted}"'
+            )
 
 
 def _matrix(value: object, shape: tuple[int, int], key: str, name: str) -> FloatArray:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -94,6 +95,27 @@ def test_weights_of_another_shape_are_refused(tmp_path: Path) -> None:
     path.write_text(json.dumps(obj))
     with pytest.raises(WeightsError, match="must be 4 rows"):
         load_network(str(path))
+
+
+@pytest.mark.parametrize(
+    ("inputs", "problem"),
+    [
+        (lambda names: names[:-1], r'"inputs" must list the 15 inputs this termsnake reads'),
+        (lambda names: [*names[:3], "\x1b[2Jbad", *names[4:]], r'"inputs"\[3\] is "\\x1b\[2Jbad"'),
+        (lambda names: [names[1], names[0], *names[2:]], r'"inputs"\[0\] is "straight:closer"'),
+        (lambda names: None, r'"inputs" must list'),
+    ],
+)
+def test_weights_for_other_inputs_are_refused(
+    tmp_path: Path, inputs: Callable[[list[str]], object], problem: str
+) -> None:
+    obj = json.loads(careful().to_json())
+    obj["inputs"] = inputs(obj["inputs"])
+    path = tmp_path / "inputs.json"
+    path.write_text(json.dumps(obj))
+    with pytest.raises(WeightsError, match=problem) as info:
+        load_network(str(path))
+    assert "\x1b" not in str(info.value)
 
 
 def test_a_missing_file_makes_the_solver_unavailable(tmp_path: Path) -> None:
