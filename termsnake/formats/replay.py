@@ -13,7 +13,7 @@ from termsnake.core.game import STALL_FACTOR, Game, Outcome
 from termsnake.core.geometry import Direction, Point
 from termsnake.core.level import Level
 from termsnake.core.moves import TooManyMoves, compress, expand_directions
-from termsnake.formats.fileio import TooLarge, read_capped
+from termsnake.formats.fileio import TooLarge, describe_parse_error, read_capped
 from termsnake.formats.levelfile import MAX_FILE_BYTES
 from termsnake.formats.text import first_hidden, printable
 
@@ -96,7 +96,7 @@ class Replay:
         try:
             obj = json.loads(text)
         except (ValueError, RecursionError) as e:  # JSONDecodeError is a ValueError
-            raise ReplayError(f"not valid JSON: {e}") from None
+            raise ReplayError(f"not valid JSON: {describe_parse_error(e)}") from None
         return cls.from_dict(obj)
 
     @classmethod

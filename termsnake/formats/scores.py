@@ -166,7 +166,7 @@ class FormatError(Exception):
 def parse(data: bytes) -> dict[ScoreKey, ScoreEntry]:
     """The scores in the bytes of a scores file; FormatError saying what is wrong."""
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig")  # an editor's BOM, as config files may have
     except UnicodeDecodeError as e:
         raise FormatError(f"not UTF-8 (byte {data[e.start]:#04x} at offset {e.start})") from None
     try:

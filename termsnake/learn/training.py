@@ -80,7 +80,7 @@ def resume(plan: Plan, path: Path) -> State:
     """The state saved in the checkpoint at ``path``; ValueError naming it on any problem."""
     shown = printable(str(path))
     try:
-        text = read_capped(path, MAX_CHECKPOINT).decode("utf-8")
+        text = read_capped(path, MAX_CHECKPOINT).decode("utf-8-sig")
     except TooLarge as e:
         raise ValueError(f"{shown}: {e.describe('a checkpoint')}") from None
     except OSError as e:
@@ -138,7 +138,7 @@ def check_outputs(out: Path) -> None:
         if not stat.S_ISREG(info.st_mode):
             raise ValueError(f"{shown} is {_kind(info.st_mode)}, not a file: give another --out")
         try:
-            text = read_capped(path, limit).decode("utf-8")
+            text = read_capped(path, limit).decode("utf-8-sig")
         except (OSError, TooLarge, UnicodeDecodeError):
             text = ""
         if not ours(text):
@@ -218,7 +218,10 @@ def main(args: argparse.Namespace) -> int:
                     elite=max(2, args.population * 3 // 16))  # fmt: skip
         state = resume(plan, checkpoint_path(out)) if args.resume else start(plan)
         check_outputs(out)
-    except (LevelError, ValueError) as e:
+    except LevelError as e:  # its lines say where and "error:" already, as `check` prints them
+        print(e, file=sys.stderr)
+        return 2
+    except ValueError as e:
         return _error(str(e))
     run = Run(state, state.generation if args.resume else None)
     try:

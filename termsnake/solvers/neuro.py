@@ -181,7 +181,7 @@ def load_network(path: str | None) -> Network:
     except OSError as e:
         raise WeightsError(f"{shown}: cannot read the weights: {e.strerror or e}") from None
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise WeightsError(f"{shown}: not a weights file (not UTF-8 text)") from None
     return Network.from_json(text, path)

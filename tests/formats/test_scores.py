@@ -136,6 +136,13 @@ def test_wrong_types_are_format_errors(
     assert problem is not None and problem.startswith("scores[0]: ") and message in problem
 
 
+def test_a_bom_an_editor_added_is_read_past(tmp_path: Path) -> None:
+    path = tmp_path / "scores.json"
+    path.write_bytes(b"\xef\xbb\xbf" + to_json({KEY: entry(12, 340)}).encode())
+    assert ScoreStore(path).best(KEY) == entry(12, 340)
+    assert not list(tmp_path.glob("*.corrupt-*"))
+
+
 def test_a_corrupt_file_is_kept_aside_and_a_fresh_one_started(tmp_path: Path) -> None:
     path = tmp_path / "scores.json"
     junk = b'{"format": "termsnake-scores/1", "scores": [{"level": \x00'

@@ -150,3 +150,13 @@ def test_ctrl_c_before_any_checkpoint_does_not_advise_resume(
     err = capsys.readouterr().err
     assert "nothing was written" in err and "--resume" not in err
     assert not list(tmp_path.iterdir())
+
+
+def test_a_level_that_cannot_be_had_is_one_located_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = str(tmp_path / "w.json")
+    assert cli.main(["train", "neuro", "--level", "nosuch", "--out", out]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("nosuch:1:1: error: no preset or file named 'nosuch'")
+    assert err.count("error:") == 1 and err.count("\n") == 1
