@@ -86,15 +86,26 @@ positive_int: Final = int_at_least(1)
 seed: Final = int_at_least(0)
 
 
-def seconds(text: str) -> float:
-    """A time limit: a number of seconds above 0 and at most an hour."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not 0 < value <= 3600:
-        raise argparse.ArgumentTypeError(f"must be above 0 and at most 3600, not {text}")
-    return value
+def seconds_up_to(most: float) -> Callable[[str], float]:
+    """A time limit type: a number of seconds above 0 and at most ``most``."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"not a number of seconds: '{shorten(text, 30)}'"
+            ) from None
+        if not 0 < value <= most:
+            raise argparse.ArgumentTypeError(
+                f"must be above 0 and at most {most:g}, not {shorten(text, 30)}"
+            )
+        return value
+
+    return parse
+
+
+seconds: Final = seconds_up_to(3600)  # a time limit of at most an hour
 
 
 def speed(text: str) -> float:

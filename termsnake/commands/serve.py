@@ -57,6 +57,12 @@ def add_parsers(sub: Subparsers) -> None:
         "(default %(default)s)",
     )  # fmt: skip
     parser.add_argument(
+        "--max-time", type=cliargs.seconds_up_to(7 * 86400), default=limits.MAX_TIME,
+        metavar="SECONDS",
+        help="end a visit that has lasted this long, whatever it does; a game under way is "
+        "scored (default %(default)s)",
+    )  # fmt: skip
+    parser.add_argument(
         "--stall", type=cliargs.seconds, default=limits.STALL, metavar="SECONDS",
         help="disconnect a client that reads nothing this long while 1 MiB waits for it "
         "(default %(default)s)",
@@ -109,8 +115,8 @@ def run(args: argparse.Namespace) -> int:
     config = server.Config(
         host=args.host, port=args.port, host_key=key, authorized_keys=authorized,
         max_sessions=args.max_sessions, max_per_address=args.max_per_address,
-        limits=Limits(idle=args.idle), stall=args.stall, max_unsent=args.max_unsent,
-        login_timeout=args.login_timeout,
+        limits=Limits(idle=args.idle, max_time=args.max_time), stall=args.stall,
+        max_unsent=args.max_unsent, login_timeout=args.login_timeout,
     )  # fmt: skip
     try:
         asyncio.run(server.serve(config))

@@ -11,6 +11,7 @@ MAX_SESSIONS: Final = 64  # players at once (Gate)
 MAX_PER_ADDRESS: Final = 3  # connections from one address (Gate)
 LOGIN_TIMEOUT: Final = 30.0  # seconds to log in and start a game
 IDLE: Final = 600.0  # seconds without a key where nothing moves (Visit)
+MAX_TIME: Final = 3 * 3600.0  # seconds a connection may last, whatever it does (Visit)
 STALL: Final = 30.0  # seconds a client may read nothing while MAX_UNSENT waits for it
 MAX_UNSENT: Final = 1024 * 1024  # bytes of output a client may leave unread (ChannelOutput)
 
@@ -18,6 +19,7 @@ MAX_UNSENT: Final = 1024 * 1024  # bytes of output a client may leave unread (Ch
 REFUSED_GRACE: Final = 5.0  # seconds a refused client has to read why before it is cut off
 KEEPALIVE_INTERVAL: Final = 30  # seconds between keepalives to a silent client...
 KEEPALIVE_COUNT_MAX: Final = 3  # ...and how many may go unanswered before it is dropped
+MAX_SPEED: Final = 60.0  # moves a second + may reach: faster, a watched bot eats the CPU
 MAX_PENDING_INPUT: Final = 4096  # bytes of keys kept unread; a flood beyond is dropped
 MAX_COLUMNS: Final = 1000  # a client's window is taken as at most this wide...
 MAX_ROWS: Final = 500  # ...and this high, whatever it says

@@ -25,7 +25,7 @@ from termsnake.serve import limits as caps  # "limits" is also a Config field
 from termsnake.serve.gate import Gate
 from termsnake.serve.hub import Hub
 from termsnake.serve.terminal import ChannelOutput, ChannelTerminal, Closed
-from termsnake.serve.visit import Idle, Limits, Visit
+from termsnake.serve.visit import Idle, Limits, TimeUp, Visit
 from termsnake.tui.terminal import Terminated
 
 log = logging.getLogger("termsnake.serve")
@@ -158,6 +158,9 @@ class Channel(asyncssh.SSHServerSession[bytes]):
 
     def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
         self.chan = chan
+        # asyncssh keeps every env request a client sends, with no cap (a client could fill the
+        # memory with them), and offers no option against it; the game reads no variable.
+        setattr(chan, "_process_env_request", _refuse_request)  # noqa: B010
 
     def pty_requested(
         self, term_type: str, term_size: tuple[int, int, int, int], term_modes: object
@@ -230,7 +233,11 @@ class Channel(asyncssh.SSHServerSession[bytes]):
 
     def _unsent(self) -> int:
         chan = self.chan
-        return self.queued + (chan.get_write_buffer_size() if chan is not None else 0)
+        unsent = self.queued + (chan.get_write_buffer_size() if chan is not None else 0)
+        # A client that grants a huge window has its output pass the channel's buffer into the
+        # socket's, which asyncssh fills without heed (and keeps no public handle to).
+        transport = getattr(self.conn.conn, "_transport", None)
+        return unsent + (transport.get_write_buffer_size() if transport is not None else 0)
 
     def _visit(self, out: ChannelOutput) -> None:
         assert self.term is not None
@@ -244,6 +251,9 @@ class Channel(asyncssh.SSHServerSession[bytes]):
             visit.run()
         except Idle:
             status, farewell = 1, "no key for a long while: disconnected"
+        except TimeUp:
+            most = self.app.config.limits.max_time
+            status, farewell = 1, f"this server ends a visit after {most:g} s; your game was scored"
         except Terminated:
             status, farewell = 1, "the server is shutting down; your game was scored"
         except Closed:
@@ -275,6 +285,10 @@ class Channel(asyncssh.SSHServerSession[bytes]):
             self.loop.call_later(
                 min(caps.REFUSED_GRACE, self.app.config.login_timeout), self.conn.conn.close
             )
+
+
+def _refuse_request(packet: object) -> bool:
+    return False
 
 
 async def serve(config: Config, ready: asyncio.Event | None = None) -> None:

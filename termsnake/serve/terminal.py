@@ -103,7 +103,9 @@ class ChannelTerminal(blessed.Terminal):
     def feed(self, data: bytes) -> None:
         """Keys from the client; bytes that are not UTF-8 become U+FFFD, which no key means."""
         with self._ready:
-            room = MAX_PENDING_INPUT - self._pending
+            # blessed moves every waiting key into its own buffer as it reads one, and parses
+            # that buffer whole each read: what waits there counts against the cap as well.
+            room = MAX_PENDING_INPUT - self._pending - len(self._keyboard_buf)
             if room <= 0:
                 return
             data = data[:room]
@@ -169,6 +171,13 @@ class ChannelTerminal(blessed.Terminal):
             if timeout is not None:
                 timeout = max(0.0, timeout - (time.monotonic() - start))
         return super().inkey(timeout, esc_delay, capture_cpr)
+
+    def _apply_errant_response(self, ks: Keystroke) -> bool:
+        """A late reply to a query blessed made of a local terminal (XTVERSION, XTGETTCAP) is
+        a key like any other here, which no screen takes: blessed's own handling reads on by
+        calling ``inkey`` again, one level deeper for each reply, and logs each one for ever,
+        so a client sending thousands of them broke the session."""
+        return False
 
     def getch(self, decode_latin1: bool = False) -> str:
         """The next character the client typed ('' if none)."""

@@ -51,11 +51,17 @@ class Idle(Exception):
     """The player pressed nothing for too long where nothing moves."""
 
 
+class TimeUp(Exception):
+    """The visit has lasted as long as the server lets one last (a bot watched for hours,
+    a game kept going for ever): it ends, its game scored."""
+
+
 @dataclass(frozen=True)
 class Limits:
-    """What a visit may take: time without a key where nothing moves."""
+    """What a visit may take: time without a key where nothing moves, and time in all."""
 
     idle: float = limits.IDLE
+    max_time: float = limits.MAX_TIME
 
 
 class Visit:
@@ -74,6 +80,7 @@ class Visit:
         self.session: Session | None = None
         self.idle_ok = True
         self.stopping: int | None = None
+        self.started = time.monotonic()
         term.check = self._check
 
     # -- limits, checked whenever the visit waits for a key -----------------------------------
@@ -86,6 +93,8 @@ class Visit:
         idle_here = self.idle_ok if session is None else session.mode is not Mode.RUNNING
         if idle_here and now - self.term.last_key > self.limits.idle:
             raise Idle
+        if now - self.started > self.limits.max_time:
+            raise TimeUp
 
     def stop(self, signum: int = signal.SIGTERM) -> None:
         """The server is going down: unwind at the next wait (a game is scored first)."""
@@ -188,7 +197,7 @@ class Visit:
         session = Session(
             self.term, game, controller, level.name,
             mode=Mode.WAITING if bot is None else Mode.RUNNING,
-            color=self.term.number_of_colors >= 8, stream=self.out,
+            color=self.term.number_of_colors >= 8, stream=self.out, max_speed=limits.MAX_SPEED,
             help_text=help_lines(KEY_PRESETS["default"], bot=bot is not None),
             on_step=lambda g: self.hub.publish(live, g),
         )  # fmt: skip

@@ -12,7 +12,7 @@ from typing import Final
 import blessed
 
 from termsnake.core.game import Game, Outcome
-from termsnake.core.speed import DEFAULT_SPEED, faster, slower
+from termsnake.core.speed import DEFAULT_SPEED, MAX_SPEED, faster, slower
 from termsnake.solvers.base import decide
 from termsnake.tui.controllers import Command, Controller, KeyboardController, key_name
 from termsnake.tui.screen import Screen, Stream
@@ -98,6 +98,7 @@ class Session:
     controller: Controller
     level_name: str
     speed: float = DEFAULT_SPEED
+    max_speed: float = MAX_SPEED  # what + may reach (a server keeps each client's CPU down)
     mode: Mode = Mode.RUNNING
     after_help: Mode = Mode.PAUSED
     show_overlay: bool = False  # a view toggle (c), not a mode: the game runs either way
@@ -250,7 +251,7 @@ class Session:
             self.mode = Mode.HELP
             screen.invalidate()
         elif command is Command.FASTER:
-            self.speed = faster(self.speed)
+            self.speed = min(self.max_speed, faster(self.speed))
         elif command is Command.SLOWER:
             self.speed = slower(self.speed)
         elif command is Command.OVERLAY:

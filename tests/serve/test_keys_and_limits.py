@@ -14,7 +14,7 @@ import pytest
 from termsnake.commands import cli
 from termsnake.serve.gate import Gate
 from termsnake.serve.hostkey import HostKeyError, load_or_create, read_authorized_keys
-from termsnake.serve.limits import MAX_COLUMNS, MAX_ROWS
+from termsnake.serve.limits import MAX_COLUMNS, MAX_PENDING_INPUT, MAX_ROWS
 from termsnake.serve.terminal import ChannelOutput, ChannelTerminal
 
 
@@ -99,6 +99,25 @@ def test_a_window_is_clamped_to_what_any_screen_shows() -> None:
     assert (term.width, term.height) == (80, MAX_ROWS)
     term.resize(-5, 24)
     assert (term.width, term.height) == (1, 24)
+
+
+def test_a_key_flood_is_kept_to_the_input_cap_between_reads() -> None:
+    # blessed moves what waits into a buffer of its own at each read: the cap counts both.
+    term = ChannelTerminal(ChannelOutput(lambda text: None, lambda: 0, 1 << 20), (80, 24))
+    for _ in range(20):
+        term.feed(b"x" * 32768)  # an SSH packet's worth between two reads
+        assert term.inkey(timeout=0.1) == "x"
+        assert len(term._keyboard_buf) + term._pending <= MAX_PENDING_INPUT
+
+
+def test_late_terminal_replies_are_keys_no_screen_takes() -> None:
+    # blessed reads on past each late XTVERSION reply by calling inkey again, a level deeper
+    # each time: a thousand of them were a RecursionError that ended the session.
+    term = ChannelTerminal(ChannelOutput(lambda text: None, lambda: 0, 1 << 20), (80, 24))
+    errors = len(term.errors)
+    term.feed(b"\x1bP>|x\x1b\\" * 1000)
+    key = term.inkey(timeout=0.1)
+    assert key.name == "XTVERSION_RESPONSE" and len(term.errors) == errors
 
 
 def test_refused_connections_are_counted_until_they_close() -> None:

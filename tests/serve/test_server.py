@@ -236,7 +236,7 @@ def test_a_client_that_stops_reading_is_cut_off(tmp_path: Path) -> None:
             await p.wait_for("plays which level?")
             await p.keys(b"\r")  # best plays classic
             await p.wait_for("speed 8/s")
-            await p.keys(b"+" * 25)  # at 1000 moves a second the frames come fast
+            await p.keys(b"+" * 25)  # at the top speed the frames come fast
             channel = p.process.stdout.channel
             channel.pause_reading()  # read nothing for a while: the server must give up on us
             await asyncio.sleep(6)

@@ -1,0 +1,87 @@
+"""Clients that attack the server's limits with what SSH lets them send: env requests by the
+thousand, a window so large that the output piles up in the socket, a bot watched for hours."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from asyncssh.packet import String
+from ssh_client import Player, Server, connect, player, running
+
+from termsnake.serve.server import App, Channel, Config, Connection
+
+
+def run(coro: object) -> None:
+    asyncio.run(coro)  # type: ignore[arg-type]
+
+
+def rss_mib(pid: int) -> float:
+    with open(f"/proc/{pid}/statm") as f:
+        return int(f.read().split()[1]) * 4096 / 2**20
+
+
+async def watch_best(p: Player, name: str) -> None:
+    """From the lobby, watch best play classic."""
+    await p.wait_for(f"hello, {name}")
+    await p.keys(b"s\r")  # Watch a bot
+    await p.wait_for("Watch which bot?")
+    await p.keys(b"\r")
+    await p.wait_for("plays which level?")
+    await p.keys(b"\r")
+    await p.wait_for("speed 8/s")
+
+
+def test_env_requests_are_refused_not_kept(tmp_path: Path) -> None:
+    # asyncssh keeps every env request a session gets: 60 MB of them stayed in the server.
+    async def go(s: Server) -> None:
+        async with await connect(s.port, "eve") as conn:
+            p = await player(conn)
+            await p.wait_for("hello, eve")
+            before = rss_mib(s.proc.pid)
+            channel = p.process.channel
+            value = String(b"v" * 30_000)
+            for i in range(2000):
+                channel._send_request(b"env", String(b"K%d" % i), value)
+                if i % 100 == 99:
+                    await asyncio.sleep(0.01)  # let the server keep up
+            await p.keys(b"\x1b[B")  # the lobby still answers: all of them were handled
+            await p.wait_for("> Watch a bot")
+            assert rss_mib(s.proc.pid) - before < 30
+
+    with running(tmp_path) as s:
+        run(go(s))
+
+
+def test_a_visit_ends_at_the_time_limit_and_bots_go_no_faster_than_60(tmp_path: Path) -> None:
+    async def go(s: Server) -> None:
+        async with await connect(s.port, "tim") as conn:
+            p = await player(conn)
+            await watch_best(p, "tim")
+            await p.keys(b"+" * 30)
+            await p.wait_for("speed 60/s")
+            await asyncio.wait_for(p.process.wait_closed(), 20)
+            await p.pump()
+            assert b"this server ends a visit after 4 s; your game was scored" in p.received
+
+    with running(tmp_path, "--max-time", "4") as s:
+        run(go(s))
+
+
+def test_output_waiting_in_the_socket_counts_as_unsent(tmp_path: Path) -> None:
+    # With a window of 2 GiB the server's output passes the channel's buffer straight into the
+    # socket's, where it piled up unnoticed by --max-unsent while the client read nothing.
+    class Transport:
+        def get_write_buffer_size(self) -> int:
+            return 5_000_000
+
+    class Conn:
+        _transport = Transport()
+
+    async def go() -> None:
+        app = App(Config(scores=tmp_path / "scores.json"))
+        connection = Connection(app)
+        connection.conn = Conn()  # type: ignore[assignment]
+        assert Channel(app, connection)._unsent() == 5_000_000
+
+    run(go())
