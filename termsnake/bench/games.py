@@ -69,7 +69,7 @@ def _load_level(spec: LevelSpec) -> Level:
         except ValueError as e:
             raise BenchError(f"--size {spec.value}: {e}") from None
     try:
-        from termsnake.formats.levelfile import LevelError
+        from termsnake.formats.diagnostics import LevelError
         from termsnake.formats.presets import load_level
     except ImportError:
         raise BenchError("--level: this termsnake has no level files") from None

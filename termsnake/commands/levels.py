@@ -12,7 +12,8 @@ from typing import Final
 from termsnake.commands.args import Subparsers
 from termsnake.core.board import Board
 from termsnake.core.level import Level
-from termsnake.formats.levelfile import MAX_FILE_BYTES, LevelError, load_level_file
+from termsnake.formats.diagnostics import LevelError
+from termsnake.formats.levelfile import MAX_FILE_BYTES, load_level_file
 from termsnake.formats.presets import DEFAULT_LEVEL, load_preset, preset_names
 from termsnake.formats.text import printable
 from termsnake.solvers.hampath import DEFAULT_BUDGET, NODES_PER_SECOND, Limit, find_cycle

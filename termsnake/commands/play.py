@@ -12,8 +12,8 @@ from pathlib import Path
 from termsnake.core.game import Game
 from termsnake.core.level import DEFAULT_LENGTH, Level, open_level
 from termsnake.formats import presets
+from termsnake.formats.diagnostics import LevelError
 from termsnake.formats.fileio import write_new
-from termsnake.formats.levelfile import LevelError
 from termsnake.formats.replay import replay_from_game
 from termsnake.formats.scores import ScoreKey, ScoreStore, keep_score
 from termsnake.formats.settings import SettingsError, load_settings, merge, settings_path

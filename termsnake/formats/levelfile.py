@@ -25,14 +25,12 @@ from typing import Final
 from termsnake.core.board import FLOOR, WALL, Board
 from termsnake.core.geometry import Direction, Point
 from termsnake.core.level import DEFAULT_LENGTH, Level, straight_body
+from termsnake.formats.diagnostics import Collector, Diagnostic, LevelError
 from termsnake.formats.fileio import TooLarge, read_capped
 from termsnake.formats.text import describe_char, first_hidden, printable
 
 MAX_FILE_BYTES: Final = 1024 * 1024
 """A level file larger than this (1 MiB) is refused unread: no playable board comes close."""
-
-MAX_DIAGNOSTICS: Final = 100
-"""At most this many errors are kept per file; a last one says how many more were dropped."""
 
 MAX_NAME: Final = 100
 """The longest level name, in characters: it goes on status lines and in score tables."""
@@ -60,52 +58,6 @@ _FALSE: Final = frozenset({"no", "false", "off", "0"})
 BLANK: Final = " \t"
 
 
-@dataclass(frozen=True, slots=True)
-class Diagnostic:
-    """One problem in a level file, at a 1-based line and column (in characters)."""
-
-    path: str
-    line: int
-    col: int
-    message: str
-
-    def __str__(self) -> str:
-        return f"{printable(self.path)}:{self.line}:{self.col}: error: {self.message}"
-
-
-class LevelError(ValueError):
-    """A level file that cannot be used; ``diagnostics`` holds every problem found."""
-
-    def __init__(self, diagnostics: list[Diagnostic] | tuple[Diagnostic, ...]) -> None:
-        self.diagnostics: tuple[Diagnostic, ...] = tuple(diagnostics)
-        super().__init__("\n".join(str(d) for d in self.diagnostics))
-
-
-class _Collector:
-    """Gathers diagnostics for one file, capped at MAX_DIAGNOSTICS."""
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-        self.items: list[Diagnostic] = []
-        self.dropped = 0
-
-    def add(self, line: int, col: int, message: str) -> None:
-        if len(self.items) < MAX_DIAGNOSTICS:
-            self.items.append(Diagnostic(self.path, line, col, message))
-        else:
-            self.dropped += 1
-
-    def raise_if_any(self) -> None:
-        if not self.items:
-            return
-        items = sorted(self.items, key=lambda d: (d.line, d.col))
-        if self.dropped:
-            last = items[-1]
-            more = f"too many errors: {self.dropped} more not shown"
-            items.append(Diagnostic(self.path, last.line, last.col, more))
-        raise LevelError(items)
-
-
 # -- reading text --------------------------------------------------------------------------------
 
 
@@ -117,7 +69,7 @@ def _split_lines(text: str) -> list[str]:
     return lines
 
 
-def _decode(data: bytes, errors: _Collector) -> str | None:
+def _decode(data: bytes, errors: Collector) -> str | None:
     """UTF-8 text of ``data`` (BOM dropped); None after reporting each invalid byte sequence."""
     text = data.removeprefix(b"\xef\xbb\xbf").decode("utf-8", "surrogateescape")
     if not _BAD_BYTES.search(text):
@@ -146,7 +98,7 @@ class _Header:
 def parse_level(source: str | bytes, path: str = "<string>", *, length: int | None = None) -> Level:
     """Parse a level file's text (or raw bytes), the snake ``length`` long if given (``--length``
     wins over the file's); raises LevelError listing every problem."""
-    errors = _Collector(path)
+    errors = Collector(path)
     if isinstance(source, bytes):
         decoded = _decode(source, errors)
         if decoded is None:
@@ -212,7 +164,7 @@ def _looks_like_header(line: str) -> bool:
     return len(words) > 1 and words[0].lower() in KNOWN_KEYS
 
 
-def _parse_header_line(line: str, number: int, errors: _Collector) -> _Header | None:
+def _parse_header_line(line: str, number: int, errors: Collector) -> _Header | None:
     key_part, _, value_part = line.partition(":")
     key = key_part.strip(BLANK)
     key_col = len(key_part) - len(key_part.lstrip(BLANK)) + 1
@@ -240,7 +192,7 @@ class _Fields:
     length_ok: bool
 
 
-def _read_headers(headers: list[_Header], errors: _Collector) -> _Fields:
+def _read_headers(headers: list[_Header], errors: Collector) -> _Fields:
     """Check each header line's key and value; return the values (defaults where bad)."""
     seen: dict[str, int] = {}
     name: str | None = None
@@ -320,7 +272,7 @@ def _default_name(path: str) -> str:
 
 
 def _read_map(
-    rows: list[tuple[int, str]], fields: _Fields, name: str, errors: _Collector
+    rows: list[tuple[int, str]], fields: _Fields, name: str, errors: Collector
 ) -> Level | None:
     """Check the map's rows and build the Level; None (with errors reported) if it is broken."""
     counts = Counter(len(text) for _, text in rows)
@@ -388,7 +340,7 @@ def _one_of_each(
     rows: list[tuple[int, str]],
     heads: list[tuple[int, int, Point, Direction]],
     foods: list[tuple[int, int, Point]],
-    errors: _Collector,
+    errors: Collector,
 ) -> bool:
     """Whether the map has one head and at most one food (each extra one is reported)."""
     if not heads:

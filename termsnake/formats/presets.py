@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Final
 
 from termsnake.core.level import Level
-from termsnake.formats.levelfile import Diagnostic, LevelError, load_level_file, parse_level
+from termsnake.formats.diagnostics import Diagnostic, LevelError
+from termsnake.formats.levelfile import load_level_file, parse_level
 from termsnake.formats.text import shorten
 
 DEFAULT_LEVEL: Final = "classic"

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Final, Literal, get_args
 
 from termsnake.core.speed import DEFAULT_SPEED, MAX_SPEED
+from termsnake.formats.diagnostics import MAX_DIAGNOSTICS
 from termsnake.formats.fileio import TooLarge, describe_parse_error, read_if_present
 from termsnake.formats.places import config_dir
 from termsnake.formats.text import printable, shorten
@@ -20,7 +21,6 @@ from termsnake.formats.text import printable, shorten
 FILE_NAME: Final = "config.toml"
 # A config file is a few lines; a bigger one is a mistake (or a link to /dev/zero), not read.
 MAX_BYTES: Final = 1024 * 1024
-MAX_ERRORS: Final = 100  # lines of errors shown for one file, as for a level file
 MAX_PLAYER: Final = 32
 
 Glyphs = Literal["ascii", "unicode"]
@@ -179,9 +179,9 @@ def parse_settings(text: str, path: str) -> Settings:
             values[key] = value
     if errors:
         errors.sort()
-        if len(errors) > MAX_ERRORS:  # as a level file's: the first ones, and how many more
-            more = f"too many errors: {len(errors) - MAX_ERRORS} more not shown"
-            errors = [*errors[:MAX_ERRORS], (errors[MAX_ERRORS - 1][0], more)]
+        if len(errors) > MAX_DIAGNOSTICS:  # as a level file's: the first ones, and how many more
+            more = f"too many errors: {len(errors) - MAX_DIAGNOSTICS} more not shown"
+            errors = [*errors[:MAX_DIAGNOSTICS], (errors[MAX_DIAGNOSTICS - 1][0], more)]
         raise SettingsError(
             "\n".join(f"{path}:{line}: error: {message}" for line, message in errors)
         )

@@ -17,8 +17,8 @@ from typing import Final
 from tqdm import tqdm
 
 from termsnake.core.level import Level, open_level
+from termsnake.formats.diagnostics import LevelError
 from termsnake.formats.fileio import TooLarge, read_capped, write_atomic
-from termsnake.formats.levelfile import LevelError
 from termsnake.formats.presets import load_level
 from termsnake.formats.text import printable
 from termsnake.learn.cluster import ClusterError, connect, map_on

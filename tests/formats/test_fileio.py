@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from termsnake.formats.diagnostics import LevelError
 from termsnake.formats.fileio import read_capped, write_new
-from termsnake.formats.levelfile import LevelError, parse_level
+from termsnake.formats.levelfile import parse_level
 from termsnake.formats.presets import UnknownLevelError, load_level
 
 

@@ -10,7 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from termsnake.formats.levelfile import LevelError, parse_level
+from termsnake.formats.diagnostics import LevelError
+from termsnake.formats.levelfile import parse_level
 from termsnake.formats.replay import ReplayError, load_replay
 from termsnake.formats.scores import ScoreStore
 from termsnake.formats.settings import SettingsError, load_settings

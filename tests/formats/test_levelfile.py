@@ -13,14 +13,8 @@ from termsnake.core.board import Board
 from termsnake.core.geometry import Direction, Point
 from termsnake.core.level import Level, open_level, straight_body
 from termsnake.formats import fileio as capped
-from termsnake.formats.levelfile import (
-    MAX_DIAGNOSTICS,
-    MAX_FILE_BYTES,
-    Diagnostic,
-    LevelError,
-    load_level_file,
-    parse_level,
-)
+from termsnake.formats.diagnostics import MAX_DIAGNOSTICS, Diagnostic, LevelError
+from termsnake.formats.levelfile import MAX_FILE_BYTES, load_level_file, parse_level
 from termsnake.formats.levelprint import format_level
 from termsnake.formats.text import describe_char, printable
 

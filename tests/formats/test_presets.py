@@ -12,7 +12,8 @@ from termsnake.core.board import Board
 from termsnake.core.geometry import Point
 from termsnake.core.level import open_level
 from termsnake.formats import presets
-from termsnake.formats.levelfile import LevelError, parse_level
+from termsnake.formats.diagnostics import LevelError
+from termsnake.formats.levelfile import parse_level
 from termsnake.formats.levelprint import format_level
 from termsnake.formats.presets import (
     DEFAULT_LEVEL,
