@@ -179,7 +179,7 @@ def add_parsers(sub: Subparsers) -> None:
 
 
 ENGINE: Final = "exec:"
-MAX_GAMES: Final = 1_000_000  # per board and solver: days of play already; more is a slip
+MAX_GAMES: Final = 10**12  # per board and solver: years of play; itertools takes no more than 2**63
 
 
 def engine_log_dir(solvers: Sequence[str], record_dir: Path | None) -> str | None:
