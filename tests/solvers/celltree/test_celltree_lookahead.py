@@ -152,6 +152,7 @@ def test_the_look_ahead_keeps_the_best_of_every_play_out_it_tries(
     assert checked > 30 and won_by_other > 5
 
 
+@pytest.mark.slow  # a whole 16x12 game; the rule itself is checked just below
 def test_sparse_boards_rebranch_every_few_moves_and_hold_the_cycle(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
