@@ -102,8 +102,15 @@ class State:
         name = printable(name)
         obj = parse_checkpoint(text, name)
         settings = {k: v for k, v in asdict(plan).items() if k != "level"}
-        if obj.get("plan") != {**settings, "board": plan.level.name}:
-            raise ValueError(f"{name}: a checkpoint of other settings; resume with the same ones")
+        wanted = {**settings, "board": plan.level.name}
+        kept = obj.get("plan")
+        if kept != wanted:
+            differ = [k for k in wanted if not isinstance(kept, dict) or kept.get(k) != wanted[k]]
+            verb = "differs" if len(differ) == 1 else "differ"
+            which = f" ({', '.join(differ)} {verb})" if differ else ""
+            raise ValueError(
+                f"{name}: a checkpoint of other settings{which}; resume with the same ones"
+            )
         size = Network.size(plan.hidden)
         pop = obj.get("population")
         best = obj.get("best")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import multiprocessing
 from collections.abc import Sequence
 
@@ -43,7 +44,10 @@ def test_a_checkpoint_resumes_exactly() -> None:
 def test_a_checkpoint_of_other_settings_is_refused() -> None:
     text = step(PLAN, start(PLAN)).to_json(PLAN)
     other = Plan(PLAN.level, hidden=4, population=6, elite=2, games=3, seed=3)
-    with pytest.raises(ValueError, match="other settings"):
+    with pytest.raises(ValueError, match=r"other settings \(games differs\)"):
         State.from_json(text, other, "ck.json")
+    two = dataclasses.replace(PLAN, seed=99, sigma=0.5)
+    with pytest.raises(ValueError, match=r"other settings \(sigma, seed differ\)"):
+        State.from_json(text, two, "ck.json")
     with pytest.raises(ValueError, match="not a checkpoint"):
         State.from_json("{}", PLAN, "ck.json")

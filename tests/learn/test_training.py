@@ -48,4 +48,4 @@ def test_a_bad_checkpoint_is_one_line_and_kept(
     assert cli.main([*TRAIN, "--generations", "1", "--out", str(out)]) == 0
     assert cli.main(["train", "neuro", "--size", "6x6", "--population", "6", "--generations",
                      "2", "--out", str(out), "--resume"]) == 2  # fmt: skip
-    assert "other settings" in capsys.readouterr().err
+    assert "other settings (population, games, seed differ)" in capsys.readouterr().err

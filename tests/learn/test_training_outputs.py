@@ -160,3 +160,8 @@ def test_a_level_that_cannot_be_had_is_one_located_line(
     err = capsys.readouterr().err
     assert err.startswith("nosuch:1:1: error: no preset or file named 'nosuch'")
     assert err.count("error:") == 1 and err.count("\n") == 1
+
+
+def test_an_empty_out_path_is_refused_as_such(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["train", "neuro", "--out", ""]) == 2
+    assert "--out: give the name of the weights file to write" in capsys.readouterr().err
