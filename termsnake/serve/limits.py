@@ -23,4 +23,5 @@ MAX_SPEED: Final = 60.0  # moves a second + may reach: faster, a watched bot eat
 MAX_PENDING_INPUT: Final = 4096  # bytes of keys kept unread; a flood beyond is dropped
 MAX_COLUMNS: Final = 1000  # a client's window is taken as at most this wide...
 MAX_ROWS: Final = 500  # ...and this high, whatever it says
+RESIZE_SETTLE: Final = 0.05  # seconds a window change waits for more before the redraw
 # Refused connections still open beyond this many (max_sessions, Gate) are dropped unanswered.

@@ -155,6 +155,7 @@ class Channel(asyncssh.SSHServerSession[bytes]):
         self.queued = 0  # their bytes
         self.flushing = False  # a flush is scheduled on the loop
         self.pending_lock = threading.Lock()
+        self.resizing = False  # a wake for the window's new size is scheduled
 
     def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
         self.chan = chan
@@ -198,8 +199,19 @@ class Channel(asyncssh.SSHServerSession[bytes]):
             self.term.feed(data)
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
+        # Each wake draws the screen whole: a storm of window changes (thousands a second)
+        # wakes the game once per RESIZE_SETTLE, with the last size.
+        if self.term is None:
+            return
+        self.term.resize(width, height, wake=False)
+        if not self.resizing:
+            self.resizing = True
+            self.loop.call_later(caps.RESIZE_SETTLE, self._resized)
+
+    def _resized(self) -> None:
+        self.resizing = False
         if self.term is not None:
-            self.term.resize(width, height)
+            self.term.wake()
 
     def eof_received(self) -> bool:
         if self.term is not None:

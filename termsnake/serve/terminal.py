@@ -115,10 +115,11 @@ class ChannelTerminal(blessed.Terminal):
             self.last_key = time.monotonic()
             self._ready.notify_all()
 
-    def resize(self, width: int, height: int) -> None:
-        """The client's window changed."""
+    def resize(self, width: int, height: int, *, wake: bool = True) -> None:
+        """The client's window changed (with ``wake``, the screen is drawn again at once)."""
         self._size = window(width, height)
-        self.wake()
+        if wake:
+            self.wake()
 
     def wake(self) -> None:
         """Cut short a wait for a key (or the next one, if none is under way): ``check`` runs

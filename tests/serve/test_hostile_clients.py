@@ -85,3 +85,34 @@ def test_output_waiting_in_the_socket_counts_as_unsent(tmp_path: Path) -> None:
         assert Channel(app, connection)._unsent() == 5_000_000
 
     run(go())
+
+
+def test_a_storm_of_window_changes_wakes_the_game_once_per_settle(tmp_path: Path) -> None:
+    # Each wake draws the whole screen: a client changing its window thousands of times a
+    # second took the CPU the other players' frames needed.
+    class Term:
+        def __init__(self) -> None:
+            self.wakes = 0
+            self.size = (0, 0)
+
+        def resize(self, width: int, height: int, *, wake: bool = True) -> None:
+            self.size = (width, height)
+            self.wakes += wake
+
+        def wake(self) -> None:
+            self.wakes += 1
+
+    async def go() -> None:
+        app = App(Config(scores=tmp_path / "scores.json"))
+        channel = Channel(app, Connection(app))
+        term = Term()
+        channel.term = term  # type: ignore[assignment]
+        for i in range(1000):
+            channel.terminal_size_changed(100 + i % 2, 30, 0, 0)
+        await asyncio.sleep(0.2)
+        assert term.wakes == 1 and term.size == (101, 30)
+        channel.terminal_size_changed(80, 24, 0, 0)  # a later change is drawn too
+        await asyncio.sleep(0.2)
+        assert term.wakes == 2 and term.size == (80, 24)
+
+    run(go())
