@@ -264,8 +264,8 @@ class Channel(asyncssh.SSHServerSession[bytes]):
         except Idle:
             status, farewell = 1, "no key for a long while: disconnected"
         except TimeUp:
-            most = self.app.config.limits.max_time
-            status, farewell = 1, f"this server ends a visit after {most:g} s; your game was scored"
+            most = _span(self.app.config.limits.max_time)
+            status, farewell = 1, f"this server ends a visit after {most}; your game was scored"
         except Terminated:
             status, farewell = 1, "the server is shutting down; your game was scored"
         except Closed:
@@ -301,6 +301,14 @@ class Channel(asyncssh.SSHServerSession[bytes]):
 
 def _refuse_request(packet: object) -> bool:
     return False
+
+
+def _span(seconds: float) -> str:
+    """A time limit as a person reads it: ``3 h``, ``90 min``, ``4 s``."""
+    for unit, size in (("h", 3600), ("min", 60)):
+        if seconds >= size and seconds % size == 0:
+            return f"{seconds / size:g} {unit}"
+    return f"{seconds:g} s"
 
 
 async def serve(config: Config, ready: asyncio.Event | None = None) -> None:
