@@ -75,17 +75,20 @@ def connect(address: str, timeout: float | None = None) -> Iterator[Client]:
             "--scheduler needs the cluster extra: pip install 'termsnake[cluster]'"
         ) from None
 
+    wait = CONNECT_TIMEOUT if timeout is None else timeout
+
     class _Client(Client):
         def start(self, **kwargs: Any) -> None:
             # Closed here, while its event loop runs: left to __del__ at exit, a client that
             # failed to start hangs the exit for seconds and prints a traceback.
             try:
-                super().start(**kwargs)
+                # Dask's timeout covers the connection, not the handshake after it: a server
+                # that accepts and says nothing would hold the start for ever.
+                super().start(callback_timeout=2 * wait, **kwargs)
             except BaseException:
                 self.close()
                 raise
 
-    wait = CONNECT_TIMEOUT if timeout is None else timeout
     with _quiet_dask():
         try:
             client = _Client(address, timeout=f"{wait}s", set_as_default=False)

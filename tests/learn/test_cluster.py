@@ -138,6 +138,18 @@ def test_a_server_that_is_no_scheduler_is_one_line_and_a_clean_exit(junk_server:
 
 
 @pytest.mark.slow  # seconds of waiting on a cluster
+def test_a_server_that_never_speaks_is_given_up_on() -> None:
+    # The kernel completes the connection to a listening socket nobody accepts on: Dask's
+    # connect timeout passed, and its handshake then waited for ever.
+    with socket.create_server(("127.0.0.1", 0)) as silent:
+        address = f"tcp://127.0.0.1:{silent.getsockname()[1]}"
+        began = time.monotonic()
+        with pytest.raises(cluster.ClusterError, match="timed out"), cluster.connect(address, 1):
+            pass
+        assert time.monotonic() - began < 10
+
+
+@pytest.mark.slow  # seconds of waiting on a cluster
 def test_a_cluster_without_workers_stops_with_one_line(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
