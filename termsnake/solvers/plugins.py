@@ -3,7 +3,6 @@ guard every plugin plays behind."""
 
 from __future__ import annotations
 
-import contextlib
 import io
 import itertools
 import sys
@@ -70,7 +69,9 @@ def what(e: BaseException) -> str:
     """``Type: message`` of an exception a plugin raised, escaped and cut for one line."""
     try:
         text = str(e)
-    except Exception:  # a plugin's exception may fail even to say what it is
+    except KeyboardInterrupt:
+        raise
+    except BaseException:  # a plugin's exception may fail even to say what it is
         text = ""
     kind = type(e).__name__
     return shorten(f"{kind}: {text}" if text else kind, WHY_LIMIT)
@@ -89,7 +90,9 @@ class Plugin:
         """Import the factory; PluginError (one line, naming the plugin) if that fails."""
         try:
             factory = quietly(self.entry.load)
-        except (Exception, SystemExit) as e:  # a broken plugin must not take termsnake down
+        except KeyboardInterrupt:  # Ctrl-C stays the user's
+            raise
+        except BaseException as e:  # a broken plugin must not take termsnake down
             raise PluginError(f"{self.describe()} failed to import: {what(e)}") from None
         if not callable(factory):
             raise PluginError(f"{self.describe()} is not callable")
@@ -100,7 +103,9 @@ class Plugin:
         factory = self.load()
         try:
             solver = quietly(factory)
-        except (Exception, SystemExit) as e:
+        except KeyboardInterrupt:
+            raise
+        except BaseException as e:  # its own BaseException subclasses, GeneratorExit too
             raise PluginError(f"{self.describe()} could not be made: {what(e)}") from None
         missing = [m for m in ("setup", "next_direction", "overlay") if not _has(solver, m)]
         if missing:
@@ -195,7 +200,9 @@ class Guarded:
             quietly(self.solver.setup, self._shadow)
         except (SolverUnavailable, SolverFailed) as e:
             raise SolverUnavailable(shorten(str(e), WHY_LIMIT) or self.label) from None
-        except (Exception, SystemExit) as e:
+        except KeyboardInterrupt:
+            raise
+        except BaseException as e:  # its own BaseException subclasses, GeneratorExit too
             raise SolverUnavailable(f"{self.label} could not set up: {what(e)}") from None
 
     def next_direction(self, game: Game) -> Direction:
@@ -204,7 +211,9 @@ class Guarded:
             move = quietly(self.solver.next_direction, self._view(game))
         except SolverFailed as e:
             raise SolverFailed(shorten(str(e), WHY_LIMIT) or f"{self.label} failed") from None
-        except (Exception, SystemExit) as e:
+        except KeyboardInterrupt:
+            raise
+        except BaseException as e:  # its own BaseException subclasses, GeneratorExit too
             raise SolverFailed(f"{self.label} raised {what(e)}") from None
         if not isinstance(move, Direction):
             raise SolverFailed(f"{self.label} answered {_show(move)}, not a direction")
@@ -233,10 +242,14 @@ class Guarded:
     def finish(self, game: Game) -> None:
         """Tell the plugin its game ended, if it wants to know; what it raises is dropped."""
         # The game is over: nothing the plugin does now can change it, so its errors are moot.
-        with contextlib.suppress(Exception, SystemExit):
+        try:
             finish = getattr(self.solver, "finish", None)
             if callable(finish):
                 quietly(finish, self._view(game))
+        except KeyboardInterrupt:
+            raise
+        except BaseException:
+            pass
 
     def _view(self, game: Game) -> Game:
         """The plugin's copy of ``game``: moved on by the live game's last move, or copied

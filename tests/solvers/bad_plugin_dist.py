@@ -65,6 +65,24 @@ class Exits(Walker):
         sys.exit(3)
 
 
+class Doom(BaseException):
+    def __str__(self):
+        raise Doom()
+
+
+class Basic(Walker):
+    def next_direction(self, game):
+        raise Doom()
+
+    def finish(self, game):
+        raise Doom()
+
+
+class GenExit(Walker):
+    def next_direction(self, game):
+        raise GeneratorExit("closed")
+
+
 class Mutator(Walker):
     def next_direction(self, game):
         game.step(Direction.UP)
@@ -100,6 +118,8 @@ ENTRIES = {
     "moveraises": "badbots:MoveRaises",
     "seven": "badbots:Seven",
     "exits": "badbots:Exits",
+    "basic": "badbots:Basic",
+    "genexit": "badbots:GenExit",
     "mutator": "badbots:Mutator",
     "badoverlay": "badbots:BadOverlay",
     "printer": "badbots:Printer",

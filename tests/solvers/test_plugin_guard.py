@@ -72,6 +72,8 @@ def test_a_setup_that_raises_makes_the_plugin_unavailable(bad: None) -> None:
         ),
         ("seven", "plugin seven answered 7, not a direction", 0),
         ("exits", "plugin exits raised SystemExit: 3", 0),
+        ("basic", "plugin basic raised Doom", 0),  # a BaseException that cannot say what it is
+        ("genexit", "plugin genexit raised GeneratorExit: closed", 0),
     ],
 )
 def test_a_plugin_that_fails_in_a_move_loses_the_game_saying_what_it_did(
