@@ -22,6 +22,7 @@ from termsnake.solvers.base import (
     SolverUnavailable,
     decide,
     display_name,
+    engine_log,
     finish,
 )
 from termsnake.solvers.registry import create
@@ -112,6 +113,7 @@ class GameRecord:
     error: str | None = None
     label: str = ""  # how the row names the solver: ``best (tree)`` for a composite
     cause: str | None = None
+    log: str | None = None  # where an engine that lost its game wrote its stderr
 
 
 def food_bound(game: Game) -> int:
@@ -175,6 +177,7 @@ def play_one(task: GameTask, moved: Moved | None = None) -> GameRecord:
             replay=replay_from_game(game, task.solver) if task.record else None,
             cause=game.cause,
             label=display_name(task.solver, solver),
+            log=engine_log(solver, game),
         )
     except Exception as e:
         # Escaped: the message may be a plugin's, and it is printed on the user's terminal.

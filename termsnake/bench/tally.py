@@ -44,7 +44,8 @@ class Tally:
         if record.error is not None and self.failed is None:
             self.failed = (g, record.error)
         if record.cause and record.cause.startswith(("engine ", "plugin ")):
-            self.causes.append((g, record.cause))
+            where = f" (its stderr: {record.log})" if record.log else ""
+            self.causes.append((g, record.cause + where))
         self.outcomes[record.outcome] += 1
         self.steps[record.steps] += 1
         self.total_steps += record.steps

@@ -18,7 +18,7 @@ from termsnake.formats.replay import replay_from_game
 from termsnake.formats.scores import ScoreKey, ScoreStore, keep_score
 from termsnake.formats.settings import SettingsError, load_settings, merge, settings_path
 from termsnake.formats.text import printable, shorten
-from termsnake.solvers.base import Solver, SolverUnavailable
+from termsnake.solvers.base import Solver, SolverUnavailable, engine_log
 from termsnake.solvers.registry import create, resolve_name
 from termsnake.tui.runner import (
     Look,
@@ -249,7 +249,9 @@ class Games:
             width=terminal_width(),
             full_history=history_hint(saved),
         )
-        self.lines += [*([""] if self.lines else []), text, *news, *saved.lines]
+        log = engine_log(solver, game)
+        said = [f"The engine's stderr: {printable(log)}"] if log else []
+        self.lines += [*([""] if self.lines else []), text, *said, *news, *saved.lines]
         self.errors += [*played.errors, *warnings, *saved.errors]
         self.code = played.code or saved.code
 

@@ -67,6 +67,13 @@ def decide(mover: Mover, game: Game) -> Direction | None:
         return None
 
 
+def engine_log(solver: object, game: Game) -> str | None:
+    """Where a bot that lost ``game`` by breaking down wrote its stderr (an engine's log), if
+    anywhere: kept out of the game's cause, as its name is drawn at random."""
+    path = getattr(solver, "log_path", None)
+    return str(path) if path is not None and game.forfeited else None
+
+
 def finish(solver: Solver, game: Game) -> None:
     """Tell the solver its game has ended, if it wants to know."""
     if isinstance(solver, Finishing):

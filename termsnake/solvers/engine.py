@@ -219,8 +219,9 @@ class EngineSolver:
     def _fail(self, what: str) -> NoReturn:
         """End the game for the engine: kill it and raise SolverFailed naming what it did."""
         self.close(wait=0.0)  # a misbehaving engine gets no grace period
-        where = f" (its stderr: {self.log_path})" if self.log_path else ""
-        raise SolverFailed(f"engine {self.engine_name or self.argv[0]} {what}{where}")
+        # The log's name is drawn at random: kept out of the cause (which the replay records),
+        # so that the same game makes the same file; ``log_path`` tells where it is.
+        raise SolverFailed(f"engine {self.engine_name or self.argv[0]} {what}")
 
     def _send(self, message: Mapping[str, Any], timeout: float, what: str) -> float:
         """Write ``message`` (``what``) to the engine, which must read it within ``timeout``

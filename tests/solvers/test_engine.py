@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from termsnake.commands import cli
 from termsnake.core.game import Game, Outcome
 from termsnake.core.level import open_level
 from termsnake.solvers.base import SolverFailed, SolverUnavailable, play
@@ -93,9 +94,24 @@ def test_a_misbehaving_engine_fails_with_what_it_did(kind: str, tmp_path: Path) 
     solver.setup(game)
     proc = solver._proc
     assert proc is not None
-    with pytest.raises(SolverFailed, match=cause.replace("(", r"\(")):
+    with pytest.raises(SolverFailed, match=cause.replace("(", r"\(")) as info:
         solver.next_direction(game)
     assert proc.returncode is not None and gone(proc.pid)
+    assert "stderr" not in str(info.value)  # its log's random name: not in what replays keep
+
+
+def test_the_same_lost_game_is_kept_once_and_its_log_is_said(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = tmp_path / "illegal.py"  # --ai splits on commas, which the code has
+    script.write_text(BAD["illegal"][0])
+    command = f"exec:{PY} {shlex.quote(str(script))}"
+    argv = ["bench", "--ai", command, "--size", "4x4", "--games", "1", "--json"]
+    for _ in range(2):
+        assert cli.main([*argv, "--record-dir", str(tmp_path)]) == 0
+    assert len(list(tmp_path.glob("*.json"))) == 1  # the same bytes twice: one file
+    err = capsys.readouterr().err
+    assert err.count("not a move U, D, L or R (its stderr: ") == 2
 
 
 @pytest.mark.parametrize(
