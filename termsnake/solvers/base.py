@@ -4,7 +4,7 @@ solvers go by are in ``registry``."""
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
@@ -14,6 +14,18 @@ from termsnake.core.geometry import Direction, Point
 
 class SolverUnavailable(Exception):
     """The solver cannot play this board (say, no Hamiltonian cycle); the message says why."""
+
+
+class Interrupted(Exception):
+    """A signal asked the program to stop while a bot was thinking (an engine that takes its
+    time): the move is dropped, and whoever asked for it ends the game."""
+
+
+def set_interrupt(solver: object, check: Callable[[], bool]) -> None:
+    """Let a bot that can wait long (an engine) ask ``check`` as it waits, and stop with
+    Interrupted once it says so."""
+    if hasattr(solver, "interrupted"):
+        solver.interrupted = check
 
 
 class SolverFailed(Exception):

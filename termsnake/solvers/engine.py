@@ -21,7 +21,8 @@ from typing import IO, Any, Final, NoReturn
 
 from termsnake.core.game import Game
 from termsnake.core.geometry import Direction, Point
-from termsnake.solvers.base import SolverFailed, SolverUnavailable
+from termsnake.formats.fileio import describe_parse_error
+from termsnake.solvers.base import Interrupted, SolverFailed, SolverUnavailable
 
 PROTOCOL: Final = "termsnake-engine/1"
 PREFIX: Final = "exec:"
@@ -35,6 +36,7 @@ LOG_LIMIT: Final = 1024 * 1024
 # How long close waits for the log's reader to see the end of the engine's stderr, which only
 # a process that left the engine's group can hold open.
 LOG_WAIT: Final = 0.5
+INTERRUPT_SLICE: Final = 0.1  # seconds between looks at ``interrupted`` while waiting
 _MOVES: Final = {d.value: d for d in Direction}
 _LOG_CUT: Final = (
     f"\n[termsnake: the engine's stderr past {LOG_LIMIT} bytes was dropped]\n".encode()
@@ -81,6 +83,7 @@ class EngineSolver:
         self.hello_timeout = hello_timeout
         self.log_dir = Path(log_dir) if log_dir is not None else None
         self.log_path: Path | None = None
+        self.interrupted: Callable[[], bool] = lambda: False  # set_interrupt: stop waiting
         self._proc: subprocess.Popen[bytes] | None = None
         self._poll = select.poll()  # kept per engine: a move costs one poll, not a new selector
         self._poll_out = select.poll()  # only used when the engine's stdin is full
@@ -260,8 +263,12 @@ class EngineSolver:
         line = self._read_line(deadline, timeout, what)
         try:
             obj = json.loads(line.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError, RecursionError):  # the last: nested too deep
-            self._fail(f"wrote {_show_bytes(line)}, not one JSON object, for {what}")
+        except (UnicodeDecodeError, ValueError, RecursionError) as e:  # the last: nested deep
+            # JSON Python cannot read (a 5000-digit number, nesting past its recursion limit)
+            # is said so: the line may be valid JSON.
+            plain = isinstance(e, UnicodeDecodeError | json.JSONDecodeError)
+            why = "" if plain else f" ({describe_parse_error(e)})"
+            self._fail(f"wrote {_show_bytes(line)}, not one JSON object{why}, for {what}")
         if not isinstance(obj, dict):
             self._fail(f"wrote {_show(obj)}, not a JSON object, for {what}")
         return {str(k): v for k, v in obj.items()}
@@ -275,8 +282,14 @@ class EngineSolver:
             if len(self._buffer) > MAX_LINE:
                 self._fail(f"wrote more than {MAX_LINE} bytes without a newline")
             left = deadline - time.monotonic()
-            if left <= 0 or not self._poll.poll(left * 1000):
+            if left <= 0:
                 self._fail(f"did not answer with {what} within {timeout:g} s")
+            # Waited for in slices, so that a signal meanwhile (Ctrl-C while watching) ends
+            # the wait at once instead of at the engine's time limit.
+            if not self._poll.poll(min(left, INTERRUPT_SLICE) * 1000):
+                if self.interrupted():
+                    raise Interrupted
+                continue
             chunk = os.read(fd, 65536)
             if not chunk:
                 self._fail(self._exit_story())

@@ -13,7 +13,7 @@ import blessed
 
 from termsnake.core.game import Game, Outcome
 from termsnake.core.speed import DEFAULT_SPEED, MAX_SPEED, faster, slower
-from termsnake.solvers.base import decide
+from termsnake.solvers.base import Interrupted, decide, set_interrupt
 from termsnake.tui.controllers import Command, Controller, KeyboardController, key_name
 from termsnake.tui.screen import Screen, Stream
 from termsnake.tui.terminal import Terminated
@@ -131,6 +131,10 @@ class Session:
         styler = make_style(self.term, self.glyphs) if self.color else None
         board_rows = screen_size(self.game)[1] - 1
         self.fits = True
+        # A bot that thinks long (an engine) stops as soon as a signal asks the game to end.
+        set_interrupt(
+            getattr(self.controller, "solver", None), lambda: self.stop_signal is not None
+        )
 
         def style(text: str, y: int) -> str:
             if styler is None or not self.fits or y >= board_rows or self.mode is Mode.HELP:
@@ -221,7 +225,10 @@ class Session:
         return placed, origin
 
     def _tick(self) -> None:
-        direction = decide(self.controller, self.game)
+        try:
+            direction = decide(self.controller, self.game)
+        except Interrupted:
+            return  # a signal came while the bot thought: run ends the game at its next look
         if direction is None:
             return  # the bot broke down: the game is lost, and its cause says why
         self.game.step(direction)

@@ -246,6 +246,26 @@ def test_record_never_overwrites_a_file(tmp_path: Path) -> None:
     assert mine.read_text() == "my precious replay"
 
 
+def test_ctrl_c_ends_a_game_at_once_while_an_engine_thinks(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # The wait for the engine's move went on to its time limit (here 30 s) before Ctrl-C, or
+    # SIGTERM, was heard, and the game was then lost for the engine instead of quit.
+    script = tmp_path / "thinker.py"
+    script.write_text(
+        "import json,sys,time\nsys.stdin.readline()\n"
+        "print(json.dumps({'name': 'thinker'}), flush=True)\ntime.sleep(60)\n"
+    )
+    path = tmp_path / "g.json"
+    engine = f"exec:{shlex.quote(sys.executable)} {shlex.quote(str(script))}"
+    t = run("--ai", engine, "--engine-timeout", "30", "--size", "6x6", "--record", str(path))
+    t.wait_for("steps 0")
+    time.sleep(0.3)  # the engine has been asked for its first move
+    began = time.monotonic()
+    t.send("\x03")
+    assert t.wait_exit(5) == 130
+    assert time.monotonic() - began < 3 and t.restored()
+    assert '"outcome": "quit"' in path.read_text()
+
+
 def test_a_taken_record_path_is_refused_before_the_bot_is_started(tmp_path: Path) -> None:
     mine, started = tmp_path / "mine.json", tmp_path / "started"
     mine.write_text("my precious replay")

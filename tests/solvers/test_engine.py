@@ -53,7 +53,11 @@ BAD = {
     "killed": (HELLO + "import os;os.kill(os.getpid(),15)", "was killed by signal 15"),
     "deep": (  # nested past the JSON decoder's recursion limit, yet a short line
         HELLO + "sys.stdin.readline();print('['*5000+']'*5000,flush=True);time.sleep(5)",
-        "not one JSON object",
+        "not one JSON object (values nested too deeply)",
+    ),
+    "bignum": (  # valid JSON, but a number Python will not read
+        HELLO + "sys.stdin.readline();print('{\"move\":\"L\",\"n\":'+'9'*5000+'}',flush=True)",
+        "not one JSON object (a number too long to read (5000 digits)",
     ),
 }
 
@@ -94,7 +98,7 @@ def test_a_misbehaving_engine_fails_with_what_it_did(kind: str, tmp_path: Path) 
     solver.setup(game)
     proc = solver._proc
     assert proc is not None
-    with pytest.raises(SolverFailed, match=cause.replace("(", r"\(")) as info:
+    with pytest.raises(SolverFailed, match=re.escape(cause)) as info:
         solver.next_direction(game)
     assert proc.returncode is not None and gone(proc.pid)
     assert "stderr" not in str(info.value)  # its log's random name: not in what replays keep
