@@ -29,27 +29,18 @@ def add_parsers(sub: Subparsers) -> None:
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--size", type=cliargs.size, metavar="WxH", help="an open board (8x8)")
     where.add_argument("--level", metavar="NAME|PATH", help="a preset or level file")
-    parser.add_argument(
-        "--generations",
-        type=cliargs.int_at_least(1, MAX_GENERATIONS),
-        default=40,
-        metavar="N",
-        help="generations to evolve (default 40)",
-    )
-    parser.add_argument(
-        "--population",
-        type=cliargs.int_at_least(2, MAX_POPULATION),
-        default=32,
-        metavar="N",
-        help="networks a generation (default 32)",
-    )
-    parser.add_argument(
-        "--games",
-        type=cliargs.int_at_least(1, MAX_GAMES),
-        default=8,
-        metavar="N",
-        help="games that score each network in a generation (default 8)",
-    )
+    for flag, least, most, default, what in (
+        ("--generations", 1, MAX_GENERATIONS, 40, "generations to evolve"),
+        ("--population", 2, MAX_POPULATION, 32, "networks a generation"),
+        ("--games", 1, MAX_GAMES, 8, "games that score each network in a generation"),
+    ):
+        parser.add_argument(
+            flag,
+            type=cliargs.int_at_least(least, most),
+            default=default,
+            metavar="N",
+            help=f"{what} (default {default})",
+        )
     parser.add_argument(
         "--seed", type=cliargs.seed, default=1, metavar="S", help="the first seed (default 1)"
     )
