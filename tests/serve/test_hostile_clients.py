@@ -4,8 +4,11 @@ thousand, a window so large that the output piles up in the socket, a bot watche
 from __future__ import annotations
 
 import asyncio
+import inspect
 from pathlib import Path
 
+import asyncssh
+import blessed
 from asyncssh.packet import String
 from ssh_client import Player, Server, connect, player, running
 
@@ -116,3 +119,12 @@ def test_a_storm_of_window_changes_wakes_the_game_once_per_settle(tmp_path: Path
         assert term.wakes == 2 and term.size == (80, 24)
 
     run(go())
+
+
+def test_the_private_hooks_these_limits_use_are_still_there() -> None:
+    # asyncssh and blessed offer no public way to do these; if an upgrade renames one, the
+    # limit would silently stop holding.
+    assert callable(asyncssh.SSHServerChannel._process_env_request)
+    assert "self._transport = " in inspect.getsource(asyncssh.SSHServerConnection.connection_made)
+    assert callable(blessed.Terminal._apply_errant_response)
+    assert "self._keyboard_buf" in inspect.getsource(blessed.Terminal.__init__)
