@@ -119,6 +119,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Output that cannot be written ends the command with one line on stderr (or silently, for a
     reader that went away, like ``| head``), never a traceback."""
+    if sys.stderr is None:  # started with stderr closed (``2>&-``): print(file=None) would
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - put errors on stdout instead
     if sys.stdout is None:  # started with stdout closed (``>&-``)
         print("termsnake: error: standard output is closed", file=sys.stderr)
         return EXIT_OUTPUT

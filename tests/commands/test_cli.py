@@ -36,6 +36,12 @@ def test_a_closed_stdout_is_a_one_line_error(tmp_path: Path) -> None:
     assert r.stderr == "termsnake: error: standard output is closed\n"
 
 
+def test_with_stderr_closed_errors_do_not_land_on_stdout(tmp_path: Path) -> None:
+    # Python sets sys.stderr to None then, and print(file=None) writes to stdout.
+    r = run_shell(tmp_path, '"$1" check /nonexistent 2>&-')
+    assert r.returncode == 2 and r.stdout == ""
+
+
 class GoneReader(io.StringIO):
     """A pipe whose reader went away (``termsnake ... | head -1`` after head has exited)."""
 
