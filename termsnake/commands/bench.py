@@ -304,7 +304,12 @@ def play_shipped(task: GameTask, weights: Mapping[str, bytes | str] | None = Non
     if isinstance(shipped, str):
         return GameRecord(unavailable=shipped)
     if shipped is None:
-        return play_one(task)
+        record = play_one(task)
+        if record.error is not None and "unknown solver" in record.error:
+            # Known here (the client checked), so a plugin this worker has not installed.
+            where = "on a Dask worker: a plugin must be installed on every worker too"
+            return dataclasses.replace(record, error=f"{record.error} ({where})")
+        return record
     path = Path(tempfile.gettempdir(), f"termsnake-neuro-{hashlib.sha256(shipped).hexdigest()}")
     try:
         if not path.is_file():

@@ -15,6 +15,7 @@ from solver_doubles import ZigZag
 
 from termsnake.bench import games, pool, report
 from termsnake.bench.tally import Tally
+from termsnake.commands import bench as bench_command
 from termsnake.commands import cli
 from termsnake.core.board import Board
 from termsnake.core.game import Game, Outcome
@@ -437,3 +438,13 @@ def test_best_is_reported_with_what_it_played(
     assert cli.main(["bench", *args]) == 0
     table = capsys.readouterr().out.splitlines()
     assert [line.split("  ")[0] for line in table[1:]] == ["best (tree)", "best (replan)", "tree"]
+
+
+def test_a_solver_a_cluster_worker_lacks_says_it_must_be_installed_there() -> None:
+    # The client knew the name (a plugin installed here), the worker did not.
+    task = games.GameTask("nosuchplugin", games.LevelSpec("size", "4x4", 1), 1, False)
+    record = bench_command.play_shipped(task)
+    assert record.error is not None and "unknown solver 'nosuchplugin'" in record.error
+    assert record.error.endswith(
+        "(on a Dask worker: a plugin must be installed on every worker too)"
+    )
