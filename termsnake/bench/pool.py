@@ -16,6 +16,7 @@ from multiprocessing.sharedctypes import Synchronized
 from typing import Final
 
 from termsnake.bench.games import GameRecord, GameTask, play_one
+from termsnake.solvers import plugins
 
 # spawn, not fork: safe whatever threads the parent runs (tqdm's monitor, the pool's own).
 START_METHOD = "spawn"
@@ -138,6 +139,7 @@ def _worker_init(made: Synchronized[int]) -> None:
     # then cancels the rest) but ignores it while idle, where it would only print a traceback.
     global _made
     _made = made
+    plugins.quiet_warnings()  # the parent warned once already; --jobs 2 said each three times
     signal.signal(signal.SIGINT, _worker_sigint)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})

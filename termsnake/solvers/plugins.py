@@ -131,9 +131,18 @@ class PluginError(Exception):
     """A plugin could not be used; the message names it and says why, in one line."""
 
 
+_warnings = [True]  # said here; a worker process says nothing its parent has said already
+
+
+def quiet_warnings() -> None:
+    """In a worker process: its parent has warned about the same plugins already."""
+    _warnings[0] = False
+
+
 def warn(message: str) -> None:
     """One warning line on stderr (a broken plugin is skipped; the rest work)."""
-    print(f"termsnake: warning: {printable(message)}; skipped", file=sys.stderr)
+    if _warnings[0]:
+        print(f"termsnake: warning: {printable(message)}; skipped", file=sys.stderr)
 
 
 def discover(builtin: Collection[str]) -> dict[str, Plugin]:

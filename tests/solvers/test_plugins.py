@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from plugin_dist import make_dist
 
+from termsnake.commands import cli
 from termsnake.solvers.plugins import PluginError, discover
 
 
@@ -59,3 +60,17 @@ def test_a_name_claimed_by_two_packages_is_skipped(
     make_dist(site, "two", {"twin": "c:D"})
     assert "twin" not in discover(set())
     assert "claimed by more than one package (one 1.0, two 1.0)" in capsys.readouterr().err
+
+
+def test_a_clash_is_warned_once_whatever_the_jobs(
+    site: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    # Each worker process looks the plugins up again: with --jobs 2 the warning came 3 times.
+    make_dist(
+        site, "clashy", {"greedy": "circlebot_mod:Circler", "circler": "circlebot_mod:Circler"},
+        module="circlebot_mod",
+    )  # fmt: skip
+    argv = ["bench", "--ai", "circler", "--size", "4x4", "--games", "8", "--jobs", "2"]
+    assert cli.main(argv) == 0
+    err = capfd.readouterr().err  # the workers' lines too
+    assert err.count("termsnake: warning: plugin 'greedy'") == 1
