@@ -80,6 +80,18 @@ def int_at_least(minimum: int, at_most: int | None = None) -> Callable[[str], in
     return parse
 
 
+def not_empty(refusal: str, *, blank_too: bool = False) -> Callable[[str], str]:
+    """A text argument that may not be empty (nor, with ``blank_too``, only spaces): an empty
+    path or address means nothing, or something else than was meant; ``refusal`` says so."""
+
+    def parse(text: str) -> str:
+        if not (text.strip() if blank_too else text):
+            raise argparse.ArgumentTypeError(refusal)
+        return text
+
+    return parse
+
+
 positive_int: Final = int_at_least(1)
 
 # Seeds are non-negative: Python's generator gives seed -n the same sequence as n.

@@ -65,13 +65,6 @@ class _AppendBoard(argparse.Action):
         setattr(namespace, self.dest, boards)
 
 
-def directory_name(text: str) -> str:
-    """A --record-dir value: any path but the empty one, which names no directory."""
-    if not text:
-        raise argparse.ArgumentTypeError("expected a directory, not an empty string")
-    return text
-
-
 DESCRIPTION: Final = (
     "Play many headless games per solver and board and print their figures, one row "
     "per (solver, board): a table, or a JSON array with --json. Game i uses seed S+i, "
@@ -166,7 +159,7 @@ def add_parsers(sub: Subparsers) -> None:
     cliargs.add_engine_timeout(parser)
     parser.add_argument(
         "--record-dir",
-        type=directory_name,
+        type=cliargs.not_empty("expected a directory, not an empty string"),
         metavar="DIR",
         help=(
             "write every game as a replay file DIR/{solver}-{level}-len{L}-seed{N}.json "

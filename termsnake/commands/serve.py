@@ -25,7 +25,10 @@ def add_parsers(sub: Subparsers) -> None:
     )
     parser.add_argument(
         "--host",
-        type=host_arg,
+        # asyncio takes an empty address as every interface: no one should get that by a slip.
+        type=cliargs.not_empty(
+            "give an address (0.0.0.0 or :: for every interface)", blank_too=True
+        ),
         default="127.0.0.1",
         help="address to listen on (default %(default)s; 0.0.0.0 or :: for every interface)",
     )
@@ -77,14 +80,6 @@ def add_parsers(sub: Subparsers) -> None:
         help="output a client may leave unread before its game waits for it (default 1 MiB)",
     )  # fmt: skip
     parser.set_defaults(run=run)
-
-
-def host_arg(text: str) -> str:
-    """An address to listen on: asyncio takes an empty one as every interface, which no one
-    should get by a slip of the shell."""
-    if not text.strip():
-        raise argparse.ArgumentTypeError("give an address (0.0.0.0 or :: for every interface)")
-    return text
 
 
 def run(args: argparse.Namespace) -> int:

@@ -48,17 +48,15 @@ def add_parsers(sub: Subparsers) -> None:
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         help="run the games on the Dask cluster at ADDRESS")  # fmt: skip
     parser.add_argument(
-        "--out", required=True, type=out_path, metavar="PATH", help="the weights file to write"
+        "--out",
+        required=True,
+        # An empty path read as the current folder.
+        type=cliargs.not_empty("give the name of the weights file to write"),
+        metavar="PATH",
+        help="the weights file to write",
     )
     parser.add_argument("--resume", action="store_true", help="go on from PATH's checkpoint")
     parser.set_defaults(run=run)
-
-
-def out_path(text: str) -> str:
-    """A weights file's path: the empty one names none (it read as the current folder)."""
-    if not text:
-        raise argparse.ArgumentTypeError("give the name of the weights file to write")
-    return text
 
 
 def run(args: argparse.Namespace) -> int:
