@@ -12,6 +12,11 @@ MAX_DIAGNOSTICS: Final = 100
 """At most this many errors are kept per file; a last one says how many more were dropped."""
 
 
+def too_many(dropped: int) -> str:
+    """The last line of a file's errors when ``dropped`` more were found than are shown."""
+    return f"too many errors: {dropped} more not shown"
+
+
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
     """One problem in a file, at a 1-based line and column (in characters)."""
@@ -53,6 +58,5 @@ class Collector:
         items = sorted(self.items, key=lambda d: (d.line, d.col))
         if self.dropped:
             last = items[-1]
-            more = f"too many errors: {self.dropped} more not shown"
-            items.append(Diagnostic(self.path, last.line, last.col, more))
+            items.append(Diagnostic(self.path, last.line, last.col, too_many(self.dropped)))
         raise LevelError(items)

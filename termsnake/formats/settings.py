@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Final, Literal, get_args
 
 from termsnake.core.speed import DEFAULT_SPEED, MAX_SPEED
-from termsnake.formats.diagnostics import MAX_DIAGNOSTICS
+from termsnake.formats.diagnostics import MAX_DIAGNOSTICS, too_many
 from termsnake.formats.fileio import TooLarge, describe_parse_error, read_if_present
 from termsnake.formats.places import config_dir
 from termsnake.formats.text import printable, shorten
@@ -180,7 +180,7 @@ def parse_settings(text: str, path: str) -> Settings:
     if errors:
         errors.sort()
         if len(errors) > MAX_DIAGNOSTICS:  # as a level file's: the first ones, and how many more
-            more = f"too many errors: {len(errors) - MAX_DIAGNOSTICS} more not shown"
+            more = too_many(len(errors) - MAX_DIAGNOSTICS)
             errors = [*errors[:MAX_DIAGNOSTICS], (errors[MAX_DIAGNOSTICS - 1][0], more)]
         raise SettingsError(
             "\n".join(f"{path}:{line}: error: {message}" for line, message in errors)
