@@ -1,7 +1,19 @@
-"""Run termsnake as ``python -m termsnake``."""
+"""The ``termsnake`` command, and ``python -m termsnake``: load the program, then run it."""
 
 import sys
 
-from termsnake.commands.cli import main
 
-sys.exit(main())
+def main() -> int:
+    """Load the command line and run it. A Ctrl-C while the program loads (a tenth of a second,
+    more on a busy machine) ends in the same one line as one at any later moment."""
+    try:
+        from termsnake.commands import cli
+    except KeyboardInterrupt:
+        if sys.stderr is not None:
+            print("termsnake: interrupted", file=sys.stderr)
+        return 130
+    return cli.main()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -13,8 +14,18 @@ from pathlib import Path
 import pexpect
 import pyte
 
+_STEPS = re.compile(r"\bsteps (\d+)")
+
 ENTER_ALT = b"\x1b[?1049h"
 LEAVE_ALT = b"\x1b[?1049l"
+
+
+def steps_shown(screen: str) -> int:
+    """The move count on a game's status line (-1 before it shows). Tests wait for a count
+    *at least* some number: a busy machine delivers frames in bursts, and one read can skip
+    a count."""
+    found = _STEPS.findall(screen)
+    return int(found[-1]) if found else -1
 
 
 def termsnake_command() -> str:
@@ -116,6 +127,10 @@ class Pty:
                 return self.text()
             if time.monotonic() > deadline:
                 raise AssertionError(f"timed out waiting for {check!r}; screen:\n{self.text()}")
+
+    def wait_steps(self, at_least: int, timeout: float = 10.0) -> str:
+        """Pump until the status line counts ``at_least`` moves."""
+        return self.wait_for(lambda: steps_shown(self.text()) >= at_least, timeout)
 
     def board(self) -> list[str]:
         """The screen's lines from the first that is not blank (the board's top edge), less

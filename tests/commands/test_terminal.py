@@ -83,7 +83,7 @@ def test_ctrl_backslash_restores_the_terminal_and_keeps_the_replay(  # type: ign
     t = run("--size", "20x10", "--seed", "1", "--record", str(tmp_path / "q.json"))
     t.wait_for("a direction key starts")
     t.send("d")
-    t.wait_for("steps 2")
+    t.wait_steps(2)
     t.send("\x1c")
     assert t.wait_exit() == 128 + signal.SIGQUIT
     assert t.restored()
@@ -93,9 +93,9 @@ def test_ctrl_backslash_restores_the_terminal_and_keeps_the_replay(  # type: ign
 def test_ctrl_s_does_not_stop_the_game(run) -> None:  # type: ignore[no-untyped-def]
     # cbreak leaves XON/XOFF on: Ctrl-S would stop the output, and the game behind it.
     t = run("--ai", "hamilton", "--size", "20x10", "--seed", "2", "--speed", "40")
-    t.wait_for("steps 1")
+    t.wait_steps(1)
     t.send("\x13")
-    t.wait_for("steps 40")
+    t.wait_steps(40)
     t.send("q")
     assert t.wait_exit() == 0
 

@@ -9,13 +9,14 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import asyncssh
 import pyte
+from pty_harness import steps_shown
 
 TERMSNAKE = str(Path(sys.executable).parent / "termsnake")
 
@@ -87,14 +88,19 @@ class Player:
         """The screen as lines of text."""
         return "\n".join(self.screen.display)
 
-    async def wait_for(self, needle: str, seconds: float = 10) -> str:
-        """Read until ``needle`` is on the screen (AssertionError with the screen if not)."""
+    async def wait_for(self, needle: str | Callable[[str], bool], seconds: float = 10) -> str:
+        """Read until ``needle`` (a substring, or a test of the screen's text) holds
+        (AssertionError with the screen if not)."""
         deadline = time.monotonic() + seconds
-        while needle not in self.text():
+        while not (needle(self.text()) if callable(needle) else needle in self.text()):
             if time.monotonic() > deadline or self.process.stdout.at_eof():
                 raise AssertionError(f"{needle!r} never showed:\n{self.text()}")
             await self.pump()
         return self.text()
+
+    async def wait_steps(self, at_least: int) -> str:
+        """Read until the status line counts ``at_least`` moves."""
+        return await self.wait_for(lambda text: steps_shown(text) >= at_least)
 
     def resize(self, columns: int, rows: int) -> None:
         """Resize the window: the client's screen (which, as tmux's, drops lines off the top

@@ -34,7 +34,7 @@ def test_a_player_plays_a_level_and_sees_the_board_move(server: Server) -> None:
             await p.wait_for("a direction key starts")
             p.process.change_terminal_size(100, 30)
             await p.keys(b"\x1b[B")  # down arrow
-            await p.wait_for("steps 3")
+            await p.wait_steps(3)
             assert "ada" in p.text()
             await p.keys(b"q")
             await p.wait_for("Moves (")
@@ -69,7 +69,7 @@ def test_watching_another_players_game_live_and_shared_scores(server: Server) ->
         async with await connect(server.port, "bob") as c1, await connect(server.port, "cy") as c2:
             bob, cy = await play_and_watch(c1, c2, ("bob", "cy"))
             await bob.keys(b"d")
-            await cy.wait_for("steps 2")
+            await cy.wait_steps(2)
             await bob.keys(b"q")
             await bob.wait_for("Moves (")
             await cy.wait_for("That game is over")
@@ -88,7 +88,7 @@ def test_a_watcher_who_resizes_sees_the_whole_board_again(server: Server) -> Non
             fay, gus = await play_and_watch(c1, c2, ("fay", "gus"), (100, 30))
             gus.resize(60, 20)
             await fay.keys(b"d")
-            lines = (await gus.wait_for("steps 1")).splitlines()
+            lines = (await gus.wait_steps(1)).splitlines()
             # classic's frame is 18 rows and its status line one: all of it, once, centred.
             frame = [i for i, line in enumerate(lines) if line.strip().startswith("##")]
             assert len(frame) == 2 and frame[1] - frame[0] == 17, "\n".join(lines)
@@ -211,7 +211,7 @@ def test_sigterm_tells_every_player_scores_the_game_and_exits_0(tmp_path: Path) 
             await p.keys(b"\r\r")
             await p.wait_for("a direction key starts")
             await p.keys(b"s")
-            await p.wait_for("steps 2")
+            await p.wait_steps(2)
             s.proc.send_signal(signal.SIGTERM)
             await asyncio.wait_for(p.process.wait_closed(), 10)
             await p.pump()

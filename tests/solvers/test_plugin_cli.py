@@ -130,7 +130,7 @@ def test_q_acts_after_the_move_of_a_slow_plugin_under_way(tmp_path: Path) -> Non
         ["--ai", "sleeper", "--size", "6x6", "--speed", "50"], tmp_path, env=with_plugins(tmp_path)
     )
     try:
-        p.wait_for("steps 1")
+        p.wait_steps(1)
         sent = time.monotonic()
         p.send("q")
         assert p.wait_exit() == 0
