@@ -131,10 +131,6 @@ class Session:
         styler = make_style(self.term, self.glyphs) if self.color else None
         board_rows = screen_size(self.game)[1] - 1
         self.fits = True
-        # A bot that thinks long (an engine) stops as soon as a signal asks the game to end.
-        set_interrupt(
-            getattr(self.controller, "solver", None), lambda: self.stop_signal is not None
-        )
 
         def style(text: str, y: int) -> str:
             if styler is None or not self.fits or y >= board_rows or self.mode is Mode.HELP:
@@ -142,6 +138,10 @@ class Session:
             return styler(text)
 
         screen = Screen(self.term, self.stream or sys.stdout, style)
+        # A bot that thinks long (an engine) stops as soon as a signal or q ends the game.
+        set_interrupt(
+            getattr(self.controller, "solver", None), lambda: self._keys_meanwhile(screen)
+        )
         next_tick = self.clock() + 1 / self.speed
         shown_size: tuple[int, int] | None = None
         last, moving = self.clock(), False
@@ -192,6 +192,13 @@ class Session:
             return self._show_end(screen)
         return True
 
+    def _keys_meanwhile(self, screen: Screen) -> bool:
+        """Asked between looks while a bot thinks: the keys typed meanwhile act now (q ends the
+        game, space pauses after this move), bar a step; whether the game is to end."""
+        if self.stop_signal is None and not self.game.over:
+            self._handle(self.term.inkey(timeout=0), screen, allow_steps=False)
+        return self.stop_signal is not None or self.game.over
+
     def _running(self) -> bool:
         return self.mode is Mode.RUNNING and not self.game.over
 
@@ -228,7 +235,7 @@ class Session:
         try:
             direction = decide(self.controller, self.game)
         except Interrupted:
-            return  # a signal came while the bot thought: run ends the game at its next look
+            return  # a signal or q came while the bot thought: the game ends at the next look
         if direction is None:
             return  # the bot broke down: the game is lost, and its cause says why
         self.game.step(direction)

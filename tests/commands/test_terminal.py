@@ -246,9 +246,12 @@ def test_record_never_overwrites_a_file(tmp_path: Path) -> None:
     assert mine.read_text() == "my precious replay"
 
 
-def test_ctrl_c_ends_a_game_at_once_while_an_engine_thinks(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    # The wait for the engine's move went on to its time limit (here 30 s) before Ctrl-C, or
-    # SIGTERM, was heard, and the game was then lost for the engine instead of quit.
+@pytest.mark.parametrize(("key", "code"), [("\x03", 130), ("q", 0)])
+def test_ctrl_c_or_q_ends_a_game_at_once_while_an_engine_thinks(  # type: ignore[no-untyped-def]
+    run, tmp_path: Path, key: str, code: int
+) -> None:
+    # The wait for the engine's move went on to its time limit (here 30 s) before Ctrl-C, q or
+    # SIGTERM was heard, and after a signal the game was lost for the engine instead of quit.
     script = tmp_path / "thinker.py"
     script.write_text(
         "import json,sys,time\nsys.stdin.readline()\n"
@@ -260,8 +263,8 @@ def test_ctrl_c_ends_a_game_at_once_while_an_engine_thinks(run, tmp_path: Path) 
     t.wait_for("steps 0")
     time.sleep(0.3)  # the engine has been asked for its first move
     began = time.monotonic()
-    t.send("\x03")
-    assert t.wait_exit(5) == 130
+    t.send(key)
+    assert t.wait_exit(5) == code
     assert time.monotonic() - began < 3 and t.restored()
     assert '"outcome": "quit"' in path.read_text()
 
