@@ -130,6 +130,7 @@ class EngineSolver:
         if self._broken is not None:
             raise SolverFailed(self._broken)
         step = game.steps
+        self._nothing_unasked(f"a move for step {step}")
         deadline = self._send(
             {"step": step, "food": _point(game.food)},
             self.move_timeout,
@@ -225,6 +226,21 @@ class EngineSolver:
         # The log's name is drawn at random: kept out of the cause (which the replay records),
         # so that the same game makes the same file; ``log_path`` tells where it is.
         raise SolverFailed(f"engine {self.engine_name or self.argv[0]} {what}")
+
+    def _nothing_unasked(self, what: str) -> None:
+        """An engine writes only when asked: a line written since its last answer (a second
+        answer, a stray print) would be taken for the answer to the next question."""
+        proc = self._proc
+        if proc is None or proc.stdout is None:
+            return
+        if not self._buffer and self._poll.poll(0):
+            chunk = os.read(proc.stdout.fileno(), 65536)
+            if not chunk:
+                self._fail(self._exit_story())
+            self._buffer = chunk
+        if self._buffer:
+            early = self._buffer.partition(b"\n")[0]
+            self._fail(f"wrote {_show_bytes(early)} before it was asked for {what}")
 
     def _send(self, message: Mapping[str, Any], timeout: float, what: str) -> float:
         """Write ``message`` (``what``) to the engine, which must read it within ``timeout``

@@ -50,6 +50,12 @@ BAD = {
         HELLO + "sys.stdin.readline();print('[1,2]',flush=True);time.sleep(5)",
         "not a JSON object",
     ),
+    "early": (  # its name and a move in one write, before it is asked for the move
+        "import sys,time;sys.stdin.readline();"
+        'sys.stdout.write(\'{"name":"bad"}\\n{"move":"R"}\\n\');sys.stdout.flush();'
+        "time.sleep(5)",
+        'wrote \'{"move":"R"}\' before it was asked for a move for step 0',
+    ),
     "killed": (HELLO + "import os;os.kill(os.getpid(),15)", "was killed by signal 15"),
     "deep": (  # nested past the JSON decoder's recursion limit, yet a short line
         HELLO + "sys.stdin.readline();print('['*5000+']'*5000,flush=True);time.sleep(5)",
@@ -102,6 +108,22 @@ def test_a_misbehaving_engine_fails_with_what_it_did(kind: str, tmp_path: Path) 
         solver.next_direction(game)
     assert proc.returncode is not None and gone(proc.pid)
     assert "stderr" not in str(info.value)  # its log's random name: not in what replays keep
+
+
+def test_an_answer_written_later_but_before_the_question_loses(tmp_path: Path) -> None:
+    # Each move is answered twice, the second a moment later: it would be taken for the
+    # answer to the next question, whatever the engine then thinks of it.
+    code = HELLO + (
+        "\nfor _ in sys.stdin:\n print(json.dumps({'move':'R'}),flush=True)\n time.sleep(0.05)"
+        "\n print(json.dumps({'move':'D'}),flush=True)"
+    )
+    solver = engine(code, log_dir=tmp_path)
+    game = Game(open_level(8, 8, 1), 3)
+    solver.setup(game)
+    game.step(solver.next_direction(game))
+    time.sleep(1)  # the second answer has come
+    with pytest.raises(SolverFailed, match=re.escape("before it was asked for a move for step 1")):
+        solver.next_direction(game)
 
 
 def test_the_same_lost_game_is_kept_once_and_its_log_is_said(
@@ -222,15 +244,21 @@ def test_a_value_nested_too_deep_to_render_is_still_shown() -> None:
 
 
 def test_an_engine_that_stops_reading_fails_within_the_move_limit(tmp_path: Path) -> None:
-    # It answers every step ahead of time and never reads again, so its stdin fills up.
-    code = HELLO + '\nwhile True:\n    sys.stdout.write(\'{"move":"R"}\\n\'*1000)'
+    # It answers each question as it comes (it watches its stdin grow) but never reads one,
+    # so its stdin (made small) fills up.
+    code = HELLO + (
+        "import array,fcntl,termios\nfcntl.fcntl(0,fcntl.F_SETPIPE_SZ,4096)\nseen=0\n"
+        "while True:\n n=array.array('i',[0]);fcntl.ioctl(0,termios.FIONREAD,n)\n"
+        " if n[0]>seen:\n  seen=n[0];print(json.dumps({'move':'R'}),flush=True)\n"
+        " else:\n  time.sleep(0.001)"
+    )
     solver = engine(code, move_timeout=0.2, log_dir=tmp_path)
     game = Game(open_level(8, 8, 1), 3)
     solver.setup(game)
     proc = solver._proc
     assert proc is not None
     with pytest.raises(SolverFailed, match=r"did not read the message for step 0 within 0\.2 s"):
-        for _ in range(100_000):  # a pipe holds some thousands of these messages
+        for _ in range(10_000):  # the pipe holds some hundreds of these messages
             solver.next_direction(game)
     assert proc.returncode is not None and gone(proc.pid)
 
