@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import re
@@ -247,6 +248,8 @@ def to_json(scores: dict[ScoreKey, ScoreEntry]) -> str:
 
 def _describe(err: OSError) -> str:
     # "Permission denied: /home/x/.local/share/termsnake" rather than "[Errno 13] ...".
+    if err.errno == errno.ELOOP and err.filename:  # O_NOFOLLOW met a link ("too many levels")
+        return f"{err.filename} is a symbolic link, which is not followed"
     reason = err.strerror or str(err)
     return f"{reason}: {err.filename}" if err.filename else reason
 

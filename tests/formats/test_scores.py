@@ -389,3 +389,15 @@ def test_keys_from_a_bad_file_reach_the_warning_escaped_and_short(
     problem = ScoreStore(path).read().problem
     assert problem is not None and "\\x" in problem
     assert not any(ch in problem for ch in "\x1b\x07") and len(problem) < 500
+
+
+def test_a_lock_that_is_a_symbolic_link_is_said_so(tmp_path: Path) -> None:
+    # The lock is opened without following links; the error read "Too many levels of symbolic
+    # links", which says nothing of what to fix.
+    store = ScoreStore(tmp_path / "scores.json")
+    store.lock_path.symlink_to(os.devnull)
+    result = store.record(KEY, entry(5, 5))
+    assert not result.saved
+    assert result.warnings == (
+        f"scores not saved: {store.lock_path} is a symbolic link, which is not followed",
+    )
