@@ -114,15 +114,17 @@ class State:
         size = Network.size(plan.hidden)
         pop = obj.get("population")
         best = obj.get("best")
-        if (
-            not isinstance(pop, list)
-            or not isinstance(best, list)
-            or len(pop) != plan.population
-            or not all(isinstance(v, list) and len(v) == size for v in [*pop, best])
-        ):
-            raise ValueError(f"{name}: the checkpoint's population does not fit its settings")
-        if not all(is_finite_number(x) for v in [*pop, best] for x in v):
-            raise ValueError(f"{name}: the checkpoint's population holds other than finite numbers")
+        count = plan.population
+        for part, got in (("population", pop), ("best network", [best])):
+            if (
+                not isinstance(got, list)
+                or len(got) != (count if part == "population" else 1)
+                or not all(isinstance(v, list) and len(v) == size for v in got)
+            ):
+                raise ValueError(f"{name}: the checkpoint's {part} does not fit its settings")
+            if not all(is_finite_number(x) for v in got for x in v):
+                raise ValueError(f"{name}: the checkpoint's {part} holds other than finite numbers")
+        assert isinstance(pop, list) and isinstance(best, list)
         generation = obj.get("generation")
         curve = obj.get("curve")
         if not isinstance(generation, int) or isinstance(generation, bool) or generation < 0:

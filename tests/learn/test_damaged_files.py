@@ -59,9 +59,12 @@ def set_point(obj: dict[str, Any], point: Any) -> None:
 
 
 DAMAGE: list[tuple[Callable[[dict[str, Any]], None], str]] = [
-    (lambda o: edit(o, "population", [["x"] * len(o["best"])] * 2), "finite numbers"),
-    (lambda o: edit(o, "population", [[float("nan")] * len(o["best"])] * 2), "finite numbers"),
-    (lambda o: edit(o, "best", [10**400] * len(o["best"])), "finite numbers"),
+    (lambda o: edit(o, "population", [["x"] * len(o["best"])] * 2), "population holds other"),
+    (lambda o: edit(o, "population", [[float("nan")] * len(o["best"])] * 2), "population holds"),
+    (lambda o: edit(o, "best", [10**400] * len(o["best"])), "best network holds other than"),
+    (lambda o: edit(o, "best", [float("inf")] * len(o["best"])), "best network holds other than"),
+    (lambda o: edit(o, "best", o["best"][1:]), "best network does not fit its settings"),
+    (lambda o: edit(o, "population", o["population"][1:]), "population does not fit"),
     (lambda o: edit(o, "generation", -3), "generation"),
     (lambda o: edit(o, "generation", True), "generation"),
     (lambda o: edit(o, "generation", 10**30), "curve"),
