@@ -2,6 +2,8 @@
 
 import sys
 
+from termsnake.exits import EXIT_INTERRUPTED
+
 
 def main() -> int:
     """Load the command line and run it. A Ctrl-C while the program loads (a tenth of a second,
@@ -11,7 +13,7 @@ def main() -> int:
     except KeyboardInterrupt:
         if sys.stderr is not None:
             print("termsnake: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
     return cli.main()
 
 

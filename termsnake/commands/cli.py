@@ -11,12 +11,10 @@ from collections.abc import Sequence
 from typing import Final, NoReturn
 
 from termsnake.commands.args import OneLineParser
+from termsnake.exits import EXIT_INTERRUPTED, EXIT_OUTPUT
 
 # The commands are imported by build_parser, inside main: a Ctrl-C while they load then ends
 # in one line, like one at any later moment.
-
-EXIT_OUTPUT = 1  # the output could not be written (a full disk, a closed pipe)
-EXIT_INTERRUPTED = 130  # Ctrl-C, as a shell reports a process that SIGINT ended
 
 
 def _version() -> str:

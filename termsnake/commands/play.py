@@ -11,6 +11,7 @@ from pathlib import Path
 
 from termsnake.core.game import Game
 from termsnake.core.level import DEFAULT_LENGTH, Level, open_level
+from termsnake.exits import EXIT_USAGE
 from termsnake.formats import presets
 from termsnake.formats.diagnostics import LevelError
 from termsnake.formats.fileio import write_new
@@ -38,9 +39,6 @@ from termsnake.tui.terminal import (
     raise_terminated,
     signal_handlers,
 )
-
-EXIT_USAGE = 2
-EXIT_INTERRUPTED = 130
 
 
 class UsageError(Exception):

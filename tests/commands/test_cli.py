@@ -11,6 +11,7 @@ import pytest
 from pty_harness import quiet_env, termsnake_command
 
 from termsnake.commands import cli
+from termsnake.exits import EXIT_OUTPUT
 
 
 def run_shell(tmp_path: Path, script: str) -> subprocess.CompletedProcess[str]:
@@ -26,13 +27,13 @@ def run_shell(tmp_path: Path, script: str) -> subprocess.CompletedProcess[str]:
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
 def test_a_full_disk_is_a_one_line_error(tmp_path: Path) -> None:
     r = run_shell(tmp_path, '"$1" levels > /dev/full')
-    assert r.returncode == cli.EXIT_OUTPUT
+    assert r.returncode == EXIT_OUTPUT
     assert r.stderr == "termsnake: error: cannot write the output: No space left on device\n"
 
 
 def test_a_closed_stdout_is_a_one_line_error(tmp_path: Path) -> None:
     r = run_shell(tmp_path, '"$1" levels >&-')
-    assert r.returncode == cli.EXIT_OUTPUT
+    assert r.returncode == EXIT_OUTPUT
     assert r.stderr == "termsnake: error: standard output is closed\n"
 
 
@@ -54,7 +55,7 @@ def test_a_reader_that_went_away_ends_the_command_quietly(
 ) -> None:
     monkeypatch.setattr("sys.stdout", GoneReader())
     args = ["bench", "--ai", "bfs", "--size", "4x4", "--games", "1", "--json"]
-    assert cli.main(args) == cli.EXIT_OUTPUT
+    assert cli.main(args) == EXIT_OUTPUT
     assert capsys.readouterr().err == ""
 
 
@@ -83,7 +84,7 @@ def test_every_command_says_when_its_output_cannot_be_written(
             env=quiet_env(tmp_path),
             timeout=60,
         )
-    assert r.returncode == cli.EXIT_OUTPUT
+    assert r.returncode == EXIT_OUTPUT
     assert r.stderr == "termsnake: error: cannot write the output: No space left on device\n"
 
 
@@ -104,4 +105,4 @@ def test_every_command_ends_quietly_when_its_reader_is_gone(
         )
     finally:
         os.close(write_end)
-    assert (r.returncode, r.stderr) == (cli.EXIT_OUTPUT, "")
+    assert (r.returncode, r.stderr) == (EXIT_OUTPUT, "")
