@@ -196,6 +196,27 @@ def _unique(items: Iterable[Any]) -> list[Any]:
     return list(dict.fromkeys(items))
 
 
+def solver_names(text: str) -> list[str]:
+    """``--ai A,B``'s names: split at the commas, bar those an engine's command holds in quotes
+    or after a backslash, as a shell would read them (``exec:bot --mode 'a,b'``)."""
+    names, name, quote, escaped = [], "", "", False
+    for ch in text:
+        if escaped:
+            escaped = False
+        elif ch == "\\" and quote != "'":
+            escaped = True
+        elif quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == ",":
+            names.append(name)
+            name = ""
+            continue
+        name += ch
+    return [*names, name]
+
+
 @dataclass(frozen=True, slots=True)
 class Setup:
     """What a bench run plays: the solvers, the boards, where replays and engine logs go."""
@@ -209,7 +230,7 @@ class Setup:
 def prepare(args: argparse.Namespace) -> Setup | int:
     """The run's solvers and boards from the arguments, or the exit code of a bad one."""
     try:
-        solvers = _unique(resolve_name(n) for n in args.ai.split(",") if n.strip())
+        solvers = _unique(resolve_name(n) for n in solver_names(args.ai) if n.strip())
         for name in solvers:
             create(name)  # a plugin that fails to import, a missing extra: said before any game
     except ValueError as e:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 import shutil
 import subprocess
 import sys
@@ -448,3 +449,31 @@ def test_a_solver_a_cluster_worker_lacks_says_it_must_be_installed_there() -> No
     assert record.error.endswith(
         "(on a Dask worker: a plugin must be installed on every worker too)"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("best,greedy", ["best", "greedy"]),
+        ("exec:bot --mode 'a,b',greedy", ["exec:bot --mode 'a,b'", "greedy"]),
+        ('exec:bot "x,y" z,best', ['exec:bot "x,y" z', "best"]),
+        ("exec:bot a\\,b,c", ["exec:bot a\\,b", "c"]),
+        ("a,,b", ["a", "", "b"]),
+    ],
+)
+def test_solver_names_split_at_commas_outside_an_engine_command_s_quotes(
+    text: str, names: list[str]
+) -> None:
+    assert bench_command.solver_names(text) == names
+
+
+def test_an_engine_whose_command_holds_a_comma_is_benched(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The comma in the engine's quoted argument split it in two: 'unknown solver "b'"'.
+    engine = Path(__file__).resolve().parents[2] / "examples" / "engines" / "greedy_engine.py"
+    ai = f"exec:{shlex.quote(sys.executable)} {shlex.quote(str(engine))} 'a,b',greedy"
+    argv = ["bench", "--ai", ai, "--size", "6x6", "--games", "1", "--json"]
+    assert cli.main(argv) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [row["wins"] + row["deaths"] + row["stalls"] for row in rows] == [1, 1]
