@@ -157,6 +157,8 @@ class Replay:
         for i, (a, b) in enumerate(zip(self.body, self.body[1:], strict=False)):
             if all(board.step(a, d) != b for d in Direction):
                 raise ReplayError(f"start.body[{i + 1}] is not next to start.body[{i}]")
+        if len(self.body) > 1 and board.step(self.body[0], self.direction) == self.body[1]:
+            raise ReplayError("start.direction points back into the body (start.body[1])")
         try:
             return Level(board, self.body, self.direction, None, self.board_name)
         except ValueError as e:

@@ -124,6 +124,10 @@ MALFORMED: list[tuple[str, str]] = [
     (edit(lambda o: o["start"].update(direction="X")), "start.direction"),
     (edit(lambda o: o["start"].update(body=[])), "at least one cell"),
     (edit(lambda o: o["start"].update(body=[[1, 1], [3, 1]])), "not next to"),
+    (
+        edit(lambda o: o["start"].update(body=[[2, 1], [1, 1]], direction="L")),
+        "start.direction points back into the body",
+    ),
     (edit(lambda o: o["start"].update(body=[[9, 9]])), "start:"),
     (edit(lambda o: o["start"].update(body=[[1, "1"]])), "start.body[0][1]"),
     (edit(lambda o: o.update(seed=True)), "seed must be an integer"),
