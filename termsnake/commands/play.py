@@ -36,6 +36,7 @@ from termsnake.tui.terminal import (
     Handler,
     Terminated,
     check_terminal,
+    ignore_more_hangups,
     raise_terminated,
     signal_handlers,
 )
@@ -130,22 +131,40 @@ def run_play(args: argparse.Namespace) -> int:
     games = Games(Round(game, solver), args, level, who, scores, key)
     look = Look(config.glyphs, config.color, config.keys)
     played = Played(1, 0.0)
-    try:
-        played = run(
-            game,
-            solver,
-            speed=config.speed,
-            who=who,
-            level_name=level.name,
-            look=look,
-            best=games.best,
-            again=games.again,
-        )
-    finally:
-        # Even after a crash or a hang-up: keep the score and the replay first, then report.
-        games.end(played)
-        report(games.lines, games.errors)
-    return games.code
+    # A signal outside the game (the terminal closed: its input ends, then a hang-up comes)
+    # waits until the score and the replay are kept; it then gives the exit code.
+    later: list[int] = []
+    waiting: dict[int, Handler] = {
+        s: _after_saving(later) for s in ENDING_SIGNALS if s != signal.SIGINT
+    }
+    with signal_handlers(waiting):
+        try:
+            played = run(
+                game,
+                solver,
+                speed=config.speed,
+                who=who,
+                level_name=level.name,
+                look=look,
+                best=games.best,
+                again=games.again,
+            )
+        finally:
+            # Even after a crash or a hang-up: keep the score and the replay first, then report.
+            games.end(played)
+            report(games.lines, games.errors)
+    return 128 + later[0] if later else games.code
+
+
+def _after_saving(later: list[int]) -> Handler:
+    """A handler that notes a signal in ``later`` (more hang-ups are ignored: the terminal is
+    gone, and a closing window sends two)."""
+
+    def note(signum: int, frame: object) -> None:
+        ignore_more_hangups(signum)
+        later.append(signum)
+
+    return note
 
 
 def _first_game(args: argparse.Namespace, configured: str) -> tuple[Level, Game, Solver | None]:

@@ -113,13 +113,14 @@ class Played:
     seconds: float
     note: str = ""
     warnings: tuple[str, ...] = ()
+    cut_short: bool = True  # whether the game was still on when what ``note`` says happened
 
     @property
     def errors(self) -> list[str]:
-        """Lines for stderr: why the game stopped, when that was not the player's doing, and
-        what could not be done as asked."""
-        stopped = [f"{self.note}; the game was stopped"] if self.note else []
-        return [*stopped, *self.warnings]
+        """Lines for stderr: why the game stopped (or, on the final board, why the program
+        did), when that was not the player's doing, and what could not be done as asked."""
+        why = f"{self.note}; the game was stopped" if self.cut_short else self.note
+        return [*([why] if self.note else []), *self.warnings]
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,14 +204,17 @@ def run(
         code = 128 + e.signum
     except EOFError:  # the keyboard is gone (a closed pty sends no SIGHUP to a non-owner)
         code, note = EXIT_TERMINAL_GONE, INPUT_ENDED
+        if session.stop_signal is not None:  # the hang-up came too: the signal's code
+            code = 128 + session.stop_signal
     except OSError as e:
         if e.errno != errno.EIO:
             raise
         code, note = EXIT_TERMINAL_GONE, "the terminal can no longer be written"
     finally:
+        cut_short = not current.game.over  # the game was on when the terminal went
         if not over:
             end_round(current)
-    return Played(code, session.played, note, warnings)
+    return Played(code, session.played, note, warnings, cut_short)
 
 
 def end_round(r: Round) -> None:

@@ -6,6 +6,7 @@ import fcntl
 import os
 import re
 import select
+import signal
 import struct
 import subprocess
 import termios
@@ -39,12 +40,11 @@ def test_start_up_asks_the_terminal_nothing(run: Callable[..., Pty]) -> None:
     assert t.wait_exit() == 0
 
 
-def test_end_of_input_without_a_hang_up_keeps_the_game_and_says_why(tmp_path: Path) -> None:
-    # The pty is not termsnake's controlling terminal, so closing its master sends no SIGHUP:
-    # the keyboard reads end of file, and the screen cannot be written any more.
+def watched_until_cut(tmp_path: Path, record: Path) -> subprocess.Popen[bytes]:
+    """hamilton watched on a pty that is not termsnake's controlling terminal, whose master is
+    closed after ten moves: the keyboard reads end of file, and the screen cannot be written."""
     master, slave = os.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-    record = tmp_path / "cut.json"
     args = ["--ai", "hamilton", "--size", "10x10", "--speed", "30", "--record", str(record)]
     with open(tmp_path / "stderr.txt", "w") as err:
         child = subprocess.Popen(
@@ -64,12 +64,36 @@ def test_end_of_input_without_a_hang_up_keeps_the_game_and_says_why(tmp_path: Pa
         if select.select([master], [], [], 0.1)[0]:
             stream.feed(os.read(master, 65536))
     os.close(master)
-    assert child.wait(timeout=10) == 1
+    return child
+
+
+def assert_kept(tmp_path: Path, record: Path) -> None:
     said = (tmp_path / "stderr.txt").read_text()
     assert "input ended" in said and "Game over: quit" in said and "Traceback" not in said
     game = verify(load_replay(record))
     assert game.outcome is Outcome.QUIT and game.steps >= 10
     assert '"player": "hamilton"' in (tmp_path / "data" / "termsnake" / "scores.json").read_text()
+
+
+def test_end_of_input_without_a_hang_up_keeps_the_game_and_says_why(tmp_path: Path) -> None:
+    record = tmp_path / "cut.json"
+    child = watched_until_cut(tmp_path, record)
+    assert child.wait(timeout=10) == 1
+    assert_kept(tmp_path, record)
+
+
+def test_hang_ups_after_the_input_ended_wait_until_the_game_is_kept(tmp_path: Path) -> None:
+    # A closed window: the input ends, then hang-ups come (a shell passes its own on to its
+    # jobs). Once the game had left the terminal, the first of them killed termsnake before
+    # the score and the replay were kept.
+    record = tmp_path / "cut.json"
+    child = watched_until_cut(tmp_path, record)
+    deadline = time.monotonic() + 10
+    while child.poll() is None and time.monotonic() < deadline:
+        child.send_signal(signal.SIGHUP)
+        time.sleep(0.005)
+    assert child.wait(timeout=10) == 128 + signal.SIGHUP
+    assert_kept(tmp_path, record)
 
 
 @pytest.mark.parametrize("kind", ["vt100", "linux"])
