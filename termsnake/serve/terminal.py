@@ -14,10 +14,10 @@ from collections import deque
 from collections.abc import Callable
 from typing import IO, Final, cast
 
-import blessed
 from blessed.keyboard import DEFAULT_ESCDELAY, Keystroke
 
 from termsnake.serve.limits import MAX_COLUMNS, MAX_PENDING_INPUT, MAX_ROWS
+from termsnake.tui.terminal import TypedAhead
 
 # Every session uses one terminal kind: curses reads one capability database per process.
 KIND: Final = "xterm-256color"
@@ -81,7 +81,7 @@ class ChannelOutput:
         raise ValueError("an SSH channel has no file descriptor")
 
 
-class ChannelTerminal(blessed.Terminal):
+class ChannelTerminal(TypedAhead):
     """A Terminal on an SSH channel: keys fed by the server, size from the pty and window
     changes, output through a ChannelOutput."""
 

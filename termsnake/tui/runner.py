@@ -143,11 +143,10 @@ def run(
     best: int | None = None,
     again: Callable[[Played], Round | None] | None = None,
 ) -> Played:
-    """The interactive part: enter the terminal, play, restore it. Ctrl-Z restores the terminal
-    and stops; after `fg` the game waits. With ``again``, r on the final board asks it for the
-    next game (giving it how the one that ended went), played in the same terminal at the
-    speed last chosen; what is returned is how the last game went. Over 60 lines on purpose:
-    the signal handlers must reach whichever game is on, so they share the loop's locals."""
+    """The interactive part: enter the terminal, play, restore it; how the last game went.
+    Ctrl-Z restores the terminal and stops; after `fg` the game waits. With ``again``, r on the
+    final board asks it for the next game (given how the last went), played at the speed last
+    chosen. Long on purpose: the signal handlers reach whichever game is on via its locals."""
     preset = KEY_PRESETS[look.keys]
     glyphs, warnings = choose_glyphs(look)
     term = terminal.make_terminal()
@@ -203,18 +202,21 @@ def run(
     except terminal.Terminated as e:
         code = 128 + e.signum
     except EOFError:  # the keyboard is gone (a closed pty sends no SIGHUP to a non-owner)
-        code, note = EXIT_TERMINAL_GONE, INPUT_ENDED
-        if session.stop_signal is not None:  # the hang-up came too: the signal's code
-            code = 128 + session.stop_signal
+        code, note = _gone(session), INPUT_ENDED
     except OSError as e:
         if e.errno != errno.EIO:
             raise
-        code, note = EXIT_TERMINAL_GONE, "the terminal can no longer be written"
+        code, note = _gone(session), "the terminal can no longer be written"
     finally:
         cut_short = not current.game.over  # the game was on when the terminal went
         if not over:
             end_round(current)
     return Played(code, session.played, note, warnings, cut_short)
+
+
+def _gone(session: Session) -> int:
+    """The exit code of a game whose terminal went away: a hang-up's, if one came too."""
+    return EXIT_TERMINAL_GONE if session.stop_signal is None else 128 + session.stop_signal
 
 
 def end_round(r: Round) -> None:

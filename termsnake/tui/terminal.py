@@ -33,7 +33,23 @@ class Terminated(Exception):
         self.signum = signum
 
 
-class QuietTerminal(blessed.Terminal):
+MAX_TYPED_AHEAD: Final = 64  # more keys than a person types in a frame: a paste, a flood
+
+
+class TypedAhead(blessed.Terminal):
+    """A blessed Terminal that drops what waits to be read once it holds more than
+    MAX_TYPED_AHEAD keys: blessed parses all that waits at every key it reads, so a long paste
+    froze the game for seconds (the time grows with the square of its length), and the snake
+    then made its moves unseen."""
+
+    def ungetch(self, text: str) -> None:
+        """Put ``text`` back to be read next (blessed does so with what follows a key)."""
+        super().ungetch(text)
+        if len(self._keyboard_buf) > MAX_TYPED_AHEAD:
+            self._keyboard_buf.clear()
+
+
+class QuietTerminal(TypedAhead):
     """A blessed Terminal that asks the terminal nothing at start-up.
 
     blessed would ask for capabilities (XTGETTCAP) and the terminal's name (XTVERSION) and wait

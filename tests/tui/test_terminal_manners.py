@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -124,3 +125,18 @@ def test_best_wins_an_odd_board_a_person_can_watch(tmp_path: Path, started: list
     t.send(" ")
     assert t.wait_exit() == 0
     assert "best won!" in t.text()
+
+
+def test_a_long_paste_does_not_freeze_the_game(run: Callable[..., Pty]) -> None:
+    # blessed parses all the keys that wait at every key it reads: 8,000 pasted characters
+    # froze the game for seconds (the square of the length), q included.
+    t = run("--size", "20x10", "--seed", "3", "--speed", "4")
+    t.wait_for("a direction key starts")
+    t.send("s")
+    t.wait_steps(1)
+    t.send("xyzzy" * 1600)
+    time.sleep(0.3)
+    sent = time.monotonic()
+    t.send("q")
+    assert t.wait_exit() == 0
+    assert time.monotonic() - sent < 3
