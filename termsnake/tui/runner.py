@@ -7,6 +7,7 @@ import errno
 import os
 import shutil
 import sys
+import termios
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TextIO
@@ -29,16 +30,22 @@ INPUT_ENDED = "the terminal's input ended"
 def preparing(what: str, shown: bool = True) -> Iterator[None]:
     """While a set-up that may take long runs, say on the terminal what is being prepared
     (when ``shown`` and stdout is a terminal); the line is erased however the set-up ends, a
-    Ctrl-C included, so what is printed next starts on a clean line."""
+    Ctrl-C included, so what is printed next starts on a clean line; keys typed meanwhile are
+    not echoed on it."""
     stream = sys.stdout
     if not shown or stream is None or not stream.isatty():
         yield
         return
-    # Room for the ^C the terminal echoes after it, all on one line, to erase it all.
+    # Short of the width: a line that wrapped could not be erased with a carriage return.
     text = what[: max(0, terminal_width() - 3)]
     _write(stream, [text], end="")
     try:
-        yield
+        with terminal.no_echo():
+            yield
+    except BaseException:  # Ctrl-C, a signal: no game will read the keys typed meanwhile
+        with contextlib.suppress(OSError, termios.error):
+            terminal.drop_typed_ahead()
+        raise
     finally:
         _write(stream, ["\r" + " " * (len(text) + 2) + "\r"], end="")
 

@@ -194,9 +194,7 @@ def terminal_mode(
     finally:
         # After a hang-up the terminal is gone: what cannot be restored is let be.
         with suppress(OSError, termios.error):
-            if sys.stdin is not None and sys.stdin.isatty():
-                # Keys still held or typed ahead would land in the shell once we are gone.
-                termios.tcflush(sys.stdin, termios.TCIFLUSH)
+            drop_typed_ahead()
             if not term.enter_fullscreen:
                 # No alternate screen (linux, vt100): the board stays, so clear it, or what is
                 # printed next would run on from the status line.
@@ -206,10 +204,32 @@ def terminal_mode(
             sys.stdout.flush()
 
 
+def drop_typed_ahead() -> None:
+    """Drop the keys typed and not yet read: they would land in the shell once we are gone."""
+    if sys.stdin is not None and sys.stdin.isatty():
+        termios.tcflush(sys.stdin, termios.TCIFLUSH)
+
+
 @contextmanager
 def no_flow_control() -> Iterator[None]:
     """XON/XOFF off on the terminal: cbreak leaves it on, so Ctrl-S would stop the output, and
     the game with it (even a SIGTERM's restore would wait on the stopped terminal)."""
+    with _flags_off(0, termios.IXON):  # the input flags
+        yield
+
+
+@contextmanager
+def no_echo() -> Iterator[None]:
+    """Keys typed are not echoed (while a bot sets up, before the game's screen): they would
+    be left on the line the summary is printed on. They wait, unread, for the game."""
+    with _flags_off(3, termios.ECHO):  # the local flags
+        yield
+
+
+@contextmanager
+def _flags_off(index: int, flags: int) -> Iterator[None]:
+    """``flags`` cleared in the ``index``-th termios field of stdin's terminal for the block
+    (nothing if stdin is not a terminal)."""
     fd = sys.stdin.fileno() if sys.stdin is not None and sys.stdin.isatty() else -1
     try:
         saved = termios.tcgetattr(fd) if fd >= 0 else None
@@ -217,7 +237,7 @@ def no_flow_control() -> Iterator[None]:
         saved = None
     if saved is not None:
         changed = list(saved)
-        changed[0] &= ~termios.IXON  # the input flags
+        changed[index] &= ~flags
         termios.tcsetattr(fd, termios.TCSANOW, changed)
     try:
         yield

@@ -32,8 +32,11 @@ def interrupt(home: Path, args: list[str], after: float) -> tuple[int, str]:
     assert b"Traceback" not in raw, raw.decode(errors="replace")
     if ENTER_ALT in raw:  # the game had begun: its own Ctrl-C handling, tested elsewhere
         return code, ""
+    # The terminal echoes the ^C, but not while a bot sets up (echo is off), whose line
+    # ("preparing ...") is erased before anything else is said.
     after_c = raw.split(b"^C", 1)[-1].replace(b"\r", b"\n").decode(errors="replace")
-    return code, "\n".join(line for line in after_c.splitlines() if line.strip())
+    said = [line for line in after_c.splitlines() if line.strip()]
+    return code, "\n".join(line for line in said if not line.startswith("preparing "))
 
 
 @pytest.mark.parametrize("after", [0.05, 0.8])  # while Python starts; while best sets up

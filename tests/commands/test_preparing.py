@@ -20,6 +20,8 @@ def test_a_long_set_up_is_said_and_ctrl_c_ends_it(tmp_path: Path) -> None:
     try:
         t.wait_for("preparing best for a 200x200 board...", timeout=30)
         assert ENTER_ALT not in bytes(t.raw)  # said before the game, not in it
+        t.send("hello")  # not echoed: it was left on the line after the game or the ^C
+        time.sleep(0.2)
         t.send("\x03")
         code = t.wait_exit(timeout=30)
     finally:
