@@ -320,4 +320,4 @@ class Session:
         if self.fits:
             screen.draw(*self._frame(cell_width, size, message))
         else:
-            screen.draw(render_too_small(need, size))
+            screen.draw(render_too_small(need, size, over=self.game.over))

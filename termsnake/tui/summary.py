@@ -54,7 +54,7 @@ def moves_lines(history: str, steps: int, width: int, full_history: str = "") ->
     width = max(20, width)
     prefix = f"Moves ({steps}): "
     if len(prefix + history) <= MOVES_LINES * width:
-        return _chunks(prefix + history, width)
+        return _chunks((prefix + history).rstrip(), width)  # no history: no space after
     room = (MOVES_LINES * width - len(prefix) - len(" ... ")) // 2
     tokens = MOVE_TOKEN.findall(history)
     head = _fit(tokens, room)

@@ -231,16 +231,22 @@ def fits_in(need: tuple[int, int], size: tuple[int, int]) -> bool:
 
 
 def render_too_small(
-    need: tuple[int, int], have: tuple[int, int], *, watching: bool = False
+    need: tuple[int, int], have: tuple[int, int], *, watching: bool = False, over: bool = False
 ) -> list[str]:
     """The screen shown while the terminal is too small for the board: the game waits (or,
-    ``watching`` another's game, goes on unseen). Each sentence is wrapped to the terminal's
-    width; what does not fit its height is left out, the sizes last of all."""
+    ``watching`` another's game, goes on unseen; or it is ``over``, its final board unseen).
+    Each sentence is wrapped to the terminal's width; what does not fit its height is left
+    out, the sizes last of all."""
+    if over:
+        why, then = " to show the final board.", "see it, or press q to go on."
+    elif watching:
+        why, then = " to watch this game.", "go on, or press q to leave."
+    else:
+        why, then = "; the game is paused.", "go on, or press q to quit."
     sentences = {
         "sizes": f"need {need[0]}x{need[1]}, have {have[0]}x{have[1]}",
-        "headline": "termsnake: the terminal is too small"
-        + (" to watch this game." if watching else "; the game is paused."),
-        "hint": "Enlarge the window to go on, or press q to " + ("leave." if watching else "quit."),
+        "headline": f"termsnake: the terminal is too small{why}",
+        "hint": f"Enlarge the window to {then}",
     }
     width, height = max(1, have[0]), max(1, have[1])
     wrapped = {k: textwrap.wrap(v, width, break_on_hyphens=False) for k, v in sentences.items()}

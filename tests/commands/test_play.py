@@ -50,6 +50,7 @@ def test_the_summary_names_the_best_as_it_is_after_the_game(tmp_path: Path) -> N
 def test_the_summary_shows_the_time_it_is_given() -> None:
     text = summary(quit_after(2), "you", 75.9)
     assert "steps 2  time 1:15  seed 1" in text and text.endswith("Moves (2): 2R")
+    assert summary(quit_after(0), "you", 0.0).endswith("Moves (0):")  # no trailing space
 
 
 def test_length_is_fitted_in_place_of_a_level_files_own(tmp_path: Path) -> None:

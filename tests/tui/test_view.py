@@ -205,3 +205,8 @@ def test_place_on_a_terminal_the_board_fills_is_the_top_left_corner() -> None:
     lines = ["#" * 40, "s" * 40, "help"]  # the help box can make a frame longer than the board
     assert place(lines, (40, 2), (40, 2)) == ((0, 0), lines[:2])
     assert place(lines, (40, 2), (40, 4)) == ((0, 1), lines)
+
+
+def test_the_too_small_message_on_the_final_board_does_not_say_paused() -> None:
+    said = " ".join(render_too_small((26, 19), (80, 24), over=True))
+    assert "to show the final board" in said and "paused" not in said
