@@ -148,6 +148,7 @@ def run_play(args: argparse.Namespace) -> int:
                 look=look,
                 best=games.best,
                 again=games.again,
+                noted=later,
             )
         finally:
             # Even after a crash or a hang-up: keep the score and the replay first, then report.

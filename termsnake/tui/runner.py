@@ -149,11 +149,11 @@ def run(
     look: Look = Look(),
     best: int | None = None,
     again: Callable[[Played], Round | None] | None = None,
+    noted: Sequence[int] = (),
 ) -> Played:
-    """The interactive part: enter the terminal, play, restore it; how the last game went.
-    Ctrl-Z restores the terminal and stops; after `fg` the game waits. With ``again``, r on the
-    final board asks it for the next game (given how the last went), played at the speed last
-    chosen. Long on purpose: the signal handlers reach whichever game is on via its locals."""
+    """Enter the terminal, play, restore it; how the last game went. Ctrl-Z stops (after `fg`
+    the game waits, unless a signal was ``noted`` meanwhile); with ``again``, r on the final board
+    asks it for the next game. Long: the signal handlers reach the game on via its locals."""
     preset = KEY_PRESETS[look.keys]
     glyphs, warnings = choose_glyphs(look)
     term = terminal.make_terminal()
@@ -203,7 +203,7 @@ def run(
                     ended = session.run()
             if ended:
                 break
-            terminal.stop_process()
+            _suspend(noted)
     except KeyboardInterrupt:
         code = EXIT_INTERRUPTED
     except terminal.Terminated as e:
@@ -219,6 +219,14 @@ def run(
         if not over:
             end_round(current)
     return Played(code, session.played, note, warnings, cut_short)
+
+
+def _suspend(noted: Sequence[int]) -> None:
+    """Stop, as Ctrl-Z asked; once continued, a signal noted meanwhile ends the game (`kill %1`
+    sends a stopped job SIGTERM, then SIGCONT)."""
+    terminal.stop_process()
+    if noted:
+        raise terminal.Terminated(noted[0])
 
 
 def _gone(session: Session) -> int:

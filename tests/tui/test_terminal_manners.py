@@ -43,6 +43,30 @@ def test_ctrl_z_restores_the_terminal_and_fg_resumes_paused(
     shell.wait_exit()
 
 
+def test_a_stopped_game_killed_from_the_shell_is_kept(tmp_path: Path, started: list[Pty]) -> None:
+    # `kill %1` sends the stopped job SIGTERM, then SIGCONT: it ended the process at once, the
+    # game unsaved (and, once such signals waited for the game to be kept, the game went on).
+    shell = Pty(["--norc", "--noprofile", "-i"], tmp_path, command="/bin/bash")
+    started.append(shell)
+    record = tmp_path / "stopped.json"
+    shell.send(f"'{termsnake_command()}' --size 20x8 --seed 1 --record '{record}'\r")
+    shell.wait_for("a direction key starts")
+    shell.send("d")
+    shell.send("\x1a")  # Ctrl-Z
+    shell.wait_for("Stopped")
+    shell.send("kill %1\r")
+
+    def reported() -> bool:  # bash tells how a job ended before its next prompt
+        shell.send("\r")
+        time.sleep(0.1)
+        return "Exit 143" in shell.text()
+
+    shell.wait_for(reported)
+    assert '"outcome": "quit"' in record.read_text()
+    shell.send("exit\r")
+    shell.wait_exit()
+
+
 def test_no_color_draws_the_board_without_colours(tmp_path: Path, started: list[Pty]) -> None:
     t = Pty(["--size", "12x6", "--seed", "1"], tmp_path, env={"NO_COLOR": "1"})
     started.append(t)
