@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -26,6 +27,13 @@ def steps_shown(screen: str) -> int:
     a count."""
     found = _STEPS.findall(screen)
     return int(found[-1]) if found else -1
+
+
+def _default_signals() -> None:
+    """In the child: Ctrl-C and Ctrl-\\ act as in a terminal a person opens, even where the tests
+    were started in a shell's background, whose commands inherit SIGINT and SIGQUIT ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGQUIT, signal.SIG_DFL)
 
 
 def termsnake_command() -> str:
@@ -93,6 +101,7 @@ class Pty:
             dimensions=(rows, cols),
             env={**quiet_env(home), **(env or {})},
             cwd=str(home),
+            preexec_fn=_default_signals,
         )
 
     def _feed(self, data: bytes) -> None:

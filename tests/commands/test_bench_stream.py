@@ -17,6 +17,7 @@ ADDRESS_SPACE = 1536 * 1024 * 1024  # far below what a list of every game would 
 
 def limit_memory() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
+    signal.signal(signal.SIGINT, signal.SIG_DFL)  # not ignored, as a shell's background has it
 
 
 def resident_kib(pid: int) -> int:
