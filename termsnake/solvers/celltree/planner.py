@@ -91,11 +91,6 @@ class Search:
         cross, cedge, block, ways, crossing = g.cross, g.cedge, g.block, g.ways, g.crossing
         step_same, step_new, step_back, shut, hug = k.same, k.new, k.back, k.shut, k.hug
         avoid, first, nbrs, head = self._avoid, self._first, g.nbrs, m.head
-        if first >= 0:  # the head's only move: on copies, so the loop need not ask
-            only = (first,)
-            ways, crossing = list(ways), list(crossing)
-            ways[head] = only if first in ways[head] else ()
-            crossing[head] = only if first in crossing[head] else ()
         tail_serial, gen, seen = m.tail_serial, m.marks.new(), m.marks.seen  # seen: settled
         n = len(occ)
         # The sum of the moves to the free cells is at least that of ``far`` (it rises below).
@@ -125,7 +120,10 @@ class Search:
             e = cedge[c]
             v = fixed_by[e] if e >= 0 and fixed[e] > lim else -1
             cc = cross[c]
-            for d in ways[c] if v != 1 else crossing[c]:
+            succ = ways[c] if v != 1 else crossing[c]
+            if c == head and first >= 0:
+                succ = (first,) if first in succ else ()
+            for d in succ:
                 if seen[d] == gen or occ[d] >= lim:
                     continue  # settled, or still under the body on arrival
                 if d == cc:
