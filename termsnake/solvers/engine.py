@@ -88,6 +88,7 @@ class EngineSolver:
         self._poll = select.poll()  # kept per engine: a move costs one poll, not a new selector
         self._poll_out = select.poll()  # only used when the engine's stdin is full
         self._buffer = b""
+        self._thinking = False  # stopped while it thought about a move (Interrupted)
         self._log: tuple[threading.Thread, threading.Event] | None = None
         self._broken: str | None = None  # why the engine lost its game at the start, if it did
 
@@ -153,7 +154,8 @@ class EngineSolver:
             # One try, no wait: an engine whose stdin is full is not reading it any more.
             with contextlib.suppress(OSError):
                 os.write(proc.stdin.fileno(), _encode({"end": game.outcome.value}))
-        self.close()
+        # One stopped while it thought (q, Ctrl-C) is not reading: no grace second for it.
+        self.close(wait=0.0 if self._thinking else EXIT_WAIT)
 
     # -- the child process --------------------------------------------------------------------
 
@@ -183,6 +185,7 @@ class EngineSolver:
         self._poll_out = select.poll()
         self._poll_out.register(proc.stdin.fileno(), select.POLLOUT)
         self._buffer = b""
+        self._thinking = False
         stop = threading.Event()
         reader = threading.Thread(
             target=_keep_log, args=(proc.stderr, log, stop), name="engine-log", daemon=True
@@ -304,6 +307,7 @@ class EngineSolver:
             # the wait at once instead of at the engine's time limit.
             if not self._poll.poll(min(left, INTERRUPT_SLICE) * 1000):
                 if self.interrupted():
+                    self._thinking = True
                     raise Interrupted
                 continue
             chunk = os.read(fd, 65536)

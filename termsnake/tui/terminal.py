@@ -15,6 +15,7 @@ from typing import Final
 
 import blessed
 from blessed._capabilities import TermcapResponse
+from blessed.keyboard import DEFAULT_ESCDELAY, Keystroke
 from blessed.terminal import WINSZ
 
 # The signals whose default would end the game with the terminal left as the game set it
@@ -33,20 +34,36 @@ class Terminated(Exception):
         self.signum = signum
 
 
-MAX_TYPED_AHEAD: Final = 64  # more keys than a person types in a frame: a paste, a flood
+MAX_TYPED_AHEAD: Final = 64  # characters of keys: more than a person types in a frame (a paste)
 
 
 class TypedAhead(blessed.Terminal):
     """A blessed Terminal that drops what waits to be read once it holds more than
-    MAX_TYPED_AHEAD keys: blessed parses all that waits at every key it reads, so a long paste
-    froze the game for seconds (the time grows with the square of its length), and the snake
-    then made its moves unseen."""
+    MAX_TYPED_AHEAD characters, and the key they followed: blessed parses all that waits at
+    every key it reads, so a long paste froze the game for seconds (the time grows with the
+    square of its length), and the snake then made its moves unseen."""
+
+    _flooded = False  # whether the waiting keys were dropped since the last key was read
 
     def ungetch(self, text: str) -> None:
         """Put ``text`` back to be read next (blessed does so with what follows a key)."""
         super().ungetch(text)
         if len(self._keyboard_buf) > MAX_TYPED_AHEAD:
             self._keyboard_buf.clear()
+            self._flooded = True
+
+    def inkey(
+        self,
+        timeout: float | None = None,
+        esc_delay: float = DEFAULT_ESCDELAY,
+        capture_cpr: bool = False,
+    ) -> Keystroke:
+        """The next key, or none if it began a flood of keys (a paste), dropped with the rest."""
+        key = super().inkey(timeout, esc_delay, capture_cpr)
+        if self._flooded:
+            self._flooded = False
+            return Keystroke("")
+        return key
 
 
 class QuietTerminal(TypedAhead):
@@ -243,7 +260,8 @@ def _flags_off(index: int, flags: int) -> Iterator[None]:
         yield
     finally:
         if saved is not None:
-            termios.tcsetattr(fd, termios.TCSANOW, saved)
+            with suppress(termios.error, OSError):  # the terminal went away meanwhile
+                termios.tcsetattr(fd, termios.TCSANOW, saved)
 
 
 def stop_process() -> None:

@@ -238,7 +238,7 @@ def render_too_small(
     Each sentence is wrapped to the terminal's width; what does not fit its height is left
     out, the sizes last of all."""
     if over:
-        why, then = " to show the final board.", "see it, or press q to go on."
+        why, then = " to show the final board.", "see it, or press a key to go on."
     elif watching:
         why, then = " to watch this game.", "go on, or press q to leave."
     else:

@@ -3,13 +3,15 @@ ends cleanly with the terminal as it was."""
 
 from __future__ import annotations
 
+import os
+import select
 import signal
 import subprocess
 import time
 from pathlib import Path
 
 import pytest
-from pty_harness import ENTER_ALT, Pty, termsnake_command
+from pty_harness import ENTER_ALT, Pty, quiet_env, termsnake_command
 
 pytestmark = pytest.mark.terminal
 
@@ -78,3 +80,28 @@ def test_nothing_is_said_when_not_on_a_terminal() -> None:
     )
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.startswith("termsnake: stdin is not a terminal")
+
+
+def test_a_terminal_gone_during_the_set_up_ends_it_in_one_line(tmp_path: Path) -> None:
+    # The window closed while best prepared: the echo could not be put back on the terminal,
+    # and that error (a traceback, exit 1) replaced the hang-up's exit 129.
+    master, slave = os.openpty()
+    with open(tmp_path / "stderr.txt", "w") as err:
+        child = subprocess.Popen(
+            [termsnake_command(), "--ai", "best", "--size", "200x200", "--seed", "1"],
+            stdin=slave,
+            stdout=slave,
+            stderr=err,
+            env=quiet_env(tmp_path),
+            start_new_session=True,
+        )
+    os.close(slave)
+    said = b""
+    while b"preparing" not in said:
+        assert select.select([master], [], [], 30)[0], said
+        said += os.read(master, 65536)
+    os.close(master)
+    time.sleep(0.2)
+    child.send_signal(signal.SIGHUP)
+    assert child.wait(timeout=30) == 128 + signal.SIGHUP
+    assert "Traceback" not in (tmp_path / "stderr.txt").read_text()

@@ -19,7 +19,7 @@ import pytest
 from termsnake.commands import cli
 from termsnake.core.game import Game, Outcome
 from termsnake.core.level import open_level
-from termsnake.solvers.base import SolverFailed, SolverUnavailable, play
+from termsnake.solvers.base import Interrupted, SolverFailed, SolverUnavailable, play
 from termsnake.solvers.engine import LOG_LIMIT, EngineSolver, _show
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "engines"
@@ -124,6 +124,23 @@ def test_an_answer_written_later_but_before_the_question_loses(tmp_path: Path) -
     time.sleep(1)  # the second answer has come
     with pytest.raises(SolverFailed, match=re.escape("before it was asked for a move for step 1")):
         solver.next_direction(game)
+
+
+def test_an_engine_stopped_while_it_thinks_gets_no_grace_second(tmp_path: Path) -> None:
+    # q or Ctrl-C while it thinks: the end message is not read by an engine busy with its
+    # move, so waiting a second for it to exit only held up the summary.
+    solver = engine(HELLO + "sys.stdin.readline();time.sleep(30)", log_dir=tmp_path)
+    game = Game(open_level(8, 8, 1), 3)
+    solver.setup(game)
+    asked = time.monotonic()
+    solver.interrupted = lambda: time.monotonic() - asked > 0.2
+    with pytest.raises(Interrupted):
+        solver.next_direction(game)
+    game.quit()
+    began = time.monotonic()
+    solver.finish(game)
+    assert time.monotonic() - began < 0.5
+    assert solver._proc is None
 
 
 def test_the_same_lost_game_is_kept_once_and_its_log_is_said(

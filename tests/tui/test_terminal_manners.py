@@ -153,14 +153,17 @@ def test_best_wins_an_odd_board_a_person_can_watch(tmp_path: Path, started: list
 
 def test_a_long_paste_does_not_freeze_the_game(run: Callable[..., Pty]) -> None:
     # blessed parses all the keys that wait at every key it reads: 8,000 pasted characters
-    # froze the game for seconds (the square of the length), q included.
-    t = run("--size", "20x10", "--seed", "3", "--speed", "4")
+    # froze the game for seconds (the square of the length), q included. The paste is
+    # dropped whole: its first key (a, left) does not turn the snake either.
+    t = run("--size", "20x16", "--seed", "3", "--speed", "2")
     t.wait_for("a direction key starts")
     t.send("s")
     t.wait_steps(1)
-    t.send("xyzzy" * 1600)
-    time.sleep(0.3)
+    t.send("a" + "xyzzy" * 1600)
+    t.wait_steps(3)  # a move or two since the paste
     sent = time.monotonic()
     t.send("q")
     assert t.wait_exit() == 0
     assert time.monotonic() - sent < 3
+    moves = next(line for line in t.text().splitlines() if line.startswith("Moves ("))
+    assert "L" not in moves, moves
