@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import multiprocessing
+import os
 import signal
 from collections import deque
 from collections.abc import Generator, Iterable, Iterator
@@ -16,6 +17,7 @@ from multiprocessing.sharedctypes import Synchronized
 from typing import Final
 
 from termsnake.bench.games import GameRecord, GameTask, play_one
+from termsnake.orphans import die_with_parent
 from termsnake.solvers import plugins
 
 # spawn, not fork: safe whatever threads the parent runs (tqdm's monitor, the pool's own).
@@ -74,7 +76,10 @@ def _in_workers(
     context = multiprocessing.get_context(START_METHOD)
     made = context.Value("q", 0)
     pool = ProcessPoolExecutor(
-        max_workers=workers, mp_context=context, initializer=_worker_init, initargs=(made,)
+        max_workers=workers,
+        mp_context=context,
+        initializer=_worker_init,
+        initargs=(made, os.getpid()),
     )
     size = batch_size(total, workers)
     pending = iter(tasks)
@@ -134,11 +139,17 @@ def _spawning(spawns: bool) -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
-def _worker_init(made: Synchronized[int]) -> None:
+def _worker_init(made: Synchronized[int], parent: int) -> None:
     # Ctrl-C reaches the whole process group: a worker stops the game it plays (the parent
     # then cancels the rest) but ignores it while idle, where it would only print a traceback.
     global _made
     _made = made
+    # A bench killed outright (SIGKILL) took no worker with it: each played its game to the end.
+    set_it = die_with_parent()
+    if set_it is not None:
+        set_it()
+        if os.getppid() != parent:  # it died before that took hold
+            os._exit(1)
     plugins.quiet_warnings()  # the parent warned once already; --jobs 2 said each three times
     signal.signal(signal.SIGINT, _worker_sigint)
     if hasattr(signal, "pthread_sigmask"):

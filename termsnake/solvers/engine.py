@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import functools
 import json
 import os
 import select
 import shlex
 import signal
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -22,6 +19,7 @@ from typing import IO, Any, Final, NoReturn
 from termsnake.core.game import Game
 from termsnake.core.geometry import Direction, Point
 from termsnake.formats.fileio import describe_parse_error
+from termsnake.orphans import die_with_parent
 from termsnake.solvers.base import Interrupted, SolverFailed, SolverUnavailable
 
 PROTOCOL: Final = "termsnake-engine/1"
@@ -42,21 +40,6 @@ _LOG_CUT: Final = (
     f"\n[termsnake: the engine's stderr past {LOG_LIMIT} bytes was dropped]\n".encode()
 )
 _LOG_POLL_MS: Final = 250  # how soon a log reader told to stop notices
-
-
-@functools.cache
-def _die_with_parent() -> Callable[[], None] | None:
-    """What the child runs before exec so that a SIGKILL of termsnake does not leave the engine
-    orphaned (Linux), resolved here: after a fork, the child must not load libraries."""
-    if not sys.platform.startswith("linux"):
-        return None
-    prctl = ctypes.CDLL(None, use_errno=True).prctl
-    pr_set_pdeathsig = 1
-
-    def die_with_parent() -> None:
-        prctl(pr_set_pdeathsig, signal.SIGKILL)
-
-    return die_with_parent
 
 
 class EngineSolver:
@@ -167,7 +150,7 @@ class EngineSolver:
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
-                preexec_fn=_die_with_parent(),
+                preexec_fn=die_with_parent(),
                 start_new_session=True,  # a group of its own, killed with all it starts
                 close_fds=True,
             )

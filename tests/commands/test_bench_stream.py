@@ -6,6 +6,7 @@ import os
 import resource
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -56,3 +57,61 @@ def test_a_huge_run_streams_its_games_in_flat_memory(jobs: str) -> None:
     assert late - early < 8 * 1024, (early, late, err[-300:])
     assert proc.returncode == 130, err
     assert out == "" and err == "termsnake bench: interrupted\n"
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` runs (not gone, not a zombie)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_bench_workers_end_with_a_bench_killed_outright() -> None:
+    # Each played its game to the end (bfs on 200x200: minutes of a busy core) when the bench
+    # was killed with SIGKILL, which it cannot catch.
+    args = ["bench", "--ai", "bfs", "--size", "200x200", "--games", "4", "--jobs", "2"]
+    proc = subprocess.Popen([termsnake_command(), *args], stderr=subprocess.DEVNULL)
+    workers: list[int] = []
+    try:
+        deadline = time.monotonic() + 30
+        while len(workers) < 2:  # the spawned workers (Python's resource tracker is a child too)
+            assert time.monotonic() < deadline and proc.poll() is None
+            time.sleep(0.2)
+            workers = [c for c in children(proc.pid) if b"spawn_main" in _cmdline(c)]
+        time.sleep(1.0)  # past their start-up: playing
+        proc.kill()
+        proc.wait()
+        deadline = time.monotonic() + 10
+        while any(alive(w) for w in workers):
+            assert time.monotonic() < deadline, "the workers outlived the bench"
+            time.sleep(0.1)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        for w in workers:  # left running if the test failed
+            if alive(w):
+                os.kill(w, signal.SIGKILL)
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
