@@ -122,6 +122,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if sys.stdout is None:  # started with stdout closed (``>&-``)
         print("termsnake: error: standard output is closed", file=sys.stderr)
         return EXIT_OUTPUT
+    code = 0  # the command's, if it returned before its output failed
     try:
         code = dispatch(list(sys.argv[1:] if argv is None else argv))
         sys.stdout.flush()
@@ -131,13 +132,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         _silence_stdout()
-        return EXIT_OUTPUT
+        return code or EXIT_OUTPUT
     except OSError as e:
         if e.errno not in (errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EFBIG):
             raise
         _silence_stdout()
         print(f"termsnake: error: cannot write the output: {e.strerror}", file=sys.stderr)
-        return EXIT_OUTPUT
+        return code or EXIT_OUTPUT  # a hang-up's 129 says more than the lost output's 1
     return code
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import io
 import os
 import subprocess
@@ -57,6 +58,25 @@ def test_a_reader_that_went_away_ends_the_command_quietly(
     args = ["bench", "--ai", "bfs", "--size", "4x4", "--games", "1", "--json"]
     assert cli.main(args) == EXIT_OUTPUT
     assert capsys.readouterr().err == ""
+
+
+class GoneTerminal(io.StringIO):
+    """A terminal that went away: what was written cannot be flushed."""
+
+    def flush(self) -> None:
+        raise OSError(errno.EIO, "Input/output error")
+
+
+def test_a_signal_s_exit_code_outlasts_the_output_lost_with_the_terminal(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A hang-up during a bot's set-up: the command returns 129, then the erased line cannot
+    # be flushed to the terminal that is gone; that gave exit 1.
+    monkeypatch.setattr(cli, "dispatch", lambda argv: 129)
+    monkeypatch.setattr("sys.stdout", GoneTerminal())
+    assert cli.main([]) == 129
+    monkeypatch.setattr(cli, "dispatch", lambda argv: 0)
+    assert cli.main([]) == EXIT_OUTPUT
 
 
 COMMANDS = [
