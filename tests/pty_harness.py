@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import re
 import shutil
 import signal
+import struct
 import subprocess
 import sys
+import termios
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -34,6 +37,24 @@ def _default_signals() -> None:
     were started in a shell's background, whose commands inherit SIGINT and SIGQUIT ignored."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     signal.signal(signal.SIGQUIT, signal.SIG_DFL)
+
+
+def start_detached(args: Sequence[str], home: Path) -> tuple[subprocess.Popen[bytes], int]:
+    """``termsnake ARGS`` on a new 80x24 pty that is not its controlling terminal (closing the
+    master sends it no hang-up), its stderr to ``home/stderr.txt``; the child and the master."""
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    with open(home / "stderr.txt", "w") as err:
+        child = subprocess.Popen(
+            [termsnake_command(), *args],
+            stdin=slave,
+            stdout=slave,
+            stderr=err,
+            env=quiet_env(home),
+            start_new_session=True,
+        )
+    os.close(slave)
+    return child, master
 
 
 def termsnake_command() -> str:

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from pty_harness import ENTER_ALT, Pty, quiet_env, termsnake_command
+from pty_harness import ENTER_ALT, Pty, start_detached, termsnake_command
 
 pytestmark = pytest.mark.terminal
 
@@ -85,17 +85,7 @@ def test_nothing_is_said_when_not_on_a_terminal() -> None:
 def test_a_terminal_gone_during_the_set_up_ends_it_in_one_line(tmp_path: Path) -> None:
     # The window closed while best prepared: the echo could not be put back on the terminal,
     # and that error (a traceback, exit 1) replaced the hang-up's exit 129.
-    master, slave = os.openpty()
-    with open(tmp_path / "stderr.txt", "w") as err:
-        child = subprocess.Popen(
-            [termsnake_command(), "--ai", "best", "--size", "200x200", "--seed", "1"],
-            stdin=slave,
-            stdout=slave,
-            stderr=err,
-            env=quiet_env(tmp_path),
-            start_new_session=True,
-        )
-    os.close(slave)
+    child, master = start_detached(["--ai", "best", "--size", "200x200", "--seed", "1"], tmp_path)
     said = b""
     while b"preparing" not in said:
         assert select.select([master], [], [], 30)[0], said

@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-import fcntl
 import os
 import re
 import select
 import signal
-import struct
 import subprocess
-import termios
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pyte
 import pytest
-from pty_harness import Pty, quiet_env, termsnake_command
+from pty_harness import Pty, start_detached
 
 from termsnake.core.game import Outcome
 from termsnake.formats.replay import load_replay
@@ -43,19 +40,8 @@ def test_start_up_asks_the_terminal_nothing(run: Callable[..., Pty]) -> None:
 def watched_until_cut(tmp_path: Path, record: Path) -> subprocess.Popen[bytes]:
     """hamilton watched on a pty that is not termsnake's controlling terminal, whose master is
     closed after ten moves: the keyboard reads end of file, and the screen cannot be written."""
-    master, slave = os.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
     args = ["--ai", "hamilton", "--size", "10x10", "--speed", "30", "--record", str(record)]
-    with open(tmp_path / "stderr.txt", "w") as err:
-        child = subprocess.Popen(
-            [termsnake_command(), *args],
-            stdin=slave,
-            stdout=slave,
-            stderr=err,
-            env=quiet_env(tmp_path),
-            start_new_session=True,
-        )
-    os.close(slave)
+    child, master = start_detached(args, tmp_path)
     screen = pyte.Screen(80, 24)
     stream = pyte.ByteStream(screen)
     deadline = time.monotonic() + 10
