@@ -114,11 +114,10 @@ class State:
         size = Network.size(plan.hidden)
         pop = obj.get("population")
         best = obj.get("best")
-        count = plan.population
-        for part, got in (("population", pop), ("best network", [best])):
+        for part, got, count in (("population", pop, plan.population), ("best network", [best], 1)):
             if (
                 not isinstance(got, list)
-                or len(got) != (count if part == "population" else 1)
+                or len(got) != count
                 or not all(isinstance(v, list) and len(v) == size for v in got)
             ):
                 raise ValueError(f"{name}: the checkpoint's {part} does not fit its settings")

@@ -7,7 +7,6 @@ import errno
 import os
 import shutil
 import sys
-import termios
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TextIO
@@ -43,8 +42,7 @@ def preparing(what: str, shown: bool = True) -> Iterator[None]:
         with terminal.no_echo():
             yield
     except BaseException:  # Ctrl-C, a signal: no game will read the keys typed meanwhile
-        with contextlib.suppress(OSError, termios.error):
-            terminal.drop_typed_ahead()
+        terminal.drop_typed_ahead()
         raise
     finally:
         _write(stream, ["\r" + " " * (len(text) + 2) + "\r"], end="")

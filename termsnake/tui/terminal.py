@@ -222,9 +222,11 @@ def terminal_mode(
 
 
 def drop_typed_ahead() -> None:
-    """Drop the keys typed and not yet read: they would land in the shell once we are gone."""
-    if sys.stdin is not None and sys.stdin.isatty():
-        termios.tcflush(sys.stdin, termios.TCIFLUSH)
+    """Drop the keys typed and not yet read: they would land in the shell once we are gone
+    (nothing to do if the terminal went away first)."""
+    with suppress(OSError, termios.error):
+        if sys.stdin is not None and sys.stdin.isatty():
+            termios.tcflush(sys.stdin, termios.TCIFLUSH)
 
 
 @contextmanager
