@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 from termsnake.core.board import Board
@@ -53,6 +53,11 @@ class BlockGrid:
     nbrs: list[list[int]]  # cell -> the free cells next to it
     open_cells: list[int]  # the cells that are not wall
     tiled: bool = False  # cut into blocks of other shapes than 2x2 (``tiling``)
+    # cell -> (cedge, cross, ways, crossing): what the planner's search reads of a cell, at once
+    step_info: list[tuple[int, int, tuple[int, ...], tuple[int, ...]]] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.step_info = list(zip(self.cedge, self.cross, self.ways, self.crossing, strict=True))
 
     def index(self, p: Point) -> int:
         """The cell index of a point."""

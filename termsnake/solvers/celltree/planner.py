@@ -87,10 +87,9 @@ class Search:
         gives up (GAVE_UP) as soon as the sum of the moves to the free cells is sure to reach
         ``cap``. Over 60 lines: the planner's hot loop, with the one cost model inline."""
         m, k, g = self._mirror, self._costs, self._mirror.grid
-        occ, fixed, fixed_by, last = m.occ, m.fixed, m.fixed_by, m.last
-        cross, cedge, block, ways, crossing = g.cross, g.cedge, g.block, g.ways, g.crossing
+        occ, fixed, fixed_by, last, block = m.occ, m.fixed, m.fixed_by, m.last, g.block
         step_same, step_new, step_back, shut, hug = k.same, k.new, k.back, k.shut, k.hug
-        avoid, first, nbrs, head = self._avoid, self._first, g.nbrs, m.head
+        avoid, nbrs, head, cells = self._avoid, g.nbrs, m.head, g.step_info
         tail_serial, gen, seen = m.tail_serial, m.marks.new(), m.marks.seen  # seen: settled
         n = len(occ)
         # The sum of the moves to the free cells is at least that of ``far`` (it rises below).
@@ -100,6 +99,7 @@ class Search:
         best, prev, steps = [FAR] * n, self.prev, self.steps
         best[head] = steps[head] = 0
         heap = [head]
+        first = self._first
         while heap:
             c = heappop(heap) % n
             if seen[c] == gen:
@@ -116,31 +116,34 @@ class Search:
             cost = best[c]
             lim = t + tail_serial  # serial numbers above this are still body at time t
             t += 1
+            e, cc, succ, crossing = cells[c]
             # The body's constraint on this cell's edge while it lasts.
-            e = cedge[c]
-            v = fixed_by[e] if e >= 0 and fixed[e] > lim else -1
-            cc = cross[c]
-            succ = ways[c] if v != 1 else crossing[c]
-            if c == head and first >= 0:
+            if e >= 0 and fixed[e] > lim:
+                v = fixed_by[e]
+                if v == 1:
+                    succ = crossing
+            else:
+                v = -1
+            if first >= 0:
                 succ = (first,) if first in succ else ()
+                first = -1  # the head is settled first
             for d in succ:
                 if seen[d] == gen or occ[d] >= lim:
                     continue  # settled, or still under the body on arrival
                 if d == cc:
                     if v == 1:
-                        step = step_back  # retracing a tree edge
+                        nc = cost + step_back  # retracing a tree edge
                     elif v == 0 or last[block[d]] > lim:
                         continue  # a forbidden edge, or a loop into the body's blocks
                     else:
-                        step = step_new
+                        nc = cost + step_new
                 else:
-                    step = step_same
+                    nc = cost + step_same
                     if v == -1 and e >= 0:
                         if last[block[cc]] <= lim:
-                            step += shut  # passing by a block the body has not reached
+                            nc += shut  # passing by a block the body has not reached
                         if avoid is not None and avoid[block[cc]]:
-                            step += k.avoid  # passing by a block to avoid
-                nc = cost + step
+                            nc += k.avoid  # passing by a block to avoid
                 if hug:
                     for q in nbrs[d]:
                         if occ[q] < 0:
