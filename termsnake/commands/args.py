@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Final, NoReturn
 
 from termsnake.core.speed import MAX_SPEED
-from termsnake.formats.text import shorten
+from termsnake.formats.text import printable, shorten
 
 MAX_SIDE: Final = 200
 MAX_DIGITS: Final = 30  # more than any count or seed needs, few enough to show in a message
@@ -21,7 +21,8 @@ class OneLineParser(argparse.ArgumentParser):
     """An argparse parser whose usage errors are one line (no usage dump) and exit 2."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        # argparse quotes some arguments it names (repr) but not the unrecognized ones.
+        self.exit(2, f"{self.prog}: error: {printable(message)} (see {self.prog} --help)\n")
 
     def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
         # argparse drops write errors, so `--help >/dev/full` would exit 0 having printed

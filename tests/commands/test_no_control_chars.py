@@ -49,6 +49,14 @@ def test_score_dates_are_printed_escaped(tmp_path: Path, ch: str) -> None:
     assert "2024-01-01\\" in shown(r)
 
 
+@pytest.mark.parametrize("ch", ["\x1b", "\x9b", "\u202e"], ids=repr)
+def test_an_argument_named_in_a_usage_error_is_escaped(tmp_path: Path, ch: str) -> None:
+    r = termsnake(tmp_path, "replay", "g.json", f"{ch}[2J", "--nosuch", f"x{ch}y")
+    assert r.returncode == 2
+    text = shown(r)
+    assert "unrecognized arguments" in text and len(text.splitlines()) == 1
+
+
 NAMES = ["evil\u202eeman", "zero\u200bwidth", "iso\u2067late\u2069"]
 
 
