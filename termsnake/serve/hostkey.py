@@ -4,6 +4,10 @@ pipes or devices), with one-line errors."""
 
 from __future__ import annotations
 
+import re
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Final
 
@@ -11,6 +15,7 @@ import asyncssh
 
 from termsnake.formats.fileio import TooLarge, read_capped, write_atomic
 from termsnake.formats.places import data_dir
+from termsnake.formats.text import shorten
 
 KEY_NAME: Final = "ssh_host_ed25519_key"
 MAX_KEY_BYTES: Final = 64 * 1024  # far above any private key asyncssh reads
@@ -35,9 +40,11 @@ def load_or_create(path: Path) -> asyncssh.SSHKey:
             key = asyncssh.generate_private_key("ssh-ed25519")
             write_atomic(path, key.export_private_key(), mode=0o600)
             return key
-        return asyncssh.import_private_key(_read(path, MAX_KEY_BYTES, "a private key"))
-    except (asyncssh.KeyImportError, ValueError) as e:
-        raise HostKeyError(f"not a private key asyncssh can read ({e})") from None
+        data = _read(path, MAX_KEY_BYTES, "a private key")
+        with _quiet_patterns():
+            return asyncssh.import_private_key(data)
+    except (asyncssh.KeyImportError, ValueError, re.error) as e:
+        raise HostKeyError(f"not a private key asyncssh can read ({_why(e)})") from None
     except OSError as e:
         raise HostKeyError(e.strerror or str(e)) from None
 
@@ -56,14 +63,30 @@ def read_authorized_keys(path: Path) -> asyncssh.SSHAuthorizedKeys:
     """The public keys listed in ``path`` (OpenSSH's authorized_keys format)."""
     try:
         text = _read(path, MAX_AUTHORIZED_BYTES, "a list of keys").decode("utf-8")
-        return asyncssh.import_authorized_keys(text)
+        with _quiet_patterns():
+            return asyncssh.import_authorized_keys(text)
     except UnicodeDecodeError as e:
         byte = e.object[e.start]
         raise HostKeyError(f"not UTF-8 (byte {byte:#04x} at offset {e.start})") from None
-    except (asyncssh.KeyImportError, ValueError) as e:
-        raise HostKeyError(f"no public keys asyncssh can read ({e})") from None
+    except (asyncssh.KeyImportError, ValueError, re.error) as e:
+        raise HostKeyError(f"no public keys asyncssh can read ({_why(e)})") from None
     except OSError as e:
         raise HostKeyError(e.strerror or str(e)) from None
+
+
+@contextmanager
+def _quiet_patterns() -> Iterator[None]:
+    """No warnings while asyncssh parses a file: it makes regular expressions of the file's PEM
+    headers, and Python warns about some of those (``[[``: a possible set difference)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield
+
+
+def _why(e: Exception) -> str:
+    """asyncssh's reason, escaped and cut: it may quote the file. A PEM header holding regular
+    expression syntax (``-----BEGIN (PUBLIC KEY-----``) fails in its pattern (re.error)."""
+    return shorten(str(e), 120) if not isinstance(e, re.error) else "a malformed PEM header"
 
 
 def _read(path: Path, limit: int, what: str) -> bytes:

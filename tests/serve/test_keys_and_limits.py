@@ -29,11 +29,13 @@ def test_a_new_host_key_is_private_and_a_link_to_it_stays(tmp_path: Path) -> Non
     assert load_or_create(link).public_data == key.public_data  # made once, then reused
 
 
-@pytest.mark.parametrize("kind", ["junk", "device", "pipe", "directory", "loop"])
+@pytest.mark.parametrize("kind", ["junk", "pem", "device", "pipe", "directory", "loop"])
 def test_a_host_key_that_cannot_be_read_is_one_line(tmp_path: Path, kind: str) -> None:
     path = tmp_path / "key"
     if kind == "junk":
         path.write_bytes(b"\x1b[2J not a key\n")
+    elif kind == "pem":
+        path.write_bytes(b"-----BEGIN [OPENSSH PRIVATE KEY-----\nAAAA\n-----END OPENSSH\n")
     elif kind == "pipe":
         os.mkfifo(path)  # opening it would wait for a writer for ever
     elif kind == "directory":
@@ -56,6 +58,7 @@ def test_authorized_keys_are_read_and_junk_is_refused(tmp_path: Path) -> None:
     assert read_authorized_keys(good) is not None
     for data, says in [
         (b"junk\n", "no public keys"),
+        (b"-----BEGIN ( PUBLIC KEY-----\n", "a malformed PEM header"),  # asyncssh: re.error
         (b"\xff\xfe", "not UTF-8"),
         (b"x" * (2 * 1024 * 1024), "too large"),
     ]:
