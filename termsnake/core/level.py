@@ -38,13 +38,15 @@ def straight_body(
 ) -> tuple[Point, ...]:
     """The cells of a snake of ``length`` behind ``head``; ValueError if they do not fit."""
     body = [head]
+    taken = {head}  # a set: a level file's snake may be a million cells long
     back = direction.opposite
     p = head
     for _ in range(length - 1):
         q = board.step(p, back)
-        if q is None or q in board.walls or q in body:
+        if q is None or q in board.walls or q in taken:
             raise ValueError(f"a body of length {length} does not fit behind the head at {head}")
         body.append(q)
+        taken.add(q)
         p = q
     return tuple(body)
 

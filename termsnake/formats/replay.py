@@ -157,7 +157,12 @@ class Replay:
         for i, (a, b) in enumerate(zip(self.body, self.body[1:], strict=False)):
             if all(board.step(a, d) != b for d in Direction):
                 raise ReplayError(f"start.body[{i + 1}] is not next to start.body[{i}]")
-        if len(self.body) > 1 and board.step(self.body[0], self.direction) == self.body[1]:
+        head, neck = self.body[0], self.body[1:2]
+        # As a level file has it: the neck behind the head (on a board that wraps two cells
+        # deep it is ahead as well, and the first move must turn).
+        if neck and board.step(head, self.direction) == neck[0] != board.step(
+            head, self.direction.opposite
+        ):
             raise ReplayError("start.direction points back into the body (start.body[1])")
         try:
             return Level(board, self.body, self.direction, None, self.board_name)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 from typing import NoReturn
 
@@ -309,6 +310,21 @@ def test_body_that_leaves_the_board() -> None:
 def test_body_that_wraps_into_itself() -> None:
     d = only_error("wrap: yes\nlength: 4\n>..\n...\n")
     assert "itself" in d.message
+
+
+def test_a_snake_a_long_row_long_is_read_without_hanging() -> None:
+    # Each cell was looked for in the cells before it: 200,000 cells took hours.
+    def hung(signum: int, frame: object) -> NoReturn:
+        raise TimeoutError("the level took over 20 s to read")
+
+    old = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(20)
+    try:
+        level = parse_level("length: 199999\n" + "." * 199_999 + ">\n")
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    assert len(level.body) == 199_999 and level.body[-1] == Point(1, 0)
 
 
 def test_snake_that_fills_the_board() -> None:

@@ -25,7 +25,7 @@ from termsnake.core.geometry import DIRECTIONS, Direction, Point
 from termsnake.core.level import Level, open_level
 from termsnake.formats import replay as replay_mod
 from termsnake.formats.fileio import write_atomic
-from termsnake.formats.levelfile import MAX_FILE_BYTES
+from termsnake.formats.levelfile import MAX_FILE_BYTES, parse_level
 from termsnake.formats.replay import (
     MAX_MOVES,
     MAX_REPLAY_BYTES,
@@ -37,6 +37,7 @@ from termsnake.formats.replay import (
 )
 from termsnake.formats.verify import PlaybackGame, verify
 from termsnake.solvers.base import Solver, play
+from termsnake.solvers.greedy import GreedySolver
 
 
 class Straight:
@@ -101,6 +102,15 @@ def test_a_person_has_no_solver() -> None:
     replay = replay_from_game(played(Straight()), None)
     assert json.loads(replay.to_json())["solver"] is None
     assert Replay.from_json(replay.to_json()).solver is None
+
+
+def test_a_game_whose_neck_is_ahead_as_well_as_behind_replays() -> None:
+    # Two cells deep and wrapping: up from the head is the neck too, so the first move turns.
+    level = parse_level("wrap: yes\nlength: 2\n\n^.\n..\n")
+    game = played(GreedySolver(), level, max_steps=30)
+    assert game.steps > 1
+    back = Replay.from_json(replay_from_game(game, "greedy").to_json())
+    assert back.level().body == level.body and back.level().direction == Direction.UP
 
 
 def edit(change: Callable[[dict[str, Any]], object]) -> str:
