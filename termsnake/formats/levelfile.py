@@ -27,7 +27,7 @@ from termsnake.core.geometry import Direction, Point
 from termsnake.core.level import DEFAULT_LENGTH, Level, straight_body
 from termsnake.formats.diagnostics import Collector, Diagnostic, LevelError
 from termsnake.formats.fileio import TooLarge, read_capped
-from termsnake.formats.text import describe_char, first_hidden, printable
+from termsnake.formats.text import describe_char, first_hidden, printable, shorten
 
 MAX_FILE_BYTES: Final = 1024 * 1024
 """A level file larger than this (1 MiB) is refused unread: no playable board comes close."""
@@ -246,9 +246,7 @@ def _read_headers(headers: list[_Header], errors: Collector) -> _Fields:
             if word in _TRUE or word in _FALSE:
                 wrap = word in _TRUE
             else:
-                errors.add(
-                    h.line, h.value_col, f"wrap must be yes or no, not '{printable(h.value)}'"
-                )
+                errors.add(h.line, h.value_col, f"wrap must be yes or no, not '{shorten(h.value)}'")
         elif h.key in META_KEYS or (
             h.key.startswith(USER_KEY_PREFIX) and len(h.key) > len(USER_KEY_PREFIX)
         ):

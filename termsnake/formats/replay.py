@@ -15,7 +15,7 @@ from termsnake.core.level import Level
 from termsnake.core.moves import TooManyMoves, compress, expand_directions
 from termsnake.formats.fileio import TooLarge, describe_parse_error, read_capped
 from termsnake.formats.levelfile import MAX_FILE_BYTES
-from termsnake.formats.text import first_hidden, printable
+from termsnake.formats.text import first_hidden, printable, shorten
 
 FORMAT: Final = "termsnake-replay/1"
 # Files over this are refused unread: a replay within the limits below is far smaller.
@@ -104,13 +104,13 @@ class Replay:
         """Validate a decoded JSON value field by field; ReplayError on anything malformed."""
         top = _object(obj, "the replay", _KEYS)
         if top["format"] != FORMAT:
-            raise ReplayError(f"format must be {FORMAT!r}, not {top['format']!r}")
+            raise ReplayError(f"format must be {FORMAT!r}, not {_shown(top['format'])}")
         board = _object(top["board"], "board", _BOARD_KEYS)
         name = _name(board["name"], "board.name")
         rows = _rows(board["rows"])
         wrap = board["wrap"]
         if not isinstance(wrap, bool):
-            raise ReplayError(f"board.wrap must be true or false, not {wrap!r}")
+            raise ReplayError(f"board.wrap must be true or false, not {_shown(wrap)}")
         start = _object(top["start"], "start", _START_KEYS)
         body = _points(start["body"], "start.body")
         if not body:
@@ -129,7 +129,7 @@ class Replay:
         except ValueError:
             known = ", ".join(o.value for o in Outcome)
             raise ReplayError(
-                f"result.outcome must be one of {known}, not {outcome_text!r}"
+                f"result.outcome must be one of {known}, not {_shown(outcome_text)}"
             ) from None
         length = _integer(result["length"], "result.length", minimum=1)
         steps = _integer(result["steps"], "result.steps", minimum=0)
@@ -218,12 +218,17 @@ def _integer(value: object, what: str, *, minimum: int | None = None) -> int:
     return value
 
 
+def _shown(value: object) -> str:
+    """A value from the file as a message quotes it: escaped, and cut if long."""
+    return shorten(repr(value))
+
+
 def _direction(value: object, what: str) -> Direction:
     text = _string(value, what)
     try:
         return Direction.from_letter(text)
     except ValueError:
-        raise ReplayError(f"{what} must be one of U, D, L, R, not {text!r}") from None
+        raise ReplayError(f"{what} must be one of U, D, L, R, not {_shown(text)}") from None
 
 
 def _rows(value: object) -> tuple[str, ...]:

@@ -179,7 +179,7 @@ def parse(data: bytes) -> dict[ScoreKey, ScoreEntry]:
     if not isinstance(obj, dict):
         raise FormatError("not a JSON object")
     if obj.get("format") != FORMAT:
-        raise FormatError(f"format is {obj.get('format')!r}, expected {FORMAT!r}")
+        raise FormatError(f"format is {_shown(obj.get('format'))}, expected {FORMAT!r}")
     if set(obj) != {"format", "scores"}:
         raise FormatError(f"expected the keys format and scores, found {_names(obj)}")
     rows = obj["scores"]

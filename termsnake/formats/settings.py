@@ -89,12 +89,12 @@ def _show(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        return f'"{printable(value)}"'
+        return f'"{shorten(value)}"'
     if isinstance(value, dict):
         return "a table"
     if isinstance(value, list):
         return "an array"
-    return repr(value) if isinstance(value, int | float) else type(value).__name__
+    return shorten(repr(value)) if isinstance(value, int | float) else type(value).__name__
 
 
 @dataclass(frozen=True, slots=True)

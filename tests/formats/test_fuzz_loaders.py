@@ -39,6 +39,7 @@ def clean(message: str) -> None:
     hidden = [ch for ch in message if ch != "\n" and unicodedata.category(ch) in ("Cc", "Cf")]
     assert not hidden, message
     assert "Traceback" not in message
+    assert all(len(line) <= 400 for line in message.splitlines()), message[:1000]
 
 
 def fuzz(examples: int) -> settings:
@@ -114,3 +115,32 @@ def test_all_loaders_at_length(tmp_path: Path, level: bytes, json_: bytes, toml:
     check_replay(tmp_path / "r.json", json_)
     check_config(tmp_path / "config.toml", toml)
     check_scores(tmp_path / "scores.json", json_)
+
+
+HUGE = "x" * 100_000
+REPLAY = (
+    '{"format": %s, "board": {"name": "b", "rows": ["...."], "wrap": %s}, "start": {"body": '
+    '[[0, 0]], "direction": "R"}, "seed": 1, "solver": null, "moves": "", "foods": [], '
+    '"result": {"outcome": "quit", "length": 1, "steps": 0}}'
+)
+
+
+@pytest.mark.parametrize(
+    "where",
+    ["level wrap", "replay format", "replay wrap", "config glyphs", "config speed", "scores"],
+)
+def test_a_huge_value_is_quoted_cut_short(tmp_path: Path, where: str) -> None:
+    # A message quotes what the file holds: a megabyte of it made a megabyte-long line.
+    path = tmp_path / "file"
+    if where == "level wrap":
+        check_level(f"wrap: {HUGE}\n>.\n".encode())
+    elif where.startswith("replay"):
+        big = f'"{HUGE}"'
+        args = (big, "false") if where == "replay format" else ('"termsnake-replay/1"', big)
+        check_replay(path, (REPLAY % args).encode())
+    elif where == "config glyphs":
+        check_config(path, f'glyphs = "{HUGE}"\n'.encode())
+    elif where == "config speed":
+        check_config(path, f"speed = 1{'0' * 4000}\n".encode())
+    else:
+        check_scores(path, f'{{"format": "{HUGE}", "scores": []}}'.encode())
