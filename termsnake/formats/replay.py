@@ -23,6 +23,7 @@ MAX_REPLAY_BYTES: Final = 64 * 1024 * 1024
 # At most this many moves whatever the board, so that a replay's expanded moves (a list of
 # directions, 8 bytes a move) fit in memory.
 MAX_MOVES: Final = 10_000_000
+MAX_ARRAYS: Final = 2 * MAX_FILE_BYTES + 1024  # a body and a food list, and room for names
 
 _KEYS: Final = ("format", "board", "start", "seed", "solver", "moves", "foods", "result")
 _BOARD_KEYS: Final = ("name", "rows", "wrap")
@@ -93,6 +94,14 @@ class Replay:
     @classmethod
     def from_json(cls, text: str) -> Replay:
         """Parse and validate replay text; ReplayError saying what is wrong, never anything else."""
+        # Counted before decoding: decoded, each array is an object of its own, and 64 MiB of
+        # small ones take gigabytes. No replay needs more: a body and a food list of at most a
+        # level file's cells, names aside.
+        arrays = text.count("[")
+        if arrays > MAX_ARRAYS:
+            raise ReplayError(
+                f"holds {arrays} arrays, more than a replay of any board needs ({MAX_ARRAYS})"
+            )
         try:
             obj = json.loads(text)
         except (ValueError, RecursionError) as e:  # JSONDecodeError is a ValueError
@@ -112,7 +121,8 @@ class Replay:
         if not isinstance(wrap, bool):
             raise ReplayError(f"board.wrap must be true or false, not {_shown(wrap)}")
         start = _object(top["start"], "start", _START_KEYS)
-        body = _points(start["body"], "start.body")
+        free = sum(row.count(".") for row in rows)
+        body = _points(start["body"], "start.body", free)
         if not body:
             raise ReplayError("start.body must hold at least one cell")
         direction = _direction(start["direction"], "start.direction")
@@ -121,7 +131,7 @@ class Replay:
         if solver is not None:
             solver = _name(solver, "solver")
         moves = _moves(_string(top["moves"], "moves"), rows)
-        foods = _foods(top["foods"])
+        foods = _foods(top["foods"], free)
         result = _object(top["result"], "result", _RESULT_KEYS, optional=(_FORFEIT,))
         outcome_text = _string(result["outcome"], "result.outcome")
         try:
@@ -218,6 +228,13 @@ def _integer(value: object, what: str, *, minimum: int | None = None) -> int:
     return value
 
 
+def _at_most(items: list[object], most: int, what: str) -> None:
+    """Refused before its items are read: a body, or the foods that appear in a game (each
+    eaten but the last), have at most one per free cell."""
+    if len(items) > most:
+        raise ReplayError(f"{what} holds {len(items)} items, more than the {most} free cells")
+
+
 def _shown(value: object) -> str:
     """A value from the file as a message quotes it: escaped, and cut if long."""
     return shorten(repr(value))
@@ -281,9 +298,10 @@ def _moves(text: str, rows: Sequence[str]) -> tuple[Direction, ...]:
         raise ReplayError(f"moves: {e}") from None
 
 
-def _points(value: object, what: str) -> tuple[Point, ...]:
+def _points(value: object, what: str, most: int) -> tuple[Point, ...]:
     if not isinstance(value, list):
         raise ReplayError(f"{what} must be an array of [x, y] pairs, not {_kind(value)}")
+    _at_most(value, most, what)
     points = []
     for i, item in enumerate(value):
         if not isinstance(item, list) or len(item) != 2:
@@ -294,9 +312,10 @@ def _points(value: object, what: str) -> tuple[Point, ...]:
     return tuple(points)
 
 
-def _foods(value: object) -> tuple[tuple[int, Point], ...]:
+def _foods(value: object, most: int) -> tuple[tuple[int, Point], ...]:
     if not isinstance(value, list):
         raise ReplayError(f"foods must be an array of [step, x, y], not {_kind(value)}")
+    _at_most(value, most, "foods")
     foods: list[tuple[int, Point]] = []
     for i, item in enumerate(value):
         if not isinstance(item, list) or len(item) != 3:
