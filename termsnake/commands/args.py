@@ -14,7 +14,9 @@ from termsnake.formats.text import printable, shorten
 MAX_SIDE: Final = 200
 MAX_DIGITS: Final = 30  # more than any count or seed needs, few enough to show in a message
 _WHOLE: Final = re.compile(r"[+-]?[0-9]+")
-_SIZE: Final = re.compile(r"\s*(\d+)\s*[xX×]\s*(\d+)\s*")
+_SIZE: Final = re.compile(r"\s*([0-9]+)\s*[xX×]\s*([0-9]+)\s*")
+# A decimal number in ASCII, as float() reads one, less its '1_000', '٣', 'inf' and 'nan'.
+_DECIMAL: Final = re.compile(r"\s*[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\s*")
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -103,12 +105,9 @@ def seconds_up_to(most: float) -> Callable[[str], float]:
     """A time limit type: a number of seconds above 0 and at most ``most``."""
 
     def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(
-                f"not a number of seconds: '{shorten(text, 30)}'"
-            ) from None
+        value = _decimal(text)
+        if value is None:
+            raise argparse.ArgumentTypeError(f"not a number of seconds: '{shorten(text, 30)}'")
         if not 0 < value <= most:
             raise argparse.ArgumentTypeError(
                 f"must be above 0 and at most {most:g}, not {shorten(text, 30)}"
@@ -123,15 +122,20 @@ seconds: Final = seconds_up_to(3600)  # a time limit of at most an hour
 
 def speed(text: str) -> float:
     """Moves per second: above 0, at most 1000."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, not {text!r}") from None
+    value = _decimal(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"expected a number, not '{shorten(text, 30)}'")
     if not 0 < value <= MAX_SPEED:
         raise argparse.ArgumentTypeError(
-            f"expected moves per second above 0 and at most {MAX_SPEED:g}, not {text}"
+            f"expected moves per second above 0 and at most {MAX_SPEED:g}, not {shorten(text, 30)}"
         )
     return value
+
+
+def _decimal(text: str) -> float | None:
+    """``text`` as a number if it is one in ASCII decimal notation (as whole numbers are read:
+    ``int_at_least``), else None."""
+    return float(text) if _DECIMAL.fullmatch(text) else None
 
 
 def add_jobs(parser: argparse.ArgumentParser) -> None:

@@ -8,7 +8,7 @@ ENV_ID = "termsnake/Snake-v1"
 
 
 def register_envs() -> None:
-    """Register ``termsnake/Snake-v1`` with Gymnasium (also run by its plugin entry point)."""
+    """Register ``termsnake/Snake-v1`` with Gymnasium (importing this package does)."""
     if ENV_ID not in gymnasium.registry:
         gymnasium.register(id=ENV_ID, entry_point="termsnake.env.snake:SnakeEnv")
 

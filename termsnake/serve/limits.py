@@ -24,4 +24,4 @@ MAX_PENDING_INPUT: Final = 4096  # bytes of keys kept unread; a flood beyond is 
 MAX_COLUMNS: Final = 1000  # a client's window is taken as at most this wide...
 MAX_ROWS: Final = 500  # ...and this high, whatever it says
 RESIZE_SETTLE: Final = 0.05  # seconds a window change waits for more before the redraw
-# Refused connections still open beyond this many (max_sessions, Gate) are dropped unanswered.
+# Refused connections still open beyond max_sessions (Gate.crowded) are dropped unanswered.

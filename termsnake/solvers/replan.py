@@ -18,8 +18,8 @@ Safety: the snake only ever follows a Hamiltonian cycle on which its body lies i
 new cycle is checked before it is taken), the state ``hamilton`` never dies from. So it never
 dies on a board with a Hamiltonian cycle, walls and wrap included. (A start body that is not in
 order on the board's cycle gets a cycle built around it first: see ``hamilton``.) The cell-tree
-solver (``tree``) needs a board cut into 2x2 blocks and hands every other board with a cycle to
-this one.
+solver (``tree``) needs a board cut into blocks (2x2, or 2x3 and 3x2 where those fit) and
+refuses the others; ``best`` plays those with a cycle with this one.
 """
 
 from __future__ import annotations

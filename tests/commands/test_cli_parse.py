@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import argparse
 import subprocess
 import sys
 
 import pytest
 
-from termsnake.commands import cli
+from termsnake.commands import args, cli
 
 LINES = [
     ([], ""),
@@ -70,3 +71,16 @@ def test_a_line_loads_only_its_command_and_only_a_game_loads_the_terminal_code()
         "cli",
         "play_options",
     ]
+
+
+@pytest.mark.parametrize("text", ["1_0", "\u0663", "nan", "inf", "0x10", "1.5.2", ""])
+def test_a_speed_or_a_time_is_an_ascii_decimal_as_a_whole_number_is(text: str) -> None:
+    for kind in (args.speed, args.seconds):
+        with pytest.raises(argparse.ArgumentTypeError):
+            kind(text)
+
+
+def test_decimals_in_every_spelling_float_has_for_them_are_read() -> None:
+    assert [args.speed(t) for t in ["1.5", ".5", "5.", "1e2", " 2 ", "+3"]] == [
+        1.5, 0.5, 5.0, 100.0, 2.0, 3.0,
+    ]  # fmt: skip

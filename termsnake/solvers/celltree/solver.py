@@ -87,7 +87,8 @@ class TreeSolver:
         )
 
     def next_direction(self, game: Game) -> Direction:
-        """Plan the cheapest cell-tree path to the food and take its first step if it is safe."""
+        """The opening's move while it plays, else ``lookahead.choose``'s, or once the late game
+        has begun, its move."""
         policy = self.policy
         assert policy is not None, "setup first"
         if self.late is None:

@@ -53,8 +53,10 @@ def find_cycle(board: Board, limit: Limit = DEFAULT_LIMIT) -> CycleResult:
     """A Hamiltonian cycle of ``board``'s free cells, or why there is none (cached per board).
 
     Open rectangles, wrapping tori and boards made of 2x2 blocks are built directly; anything
-    else goes to the pruned search of :mod:`~termsnake.solvers.hampath.search`, within
-    ``limit``. The answer depends only on the board and the limit, never on the machine.
+    else goes to the pruned search of :mod:`~termsnake.solvers.hampath.search` and, after a few
+    of its restarts find nothing, to the 2-factor join of :mod:`~termsnake.solvers.hampath.
+    twofactor`, within ``limit``. The answer depends only on the board and the limit, never on
+    the machine.
     """
     nodes = limit.nodes
     cached = _CACHE.get(board)
