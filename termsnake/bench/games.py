@@ -28,7 +28,7 @@ from termsnake.solvers.base import (
 from termsnake.solvers.registry import create
 
 DEFAULT_SIZE: Final = (8, 8)
-DEFAULT_LENGTH: Final = 1
+BENCH_LENGTH: Final = 1
 DEFAULT_GAMES: Final = 100
 DEFAULT_SEED: Final = 1
 # How often a game under way reports its moves, for the progress line of a long game.

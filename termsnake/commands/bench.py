@@ -18,8 +18,8 @@ from typing import Any, Final
 
 from termsnake.bench import pool
 from termsnake.bench.games import (
+    BENCH_LENGTH,
     DEFAULT_GAMES,
-    DEFAULT_LENGTH,
     DEFAULT_SEED,
     DEFAULT_SIZE,
     BenchError,
@@ -111,11 +111,11 @@ def _add_board_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--length",
         type=cliargs.positive_int,
-        default=DEFAULT_LENGTH,
+        default=BENCH_LENGTH,
         metavar="N",
         help=(
             f"starting length on every board, level files included: a straight body behind "
-            f"the level's head (default {DEFAULT_LENGTH}, as benchmarks use)"
+            f"the level's head (default {BENCH_LENGTH}, as benchmarks use)"
         ),
     )
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
 from termsnake.core.game import Game
-from termsnake.core.geometry import DIRECTIONS, Direction, Point
+from termsnake.core.geometry import Direction, Point
 from termsnake.solvers.endgame import lock_route
 from termsnake.solvers.grid import (
     Grid,
@@ -199,7 +199,7 @@ def _farthest_from_food(game: Game, grid: Grid) -> Direction:
     best = safe[0]
     best_d = -1
     for direction in safe:
-        v = grid.step[DIRECTIONS.index(direction)][head]
+        v = grid.step[direction_number(direction)][head]
         # A cell the food cannot reach at all is as far as it gets.
         d = dist[v] if v >= 0 and dist[v] >= 0 else far
         if d > best_d:

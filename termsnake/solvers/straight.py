@@ -40,7 +40,7 @@ def l_paths(board: Board, start: Point, goal: Point) -> list[list[Point]]:
     return paths
 
 
-def walk(board: Board, body: Iterable[Point], cells: Sequence[Point], food: Point) -> bool:
+def walk(body: Iterable[Point], cells: Sequence[Point], food: Point) -> bool:
     """Whether the snake survives entering ``cells`` in turn by the rules of the game, growing
     when it enters ``food``."""
     snake = deque(body)
@@ -101,7 +101,7 @@ class StraightSolver:
         for cells in l_paths(board, game.head, food):
             for forward in (self._forward, not self._forward):
                 after = [self._along(food, forward, k) for k in range(1, game.length + 2)]
-                if walk(board, game.body, [*cells, *after], food):
+                if walk(game.body, [*cells, *after], food):
                     self._route = deque(cells)
                     self._forward = forward
                     return

@@ -28,10 +28,9 @@ def test_an_l_path_through_a_wall_is_not_offered() -> None:
 
 def test_walk_follows_the_rules_of_the_tail_and_the_food() -> None:
     body = [Point(1, 1), Point(1, 2), Point(2, 2), Point(2, 1)]  # a ring: the tail is next door
-    board = Board.open(4, 4)
-    assert walk(board, body, [Point(2, 1)], food=Point(0, 0))  # the tail leaves in time
-    assert not walk(board, body, [Point(2, 1)], food=Point(2, 1))  # unless the snake eats
-    assert not walk(board, body, [Point(1, 2)], food=Point(0, 0))  # the neck never
+    assert walk(body, [Point(2, 1)], food=Point(0, 0))  # the tail leaves in time
+    assert not walk(body, [Point(2, 1)], food=Point(2, 1))  # unless the snake eats
+    assert not walk(body, [Point(1, 2)], food=Point(0, 0))  # the neck never
 
 
 @pytest.mark.parametrize("size", [6, 8])

@@ -52,12 +52,6 @@ def spare(grid: Grid) -> tuple[int, int] | None:
     return (0 if counts[0] > counts[1] else 1), more
 
 
-def spare_colour(grid: Grid) -> int | None:
-    """The colour that has one free cell more than the other (see ``spare``), else None."""
-    found = spare(grid)
-    return found[0] if found is not None and found[1] == 1 else None
-
-
 def apart(grid: Grid, a: int, b: int) -> bool:
     """Whether holes at ``a`` and ``b`` are too far apart to share a cell of their switches (no
     2x2 square round one meets one round the other)."""

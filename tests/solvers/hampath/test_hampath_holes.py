@@ -8,14 +8,13 @@ from example_levels import EXAMPLES
 from termsnake.core.board import Board
 from termsnake.core.geometry import Point
 from termsnake.formats.levelfile import load_level_file
-from termsnake.solvers.grid import grid_of
+from termsnake.solvers.grid import Grid, grid_of
 from termsnake.solvers.hampath import Limit, check_cycle
 from termsnake.solvers.hampath.holes import (
     apart,
     find_hole_cycle,
     hole_candidates,
     spare,
-    spare_colour,
     successors,
     switch_at,
 )
@@ -47,6 +46,12 @@ def test_open_odd_boards_get_a_switchable_cycle_round_a_corner(width: int, heigh
     cycle, holes = found
     assert holes == (0,)
     _check_hole_cycle(board, cycle, holes)
+
+
+def spare_colour(grid: Grid) -> int | None:
+    """The colour with one free cell more than the other, else None."""
+    found = spare(grid)
+    return found[0] if found is not None and found[1] == 1 else None
 
 
 def test_a_taken_corner_moves_the_hole_elsewhere() -> None:
