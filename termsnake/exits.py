@@ -4,4 +4,5 @@ from typing import Final
 
 EXIT_OUTPUT: Final = 1  # the output could not be written (a full disk, a closed pipe)
 EXIT_USAGE: Final = 2  # a bad argument, file or board, said in one line
+EXIT_TERMINAL_GONE: Final = 1  # the terminal's input ended without a hang-up signal
 EXIT_INTERRUPTED: Final = 130  # Ctrl-C, as a shell reports a process that SIGINT ended

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Final, NoReturn
 
 from termsnake.core.speed import MAX_SPEED
+from termsnake.exits import EXIT_USAGE
 from termsnake.formats.text import printable, shorten
 
 MAX_SIDE: Final = 200
@@ -24,7 +25,9 @@ class OneLineParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         # argparse quotes some arguments it names (repr) but not the unrecognized ones.
-        self.exit(2, f"{self.prog}: error: {printable(message)} (see {self.prog} --help)\n")
+        self.exit(
+            EXIT_USAGE, f"{self.prog}: error: {printable(message)} (see {self.prog} --help)\n"
+        )
 
     def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
         # argparse drops write errors, so `--help >/dev/full` would exit 0 having printed

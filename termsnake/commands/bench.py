@@ -35,6 +35,7 @@ from termsnake.bench.tally import Tally
 from termsnake.commands import args as cliargs
 from termsnake.commands.args import Subparsers
 from termsnake.core.level import Level
+from termsnake.exits import EXIT_USAGE
 from termsnake.formats.fileio import read_capped, write_atomic
 from termsnake.formats.text import printable
 from termsnake.learn.cluster import ClusterError, connect, map_on
@@ -189,7 +190,7 @@ def engine_log_dir(solvers: Sequence[str], record_dir: Path | None) -> str | Non
 
 def _fail(message: str) -> int:
     print(f"termsnake bench: error: {printable(message)}", file=sys.stderr)  # paths: anything
-    return 2
+    return EXIT_USAGE
 
 
 def _unique(items: Iterable[Any]) -> list[Any]:
@@ -246,7 +247,7 @@ def prepare(args: argparse.Namespace) -> Setup | int:
         except BenchError as e:
             if e.located:
                 print(e, file=sys.stderr)
-                return 2
+                return EXIT_USAGE
             return _fail(str(e))
     record_dir = Path(args.record_dir) if args.record_dir is not None else None
     if record_dir is not None:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from termsnake.core.game import Game
 from termsnake.core.level import DEFAULT_LENGTH, Level, open_level
-from termsnake.exits import EXIT_USAGE
+from termsnake.exits import EXIT_OUTPUT, EXIT_USAGE
 from termsnake.formats import presets
 from termsnake.formats.diagnostics import LevelError
 from termsnake.formats.fileio import write_new
@@ -20,7 +20,7 @@ from termsnake.formats.scores import ScoreKey, ScoreStore, keep_score
 from termsnake.formats.settings import SettingsError, load_settings, merge, settings_path
 from termsnake.formats.text import printable, shorten
 from termsnake.solvers.base import Solver, SolverUnavailable, engine_log
-from termsnake.solvers.registry import create, resolve_name
+from termsnake.solvers.registry import create
 from termsnake.tui.runner import (
     Look,
     Played,
@@ -88,7 +88,6 @@ def config_level_problem(origin: str, name: str, error: LevelError) -> str:
 def prepare_solver(name: str, game: Game, engine_timeout: float | None = None) -> Solver:
     """The named solver, set up for this game; UsageError on an unknown name or a bad board."""
     try:
-        resolve_name(name)
         solver = create(name, engine_timeout=engine_timeout)
         solver.setup(game)
     except ValueError as e:
@@ -318,6 +317,8 @@ def save_record(game: Game, solver_name: str | None, path: str | None, ours: boo
     try:
         target = write_new(path, data)
     except OSError as e:
-        return Saved(errors=(f"could not save the replay to {shown}: {e.strerror or e}",), code=1)
+        return Saved(
+            errors=(f"could not save the replay to {shown}: {e.strerror or e}",), code=EXIT_OUTPUT
+        )
     moved = "" if str(target) == path or ours else f" ({shown} appeared meanwhile and was kept)"
     return Saved(lines=(f"Replay saved to {printable(str(target))}{moved}",), path=str(target))

@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 
 from termsnake.commands import args as cliargs
+from termsnake.core.level import DEFAULT_LENGTH
+from termsnake.core.speed import DEFAULT_SPEED
 from termsnake.solvers.registry import registered_names
 from termsnake.tui.controllers import KEY_PRESETS
 
@@ -20,14 +22,22 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--wrap", action="store_true", help="with --size: the edges wrap around (a torus)"
     )
-    p.add_argument("--length", type=cliargs.positive_int, help="the starting length (default 3)")
+    p.add_argument(
+        "--length",
+        type=cliargs.positive_int,
+        help=f"the starting length (default: the level's, {DEFAULT_LENGTH} on an open board)",
+    )
     p.add_argument(
         "--ai",
         metavar="SOLVER",
         help=f"watch a bot: {', '.join(registered_names())}, a plugin's name (termsnake solvers "
         "lists them), exec:COMMAND or neuro:WEIGHTS",
     )
-    p.add_argument("--speed", type=cliargs.speed, help="moves per second (default 8)")
+    p.add_argument(
+        "--speed",
+        type=cliargs.speed,
+        help=f"moves per second (default {DEFAULT_SPEED:g}, or config.toml's speed)",
+    )
     p.add_argument("--seed", type=cliargs.seed, help="the food sequence (default: random)")
     p.add_argument("--record", metavar="FILE", help="save a replay of the game to FILE")
     cliargs.add_engine_timeout(p)

@@ -14,6 +14,7 @@ from termsnake.core.game import Game
 from termsnake.core.geometry import Direction, Point
 from termsnake.core.level import Level
 from termsnake.core.speed import MAX_SPEED
+from termsnake.exits import EXIT_USAGE
 from termsnake.formats.replay import Replay, ReplayError, load_replay
 from termsnake.formats.text import printable, shorten
 from termsnake.formats.verify import PlaybackGame, verify
@@ -97,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
         if not message.startswith(f"{args.file}:"):
             message = f"{args.file}: {message}"
         print(f"termsnake replay: error: {printable(message)}", file=sys.stderr)
-        return 2
+        return EXIT_USAGE
     solver = ReplaySolver(replay.moves, name=replay.solver or "person")
     # The names are the file's: long ones are cut, as a status line and a summary have room
     # for a name, not a page.

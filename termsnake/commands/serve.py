@@ -10,6 +10,7 @@ from pathlib import Path
 
 from termsnake.commands import args as cliargs
 from termsnake.commands.args import Subparsers
+from termsnake.exits import EXIT_USAGE
 from termsnake.formats.text import printable
 from termsnake.serve import limits
 
@@ -29,13 +30,13 @@ def add_parsers(sub: Subparsers) -> None:
         type=cliargs.not_empty(
             "give an address (0.0.0.0 or :: for every interface)", blank_too=True
         ),
-        default="127.0.0.1",
+        default=limits.HOST,
         help="address to listen on (default %(default)s; 0.0.0.0 or :: for every interface)",
     )
     parser.add_argument(
         "--port",
         type=cliargs.int_at_least(0, 65535),
-        default=2222,
+        default=limits.PORT,
         help="port (default %(default)s; 0: any free one)",
     )
     parser.add_argument("--host-key", metavar="PATH", help="a private host key to use")
@@ -90,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
     except ImportError as e:
         print(f"termsnake serve: needs the serve extra ({e.name} is missing): "
               "pip install 'termsnake[serve]'", file=sys.stderr)  # fmt: skip
-        return 2
+        return EXIT_USAGE
     logging.basicConfig(level=logging.INFO, format="termsnake serve: %(message)s")
     logging.getLogger("asyncssh").setLevel(logging.WARNING)  # a line per packet is too many
     try:
@@ -98,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
         key = hostkey.load_or_create(path)
     except hostkey.HostKeyError as e:
         print(f"termsnake serve: host key {printable(f'{path}: {e}')}", file=sys.stderr)
-        return 2
+        return EXIT_USAGE
     authorized = None
     if args.authorized_keys is not None:
         try:
@@ -106,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
         except hostkey.HostKeyError as e:
             where = printable(f"{args.authorized_keys}: {e}")
             print(f"termsnake serve: --authorized-keys {where}", file=sys.stderr)
-            return 2
+            return EXIT_USAGE
     config = server.Config(
         host=args.host, port=args.port, host_key=key, authorized_keys=authorized,
         max_sessions=args.max_sessions, max_per_address=args.max_per_address,
@@ -119,5 +120,5 @@ def run(args: argparse.Namespace) -> int:
         where = printable(f"{args.host}:{args.port}")
         print(f"termsnake serve: cannot listen on {where}: {e.strerror or e}",
               file=sys.stderr)  # fmt: skip
-        return 2
+        return EXIT_USAGE
     return 0

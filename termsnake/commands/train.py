@@ -8,6 +8,7 @@ from typing import Final
 
 from termsnake.commands import args as cliargs
 from termsnake.commands.args import Subparsers
+from termsnake.exits import EXIT_USAGE
 
 # Memory and the checkpoint grow with each: a run must fit in memory and its checkpoint be
 # one that --resume reads back (termsnake.learn.training.MAX_CHECKPOINT).
@@ -66,5 +67,5 @@ def run(args: argparse.Namespace) -> int:
     except ImportError as e:
         print(f"termsnake train: needs the learn extra ({e.name} is missing): "
               "pip install 'termsnake[learn]'", file=sys.stderr)  # fmt: skip
-        return 2
+        return EXIT_USAGE
     return training.main(args)

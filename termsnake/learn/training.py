@@ -17,6 +17,7 @@ from typing import Final
 from tqdm import tqdm
 
 from termsnake.core.level import Level, open_level
+from termsnake.exits import EXIT_USAGE
 from termsnake.formats.diagnostics import LevelError
 from termsnake.formats.fileio import TooLarge, read_capped, write_atomic
 from termsnake.formats.presets import load_level
@@ -206,7 +207,7 @@ def _first(done: int) -> str:
 
 def _error(message: str) -> int:
     print(f"termsnake train: error: {printable(' '.join(message.split()))}", file=sys.stderr)
-    return 2
+    return EXIT_USAGE
 
 
 def main(args: argparse.Namespace) -> int:
@@ -220,7 +221,7 @@ def main(args: argparse.Namespace) -> int:
         check_outputs(out)
     except LevelError as e:  # its lines say where and "error:" already, as `check` prints them
         print(e, file=sys.stderr)
-        return 2
+        return EXIT_USAGE
     except ValueError as e:
         return _error(str(e))
     run = Run(state, state.generation if args.resume else None)

@@ -7,6 +7,8 @@ from __future__ import annotations
 from typing import Final
 
 # Options of `termsnake serve` (their defaults).
+HOST: Final = "127.0.0.1"  # this machine only: every interface must be asked for
+PORT: Final = 2222
 MAX_SESSIONS: Final = 64  # players at once (Gate)
 MAX_PER_ADDRESS: Final = 3  # connections from one address (Gate)
 LOGIN_TIMEOUT: Final = 30.0  # seconds to log in and start a game

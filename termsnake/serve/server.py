@@ -46,8 +46,8 @@ NO_PTY: Final = "termsnake needs a terminal: connect with ssh -t (and no command
 class Config:
     """How the server runs; the command line fills it."""
 
-    host: str = "127.0.0.1"
-    port: int = 2222
+    host: str = caps.HOST
+    port: int = caps.PORT
     host_key: asyncssh.SSHKey | None = None
     authorized_keys: asyncssh.SSHAuthorizedKeys | None = None
     max_sessions: int = caps.MAX_SESSIONS

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from termsnake.core.game import Game
-from termsnake.exits import EXIT_INTERRUPTED, EXIT_USAGE
+from termsnake.exits import EXIT_INTERRUPTED, EXIT_TERMINAL_GONE, EXIT_USAGE
 from termsnake.formats.settings import Settings, SettingsError, load_settings
 from termsnake.solvers.base import Solver, finish
 from termsnake.tui import terminal
@@ -21,7 +21,6 @@ from termsnake.tui.session import Mode, Session
 from termsnake.tui.summary import summary
 from termsnake.tui.view import GLYPH_SETS, Glyphs
 
-EXIT_TERMINAL_GONE = 1  # the terminal went away without a hang-up signal
 INPUT_ENDED = "the terminal's input ended"
 
 

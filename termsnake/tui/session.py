@@ -14,7 +14,13 @@ import blessed
 from termsnake.core.game import Game, Outcome
 from termsnake.core.speed import DEFAULT_SPEED, MAX_SPEED, faster, slower
 from termsnake.solvers.base import Interrupted, decide, set_interrupt
-from termsnake.tui.controllers import Command, Controller, KeyboardController, key_name
+from termsnake.tui.controllers import (
+    Command,
+    Controller,
+    KeyboardController,
+    key_name,
+    normalize_key,
+)
 from termsnake.tui.screen import Screen, Stream
 from termsnake.tui.terminal import Terminated
 from termsnake.tui.view import (
@@ -299,7 +305,7 @@ class Session:
             # died) does not dismiss the board; a bot's watcher holds no steering key.
             key = self.term.inkey(timeout=POLL)
             if key and self.clock() - shown >= deaf:
-                self.again = self.offer_again and str(key).lower() == "r"
+                self.again = self.offer_again and normalize_key(key_name(key)) == "r"
                 break
         if self.stop_signal is not None:
             raise Terminated(self.stop_signal)  # a signal on the final board still counts

@@ -14,6 +14,7 @@ import wcwidth
 from termsnake.core.board import Board
 from termsnake.core.game import Game
 from termsnake.core.geometry import Point
+from termsnake.core.speed import DEFAULT_SPEED
 from termsnake.formats.text import printable
 
 
@@ -77,7 +78,7 @@ class Hud:
 
     who: str = "you"
     level: str = ""
-    speed: float = 8.0
+    speed: float = DEFAULT_SPEED
     paused: bool = False
     message: str = ""
     best: int | None = None

@@ -430,12 +430,17 @@ def test_the_command_refuses_bad_files(tmp_path: Path, content: str | None, mess
 def test_speed_is_the_shared_type(capsys: pytest.CaptureFixture[str]) -> None:
     parser = cli.build_parser()
     assert parser.parse_args(["replay", "r.json", "--speed", "1000"]).speed == 1000.0
-    for speed in ("1001", "inf", "nan", "0"):
+    for speed, says in [
+        ("1001", "at most 1000"),
+        ("0", "at most 1000"),
+        ("inf", "expected a number, not 'inf'"),
+        ("nan", "expected a number, not 'nan'"),
+    ]:
         with pytest.raises(SystemExit) as info:
             parser.parse_args(["replay", "r.json", "--speed", speed])
         assert info.value.code == 2
         err = capsys.readouterr().err
-        assert err.count("\n") == 1 and "at most 1000" in err, speed
+        assert err.count("\n") == 1 and says in err, speed
 
 
 def test_the_command_checks_its_arguments(tmp_path: Path) -> None:
