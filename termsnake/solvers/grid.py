@@ -41,7 +41,7 @@ class Grid:
     adj: tuple[tuple[int, ...], ...]
     walls: bytes  # 1 for a wall, 0 for a free cell: a search's starting "visited" array
     degree: tuple[int, ...]  # each cell's number of neighbours
-    light: int  # free cells with (x + y) odd
+    dark: int  # free cells with (x + y) odd: dark, as on a chessboard whose (0, 0) is light
 
     def index(self, p: Point) -> int:
         """The index of cell ``p``."""
@@ -91,8 +91,8 @@ def grid_of(board: Board) -> Grid:
     step = tuple(tuple(row) for row in step_rows)
     walls = bytes(0 if f else 1 for f in free)
     degree = tuple(len(a) for a in adj)
-    light = sum(1 for p in points if free[p.y * w + p.x] and (p.x + p.y) % 2)
-    return Grid(board, w, h, n, points, free, step, tuple(adj), walls, degree, light)
+    dark = sum(1 for p in points if free[p.y * w + p.x] and (p.x + p.y) % 2)
+    return Grid(board, w, h, n, points, free, step, tuple(adj), walls, degree, dark)
 
 
 def body_free_at(grid: Grid, body: Sequence[Point], lag: int = 0) -> list[int]:

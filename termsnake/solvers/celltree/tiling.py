@@ -223,10 +223,10 @@ def tile(
         return "the board has an odd number of free cells"
     if board.size > MAX_CELLS:
         return f"blocks of other shapes than 2x2 are cut on boards of at most {MAX_CELLS} cells"
-    light = sum((p.x + p.y) % 2 for p in board.free_cells)
+    dark = sum((p.x + p.y) % 2 for p in board.free_cells)
     # Every block has as many light cells as dark, where the colours alternate across the edges
     # (on a board that wraps with an odd side they do not).
-    if 2 * light != board.size and not (board.wrap and (board.width % 2 or board.height % 2)):
+    if 2 * dark != board.size and not (board.wrap and (board.width % 2 or board.height % 2)):
         return "the free cells are not half light, half dark like a chessboard's"
     places = _placements(board, offset, squares_first, notched)
     sides = _sides_of(board, False)

@@ -110,7 +110,7 @@ class _Start:
     """The search's state before its first move: what is visited, and how many ways on each
     empty cell has (``usable``: its unvisited neighbours, the moving end and the tail)."""
 
-    __slots__ = ("anchor_open", "dead", "light", "remaining", "usable", "visited")
+    __slots__ = ("anchor_open", "dark", "dead", "remaining", "usable", "visited")
 
     def __init__(self, grid: Grid, body: Sequence[int], skip: Sequence[int] = ()) -> None:
         adj = grid.adj
@@ -133,12 +133,12 @@ class _Start:
                     usable[u] -= 1
             self.dead = any(usable[u] < 2 for c in taken for u in adj[c] if not visited[u])
             gone = [*body, *skip]
-            self.light = grid.light - sum((c % w + c // w) & 1 for c in gone)
+            self.dark = grid.dark - sum((c % w + c // w) & 1 for c in gone)
         else:
             # Few cells empty (late in a game): count their ways one by one.
             head, anchor = body[0], body[-1]
             usable = [0] * grid.cells
-            light = 0
+            dark = 0
             dead = False
             c = visited.find(0)
             while c >= 0:
@@ -148,10 +148,10 @@ class _Start:
                         ways += 1
                 usable[c] = ways
                 dead = dead or ways < 2
-                light += (c % w + c // w) & 1
+                dark += (c % w + c // w) & 1
                 c = visited.find(0, c + 1)
             self.dead = dead
-            self.light = light
+            self.dark = dark
         self.usable = usable
         self.anchor_open = sum(1 for u in adj[body[-1]] if not visited[u])
 
@@ -166,7 +166,7 @@ class _Start:
         if not board.wrap or not (board.width % 2 or board.height % 2):
             w = grid.width
             first = 1 - ((head % w + head // w) & 1)
-            ones = self.light if first else self.remaining - self.light
+            ones = self.dark if first else self.remaining - self.dark
             if ones != (self.remaining + 1) // 2:
                 return False
         return flood_count(grid, head, self.visited) == self.remaining
