@@ -236,8 +236,9 @@ def _at_most(items: list[object], most: int, what: str) -> None:
 
 
 def _shown(value: object) -> str:
-    """A value from the file as a message quotes it: escaped, and cut if long."""
-    return shorten(repr(value))
+    """A value from the file as a message quotes it: escaped, and cut if long; an array or an
+    object by its kind (it may be megabytes)."""
+    return _kind(value) if isinstance(value, list | dict) else shorten(repr(value))
 
 
 def _direction(value: object, what: str) -> Direction:
