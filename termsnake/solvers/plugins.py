@@ -3,18 +3,14 @@ guard every plugin plays behind."""
 
 from __future__ import annotations
 
-import ctypes
 import io
 import itertools
-import os
 import sys
 import threading
 import unicodedata
 from collections.abc import Callable, Collection, Mapping
-from contextlib import suppress
 from dataclasses import dataclass
-from functools import cache
-from typing import TYPE_CHECKING, Any, ClassVar, Final, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from termsnake.core.game import Game
 from termsnake.core.geometry import Direction, Point
@@ -51,77 +47,22 @@ class _Quiet:
     lock = threading.Lock()
     depth = 0
     saved: tuple[Any, Any] = (None, None)
-    fds: ClassVar[list[tuple[int, int]]] = []  # (fd, its copy) while pointed at /dev/null
 
 
 def quietly(call: Callable[..., _T], *args: Any) -> _T:
-    """``call(*args)`` with sys.stdout and sys.stderr sent to a sink, and put back after; in
-    the main thread, file descriptors 1 and 2 too (C code and child processes write there)."""
-    entered = False
+    """``call(*args)`` with sys.stdout and sys.stderr sent to a sink, and put back after."""
+    with _Quiet.lock:
+        if _Quiet.depth == 0:
+            _Quiet.saved = (sys.stdout, sys.stderr)
+            sys.stdout = sys.stderr = _SINK
+        _Quiet.depth += 1
     try:
-        with _Quiet.lock:
-            if _Quiet.depth == 0:
-                _Quiet.saved = (sys.stdout, sys.stderr)
-            _Quiet.depth += 1
-            entered = True  # from here on the finally puts back whatever was put aside
-            if _Quiet.depth == 1:
-                sys.stdout = sys.stderr = _SINK
-                if threading.current_thread() is threading.main_thread():
-                    # Not in the server's bot threads: there fds 1 and 2 are the server's
-                    # log, which no client sees, and which other threads may be writing to.
-                    _mute(_Quiet.fds, _Quiet.saved)
         return call(*args)
     finally:
-        if entered:
-            with _Quiet.lock:
-                _Quiet.depth -= 1
-                if _Quiet.depth == 0:
-                    sys.stdout, sys.stderr = _Quiet.saved
-                    _unmute(_Quiet.fds, _Quiet.saved)
-
-
-def _mute(fds: list[tuple[int, int]], streams: tuple[Any, Any]) -> None:
-    """Fds 1 and 2 pointed at /dev/null, once what was written before is flushed out; each goes
-    in ``fds`` with a copy to put back before it is pointed away (none if it is closed)."""
-    _flush(streams)
-    null = os.open(os.devnull, os.O_WRONLY)
-    try:
-        for fd in (1, 2):
-            with suppress(OSError):  # closed (termsnake started with >&-)
-                fds.append((fd, os.dup(fd)))
-                os.dup2(null, fd)
-    finally:
-        os.close(null)
-
-
-def _unmute(fds: list[tuple[int, int]], streams: tuple[Any, Any]) -> None:
-    """The fds in ``fds`` put back, once what the plugin left in buffers (Python's, C's) is
-    flushed to /dev/null."""
-    try:
-        _flush(streams)
-        c_flush = _c_flush()
-        if c_flush is not None:
-            c_flush(None)  # every C stream
-    finally:
-        while fds:
-            fd, copy = fds.pop()
-            os.dup2(copy, fd)
-            os.close(copy)
-
-
-@cache
-def _c_flush() -> Callable[[Any], Any] | None:
-    """C's fflush, if this platform lets ctypes find it."""
-    try:
-        return ctypes.CDLL(None).fflush
-    except (OSError, AttributeError):
-        return None
-
-
-def _flush(streams: tuple[Any, Any]) -> None:
-    for stream in streams:
-        with suppress(OSError, ValueError, AttributeError):  # gone, closed, or None
-            stream.flush()
+        with _Quiet.lock:
+            _Quiet.depth -= 1
+            if _Quiet.depth == 0:
+                sys.stdout, sys.stderr = _Quiet.saved
 
 
 def what(e: BaseException) -> str:

@@ -7,9 +7,6 @@ from pathlib import Path
 from plugin_dist import make_dist
 
 BAD = '''
-import ctypes
-import os
-import subprocess
 import sys
 import time
 
@@ -104,21 +101,6 @@ class Printer(Walker):
         return super().next_direction(game)
 
 
-class FdPrinter(Walker):
-    """Writes past sys.stdout: to the file descriptors, from C, and from a child process."""
-
-    def setup(self, game):
-        super().setup(game)
-        subprocess.run("echo CHILD; echo CHILD2 >&2", shell=True)
-
-    def next_direction(self, game):
-        os.write(1, b"\\x1b[2JFD1")
-        os.write(2, b"\\x1b[41mFD2")
-        sys.__stdout__.write("DUNDER")
-        ctypes.CDLL(None).printf(b"CPRINTF")  # stays in C's buffer, written at exit
-        return super().next_direction(game)
-
-
 class CtlName(Walker):
     name = "ctl\\x1b[31mname\\n2nd line"
 
@@ -141,7 +123,6 @@ ENTRIES = {
     "mutator": "badbots:Mutator",
     "badoverlay": "badbots:BadOverlay",
     "printer": "badbots:Printer",
-    "fdprinter": "badbots:FdPrinter",
     "ctlname": "badbots:CtlName",
     "sleeper": "badbots:Sleeper",
     "importraises": "badboom:X",

@@ -59,14 +59,14 @@ def test_bench_counts_a_failing_plugin_as_lost_games_and_keeps_its_prints_off_st
     tmp_path: Path,
 ) -> None:
     done = termsnake(
-        tmp_path, "bench", "--ai", "moveraises,seven,exits,printer,fdprinter,mutator,setupraises",
+        tmp_path, "bench", "--ai", "moveraises,seven,exits,printer,mutator,setupraises",
         "--games", "2", "--size", "6x6", "--json",
     )  # fmt: skip
     assert done.returncode == 0
     rows = {row["solver"]: row for row in json.loads(done.stdout)}
     assert [rows[s]["deaths"] for s in ("moveraises", "seven", "exits")] == [2, 2, 2]
     assert rows["moveraises"]["mean_steps"] == 3.0
-    assert rows["printer"]["games"] == rows["fdprinter"]["games"] == rows["mutator"]["games"] == 2
+    assert rows["printer"]["games"] == rows["mutator"]["games"] == 2
     assert r"unavailable: plugin setupraises could not set up" in done.stderr
     assert_clean(done.stdout + done.stderr)
 
