@@ -23,7 +23,17 @@ MAX_REPLAY_BYTES: Final = 64 * 1024 * 1024
 # At most this many moves whatever the board, so that a replay's expanded moves (a list of
 # directions, 8 bytes a move) fit in memory.
 MAX_MOVES: Final = 10_000_000
-MAX_ARRAYS: Final = 2 * MAX_FILE_BYTES + 1024  # a body and a food list, and room for names
+# What a replay may hold before it is decoded, counted in its text: decoded, each value is an
+# object of its own, and 64 MiB of small ones take gigabytes. The body and the foods hold at
+# most a level file's cells, the rows half as many strings; names (an engine's command, up to
+# 128 KiB) and the forfeit cause add the rest.
+_NAMES: Final = 256 * 1024
+MOST_IN_TEXT: Final = {
+    ",": 4 * MAX_FILE_BYTES + _NAMES,  # every value but one in each array or object
+    "[": 2 * MAX_FILE_BYTES + _NAMES,
+    '"': MAX_FILE_BYTES + 2 * _NAMES,
+    "{": _NAMES,
+}
 
 _KEYS: Final = ("format", "board", "start", "seed", "solver", "moves", "foods", "result")
 _BOARD_KEYS: Final = ("name", "rows", "wrap")
@@ -94,14 +104,13 @@ class Replay:
     @classmethod
     def from_json(cls, text: str) -> Replay:
         """Parse and validate replay text; ReplayError saying what is wrong, never anything else."""
-        # Counted before decoding: decoded, each array is an object of its own, and 64 MiB of
-        # small ones take gigabytes. No replay needs more: a body and a food list of at most a
-        # level file's cells, names aside.
-        arrays = text.count("[")
-        if arrays > MAX_ARRAYS:
-            raise ReplayError(
-                f"holds {arrays} arrays, more than a replay of any board needs ({MAX_ARRAYS})"
-            )
+        for mark, most in MOST_IN_TEXT.items():
+            count = text.count(mark)
+            if count > most:
+                raise ReplayError(
+                    f"holds {count} {mark!r} characters, more than a replay of any board has "
+                    f"({most})"
+                )
         try:
             obj = json.loads(text)
         except (ValueError, RecursionError) as e:  # JSONDecodeError is a ValueError
