@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from termsnake.core.game import Game
 from termsnake.core.geometry import Direction, Point
+from termsnake.exits import Terminated
 from termsnake.formats.text import printable, shorten
 from termsnake.solvers.base import SolverFailed, SolverUnavailable
 
@@ -24,6 +25,9 @@ GROUP: Final = "termsnake.solvers"
 NAME_LIMIT: Final = 40  # the longest plugin name shown whole
 WHY_LIMIT: Final = 160  # the longest error text of a plugin's shown whole
 _T = TypeVar("_T")
+# What a plugin's guard lets through: Ctrl-C, and the exception an ending signal's handler
+# raises (SIGTERM while a plugin sets up: termsnake exits 128 + n, not "the plugin failed").
+_USERS: Final = (KeyboardInterrupt, Terminated)
 
 
 class _Sink(io.TextIOBase):
@@ -69,7 +73,7 @@ def what(e: BaseException) -> str:
     """``Type: message`` of an exception a plugin raised, escaped and cut for one line."""
     try:
         text = str(e)
-    except KeyboardInterrupt:
+    except _USERS:
         raise
     except BaseException:  # a plugin's exception may fail even to say what it is
         text = ""
@@ -90,7 +94,7 @@ class Plugin:
         """Import the factory; PluginError (one line, naming the plugin) if that fails."""
         try:
             factory = quietly(self.entry.load)
-        except KeyboardInterrupt:  # Ctrl-C stays the user's
+        except _USERS:  # Ctrl-C and ending signals stay the user's
             raise
         except BaseException as e:  # a broken plugin must not take termsnake down
             raise PluginError(f"{self.describe()} failed to import: {what(e)}") from None
@@ -103,7 +107,7 @@ class Plugin:
         factory = self.load()
         try:
             solver = quietly(factory)
-        except KeyboardInterrupt:
+        except _USERS:
             raise
         except BaseException as e:  # its own BaseException subclasses, GeneratorExit too
             raise PluginError(f"{self.describe()} could not be made: {what(e)}") from None
@@ -209,7 +213,7 @@ class Guarded:
             quietly(self.solver.setup, self._shadow)
         except (SolverUnavailable, SolverFailed) as e:
             raise SolverUnavailable(shorten(str(e), WHY_LIMIT) or self.label) from None
-        except KeyboardInterrupt:
+        except _USERS:
             raise
         except BaseException as e:  # its own BaseException subclasses, GeneratorExit too
             raise SolverUnavailable(f"{self.label} could not set up: {what(e)}") from None
@@ -220,7 +224,7 @@ class Guarded:
             move = quietly(self.solver.next_direction, self._view(game))
         except SolverFailed as e:
             raise SolverFailed(shorten(str(e), WHY_LIMIT) or f"{self.label} failed") from None
-        except KeyboardInterrupt:
+        except _USERS:
             raise
         except BaseException as e:  # its own BaseException subclasses, GeneratorExit too
             raise SolverFailed(f"{self.label} raised {what(e)}") from None
@@ -245,6 +249,8 @@ class Guarded:
                 and 0 <= p.y < board.height
                 and _glyph(g)
             }
+        except Terminated:
+            raise
         except Exception:
             return {}
 
@@ -255,7 +261,7 @@ class Guarded:
             finish = getattr(self.solver, "finish", None)
             if callable(finish):
                 quietly(finish, self._view(game))
-        except KeyboardInterrupt:
+        except _USERS:
             raise
         except BaseException:
             pass

@@ -18,20 +18,16 @@ from blessed._capabilities import TermcapResponse
 from blessed.keyboard import DEFAULT_ESCDELAY, Keystroke
 from blessed.terminal import WINSZ
 
+from termsnake.exits import Terminated
+
+__all__ = ["Terminated"]  # where the game's code has always imported it from
+
 # The signals whose default would end the game with the terminal left as the game set it
 # (Ctrl-\ sends SIGQUIT): each ends it as SIGTERM does, terminal restored, score and replay kept.
 ENDING_SIGNALS: Final = (
     signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT,
     signal.SIGUSR1, signal.SIGUSR2, signal.SIGALRM,
 )  # fmt: skip
-
-
-class Terminated(Exception):
-    """One of ENDING_SIGNALS arrived: unwind, restore the terminal, exit 128 + signal."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signal.Signals(signum).name)
-        self.signum = signum
 
 
 MAX_TYPED_AHEAD: Final = 64  # characters of keys: more than a person types in a frame (a paste)

@@ -3,6 +3,7 @@ termsnake goes on, and nothing of it reaches the terminal raw."""
 
 from __future__ import annotations
 
+import signal
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,8 +12,9 @@ import pytest
 from bad_plugin_dist import make_bad_dist
 
 from termsnake.core.game import Game, Outcome
-from termsnake.core.geometry import Point
+from termsnake.core.geometry import Direction, Point
 from termsnake.core.level import open_level
+from termsnake.exits import Terminated
 from termsnake.solvers import SolverUnavailable, create, play, registry
 from termsnake.solvers.plugins import Guarded
 
@@ -140,6 +142,31 @@ def test_a_plugins_prints_go_nowhere(bad: None, capfd: pytest.CaptureFixture[str
     play(game(), create("printer"), max_steps=3)
     out, err = capfd.readouterr()
     assert out == err == ""
+
+
+class SignalledWhile:
+    """A plugin during whose call an ending signal arrives: the handler raises Terminated."""
+
+    name = "signalled"
+
+    def setup(self, game: Game) -> None:
+        raise Terminated(signal.SIGTERM)
+
+    def next_direction(self, game: Game) -> Direction:
+        raise Terminated(signal.SIGHUP)
+
+    def overlay(self, game: Game) -> dict[Point, str]:
+        raise Terminated(signal.SIGHUP)
+
+
+def test_an_ending_signal_during_a_plugins_call_is_not_the_plugins_failure() -> None:
+    # termsnake then exits 128 + n with its terminal restored, not 2 for a broken plugin.
+    guarded = Guarded(SignalledWhile(), "signalled")
+    with pytest.raises(Terminated):
+        guarded.setup(game())
+    for call in (guarded.next_direction, guarded.overlay):
+        with pytest.raises(Terminated):
+            call(game())
 
 
 def test_unknown_names_list_plugin_names_escaped(bad: None) -> None:
