@@ -11,7 +11,7 @@ from pathlib import Path
 
 from termsnake.core.game import Game
 from termsnake.core.level import DEFAULT_LENGTH, Level, open_level
-from termsnake.exits import EXIT_OUTPUT, EXIT_USAGE
+from termsnake.exits import EXIT_OUTPUT, EXIT_USAGE, Terminated
 from termsnake.formats import presets
 from termsnake.formats.diagnostics import LevelError
 from termsnake.formats.fileio import write_new
@@ -34,7 +34,6 @@ from termsnake.tui.summary import summary
 from termsnake.tui.terminal import (
     ENDING_SIGNALS,
     Handler,
-    Terminated,
     check_terminal,
     ignore_more_hangups,
     raise_terminated,

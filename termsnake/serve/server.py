@@ -19,6 +19,7 @@ from typing import Final
 
 import asyncssh
 
+from termsnake.exits import Terminated
 from termsnake.formats.places import data_dir
 from termsnake.formats.scores import ScoreStore
 from termsnake.serve import limits as caps  # "limits" is also a Config field
@@ -26,7 +27,6 @@ from termsnake.serve.gate import Gate
 from termsnake.serve.hub import Hub
 from termsnake.serve.terminal import ChannelOutput, ChannelTerminal, Closed
 from termsnake.serve.visit import Idle, Limits, TimeUp, Visit
-from termsnake.tui.terminal import Terminated
 
 log = logging.getLogger("termsnake.serve")
 # No chacha20-poly1305 and no umac, which OpenSSH clients would pick first: asyncssh builds

@@ -16,6 +16,7 @@ from typing import Final
 
 from termsnake.core.game import Game, new_seed
 from termsnake.core.level import Level, with_length
+from termsnake.exits import Terminated
 from termsnake.formats.presets import load_preset, preset_names
 from termsnake.formats.scores import ScoreKey, keep_score, table
 from termsnake.formats.text import printable
@@ -29,7 +30,6 @@ from termsnake.tui.controllers import KEY_PRESETS, help_lines, key_name, make_co
 from termsnake.tui.screen import Screen
 from termsnake.tui.session import Mode, Session
 from termsnake.tui.summary import summary
-from termsnake.tui.terminal import Terminated
 from termsnake.tui.view import (
     Hud,
     clip,

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from termsnake.core.game import Game
-from termsnake.exits import EXIT_INTERRUPTED, EXIT_TERMINAL_GONE, EXIT_USAGE
+from termsnake.exits import EXIT_INTERRUPTED, EXIT_TERMINAL_GONE, EXIT_USAGE, Terminated
 from termsnake.formats.settings import Settings, SettingsError, load_settings
 from termsnake.solvers.base import Solver, finish
 from termsnake.tui import terminal
@@ -203,7 +203,7 @@ def run(
             _suspend(noted)
     except KeyboardInterrupt:
         code = EXIT_INTERRUPTED
-    except terminal.Terminated as e:
+    except Terminated as e:
         code = 128 + e.signum
     except EOFError:  # the keyboard is gone (a closed pty sends no SIGHUP to a non-owner)
         code, note = _gone(session), INPUT_ENDED
@@ -223,7 +223,7 @@ def _suspend(noted: Sequence[int]) -> None:
     sends a stopped job SIGTERM, then SIGCONT)."""
     terminal.stop_process()
     if noted:
-        raise terminal.Terminated(noted[0])
+        raise Terminated(noted[0])
 
 
 def _gone(session: Session) -> int:

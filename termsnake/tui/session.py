@@ -13,6 +13,7 @@ import blessed
 
 from termsnake.core.game import Game, Outcome
 from termsnake.core.speed import DEFAULT_SPEED, MAX_SPEED, faster, slower
+from termsnake.exits import Terminated
 from termsnake.solvers.base import Interrupted, decide, set_interrupt
 from termsnake.tui.controllers import (
     Command,
@@ -22,7 +23,6 @@ from termsnake.tui.controllers import (
     normalize_key,
 )
 from termsnake.tui.screen import Screen, Stream
-from termsnake.tui.terminal import Terminated
 from termsnake.tui.view import (
     ASCII,
     Glyphs,

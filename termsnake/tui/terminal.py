@@ -20,8 +20,6 @@ from blessed.terminal import WINSZ
 
 from termsnake.exits import Terminated
 
-__all__ = ["Terminated"]  # where the game's code has always imported it from
-
 # The signals whose default would end the game with the terminal left as the game set it
 # (Ctrl-\ sends SIGQUIT): each ends it as SIGTERM does, terminal restored, score and replay kept.
 ENDING_SIGNALS: Final = (
