@@ -15,6 +15,7 @@ from blessed.keyboard import Keystroke
 from termsnake.core.game import Game, Outcome
 from termsnake.core.geometry import Direction
 from termsnake.core.level import open_level
+from termsnake.exits import Terminated
 from termsnake.tui import session as app
 from termsnake.tui import terminal
 from termsnake.tui.controllers import KeyboardController, make_controller
@@ -173,7 +174,7 @@ def test_a_signal_on_the_final_board_ends_with_its_code(clock: FakeClock) -> Non
         return real_inkey(timeout)
 
     s.term.inkey = inkey  # type: ignore[method-assign,assignment]
-    with pytest.raises(terminal.Terminated) as caught:
+    with pytest.raises(Terminated) as caught:
         s.run()
     assert s.game.outcome is Outcome.DIED and caught.value.signum == 15
 
