@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -15,7 +15,7 @@ from termsnake.core.level import Level
 from termsnake.core.moves import TooManyMoves, compress, expand_directions
 from termsnake.formats.fileio import TooLarge, describe_parse_error, read_capped
 from termsnake.formats.levelfile import MAX_FILE_BYTES
-from termsnake.formats.text import first_hidden, printable, shorten
+from termsnake.formats.text import first_hidden, json_kind, json_shown, printable
 
 FORMAT: Final = "termsnake-replay/1"
 # Files over this are refused unread: a replay within the limits below is far smaller.
@@ -122,13 +122,13 @@ class Replay:
         """Validate a decoded JSON value field by field; ReplayError on anything malformed."""
         top = _object(obj, "the replay", _KEYS)
         if top["format"] != FORMAT:
-            raise ReplayError(f"format must be {FORMAT!r}, not {_shown(top['format'])}")
+            raise ReplayError(f"format must be {FORMAT!r}, not {json_shown(top['format'])}")
         board = _object(top["board"], "board", _BOARD_KEYS)
         name = _name(board["name"], "board.name")
         rows = _rows(board["rows"])
         wrap = board["wrap"]
         if not isinstance(wrap, bool):
-            raise ReplayError(f"board.wrap must be true or false, not {_shown(wrap)}")
+            raise ReplayError(f"board.wrap must be true or false, not {json_shown(wrap)}")
         start = _object(top["start"], "start", _START_KEYS)
         free = sum(row.count(".") for row in rows)
         body = _points(start["body"], "start.body", free)
@@ -148,7 +148,7 @@ class Replay:
         except ValueError:
             known = ", ".join(o.value for o in Outcome)
             raise ReplayError(
-                f"result.outcome must be one of {known}, not {_shown(outcome_text)}"
+                f"result.outcome must be one of {known}, not {json_shown(outcome_text)}"
             ) from None
         length = _integer(result["length"], "result.length", minimum=1)
         steps = _integer(result["steps"], "result.steps", minimum=0)
@@ -196,7 +196,7 @@ def _object(
     value: object, what: str, keys: Sequence[str], optional: Sequence[str] = ()
 ) -> dict[str, Any]:
     if not isinstance(value, dict):
-        raise ReplayError(f"{what} must be a JSON object, not {_kind(value)}")
+        raise ReplayError(f"{what} must be a JSON object, not {json_kind(value)}")
     missing = [k for k in keys if k not in value]
     if missing:
         raise ReplayError(f"{what} lacks {', '.join(repr(k) for k in missing)}")
@@ -206,17 +206,9 @@ def _object(
     return value
 
 
-def _kind(value: object) -> str:
-    names: Mapping[type, str] = {
-        dict: "an object", list: "an array", str: "a string", bool: "a boolean",
-        int: "a number", float: "a number", type(None): "null",
-    }  # fmt: skip
-    return names.get(type(value), type(value).__name__)
-
-
 def _string(value: object, what: str) -> str:
     if not isinstance(value, str):
-        raise ReplayError(f"{what} must be a string, not {_kind(value)}")
+        raise ReplayError(f"{what} must be a string, not {json_kind(value)}")
     return value
 
 
@@ -231,7 +223,7 @@ def _name(value: object, what: str) -> str:
 
 def _integer(value: object, what: str, *, minimum: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ReplayError(f"{what} must be an integer, not {_kind(value)}")
+        raise ReplayError(f"{what} must be an integer, not {json_kind(value)}")
     if minimum is not None and value < minimum:
         raise ReplayError(f"{what} must be at least {minimum}, not {value}")
     return value
@@ -244,18 +236,12 @@ def _at_most(items: list[object], most: int, what: str) -> None:
         raise ReplayError(f"{what} holds {len(items)} items, more than the {most} free cells")
 
 
-def _shown(value: object) -> str:
-    """A value from the file as a message quotes it: escaped, and cut if long; an array or an
-    object by its kind (it may be megabytes)."""
-    return _kind(value) if isinstance(value, list | dict) else shorten(repr(value))
-
-
 def _direction(value: object, what: str) -> Direction:
     text = _string(value, what)
     try:
         return Direction.from_letter(text)
     except ValueError:
-        raise ReplayError(f"{what} must be one of U, D, L, R, not {_shown(text)}") from None
+        raise ReplayError(f"{what} must be one of U, D, L, R, not {json_shown(text)}") from None
 
 
 def _rows(value: object) -> tuple[str, ...]:
@@ -310,7 +296,7 @@ def _moves(text: str, rows: Sequence[str]) -> tuple[Direction, ...]:
 
 def _points(value: object, what: str, most: int) -> tuple[Point, ...]:
     if not isinstance(value, list):
-        raise ReplayError(f"{what} must be an array of [x, y] pairs, not {_kind(value)}")
+        raise ReplayError(f"{what} must be an array of [x, y] pairs, not {json_kind(value)}")
     _at_most(value, most, what)
     points = []
     for i, item in enumerate(value):
@@ -324,7 +310,7 @@ def _points(value: object, what: str, most: int) -> tuple[Point, ...]:
 
 def _foods(value: object, most: int) -> tuple[tuple[int, Point], ...]:
     if not isinstance(value, list):
-        raise ReplayError(f"foods must be an array of [step, x, y], not {_kind(value)}")
+        raise ReplayError(f"foods must be an array of [step, x, y], not {json_kind(value)}")
     _at_most(value, most, "foods")
     foods: list[tuple[int, Point]] = []
     for i, item in enumerate(value):

@@ -16,7 +16,7 @@ from typing import Any, Final
 from termsnake.core.game import Game, Outcome
 from termsnake.formats.fileio import TooLarge, describe_parse_error, read_if_present, write_atomic
 from termsnake.formats.places import data_dir
-from termsnake.formats.text import align, shorten
+from termsnake.formats.text import align, json_shown, shorten
 
 FORMAT: Final = "termsnake-scores/1"
 FILE_NAME: Final = "scores.json"
@@ -63,10 +63,6 @@ def _one_line(text: str) -> bool:
     return 0 < len(text) <= MAX_NAME and text.isprintable()
 
 
-def _shown(value: object) -> str:
-    return shorten(repr(value), 60)
-
-
 @dataclass(frozen=True, slots=True)
 class ScoreKey:
     """What a best is kept for: level name, board size "WxH", start length, player."""
@@ -79,15 +75,15 @@ class ScoreKey:
     def __post_init__(self) -> None:
         if not isinstance(self.level, str) or not _one_line(self.level):
             raise ValueError(f"level must be a one-line string of 1 to {MAX_NAME} characters, "
-                             f"not {_shown(self.level)}")  # fmt: skip
+                             f"not {json_shown(self.level)}")  # fmt: skip
         if not isinstance(self.size, str) or not _SIZE.fullmatch(self.size):
-            raise ValueError(f"size must look like 20x10, not {_shown(self.size)}")
+            raise ValueError(f"size must look like 20x10, not {json_shown(self.size)}")
         if not _is_count(self.length, 1):
             raise ValueError(f"start length must be a whole number from 1 to {MAX_COUNT}, "
-                             f"not {_shown(self.length)}")  # fmt: skip
+                             f"not {json_shown(self.length)}")  # fmt: skip
         if not isinstance(self.player, str) or not _one_line(self.player):
             raise ValueError(f"player must be a one-line string of 1 to {MAX_NAME} characters, "
-                             f"not {_shown(self.player)}")  # fmt: skip
+                             f"not {json_shown(self.player)}")  # fmt: skip
 
     @classmethod
     def of(cls, level: str, width: int, height: int, length: int, player: str = PERSON) -> ScoreKey:
@@ -113,20 +109,20 @@ class ScoreEntry:
     def __post_init__(self) -> None:
         if not _is_count(self.length, 1):
             raise ValueError(f"length must be a whole number from 1 to {MAX_COUNT}, "
-                             f"not {_shown(self.length)}")  # fmt: skip
+                             f"not {json_shown(self.length)}")  # fmt: skip
         if not _is_count(self.steps, 0):
             raise ValueError(f"steps must be a whole number from 0 to {MAX_COUNT}, "
-                             f"not {_shown(self.steps)}")  # fmt: skip
+                             f"not {json_shown(self.steps)}")  # fmt: skip
         if not isinstance(self.won, bool):
-            raise ValueError(f"won must be true or false, not {_shown(self.won)}")
+            raise ValueError(f"won must be true or false, not {json_shown(self.won)}")
         if self.seed is not None and not _is_int(self.seed):
-            raise ValueError(f"seed must be an integer or null, not {_shown(self.seed)}")
+            raise ValueError(f"seed must be an integer or null, not {json_shown(self.seed)}")
         if not isinstance(self.date, str):
-            raise ValueError(f"date must be an ISO date string, not {_shown(self.date)}")
+            raise ValueError(f"date must be an ISO date string, not {json_shown(self.date)}")
         try:
             datetime.fromisoformat(self.date)
         except ValueError:
-            raise ValueError(f"date must be an ISO date, not {_shown(self.date)}") from None
+            raise ValueError(f"date must be an ISO date, not {json_shown(self.date)}") from None
 
     @classmethod
     def now(cls, length: int, steps: int, won: bool, seed: int | None) -> ScoreEntry:
@@ -179,7 +175,7 @@ def parse(data: bytes) -> dict[ScoreKey, ScoreEntry]:
     if not isinstance(obj, dict):
         raise FormatError("not a JSON object")
     if obj.get("format") != FORMAT:
-        raise FormatError(f"format is {_shown(obj.get('format'))}, expected {FORMAT!r}")
+        raise FormatError(f"format is {json_shown(obj.get('format'))}, expected {FORMAT!r}")
     if set(obj) != {"format", "scores"}:
         raise FormatError(f"expected the keys format and scores, found {_names(obj)}")
     rows = obj["scores"]

@@ -38,6 +38,21 @@ def shorten(text: str, limit: int = 60) -> str:
     return f"{printable(text[:limit])}… ({len(text)} characters)"
 
 
+def json_kind(value: object) -> str:
+    """The kind of a value decoded from JSON, as a message names it: "an array", "a number"."""
+    names = {
+        dict: "an object", list: "an array", str: "a string", bool: "a boolean",
+        int: "a number", float: "a number", type(None): "null",
+    }  # fmt: skip
+    return names.get(type(value), type(value).__name__)
+
+
+def json_shown(value: object) -> str:
+    """A value from a JSON file as a message quotes it: escaped and cut if long, and an array
+    or an object by its kind (it may be megabytes, and its repr would be built whole)."""
+    return json_kind(value) if isinstance(value, list | dict) else shorten(repr(value))
+
+
 def _is_safe(ch: str) -> bool:
     return ch == " " or not unicodedata.category(ch).startswith(("C", "Z"))
 

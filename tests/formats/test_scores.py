@@ -123,6 +123,12 @@ def test_unreadable_files_are_described_and_read_as_empty(
             "x" * 100_000,
             "not 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx… (100002 char",
         ),
+        (
+            "level",
+            [0] * 100_000,
+            "level must be a one-line string of 1 to 200 characters, not an array",
+        ),
+        ("length", {"a": 1}, "not an object"),
     ],
 )
 def test_wrong_types_are_format_errors(
