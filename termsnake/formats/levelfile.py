@@ -235,11 +235,10 @@ def _read_headers(headers: list[_Header], errors: Collector) -> _Fields:
                 length, length_from = int(h.value), f"line {h.line}"
             else:
                 length_ok = False
-                shown = printable(h.value if len(h.value) <= 40 else h.value[:40] + "...")
                 errors.add(
                     h.line,
                     h.value_col,
-                    f"length must be a whole number from 1 to 999999999, not '{shown}'",
+                    f"length must be a whole number from 1 to 999999999, not '{shorten(h.value)}'",
                 )
         elif h.key == "wrap":
             word = h.value.lower()

@@ -260,6 +260,11 @@ def test_bad_length(value: str) -> None:
     assert d.message == f"length must be a whole number from 1 to 999999999, not '{value}'"
 
 
+def test_a_long_bad_length_is_cut_as_other_values_are() -> None:
+    d = only_error(f"length: {'12' * 500}\n....>\n")
+    assert d.message.endswith(f"not '{'12' * 30}… (1000 characters)'")
+
+
 @pytest.mark.parametrize("value", ["maybe", "", "2"])
 def test_bad_wrap(value: str) -> None:
     d = only_error(f"wrap: {value}\n....>\n")
