@@ -252,16 +252,16 @@ def test_ctrl_c_or_q_ends_a_game_at_once_while_an_engine_thinks(  # type: ignore
 ) -> None:
     # The wait for the engine's move went on to its time limit (here 30 s) before Ctrl-C, q or
     # SIGTERM was heard, and after a signal the game was lost for the engine instead of quit.
-    script = tmp_path / "thinker.py"
+    script, asked = tmp_path / "thinker.py", tmp_path / "asked"
     script.write_text(
         "import json,sys,time\nsys.stdin.readline()\n"
-        "print(json.dumps({'name': 'thinker'}), flush=True)\ntime.sleep(60)\n"
+        "print(json.dumps({'name': 'thinker'}), flush=True)\nsys.stdin.readline()\n"
+        f"open({str(asked)!r}, 'w').close()\ntime.sleep(60)\n"
     )
     path = tmp_path / "g.json"
     engine = f"exec:{shlex.quote(sys.executable)} {shlex.quote(str(script))}"
     t = run("--ai", engine, "--engine-timeout", "30", "--size", "6x6", "--record", str(path))
-    t.wait_for("steps 0")
-    time.sleep(0.3)  # the engine has been asked for its first move
+    t.wait_for(lambda: asked.exists())  # the engine has been asked for its first move
     began = time.monotonic()
     t.send(key)
     assert t.wait_exit(5) == code
@@ -309,13 +309,13 @@ def test_a_file_made_during_the_game_is_not_overwritten(run, tmp_path: Path) -> 
 
     path = tmp_path / "game.json"
     t = run("--ai", "hamilton", "--size", "6x6", "--speed", "5", "--record", str(path))
-    t.wait_for("steps ")  # the game is under way: the path was checked and found free
+    t.wait_steps(1)  # the game is under way: the path was checked and found free
     path.write_text("made meanwhile")
     t.send("q")
     assert t.wait_exit() == 0
     assert path.read_text() == "made meanwhile"
     assert "was kept" in t.text()
-    assert verify(load_replay(tmp_path / "game-2.json")).steps >= 0
+    assert verify(load_replay(tmp_path / "game-2.json")).steps >= 1
 
 
 BAD_ARGUMENTS = [
@@ -381,7 +381,7 @@ def test_a_level_name_with_unusual_spaces_plays(run, tmp_path: Path) -> None:  #
     t = run("--level", str(level), "--seed", "1")
     t.wait_for("a direction key starts")
     t.send("s")
-    t.wait_for(lambda: "steps 1" in t.text())
+    t.wait_steps(1)
     t.send("q")
     assert t.wait_exit() == 0
     assert "Game over" in t.text()
@@ -391,6 +391,8 @@ def test_bytes_that_are_not_utf8_are_ignored_keys(run) -> None:  # type: ignore[
     t = run("--size", "20x10", "--seed", "3", "--speed", "4")
     t.wait_for("a direction key starts")
     t.child.send(b"\xff\xe9\x80")  # Latin-1 keys, and a cut sequence
+    t.send("s")
+    t.wait_steps(1)  # the game started on the key after them: they were not read as q
     t.send("q")
     assert t.wait_exit() == 0
     assert "Traceback" not in t.text() and "Game over: quit" in t.text()

@@ -50,37 +50,47 @@ def fuzz(examples: int) -> settings:
     )
 
 
-def check_level(data: bytes) -> None:
+def check_level(data: bytes) -> str | None:
+    """The loader's message for ``data``, checked (None: it loaded)."""
     try:
         parse_level(data, "fuzz.txt")
     except LevelError as e:
         clean(str(e))
+        return str(e)
+    return None
 
 
-def check_replay(path: Path, data: bytes) -> None:
+def check_replay(path: Path, data: bytes) -> str | None:
     path.write_bytes(data)
     try:
         verify(load_replay(path))
     except ReplayError as e:
         clean(str(e))
-    assert path.read_bytes() == data
+        return str(e)
+    finally:
+        assert path.read_bytes() == data
+    return None
 
 
-def check_config(path: Path, data: bytes) -> None:
+def check_config(path: Path, data: bytes) -> str | None:
     path.write_bytes(data)
     try:
         load_settings(path)
     except SettingsError as e:
         clean(str(e))
-    assert path.read_bytes() == data
+        return str(e)
+    finally:
+        assert path.read_bytes() == data
+    return None
 
 
-def check_scores(path: Path, data: bytes) -> None:
+def check_scores(path: Path, data: bytes) -> str | None:
     path.write_bytes(data)
     result = ScoreStore(path).read()
     if result.problem is not None:
         clean(result.problem)
     assert path.read_bytes() == data
+    return result.problem
 
 
 @fuzz(60)
@@ -133,14 +143,18 @@ def test_a_huge_value_is_quoted_cut_short(tmp_path: Path, where: str) -> None:
     # A message quotes what the file holds: a megabyte of it made a megabyte-long line.
     path = tmp_path / "file"
     if where == "level wrap":
-        check_level(f"wrap: {HUGE}\n>.\n".encode())
+        said = check_level(f"wrap: {HUGE}\n>.\n".encode())
     elif where.startswith("replay"):
         big = f'"{HUGE}"'
         args = (big, "false") if where == "replay format" else ('"termsnake-replay/1"', big)
-        check_replay(path, (REPLAY % args).encode())
+        said = check_replay(path, (REPLAY % args).encode())
     elif where == "config glyphs":
-        check_config(path, f'glyphs = "{HUGE}"\n'.encode())
+        said = check_config(path, f'glyphs = "{HUGE}"\n'.encode())
     elif where == "config speed":
-        check_config(path, f"speed = 1{'0' * 4000}\n".encode())
+        said = check_config(path, f"speed = 1{'0' * 4000}\n".encode())
     else:
-        check_scores(path, f'{{"format": "{HUGE}", "scores": []}}'.encode())
+        said = check_scores(path, f'{{"format": "{HUGE}", "scores": []}}'.encode())
+    # Refused, with the value quoted: its start, and how long it was.
+    assert said is not None
+    quoted = "1000" if where == "config speed" else "xxxx"
+    assert quoted in said and "characters)" in said, said
