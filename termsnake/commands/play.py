@@ -285,8 +285,12 @@ def check_record_path(path: str) -> None:
     """Refuse, before the game, a replay path that would overwrite a file or cannot be written."""
     if not path:
         raise UsageError("termsnake: --record: give the name of a new file")
-    target, shown = Path(path), printable(path)
-    if target.exists() or target.is_symlink():
+    target, shown = Path(path), shorten(path)
+    try:
+        taken = target.exists() or target.is_symlink()
+    except OSError as e:  # a name too long for the system, say
+        raise UsageError(f"termsnake: --record {shown}: {e.strerror or e}") from None
+    if taken:
         raise UsageError(f"termsnake: --record {shown}: the file exists; pick a new name")
     parent = target.parent
     if not parent.is_dir():

@@ -93,7 +93,9 @@ def write_atomic(
         # The user linked the file to somewhere they keep it (a dotfiles repository, a synced
         # folder): replacing the link with a plain file would cut that tie.
         target = Path(os.path.realpath(target))
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    # The temporary name is cut: a name near the system's limit (255 bytes) would not fit
+    # with the prefix and suffix round it, and the data would be lost at the last moment.
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name[:40]}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)

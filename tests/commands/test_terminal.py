@@ -246,6 +246,19 @@ def test_record_never_overwrites_a_file(tmp_path: Path) -> None:
     assert mine.read_text() == "my precious replay"
 
 
+def test_a_record_name_too_long_for_the_system_is_one_line(tmp_path: Path) -> None:
+    r = subprocess.run(
+        [termsnake_command(), "--record", "a" * 300],
+        capture_output=True,
+        text=True,
+        env=quiet_env(tmp_path),
+        cwd=tmp_path,
+        timeout=30,
+    )
+    assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
+    assert r.stderr.startswith("termsnake: --record aaa") and "too long" in r.stderr
+
+
 @pytest.mark.parametrize(("key", "code"), [("\x03", 130), ("q", 0)])
 def test_ctrl_c_or_q_ends_a_game_at_once_while_an_engine_thinks(  # type: ignore[no-untyped-def]
     run, tmp_path: Path, key: str, code: int

@@ -51,6 +51,14 @@ def test_write_new_numbers_like_a_second_copy_and_keeps_every_file(tmp_path: Pat
     assert [first.read_bytes(), (tmp_path / "game-2.json").read_bytes()] == [b"one", b"two"]
 
 
+def test_a_name_near_the_systems_limit_is_written(tmp_path: Path) -> None:
+    # The temporary file beside it had the name inside its own, 14 bytes longer: past the
+    # limit, so a game's replay was lost at the moment it was saved.
+    name = "a" * (os.pathconf(tmp_path, "PC_NAME_MAX") - 5) + ".json"
+    assert write_new(tmp_path / name, b"one") == tmp_path / name
+    assert [p.name for p in tmp_path.iterdir()] == [name]
+
+
 def test_a_level_name_too_long_for_any_file_is_one_clear_error() -> None:
     with pytest.raises(UnknownLevelError, match="no preset or file named"):
         load_level("a" * 300)
