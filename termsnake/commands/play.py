@@ -285,7 +285,7 @@ def check_record_path(path: str) -> None:
     """Refuse, before the game, a replay path that would overwrite a file or cannot be written."""
     if not path:
         raise UsageError("termsnake: --record: give the name of a new file")
-    target, shown = Path(path), shorten(path)
+    target, shown = Path(path), printable(path)
     try:
         taken = target.exists() or target.is_symlink()
     except OSError as e:  # a name too long for the system, say

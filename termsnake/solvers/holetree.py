@@ -161,7 +161,10 @@ class HoleTreeSolver:
             if not notched_moves(r.width, r.height, missing, turning):
                 return None  # that box less its other cell has no cycle to go round
             blocks[i] = Rect(r.x, r.y, r.width, r.height, missing)
-        return build_tiled_grid(board.with_walls(points[h] for h in holes), turning, blocks)
+        walled = board.with_walls(points[h] for h in holes)
+        if any(r.cells(walled) is None for r in blocks):
+            return None  # a hole moved onto a cell another box holds (two holes on a small board)
+        return build_tiled_grid(walled, turning, blocks)
 
     def next_direction(self, game: Game) -> Direction:
         """The tree's move; toward the switch and into the hole while food is in one."""
@@ -190,10 +193,13 @@ class HoleTreeSolver:
             holes = tuple(m if h == food else h for h in self.holes)
             self._switched = (_in_order(succ, a, skip=m, then=food), holes)
             return _step(grid, head, food)
-        if head == a or tree.late is not None or game.occupied(grid.points[a]):
-            # Round the cycle until the head reaches a (the late game's cycle runs through
-            # the box as the blocks' does: the switch is forced on every cycle).
-            return _step(grid, head, succ[head])
+        if tree.late is not None:
+            # Along the late game's way and then its cycle until the head reaches a (that
+            # cycle runs through the box as the blocks' does: the switch is forced on every
+            # cycle). Its ring is the cycle after a way it planned, not yet the body's.
+            return tree.late.follow(shadow)
+        if head == a or game.occupied(grid.points[a]):
+            return _step(grid, head, succ[head])  # round the cycle until the head reaches a
         shadow.food = grid.points[a]  # the tree heads for a as if it were food
         return tree.next_direction(shadow)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from example_levels import EXAMPLES
 
@@ -12,6 +14,8 @@ from termsnake.core.level import Level, open_level, straight_body
 from termsnake.formats.levelfile import load_level_file
 from termsnake.solvers.base import SolverUnavailable
 from termsnake.solvers.best import BestSolver
+from termsnake.solvers.grid import grid_of
+from termsnake.solvers.hampath.holes import spare
 from termsnake.solvers.holetree import HoleTreeSolver
 
 
@@ -179,3 +183,60 @@ def test_best_plays_the_tree_round_a_hole_on_odd_boards_above_100_cells(
     best = BestSolver()
     best.setup(Game(open_level(size, size, length=1), 1))
     assert best.played == played
+
+
+def level_of(rows: list[str], head: Point, direction: Direction, length: int) -> Level:
+    board = Board.from_rows(rows)
+    return Level(board, straight_body(board, head, direction, length), direction)
+
+
+def test_food_in_the_new_hole_in_the_late_game_is_reached_along_the_late_way() -> None:
+    # The late game began on the way to the switch, and had planned a way there: its ring was
+    # the cycle after that way, and the snake, sent round it, turned back into its neck.
+    rows = ["......", "..#...", "......", "......", "...##.", "......"]
+    game = Game(level_of(rows, Point(1, 4), Direction.DOWN, 3), 209)
+    solver = HoleTreeSolver()
+    play_checked(game, solver)
+    assert game.outcome is Outcome.WON and solver.switches >= 2
+
+
+def test_holes_whose_moves_meet_another_box_are_refused_not_a_crash() -> None:
+    # Two holes on a small board: moving one onto its diagonal cell put it in another box
+    # (an AssertionError at set-up, for every seed).
+    rows = ["......", "..#...", "...#..", "......"]
+    game = Game(level_of(rows, Point(5, 0), Direction.RIGHT, 1), 314)
+    with pytest.raises(SolverUnavailable, match="hole-tree cannot play"):
+        HoleTreeSolver().setup(game)
+
+
+def small_boards(count: int, seed: int) -> list[Level]:
+    """Boards of 5-9 by 4-8 with 1-4 lone walls, one or two cells short of a cycle."""
+    rng, out = random.Random(seed), list[Level]()
+    while len(out) < count:
+        w, h = rng.randint(5, 9), rng.randint(4, 8)
+        walls = {Point(rng.randrange(w), rng.randrange(h)) for _ in range(rng.randint(1, 4))}
+        rows = ["".join("#" if Point(x, y) in walls else "." for x in range(w)) for y in range(h)]
+        head, direction = Point(rng.randrange(w), rng.randrange(h)), rng.choice(list(Direction))
+        try:
+            level = level_of(rows, head, direction, rng.choice([1, 3]))
+        except ValueError:
+            continue  # the head on a wall, or no room behind it
+        if spare(grid_of(level.board)) is not None:
+            out.append(level)
+    return out
+
+
+@pytest.mark.slow
+def test_small_walled_boards_short_of_a_cycle_are_never_lost() -> None:
+    played = 0
+    for i, level in enumerate(small_boards(400, 17)):
+        game, solver = Game(level, i), HoleTreeSolver()
+        try:
+            solver.setup(game)
+        except SolverUnavailable:
+            continue
+        played += 1
+        while not game.over:
+            game.step(solver.next_direction(game))
+        assert game.outcome in (Outcome.WON, Outcome.STALLED), (level.board.rows(), i)
+    assert played >= 50

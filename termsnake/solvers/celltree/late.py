@@ -57,7 +57,14 @@ class LateGame:
                 for a, b in pairwise([*cycle, cycle[0]]):
                     ring[a] = b
                 self.lane.extend(moves)
-        nxt = self.chosen = self.lane.popleft() if self.lane else ring[head]
+        return self.follow(game)
+
+    def follow(self, game: Game) -> Direction:
+        """The next move of the way planned, else along the ring; no search for a new way.
+        While a way is planned the ring is the cycle after it, not yet the body's."""
+        cells = grid_of(game.board)
+        head = cells.index(game.head)
+        nxt = self.chosen = self.lane.popleft() if self.lane else self.ring[head]
         move = cells.direction(head, nxt)
         assert move is not None
         return move
