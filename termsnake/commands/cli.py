@@ -53,7 +53,7 @@ _COMMANDS: Final = {
 _ALL: Final = "*"
 
 
-def build_parser(only: str = _ALL) -> argparse.ArgumentParser:
+def build_parser(only: str = _ALL) -> OneLineParser:
     """``termsnake``'s whole command line: the play options, then one subparser a command.
 
     With ``only`` (a subcommand's name, or "" for none) the other subcommands are placeholders:
@@ -69,11 +69,11 @@ def build_parser(only: str = _ALL) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action=_VersionAction)
     play_options.add_arguments(parser)
-    _add_commands(parser, only)
+    parser.subcommands = _add_commands(parser, only)
     return parser
 
 
-def _add_commands(parser: argparse.ArgumentParser, only: str) -> None:
+def _add_commands(parser: argparse.ArgumentParser, only: str) -> dict[str, argparse.ArgumentParser]:
     sub = parser.add_subparsers(title="subcommands", metavar="SUBCOMMAND", dest="command")
     added: set[str] = set()
     for name, module in _COMMANDS.items():
@@ -82,6 +82,7 @@ def _add_commands(parser: argparse.ArgumentParser, only: str) -> None:
         elif module not in added:
             added.add(module)
             importlib.import_module(f"termsnake.commands.{module}").add_parsers(sub)
+    return dict(sub.choices)
 
 
 class _Unparsed(Exception):
@@ -145,7 +146,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 def dispatch(argv: list[str]) -> int:
     """Parse ``argv`` and run the command it names; --help and usage errors give their code."""
     try:
-        args = build_parser(named_command(argv)).parse_args(argv)
+        parser = build_parser(named_command(argv))
+        args, extra = parser.parse_known_args(argv)
+        if extra:  # said by the subcommand's parser, so that its --help is the one named
+            where = parser.subcommands.get(args.command or "", parser)
+            where.error(f"unrecognized arguments: {' '.join(extra)}")
     except SystemExit as e:  # --help, --version (0) or a usage error (2), already printed
         return e.code if isinstance(e.code, int) else 2
     code: int = args.run(args)

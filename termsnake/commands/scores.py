@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
         and (args.player is None or k.player == args.player)
     }
     if not scores:
-        print(f"no scores yet ({store.path})")
+        print(f"no scores yet ({store.shown})")
     elif not chosen:
         print("no scores match")
     else:

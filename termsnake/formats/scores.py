@@ -16,7 +16,7 @@ from typing import Any, Final
 from termsnake.core.game import Game, Outcome
 from termsnake.formats.fileio import TooLarge, describe_parse_error, read_if_present, write_atomic
 from termsnake.formats.places import data_dir
-from termsnake.formats.text import align, json_shown, shorten
+from termsnake.formats.text import align, json_shown, printable, shorten
 
 FORMAT: Final = "termsnake-scores/1"
 FILE_NAME: Final = "scores.json"
@@ -259,6 +259,7 @@ class ScoreStore:
 
     def __init__(self, path: Path | None = None) -> None:
         self.path = Path(path) if path is not None else default_path()
+        self.shown = printable(str(self.path))  # as messages name it: from the environment
 
     @property
     def lock_path(self) -> Path:
@@ -299,7 +300,7 @@ class ScoreStore:
                     except OSError as e:
                         # Never write over a file we could not read: the scores in it may matter.
                         warnings.append(
-                            f"scores not saved: {self.path}: {current.problem}, and it could not "
+                            f"scores not saved: {self.shown}: {current.problem}, and it could not "
                             f"be moved aside ({_describe(e)})"
                         )
                         return RecordResult(entry.beats(None), None, False, tuple(warnings))
@@ -336,7 +337,7 @@ class ScoreStore:
                 return [self._set_aside(current.problem)]
         except (OSError, _LockTimeout) as e:
             why = _describe(e) if isinstance(e, OSError) else "it stayed locked"
-            return [f"{self.path}: {self.read().problem}; could not move it aside ({why})"]
+            return [f"{self.shown}: {self.read().problem}; could not move it aside ({why})"]
 
     @contextlib.contextmanager
     def _locked(self) -> Iterator[None]:
@@ -364,7 +365,7 @@ class ScoreStore:
             n += 1
             target = base.with_name(f"{base.name}-{n}")
         os.rename(self.path, target)
-        return f"{self.path}: {problem}; kept it as {target.name}"
+        return f"{self.shown}: {problem}; kept it as {target.name}"
 
     def _write(self, scores: dict[ScoreKey, ScoreEntry]) -> None:
         write_atomic(self.path, to_json(scores).encode("utf-8"))

@@ -87,9 +87,12 @@ class Network:
 
     def outputs(self, inputs: Sequence[float]) -> FloatArray:
         """The three output values for one input vector."""
-        x = np.append(np.asarray(inputs, dtype=np.float64), 1.0)
-        h = np.append(np.tanh(self.w1 @ x), 1.0)
-        out: FloatArray = self.w2 @ h
+        # Weights may be any finite numbers: sums past the largest float become inf or nan
+        # (argmax still picks a move), and numpy's warnings would be printed over the game.
+        with np.errstate(all="ignore"):
+            x = np.append(np.asarray(inputs, dtype=np.float64), 1.0)
+            h = np.append(np.tanh(self.w1 @ x), 1.0)
+            out: FloatArray = self.w2 @ h
         return out
 
     def to_json(self) -> str:

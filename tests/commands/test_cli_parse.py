@@ -84,3 +84,20 @@ def test_decimals_in_every_spelling_float_has_for_them_are_read() -> None:
     assert [args.speed(t) for t in ["1.5", ".5", "5.", "1e2", " 2 ", "+3"]] == [
         1.5, 0.5, 5.0, 100.0, 2.0, 3.0,
     ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("argv", "named"),
+    [
+        (["levels", "extra"], "termsnake levels"),
+        (["bench", "--ai", "bfs", "--size", "4x4", "--wrap"], "termsnake bench"),
+        (["--size", "5x5", "--nope"], "termsnake"),
+    ],
+)
+def test_an_unknown_argument_names_the_help_of_the_command_it_follows(
+    argv: list[str], named: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"{named}: error: unrecognized arguments: ") and err.count("\n") == 1
+    assert err.endswith(f"(see {named} --help)\n")

@@ -246,9 +246,10 @@ def test_record_never_overwrites_a_file(tmp_path: Path) -> None:
     assert mine.read_text() == "my precious replay"
 
 
-def test_a_record_name_too_long_for_the_system_is_one_line(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("name", "said"), [("a" * 300, "too long"), ("new/", "not a folder")])
+def test_a_record_name_no_file_can_have_is_one_line(tmp_path: Path, name: str, said: str) -> None:
     r = subprocess.run(
-        [termsnake_command(), "--record", "a" * 300],
+        [termsnake_command(), "--record", name],
         capture_output=True,
         text=True,
         env=quiet_env(tmp_path),
@@ -256,7 +257,8 @@ def test_a_record_name_too_long_for_the_system_is_one_line(tmp_path: Path) -> No
         timeout=30,
     )
     assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
-    assert r.stderr.startswith("termsnake: --record aaa") and "too long" in r.stderr
+    assert r.stderr.startswith(f"termsnake: --record {name[:3]}") and said in r.stderr
+    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.parametrize(("key", "code"), [("\x03", 130), ("q", 0)])

@@ -264,6 +264,15 @@ def test_xdg_data_home_is_honoured(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert (tmp_path / "xdg" / "termsnake" / "scores.json").is_file()
 
 
+def test_a_data_folder_with_control_characters_is_named_escaped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "\x1b[31mred"))
+    assert cli.main(["scores"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("no scores yet") and "\\x1b[31mred" in out and "\x1b" not in out
+
+
 def test_main_lists_and_filters(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

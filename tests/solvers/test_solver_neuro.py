@@ -54,6 +54,15 @@ def test_a_hand_set_network_plays_well() -> None:
     assert sum(lengths) / len(lengths) > 30
 
 
+def test_weights_near_the_largest_float_play_without_a_warning() -> None:
+    # Finite, so the file is good; the sums overflowed and numpy printed warnings over the game.
+    big = careful()
+    game = Game(open_level(6, 6, 3), 1)
+    net = Network(np.sign(big.w1) * 1.7e308, np.sign(big.w2) * 1.7e308)
+    play(game, NeuroSolver(network=net))  # warnings are errors in these tests
+    assert game.over and game.steps >= 1
+
+
 def test_weights_round_trip_through_a_file(tmp_path: Path) -> None:
     path = tmp_path / "w.json"
     path.write_text("\ufeff" + careful().to_json())  # an editor's BOM is read past
