@@ -9,6 +9,7 @@ result is the same whether the games run in one process, many, or on a cluster.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import statistics
 from collections.abc import Callable, Sequence
@@ -82,11 +83,10 @@ class State:
 
     def to_json(self, plan: Plan) -> str:
         """The checkpoint file: enough to go on exactly where this left off."""
-        settings = {k: v for k, v in asdict(plan).items() if k != "level"}
         return json.dumps(
             {
                 "format": CHECKPOINT,
-                "plan": {**settings, "board": plan.level.name},
+                "plan": _kept_plan(plan),
                 "generation": self.generation,
                 "population": self.population,
                 "best": self.best,
@@ -101,9 +101,10 @@ class State:
         game, so a damaged one never gets as far as overwriting the weights."""
         name = printable(name)
         obj = parse_checkpoint(text, name)
-        settings = {k: v for k, v in asdict(plan).items() if k != "level"}
-        wanted = {**settings, "board": plan.level.name}
+        wanted = _kept_plan(plan)
         kept = obj.get("plan")
+        if isinstance(kept, dict) and "level" not in kept:
+            del wanted["level"]  # a checkpoint of an earlier version, which kept the name only
         if kept != wanted:
             differ = [k for k in wanted if not isinstance(kept, dict) or kept.get(k) != wanted[k]]
             verb = "differs" if len(differ) == 1 else "differ"
@@ -134,6 +135,20 @@ class State:
             raise ValueError(f"{name}: the checkpoint's curve holds a point that is not one")
         vectors = [[float(x) for x in v] for v in pop]
         return cls(generation, vectors, [float(x) for x in best], curve)
+
+
+def _kept_plan(plan: Plan) -> dict[str, Any]:
+    """The plan as a checkpoint keeps it: the settings, the level's name, and a digest of the
+    level itself (another file of the same name is another board)."""
+    settings = {k: v for k, v in asdict(plan).items() if k != "level"}
+    level = plan.level
+    food = [level.food.x, level.food.y] if level.food is not None else None
+    whole = json.dumps(
+        [level.board.rows(), level.board.wrap, [[p.x, p.y] for p in level.body],
+         level.direction.value, food]
+    )  # fmt: skip
+    digest = hashlib.sha256(whole.encode()).hexdigest()[:16]
+    return {**settings, "board": level.name, "level": digest}
 
 
 def parse_checkpoint(text: str, name: str) -> dict[str, Any]:

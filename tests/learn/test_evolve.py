@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import multiprocessing
 from collections.abc import Sequence
 
 import pytest
 
+from termsnake.core.geometry import Point
 from termsnake.core.level import open_level
 from termsnake.learn.evolve import Plan, State, Task, run_here, score, start, step
 
@@ -39,6 +41,19 @@ def test_a_checkpoint_resumes_exactly() -> None:
     text = s1.to_json(PLAN)
     resumed = State.from_json(text, PLAN, "ck.json")
     assert step(PLAN, resumed).population == step(PLAN, s1).population
+
+
+def test_a_checkpoint_of_another_board_of_the_same_name_is_refused() -> None:
+    text = step(PLAN, start(PLAN)).to_json(PLAN)
+    walled = open_level(6, 6, 1).board.with_walls([Point(0, 5)])
+    other = dataclasses.replace(PLAN, level=dataclasses.replace(PLAN.level, board=walled))
+    assert other.level.name == PLAN.level.name
+    with pytest.raises(ValueError, match=r"other settings \(level differs\)"):
+        State.from_json(text, other, "ck.json")
+    # One written before the level was kept too (its name only) is still taken.
+    older = json.loads(text)
+    del older["plan"]["level"]
+    assert State.from_json(json.dumps(older), PLAN, "ck.json").generation == 1
 
 
 def test_a_checkpoint_of_other_settings_is_refused() -> None:
