@@ -127,6 +127,18 @@ def _fsync_dir(directory: Path) -> None:
         os.close(fd)
 
 
+def _numbered(first: Path, n: int) -> Path:
+    """``NAME-n.EXT``, the name cut short where it would pass the system's limit on a name."""
+    try:
+        most = os.pathconf(first.parent, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        most = 255
+    stem, tail = first.stem, f"-{n}{first.suffix}"
+    while stem and len(f"{stem}{tail}".encode(errors="surrogateescape")) > most:
+        stem = stem[:-1]
+    return first.with_name(f"{stem}{tail}")
+
+
 def write_new(path: str | os.PathLike[str], data: bytes, *, limit: int = 1000) -> Path:
     """Write ``data`` at ``path`` without replacing any file; the path it went to.
 
@@ -138,7 +150,7 @@ def write_new(path: str | os.PathLike[str], data: bytes, *, limit: int = 1000) -
     for n in count(1):
         if n > limit:
             raise FileExistsError(errno.EEXIST, f"too many files named like {first}", str(first))
-        target = first if n == 1 else first.with_stem(f"{first.stem}-{n}")
+        target = first if n == 1 else _numbered(first, n)
         try:
             write_atomic(target, data, exclusive=True)
             return target

@@ -54,9 +54,13 @@ def test_write_new_numbers_like_a_second_copy_and_keeps_every_file(tmp_path: Pat
 def test_a_name_near_the_systems_limit_is_written(tmp_path: Path) -> None:
     # The temporary file beside it had the name inside its own, 14 bytes longer: past the
     # limit, so a game's replay was lost at the moment it was saved.
-    name = "a" * (os.pathconf(tmp_path, "PC_NAME_MAX") - 5) + ".json"
+    most = os.pathconf(tmp_path, "PC_NAME_MAX")
+    name = "a" * (most - 5) + ".json"
     assert write_new(tmp_path / name, b"one") == tmp_path / name
     assert [p.name for p in tmp_path.iterdir()] == [name]
+    # A second game's replay to the same name: NAME-2.json, cut to fit.
+    second = write_new(tmp_path / name, b"two")
+    assert second.name == "a" * (most - 7) + "-2.json" and second.read_bytes() == b"two"
 
 
 def test_a_level_name_too_long_for_any_file_is_one_clear_error() -> None:
