@@ -7,6 +7,7 @@ import sys
 
 from termsnake.commands.args import Subparsers
 from termsnake.formats.scores import PERSON, ScoreStore, table
+from termsnake.formats.text import printable
 
 
 def add_parsers(sub: Subparsers) -> None:
@@ -25,7 +26,7 @@ def run(args: argparse.Namespace) -> int:
     """``termsnake scores [--level NAME] [--player NAME]``: print the table; the exit code."""
     store = ScoreStore()
     for warning in store.set_aside_unreadable():
-        print(f"termsnake scores: warning: {warning}", file=sys.stderr)
+        print(f"termsnake scores: warning: {printable(warning)}", file=sys.stderr)
     scores = store.read().scores
     chosen = {
         k: v

@@ -244,10 +244,12 @@ def to_json(scores: dict[ScoreKey, ScoreEntry]) -> str:
 
 def _describe(err: OSError) -> str:
     # "Permission denied: /home/x/.local/share/termsnake" rather than "[Errno 13] ...".
-    if err.errno == errno.ELOOP and err.filename:  # O_NOFOLLOW met a link ("too many levels")
-        return f"{err.filename} is a symbolic link, which is not followed"
-    reason = err.strerror or str(err)
-    return f"{reason}: {err.filename}" if err.filename else reason
+    # The file name comes from XDG_DATA_HOME or HOME: escaped like every path shown.
+    name = printable(str(err.filename)) if err.filename else ""
+    if err.errno == errno.ELOOP and name:  # O_NOFOLLOW met a link ("too many levels")
+        return f"{name} is a symbolic link, which is not followed"
+    reason = printable(err.strerror or str(err))
+    return f"{reason}: {name}" if name else reason
 
 
 class _LockTimeout(Exception):
@@ -315,7 +317,8 @@ class ScoreStore:
             # The stored best is still worth reporting, read without the lock.
             previous = self.best(key)
             warnings.append(
-                f"scores not saved: {self.lock_path} stayed locked for {LOCK_TIMEOUT:g} s"
+                f"scores not saved: {printable(str(self.lock_path))} stayed locked for "
+                f"{LOCK_TIMEOUT:g} s"
             )
             return RecordResult(entry.beats(previous), previous, False, tuple(warnings))
         except OSError as e:

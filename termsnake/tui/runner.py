@@ -14,6 +14,7 @@ from typing import TextIO
 from termsnake.core.game import Game
 from termsnake.exits import EXIT_INTERRUPTED, EXIT_TERMINAL_GONE, EXIT_USAGE, Terminated
 from termsnake.formats.settings import Settings, SettingsError, load_settings
+from termsnake.formats.text import printable
 from termsnake.solvers.base import Solver, finish
 from termsnake.tui import terminal
 from termsnake.tui.controllers import KEY_PRESETS, help_lines, make_controller
@@ -65,7 +66,7 @@ def report(lines: Sequence[str], errors: Sequence[str]) -> None:
     """Print the summary and warnings. When the terminal is gone the summary goes to stderr,
     which may still be a log; what nobody can read is dropped quietly."""
     text = "\n".join(lines)
-    warnings = [f"termsnake: {e}" for e in errors]
+    warnings = [f"termsnake: {printable(e)}" for e in errors]  # each one line, whatever it quotes
     if not _write(sys.stdout, [text]):
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - keep the flush at exit quiet
         warnings.insert(0, text)

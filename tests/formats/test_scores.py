@@ -273,6 +273,15 @@ def test_a_data_folder_with_control_characters_is_named_escaped(
     assert out.startswith("no scores yet") and "\\x1b[31mred" in out and "\x1b" not in out
 
 
+def test_a_scores_path_that_cannot_be_written_is_named_escaped(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("")
+    store = ScoreStore(tmp_path / "file" / "\x1b]0;owned\x07" / "scores.json")
+    result = store.record(KEY, entry(3, 1))
+    assert not result.saved and result.warnings
+    assert all("\x1b" not in w and "\x07" not in w for w in result.warnings), result.warnings
+    assert any("\\x1b]0;owned\\x07" in w for w in result.warnings), result.warnings
+
+
 def test_main_lists_and_filters(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
