@@ -184,6 +184,10 @@ class HoleTreeSolver:
             # snake one cell short of the board, which dies, so it follows its tail (a stall).
             won = len(self.holes) == 1 and food in grid.adj[head]
             return _step(grid, head, food if won else grid.index(game.body[-1]))
+        if tree.late is not None and tree.late.lane:
+            # The late game's ring is the cycle after the way it planned, not yet the body's:
+            # no switch (nor a hand-over) is read from it until the way is walked.
+            return tree.late.follow(shadow)
         succ = self._cycle(shadow)
         switch = _switch(grid, succ, food)
         if switch is None:  # a cycle of the late game may run otherwise: replan moves the hole
@@ -193,13 +197,10 @@ class HoleTreeSolver:
             holes = tuple(m if h == food else h for h in self.holes)
             self._switched = (_in_order(succ, a, skip=m, then=food), holes)
             return _step(grid, head, food)
-        if tree.late is not None:
-            # Along the late game's way and then its cycle until the head reaches a (that
-            # cycle runs through the box as the blocks' does: the switch is forced on every
-            # cycle). Its ring is the cycle after a way it planned, not yet the body's.
-            return tree.late.follow(shadow)
-        if head == a or game.occupied(grid.points[a]):
-            return _step(grid, head, succ[head])  # round the cycle until the head reaches a
+        if head == a or tree.late is not None or game.occupied(grid.points[a]):
+            # Round the cycle until the head reaches a (the late game's cycle runs through
+            # the box as the blocks' does: the switch is forced on every cycle).
+            return _step(grid, head, succ[head])
         shadow.food = grid.points[a]  # the tree heads for a as if it were food
         return tree.next_direction(shadow)
 
