@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Final, NoReturn
 
 from termsnake.core.speed import MAX_SPEED
@@ -22,9 +22,6 @@ _DECIMAL: Final = re.compile(r"\s*[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+
 
 class OneLineParser(argparse.ArgumentParser):
     """An argparse parser whose usage errors are one line (no usage dump) and exit 2."""
-
-    # termsnake's own parser: its subcommands' parsers by name (set as they are added).
-    subcommands: Mapping[str, argparse.ArgumentParser] = {}
 
     def error(self, message: str) -> NoReturn:
         # argparse quotes some arguments it names (repr) but not the unrecognized ones.

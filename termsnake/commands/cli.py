@@ -8,7 +8,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import Final, NoReturn
+from typing import Any, Final, NoReturn
 
 from termsnake.commands.args import OneLineParser
 from termsnake.exits import EXIT_INTERRUPTED, EXIT_OUTPUT
@@ -69,12 +69,27 @@ def build_parser(only: str = _ALL) -> OneLineParser:
     )
     parser.add_argument("--version", action=_VersionAction)
     play_options.add_arguments(parser)
-    parser.subcommands = _add_commands(parser, only)
+    _add_commands(parser, only, _Subcommand)
     return parser
 
 
-def _add_commands(parser: argparse.ArgumentParser, only: str) -> dict[str, argparse.ArgumentParser]:
-    sub = parser.add_subparsers(title="subcommands", metavar="SUBCOMMAND", dest="command")
+class _Subcommand(OneLineParser):
+    """A subcommand's parser: an argument after the subcommand that it does not know is its
+    error, so that the message names its own --help (termsnake's would name the top one)."""
+
+    def parse_known_args(self, *args: Any, **kwargs: Any) -> Any:
+        parsed, extra = super().parse_known_args(*args, **kwargs)
+        if extra:
+            self.error(f"unrecognized arguments: {' '.join(extra)}")
+        return parsed, extra
+
+
+def _add_commands(
+    parser: argparse.ArgumentParser, only: str, kind: type[OneLineParser] | None = None
+) -> None:
+    sub = parser.add_subparsers(
+        title="subcommands", metavar="SUBCOMMAND", dest="command", parser_class=kind or type(parser)
+    )
     added: set[str] = set()
     for name, module in _COMMANDS.items():
         if only not in (_ALL, name) and _COMMANDS.get(only) != module:
@@ -82,7 +97,6 @@ def _add_commands(parser: argparse.ArgumentParser, only: str) -> dict[str, argpa
         elif module not in added:
             added.add(module)
             importlib.import_module(f"termsnake.commands.{module}").add_parsers(sub)
-    return dict(sub.choices)
 
 
 class _Unparsed(Exception):
@@ -146,11 +160,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def dispatch(argv: list[str]) -> int:
     """Parse ``argv`` and run the command it names; --help and usage errors give their code."""
     try:
-        parser = build_parser(named_command(argv))
-        args, extra = parser.parse_known_args(argv)
-        if extra:  # said by the subcommand's parser, so that its --help is the one named
-            where = parser.subcommands.get(args.command or "", parser)
-            where.error(f"unrecognized arguments: {' '.join(extra)}")
+        args = build_parser(named_command(argv)).parse_args(argv)
     except SystemExit as e:  # --help, --version (0) or a usage error (2), already printed
         return e.code if isinstance(e.code, int) else 2
     code: int = args.run(args)

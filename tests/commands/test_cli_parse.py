@@ -92,6 +92,7 @@ def test_decimals_in_every_spelling_float_has_for_them_are_read() -> None:
         (["levels", "extra"], "termsnake levels"),
         (["bench", "--ai", "bfs", "--size", "4x4", "--wrap"], "termsnake bench"),
         (["--size", "5x5", "--nope"], "termsnake"),
+        (["--nope", "replay", "game.json"], "termsnake"),  # before the subcommand: termsnake's
     ],
 )
 def test_an_unknown_argument_names_the_help_of_the_command_it_follows(
