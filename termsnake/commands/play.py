@@ -286,7 +286,8 @@ def check_record_path(path: str) -> None:
     if not path:
         raise UsageError("termsnake: --record: give the name of a new file")
     target, shown = Path(path), printable(path)
-    if path.endswith(os.sep):  # Path() drops the slash, and a file would take the folder's name
+    if os.path.basename(path) in ("", ".", ".."):  # new/, new/. or ..: Path() would drop the
+        # end, and a file would take the folder's name
         raise UsageError(f"termsnake: --record {shown}: give the name of a file, not a folder")
     try:
         taken = target.exists() or target.is_symlink()

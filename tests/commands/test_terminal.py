@@ -246,7 +246,9 @@ def test_record_never_overwrites_a_file(tmp_path: Path) -> None:
     assert mine.read_text() == "my precious replay"
 
 
-@pytest.mark.parametrize(("name", "said"), [("a" * 300, "too long"), ("new/", "not a folder")])
+@pytest.mark.parametrize(
+    ("name", "said"), [("a" * 300, "too long"), ("new/", "not a folder"), ("new/.", "not a folder")]
+)
 def test_a_record_name_no_file_can_have_is_one_line(tmp_path: Path, name: str, said: str) -> None:
     r = subprocess.run(
         [termsnake_command(), "--record", name],
