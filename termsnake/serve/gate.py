@@ -1,18 +1,27 @@
-"""Who may come in: at most so many sessions in all, and so many per address."""
+"""Who may come in: so many connections per address, so many waiting to start a game (the
+longest waiting is let go for a newcomer), and so many games at once."""
 
 from __future__ import annotations
 
 import threading
 from collections import Counter
+from collections.abc import Hashable
 
 
 class Gate:
-    """Counts connections by address; ``admit`` says why one is refused, or None."""
+    """Counts connections by address and by phase: waiting (from the first byte until the game
+    starts) or playing. ``admit`` and ``start`` say why one is refused, or None."""
 
     def __init__(self, max_sessions: int, max_per_address: int) -> None:
         self.max_sessions = max_sessions
         self.max_per_address = max_per_address
+        # As many may wait as may play: a flood of silent connections from many addresses then
+        # pushes the longest waiting out instead of filling the players' places.
+        self.max_waiting = max_sessions
         self._by_address: Counter[str] = Counter()
+        self._waiting: dict[Hashable, str] = {}  # in the order they came
+        self._playing: dict[Hashable, str] = {}
+        self._let_go: dict[Hashable, str] = {}  # pushed out or refused a game, not yet closed
         self.refused = 0  # connections refused and still open (each is told why, then closed)
         self._lock = threading.Lock()
 
@@ -21,22 +30,40 @@ class Gate:
         """Connections admitted and not yet released."""
         return sum(self._by_address.values())
 
-    def admit(self, address: str) -> str | None:
-        """Admit a connection from ``address``, or say why not (counted in ``refused`` until
-        ``release_refused``)."""
+    @property
+    def playing(self) -> int:
+        """Games under way."""
+        return len(self._playing)
+
+    def admit(self, who: Hashable, address: str) -> tuple[str | None, Hashable | None]:
+        """Admit connection ``who`` from ``address`` to wait for its game, or say why not
+        (counted in ``refused`` until ``release_refused``); with it, the connection that has
+        waited longest if too many now wait (the caller closes it)."""
         with self._lock:
-            if self.total >= self.max_sessions:
-                why = f"the server is full ({self.max_sessions} players); try again later"
-            elif self._by_address[address] >= self.max_per_address:
-                why = (
+            if self._by_address[address] >= self.max_per_address:
+                self.refused += 1
+                return (
                     f"too many connections from your address (at most {self.max_per_address}); "
                     "close one and try again"
-                )
-            else:
-                self._by_address[address] += 1
-                return None
-            self.refused += 1
-            return why
+                ), None
+            self._by_address[address] += 1
+            self._waiting[who] = address
+            if len(self._waiting) <= self.max_waiting:
+                return None, None
+            oldest = next(iter(self._waiting))
+            self._let_go[oldest] = self._waiting.pop(oldest)
+            return None, oldest
+
+    def start(self, who: Hashable) -> str | None:
+        """Let waiting connection ``who`` start its game, or say why not."""
+        with self._lock:
+            if who not in self._waiting:
+                return "the server had to let you go; try again"
+            if len(self._playing) >= self.max_sessions:
+                self._let_go[who] = self._waiting.pop(who)
+                return f"the server is full ({self.max_sessions} players); try again later"
+            self._playing[who] = self._waiting.pop(who)
+            return None
 
     def crowded(self) -> bool:
         """Whether so many refused connections are open that the next are dropped unheard."""
@@ -47,9 +74,16 @@ class Gate:
         with self._lock:
             self.refused -= 1
 
-    def release(self, address: str) -> None:
-        """A connection admitted from ``address`` has closed."""
+    def release(self, who: Hashable) -> None:
+        """An admitted connection has closed."""
         with self._lock:
+            address = (
+                self._waiting.pop(who, None)
+                or self._playing.pop(who, None)
+                or self._let_go.pop(who, None)
+            )
+            if address is None:
+                return
             self._by_address[address] -= 1
             if self._by_address[address] <= 0:
                 del self._by_address[address]

@@ -19,6 +19,7 @@ MAX_UNSENT: Final = 1024 * 1024  # bytes of output a client may leave unread (Ch
 
 # Fixed.
 REFUSED_GRACE: Final = 5.0  # seconds a refused client has to read why before it is cut off
+MAX_AUTH_TRIES: Final = 6  # keys a connection may offer that are not authorized (as OpenSSH)
 KEEPALIVE_INTERVAL: Final = 30  # seconds between keepalives to a silent client...
 KEEPALIVE_COUNT_MAX: Final = 3  # ...and how many may go unanswered before it is dropped
 MAX_SPEED: Final = 60.0  # moves a second + may reach: faster, a watched bot eats the CPU

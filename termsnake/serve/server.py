@@ -85,6 +85,8 @@ class Connection(asyncssh.SSHServer):
         self.app = app
         self.address = ""
         self.refusal: str | None = None
+        self.admitted = False
+        self.failed_keys = 0
         self.username = "player"
         self.conn: asyncssh.SSHServerConnection | None = None
         self.sessions = 0
@@ -95,8 +97,11 @@ class Connection(asyncssh.SSHServer):
         self.address = str(peer[0]) if peer else "?"
         self.conn = conn
         gate = self.app.gate
-        self.refusal = gate.admit(self.address)
+        self.refusal, pushed_out = gate.admit(self, self.address)
+        self.admitted = self.refusal is None  # counted by the gate until it closes
         loop = asyncio.get_running_loop()
+        if isinstance(pushed_out, Connection) and pushed_out.conn is not None:
+            loop.call_soon(pushed_out.conn.abort)  # waited longest: most likely a silent one
         if self.refusal is not None and gate.crowded():
             loop.call_soon(conn.abort)  # a flood of refused connections: no word for each
             return
@@ -109,16 +114,21 @@ class Connection(asyncssh.SSHServer):
     def connection_lost(self, exc: Exception | None) -> None:
         if self.timer is not None:
             self.timer.cancel()
-        if self.refusal is None:
-            self.app.gate.release(self.address)
+        if self.admitted:
+            self.app.gate.release(self)
         else:
             self.app.gate.release_refused()
 
-    def playing(self) -> None:
-        """The connection's game has begun: it may last past the login time."""
-        if self.timer is not None and self.refusal is None:
+    def start(self) -> str | None:
+        """Start the connection's game, which may then last past the login time; or why not
+        (the server is full: the places count games, not connections waiting for one)."""
+        if self.refusal is not None:
+            return self.refusal
+        self.refusal = self.app.gate.start(self)
+        if self.refusal is None and self.timer is not None:
             self.timer.cancel()
             self.timer = None
+        return self.refusal
 
     def begin_auth(self, username: str) -> bool:
         self.username = username
@@ -126,6 +136,14 @@ class Connection(asyncssh.SSHServer):
 
     def public_key_auth_supported(self) -> bool:
         return self.app.config.authorized_keys is not None
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        # asyncssh asks only for keys not in --authorized-keys. Each costs the loop a check,
+        # and asyncssh sets no limit: a client may try as many as OpenSSH allows.
+        self.failed_keys += 1
+        if self.failed_keys >= caps.MAX_AUTH_TRIES and self.conn is not None:
+            asyncio.get_running_loop().call_soon(self.conn.close)
+        return False
 
     def password_auth_supported(self) -> bool:
         return False
@@ -180,12 +198,11 @@ class Channel(asyncssh.SSHServerSession[bytes]):
 
     def session_started(self) -> None:
         assert self.chan is not None
-        refusal = self.conn.refusal
+        refusal = self.conn.refusal if self.size is None else self.conn.start()
         if self.size is None or refusal is not None:
             self.chan.write((NO_PTY if refusal is None else f"termsnake: {refusal}\r\n").encode())
             self.chan.exit(1)
             return
-        self.conn.playing()
         config = self.app.config
         out = ChannelOutput(self._send, self._unsent, config.max_unsent, config.stall)
         self.term = ChannelTerminal(out, self.size)

@@ -128,3 +128,48 @@ def test_the_private_hooks_these_limits_use_are_still_there() -> None:
     assert "self._transport = " in inspect.getsource(asyncssh.SSHServerConnection.connection_made)
     assert callable(blessed.Terminal._apply_errant_response)
     assert "self._keyboard_buf" in inspect.getsource(blessed.Terminal.__init__)
+
+
+def test_silent_connections_from_many_addresses_do_not_keep_a_player_out(tmp_path: Path) -> None:
+    # TCP connections that never send a byte, three from each of 22 addresses, held every
+    # place for the login time: a player was told the server was full.
+    async def go(s: Server) -> None:
+        silent = []
+        for i in range(1, 7):
+            _, writer = await asyncio.open_connection(
+                "127.0.0.1", s.port, local_addr=(f"127.0.1.{i}", 0)
+            )
+            silent.append(writer)
+        try:
+            async with await connect(s.port, "ada") as conn:
+                p = await player(conn)
+                await p.wait_for("hello, ada")
+        finally:
+            for writer in silent:
+                writer.close()
+
+    with running(tmp_path, "--max-sessions", "3", "--max-per-address", "1") as s:
+        run(go(s))
+
+
+def test_a_connection_offering_key_after_key_is_closed(tmp_path: Path) -> None:
+    # asyncssh sets no limit on tries; each unknown key cost the loop a check.
+    closed: list[bool] = []
+
+    class Conn:
+        def close(self) -> None:
+            closed.append(True)
+
+    async def go() -> None:
+        connection = Connection(App(Config(scores=tmp_path / "scores.json")))
+        connection.conn = Conn()  # type: ignore[assignment]
+        key = asyncssh.generate_private_key("ssh-ed25519")
+        for _ in range(5):
+            assert connection.validate_public_key("eve", key) is False
+        await asyncio.sleep(0)
+        assert not closed  # a client may try a few keys of its agent
+        assert connection.validate_public_key("eve", key) is False
+        await asyncio.sleep(0)
+        assert closed
+
+    run(go())

@@ -127,11 +127,26 @@ def test_late_terminal_replies_are_keys_no_screen_takes() -> None:
 
 def test_refused_connections_are_counted_until_they_close() -> None:
     gate = Gate(max_sessions=2, max_per_address=1)
-    assert gate.admit("a") is None and gate.admit("b") is None
-    assert "full" in (gate.admit("c") or "") and not gate.crowded()
-    assert "full" in (gate.admit("c") or "") and not gate.crowded()
-    assert gate.admit("d") is not None and gate.crowded()  # the next are dropped unheard
+    assert gate.admit(1, "a") == (None, None)
+    for _ in range(2):
+        refusal, _ = gate.admit(2, "a")
+        assert "too many connections" in (refusal or "") and not gate.crowded()
+    assert gate.admit(3, "a")[0] is not None and gate.crowded()  # the next are dropped unheard
     gate.release_refused()
     assert not gate.crowded()
-    gate.release("a")
-    assert gate.admit("c") is None
+    gate.release(1)
+    assert gate.admit(4, "a") == (None, None)
+
+
+def test_the_places_count_games_and_the_longest_waiting_is_let_go_for_a_newcomer() -> None:
+    # Silent connections from many addresses filled every place before any game began.
+    gate = Gate(max_sessions=2, max_per_address=3)
+    assert [gate.admit(n, f"10.0.0.{n}") for n in (1, 2)] == [(None, None), (None, None)]
+    assert gate.admit(3, "10.0.0.3") == (None, 1)  # two may wait: the first is let go
+    assert gate.start(1) is not None  # and cannot start a game
+    assert gate.start(2) is None and gate.start(3) is None and gate.playing == 2
+    assert gate.admit(4, "10.0.0.4") == (None, None)  # waiting does not need a free game
+    assert "full" in (gate.start(4) or "")
+    for n in (1, 2, 3, 4):
+        gate.release(n)
+    assert gate.total == 0 and gate.playing == 0
