@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import signal
 import textwrap
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -24,7 +25,7 @@ from termsnake.serve import limits
 from termsnake.serve.hub import Hub, Live
 from termsnake.serve.menu import Menu, Pick
 from termsnake.serve.terminal import ChannelOutput, ChannelTerminal
-from termsnake.solvers.base import SolverUnavailable, finish
+from termsnake.solvers.base import Solver, SolverUnavailable, finish
 from termsnake.solvers.registry import create, known_names, plugins
 from termsnake.tui.controllers import KEY_PRESETS, help_lines, key_name, make_controller
 from termsnake.tui.screen import Screen
@@ -189,7 +190,7 @@ class Visit:
         if bot is not None:
             try:
                 solver = create(bot)
-                solver.setup(game)
+                set_up(solver, game, bot)
             except (SolverUnavailable, ValueError) as e:  # ValueError: a plugin not made
                 return self.page([printable(f"{bot} cannot play {level.name}: {e}")])
         controller = make_controller(solver, who)
@@ -276,3 +277,18 @@ def watched_page(live: Live, size: tuple[int, int]) -> list[str]:
         (left, top), placed = place(lines, need, size)
         page = live.pages[size] = [""] * top + [" " * left + line for line in placed]
     return page
+
+
+# One lock for each bot and board: the first visit to set a bot up on a board does the work
+# (its cuts and cycles are then cached), and the visits that ask at the same moment wait for
+# it instead of each doing it again, all in one interpreter with the players' frames.
+_SETUPS: dict[tuple[str, str], threading.Lock] = {}
+_SETUPS_LOCK = threading.Lock()
+
+
+def set_up(solver: Solver, game: Game, bot: str) -> None:
+    """``solver.setup(game)``, one at a time for each bot and board."""
+    with _SETUPS_LOCK:
+        lock = _SETUPS.setdefault((bot, game.board.name), threading.Lock())
+    with lock:
+        solver.setup(game)

@@ -4,7 +4,10 @@ thousand, a window so large that the output piles up in the socket, a bot watche
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import inspect
+import threading
+import time
 from pathlib import Path
 
 import asyncssh
@@ -12,7 +15,10 @@ import blessed
 from asyncssh.packet import String
 from ssh_client import Player, Server, connect, player, running
 
+from termsnake.core.game import Game
+from termsnake.core.level import open_level, with_length
 from termsnake.serve.server import App, Channel, Config, Connection
+from termsnake.serve.visit import set_up
 
 
 def run(coro: object) -> None:
@@ -173,3 +179,41 @@ def test_a_connection_offering_key_after_key_is_closed(tmp_path: Path) -> None:
         assert closed
 
     run(go())
+
+
+def test_visits_setting_a_bot_up_on_one_board_at_once_do_it_one_at_a_time() -> None:
+    # 21 visits choosing best on pillars together each did the set-up's work (15 s of CPU in
+    # the one interpreter that also draws every player's frames).
+    running_now, most = [0], [0]
+    lock = threading.Lock()
+    meet = threading.Barrier(2, timeout=10)
+
+    class Slow:
+        def setup(self, game: Game) -> None:
+            if game.board.name != "pillars":
+                meet.wait()  # both boards' set-ups run at once, or this breaks
+                return
+            with lock:
+                running_now[0] += 1
+                most[0] = max(most[0], running_now[0])
+            time.sleep(0.05)
+            with lock:
+                running_now[0] -= 1
+
+    def visit(board: str) -> None:
+        game = Game(with_length(open_level(8, 8, 1), 1), 1)
+        game.board = dataclasses.replace(game.board, name=board)
+        set_up(Slow(), game, "slow")  # type: ignore[arg-type]
+
+    threads = [threading.Thread(target=visit, args=("pillars",)) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(10)
+    assert most[0] == 1
+    threads = [threading.Thread(target=visit, args=(b,)) for b in ("maze", "rooms")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(15)
+    assert not meet.broken  # other boards did not wait for each other
