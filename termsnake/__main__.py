@@ -2,14 +2,15 @@
 
 import sys
 
-from termsnake.exits import EXIT_INTERRUPTED
+from termsnake.exits import EXIT_INTERRUPTED, interrupt_after
 
 
 def main() -> int:
     """Load the command line and run it. A Ctrl-C while the program loads (a tenth of a second,
     more on a busy machine) ends in the same one line as one at any later moment."""
     try:
-        from termsnake.commands import cli
+        with interrupt_after():
+            from termsnake.commands import cli
     except KeyboardInterrupt:
         if sys.stderr is not None:
             print("termsnake: interrupted", file=sys.stderr)

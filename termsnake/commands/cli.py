@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any, Final, NoReturn
 
 from termsnake.commands.args import OneLineParser
-from termsnake.exits import EXIT_INTERRUPTED, EXIT_OUTPUT
+from termsnake.exits import EXIT_INTERRUPTED, EXIT_OUTPUT, interrupt_after
 
 # The commands are imported by build_parser, inside main: a Ctrl-C while they load then ends
 # in one line, like one at any later moment.
@@ -160,7 +160,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 def dispatch(argv: list[str]) -> int:
     """Parse ``argv`` and run the command it names; --help and usage errors give their code."""
     try:
-        args = build_parser(named_command(argv)).parse_args(argv)
+        with interrupt_after():  # the commands' modules load here
+            parser = build_parser(named_command(argv))
+        args = parser.parse_args(argv)
     except SystemExit as e:  # --help, --version (0) or a usage error (2), already printed
         return e.code if isinstance(e.code, int) else 2
     code: int = args.run(args)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import os
+import signal
 import time
 from pathlib import Path
 
@@ -12,6 +14,7 @@ from pty_harness import ENTER_ALT, Pty
 from termsnake.core.game import Game, Outcome
 from termsnake.core.geometry import Direction
 from termsnake.core.level import open_level
+from termsnake.exits import interrupt_after
 from termsnake.formats.replay import Result, replay_from_game
 
 pytestmark = pytest.mark.terminal
@@ -76,3 +79,17 @@ def test_ctrl_c_while_a_long_replay_is_checked(tmp_path: Path) -> None:
     code, said = interrupt(tmp_path, ["replay", str(path)], 1.0)
     assert code == 130
     assert said in ("", "termsnake: interrupted")
+
+
+def test_a_ctrl_c_while_modules_load_is_raised_once_they_have_loaded() -> None:
+    # Raised at once, it could land in a callback of the import machinery, which printed
+    # "Exception ignored ... KeyboardInterrupt" and dropped it: a bench then ran on.
+    done, before = [], signal.getsignal(signal.SIGINT)
+    with pytest.raises(KeyboardInterrupt), interrupt_after():
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)  # the handler has run by now, and raised nothing here
+        done.append(True)
+    assert done == [True]
+    assert signal.getsignal(signal.SIGINT) is before
+    with interrupt_after():
+        pass  # no Ctrl-C: nothing raised
