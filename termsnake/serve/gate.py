@@ -19,16 +19,16 @@ class Gate:
         # pushes the longest waiting out instead of filling the players' places.
         self.max_waiting = max_sessions
         self._by_address: Counter[str] = Counter()
-        self._waiting: dict[Hashable, str] = {}  # in the order they came
-        self._playing: dict[Hashable, str] = {}
-        self._let_go: dict[Hashable, str] = {}  # pushed out or refused a game, not yet closed
+        self._address: dict[Hashable, str] = {}  # every connection admitted and not yet closed
+        self._waiting: dict[Hashable, None] = {}  # those waiting, in the order they came
+        self._playing: set[Hashable] = set()
         self.refused = 0  # connections refused and still open (each is told why, then closed)
         self._lock = threading.Lock()
 
     @property
     def total(self) -> int:
         """Connections admitted and not yet released."""
-        return sum(self._by_address.values())
+        return len(self._address)
 
     @property
     def playing(self) -> int:
@@ -47,11 +47,12 @@ class Gate:
                     "close one and try again"
                 ), None
             self._by_address[address] += 1
-            self._waiting[who] = address
+            self._address[who] = address
+            self._waiting[who] = None
             if len(self._waiting) <= self.max_waiting:
                 return None, None
             oldest = next(iter(self._waiting))
-            self._let_go[oldest] = self._waiting.pop(oldest)
+            del self._waiting[oldest]
             return None, oldest
 
     def start(self, who: Hashable) -> str | None:
@@ -59,10 +60,10 @@ class Gate:
         with self._lock:
             if who not in self._waiting:
                 return "the server had to let you go; try again"
+            del self._waiting[who]
             if len(self._playing) >= self.max_sessions:
-                self._let_go[who] = self._waiting.pop(who)
                 return f"the server is full ({self.max_sessions} players); try again later"
-            self._playing[who] = self._waiting.pop(who)
+            self._playing.add(who)
             return None
 
     def crowded(self) -> bool:
@@ -77,13 +78,11 @@ class Gate:
     def release(self, who: Hashable) -> None:
         """An admitted connection has closed."""
         with self._lock:
-            address = (
-                self._waiting.pop(who, None)
-                or self._playing.pop(who, None)
-                or self._let_go.pop(who, None)
-            )
+            address = self._address.pop(who, None)
             if address is None:
                 return
+            self._waiting.pop(who, None)
+            self._playing.discard(who)
             self._by_address[address] -= 1
             if self._by_address[address] <= 0:
                 del self._by_address[address]
