@@ -90,6 +90,8 @@ def main():
         move = choose(board, body, food)
         print(json.dumps({"move": move}), flush=True)
         head = board.step(body[0], move)
+        if head is None:
+            continue  # off the board or into a wall: the game is over, and the next line says so
         body.appendleft(head)
         if food is None or list(head) != food:
             body.pop()  # no food eaten: the tail moves on

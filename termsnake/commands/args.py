@@ -15,9 +15,10 @@ from termsnake.formats.text import printable, shorten
 MAX_SIDE: Final = 200
 MAX_DIGITS: Final = 30  # more than any count or seed needs, few enough to show in a message
 _WHOLE: Final = re.compile(r"[+-]?[0-9]+")
-_SIZE: Final = re.compile(r"\s*([0-9]+)\s*[xX×]\s*([0-9]+)\s*")
-# A decimal number in ASCII, as float() reads one, less its '1_000', '٣', 'inf' and 'nan'.
-_DECIMAL: Final = re.compile(r"\s*[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\s*")
+_SIZE: Final = re.compile(r"([0-9]+)[xX×]([0-9]+)")
+# A decimal number in ASCII, as float() reads one, less its spaces round it, '1_000', '٣', 'inf'
+# and 'nan'.
+_DECIMAL: Final = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -98,6 +99,9 @@ def not_empty(refusal: str, *, blank_too: bool = False) -> Callable[[str], str]:
     return parse
 
 
+# --level: an empty name is no level (it was looked for as the file "").
+level_name: Final = not_empty("give a preset name or a level file, not an empty string")
+
 positive_int: Final = int_at_least(1)
 
 # Seeds are non-negative: Python's generator gives seed -n the same sequence as n.
@@ -108,7 +112,7 @@ def seconds_up_to(most: float) -> Callable[[str], float]:
     """A time limit type: a number of seconds above 0 and at most ``most``."""
 
     def parse(text: str) -> float:
-        value = _decimal(text)
+        value = decimal(text)
         if value is None:
             raise argparse.ArgumentTypeError(f"not a number of seconds: '{shorten(text, 30)}'")
         if not 0 < value <= most:
@@ -125,7 +129,7 @@ seconds: Final = seconds_up_to(3600)  # a time limit of at most an hour
 
 def speed(text: str) -> float:
     """Moves per second: above 0, at most 1000."""
-    value = _decimal(text)
+    value = decimal(text)
     if value is None:
         raise argparse.ArgumentTypeError(f"expected a number, not '{shorten(text, 30)}'")
     if not 0 < value <= MAX_SPEED:
@@ -135,7 +139,7 @@ def speed(text: str) -> float:
     return value
 
 
-def _decimal(text: str) -> float | None:
+def decimal(text: str) -> float | None:
     """``text`` as a number if it is one in ASCII decimal notation (as whole numbers are read:
     ``int_at_least``), else None."""
     return float(text) if _DECIMAL.fullmatch(text) else None

@@ -94,6 +94,7 @@ def _add_board_arguments(parser: argparse.ArgumentParser) -> None:
         dest="boards",
         action=_AppendBoard,
         const="level",
+        type=cliargs.level_name,
         metavar="L",
         help="a preset name or level file; repeatable",
     )
@@ -186,6 +187,18 @@ def engine_log_dir(solvers: Sequence[str], record_dir: Path | None) -> str | Non
     folder = tempfile.mkdtemp(prefix="termsnake-engines-")
     print(f"termsnake bench: engine logs go to {folder}", file=sys.stderr)
     return folder
+
+
+@contextlib.contextmanager
+def _dropped_if_empty(folder: str | None, record_dir: Path | None) -> Iterator[None]:
+    """Remove the temporary folder of the engines' logs at the end if no log was kept in it
+    (an engine's log with nothing in it is dropped)."""
+    try:
+        yield
+    finally:
+        if folder is not None and record_dir is None:
+            with contextlib.suppress(OSError):
+                os.rmdir(folder)
 
 
 def _fail(message: str) -> int:
@@ -408,7 +421,7 @@ def run(args: argparse.Namespace) -> int:
         for g in range(args.games)
     )
     try:
-        with Progress(total) as progress:
+        with Progress(total) as progress, _dropped_if_empty(engine_logs, setup.record_dir):
             if args.scheduler is not None:
                 records = on_cluster(args.scheduler, tasks, progress)
             else:

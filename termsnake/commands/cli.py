@@ -11,7 +11,8 @@ from collections.abc import Sequence
 from typing import Any, Final, NoReturn
 
 from termsnake.commands.args import OneLineParser
-from termsnake.exits import EXIT_INTERRUPTED, EXIT_OUTPUT, interrupt_after
+from termsnake.exits import EXIT_INTERRUPTED, EXIT_OUTPUT, EXIT_USAGE, interrupt_after
+from termsnake.formats.text import printable
 
 # The commands are imported by build_parser, inside main: a Ctrl-C while they load then ends
 # in one line, like one at any later moment.
@@ -127,6 +128,55 @@ def named_command(argv: Sequence[str]) -> str:
     return str(found.command or "")
 
 
+def _misplaced(argv: Sequence[str]) -> str | None:
+    """What is wrong with an option before a subcommand that argparse would take otherwise, or
+    None: one the game's options do not hold (the value after it was read as the subcommand),
+    or one only the game reads (the subcommand ran without it, silently)."""
+    if {"-h", "--help"} & set(argv):
+        return None
+    from termsnake.commands import play_options
+
+    probe = _Probe(prog="termsnake", add_help=False, argument_default=argparse.SUPPRESS)
+    probe.add_argument("--version", action="store_true")
+    play_options.add_arguments(probe)
+    probe.add_argument("rest", nargs=argparse.REMAINDER)
+    try:
+        found, unknown = probe.parse_known_args(argv)
+    except _Unparsed:
+        return None  # a bad value: the whole parser says so
+    rest = found.rest
+    if unknown:
+        option = unknown[0].partition("=")[0]
+        owners = _commands_with(option)
+        if not owners:
+            return f"unrecognized arguments: {printable(unknown[0])} (see termsnake --help)"
+        return (
+            f"{printable(option)} is an option of {' and '.join(owners)}: put it after the "
+            f"subcommand (see termsnake {owners[0]} --help)"
+        )
+    if not rest or rest[0] not in _COMMANDS:
+        return None
+    command = rest[0]
+    given = [d for d, v in vars(found).items() if d not in ("rest", "run") and v is not False]
+    if given == ["version"]:
+        return None  # --version answers before any subcommand runs
+    if not given:
+        return None
+    option = next(a for a in probe._actions if a.dest == given[0]).option_strings[-1]
+    if command in _commands_with(option):
+        return f"{option} goes after {command}, not before it (see termsnake {command} --help)"
+    return (
+        f"{option} is an option of the game, which {command} does not read "
+        f"(see termsnake {command} --help)"
+    )
+
+
+def _commands_with(option: str) -> list[str]:
+    """The subcommands that have ``option``, in the order --help lists them."""
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    return [name for name, p in sub.choices.items() if option in p._option_string_actions]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``termsnake`` command; returns the exit code.
 
@@ -161,6 +211,10 @@ def dispatch(argv: list[str]) -> int:
     """Parse ``argv`` and run the command it names; --help and usage errors give their code."""
     try:
         with interrupt_after():  # the commands' modules load here
+            misplaced = _misplaced(argv)
+            if misplaced:
+                print(f"termsnake: error: {misplaced}", file=sys.stderr)
+                return EXIT_USAGE
             parser = build_parser(named_command(argv))
         args = parser.parse_args(argv)
     except SystemExit as e:  # --help, --version (0) or a usage error (2), already printed

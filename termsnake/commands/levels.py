@@ -9,13 +9,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from termsnake.commands import args as cliargs
 from termsnake.commands.args import Subparsers
 from termsnake.core.board import Board
 from termsnake.core.level import Level
 from termsnake.formats.diagnostics import LevelError
 from termsnake.formats.levelfile import MAX_FILE_BYTES, load_level_file
 from termsnake.formats.presets import DEFAULT_LEVEL, load_preset, preset_names
-from termsnake.formats.text import printable
+from termsnake.formats.text import printable, shorten
 from termsnake.solvers.hampath import DEFAULT_BUDGET, NODES_PER_SECOND, Limit, find_cycle
 
 EXIT_OK: Final = 0
@@ -74,10 +75,9 @@ def add_parsers(sub: Subparsers) -> None:
 
 def budget(text: str) -> float:
     """The --budget type: more than 0 and at most MAX_BUDGET (a day)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, not {text!r}") from None
+    value = cliargs.decimal(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"expected a number, not '{shorten(text, 30)}'")
     if not 0 < value <= MAX_BUDGET:  # also false for nan
         raise argparse.ArgumentTypeError(
             f"must be more than 0 and at most {MAX_BUDGET:g}, not {value:g}"

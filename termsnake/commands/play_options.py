@@ -15,7 +15,12 @@ from termsnake.tui.controllers import KEY_PRESETS
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """The options of ``termsnake`` when it plays (no subcommand)."""
     where = p.add_mutually_exclusive_group()
-    where.add_argument("--level", metavar="NAME|PATH", help="a preset name or a level file")
+    where.add_argument(
+        "--level",
+        metavar="NAME|PATH",
+        type=cliargs.level_name,
+        help="a preset name or a level file",
+    )
     where.add_argument(
         "--size", metavar="WxH", type=cliargs.size, help="an open board of WxH cells"
     )

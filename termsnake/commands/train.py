@@ -29,7 +29,9 @@ def add_parsers(sub: Subparsers) -> None:
     parser.add_argument("bot", choices=["neuro"], help="the bot to train")
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--size", type=cliargs.size, metavar="WxH", help="an open board (8x8)")
-    where.add_argument("--level", metavar="NAME|PATH", help="a preset or level file")
+    where.add_argument(
+        "--level", metavar="NAME|PATH", type=cliargs.level_name, help="a preset or level file"
+    )
     for flag, least, most, default, what in (
         ("--generations", 1, MAX_GENERATIONS, 40, "generations to evolve"),
         ("--population", 2, MAX_POPULATION, 32, "networks a generation"),

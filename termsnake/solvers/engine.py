@@ -205,6 +205,17 @@ class EngineSolver:
             reader, stop = log
             reader.join(LOG_WAIT)
             stop.set()  # a process outside the group may hold stderr open; stop reading anyway
+            if not reader.is_alive():  # the log is closed: an empty one tells nothing
+                self._drop_empty_log()
+
+    def _drop_empty_log(self) -> None:
+        path = self.log_path
+        try:
+            if path is not None and path.stat().st_size == 0:
+                path.unlink()
+                self.log_path = None
+        except OSError:
+            pass
 
     def _fail(self, what: str) -> NoReturn:
         """End the game for the engine: kill it and raise SolverFailed naming what it did."""

@@ -102,8 +102,8 @@ class Network:
                 "format": FORMAT,
                 "inputs": INPUT_NAMES,
                 "hidden": self.hidden,
-                "w1": self.w1.round(6).tolist(),
-                "w2": self.w2.round(6).tolist(),
+                "w1": _rounded(self.w1).tolist(),
+                "w2": _rounded(self.w2).tolist(),
             }
         )
 
@@ -127,6 +127,14 @@ class Network:
         w2 = _matrix(obj.get("w2"), (OUTPUTS, hidden + 1), "w2", name)
         _check_inputs(obj.get("inputs"), name)
         return cls(w1, w2)
+
+
+def _rounded(w: FloatArray) -> FloatArray:
+    """``w`` to 6 decimals for the file; a weight too big to have decimals left as it is
+    (rounding it multiplies it by 10^6, which can overflow to inf: not a number JSON holds)."""
+    with np.errstate(all="ignore"):
+        out: FloatArray = np.where(np.abs(w) < 1e15, w.round(6), w)
+    return out
 
 
 def _check_inputs(value: object, name: str) -> None:

@@ -336,9 +336,12 @@ def test_a_bad_level_file_gives_its_located_errors(
 
 def test_sizes_are_the_shared_type(capsys: pytest.CaptureFixture[str]) -> None:
     args = cli.build_parser().parse_args(
-        ["bench", "--ai", "zigzag", "--size", " 6 × 4 ", "--size", "2x1"]
+        ["bench", "--ai", "zigzag", "--size", "6×4", "--size", "2x1"]
     )
     assert args.boards == [("size", "6x4"), ("size", "2x1")]
+    for spaced in (" 6x4", "6x4 ", "6 x 4"):  # as a seed with spaces is refused
+        with pytest.raises(SystemExit):
+            cli.build_parser().parse_args(["bench", "--ai", "zigzag", "--size", spaced])
     (row,) = run_json(capsys, "--ai", "zigzag", "--size", "6×4", "--size", "6x4", "--games", "1")
     assert row["level"] == "open-6x4"
 

@@ -81,9 +81,12 @@ def test_a_speed_or_a_time_is_an_ascii_decimal_as_a_whole_number_is(text: str) -
 
 
 def test_decimals_in_every_spelling_float_has_for_them_are_read() -> None:
-    assert [args.speed(t) for t in ["1.5", ".5", "5.", "1e2", " 2 ", "+3"]] == [
-        1.5, 0.5, 5.0, 100.0, 2.0, 3.0,
+    assert [args.speed(t) for t in ["1.5", ".5", "5.", "1e2", "+3"]] == [
+        1.5, 0.5, 5.0, 100.0, 3.0,
     ]  # fmt: skip
+    for spaced in (" 2", "2 ", " 2 "):  # as whole numbers with spaces are refused
+        with pytest.raises(argparse.ArgumentTypeError):
+            args.speed(spaced)
 
 
 @pytest.mark.parametrize(
@@ -102,3 +105,48 @@ def test_an_unknown_argument_names_the_help_of_the_command_it_follows(
     err = capsys.readouterr().err
     assert err.startswith(f"{named}: error: unrecognized arguments: ") and err.count("\n") == 1
     assert err.endswith(f"(see {named} --help)\n")
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--seed", "5", "bench", "--ai", "bfs"], "--seed goes after bench, not before it"),
+        (["--record", "x.json", "levels"], "--record is an option of the game, which levels"),
+        (["--ai", "bfs", "scores"], "--ai is an option of the game, which scores does not"),
+        (["--budget", "2"], "--budget is an option of levels: put it after the subcommand"),
+        (["--games", "3", "bench"], "--games is an option of bench and train: put it after"),
+        (["--json", "bench", "--ai", "bfs"], "--json is an option of bench: put it after"),
+    ],
+)
+def test_an_option_before_a_subcommand_that_it_would_not_read_is_refused(
+    argv: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Before, the subcommand ran without it (bench played seed 1), or the value after an option
+    # only a subcommand has was taken for the subcommand ("invalid choice: '2'").
+    assert cli.main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith(f"termsnake: error: {said}") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    "argv", [["--version", "bench"], ["--level", "bench"], ["--seed", "3"], ["bench", "--help"]]
+)
+def test_the_game_s_options_and_the_top_ones_are_not_taken_for_misplaced(argv: list[str]) -> None:
+    assert cli._misplaced(argv) is None
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--level", ""],
+        ["bench", "--ai", "bfs", "--level", ""],
+        ["train", "--level", "", "--out", "w"],
+    ],
+)
+def test_an_empty_level_name_is_refused_as_an_argument(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # It was looked for as a file: ":1:1: error: no such file".
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert "argument --level: give a preset name or a level file, not an empty string" in err

@@ -185,10 +185,20 @@ def test_levels_refuses_a_budget_the_search_cannot_take(
     assert cli.main(["levels", f"--budget={budget}"]) == 2
     out, err = capsys.readouterr()
     assert out == ""
+    finite = budget not in ("inf", "-inf", "nan")  # not decimals: refused as words are
+    why = f"must be more than 0 and at most 86400, not {float(budget):g}"
     assert err.splitlines() == [
-        f"termsnake levels: error: argument --budget: must be more than 0 and at most 86400, "
-        f"not {float(budget):g} (see termsnake levels --help)",
+        f"termsnake levels: error: argument --budget: "
+        f"{why if finite else f'expected a number, not {budget!r}'} (see termsnake levels --help)",
     ]
+
+
+@pytest.mark.parametrize("budget", ["\uff12", " 2", "2 ", "1_0", "\u0663"])
+def test_a_budget_is_an_ascii_decimal_as_other_numbers_are(
+    budget: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["levels", "--budget", budget]) == 2
+    assert "argument --budget: expected a number, not " in capsys.readouterr().err
 
 
 def test_levels_in_process(capsys: pytest.CaptureFixture[str]) -> None:

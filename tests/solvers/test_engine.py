@@ -9,6 +9,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -93,7 +94,8 @@ def test_the_example_engine_plays_a_whole_game_and_exits(tmp_path: Path) -> None
     solver.finish(game)
     assert game.length > 10  # it ate its way along, by its own rules in step with ours
     assert proc.returncode == 0  # it read the end message and left by itself
-    assert solver.log_path is not None and solver.log_path.parent == tmp_path
+    # It wrote nothing on stderr (not even a traceback at its last move): no log is left.
+    assert solver.log_path is None and not any(tmp_path.iterdir())
 
 
 @pytest.mark.parametrize("kind", sorted(BAD))
@@ -150,14 +152,35 @@ def test_the_same_lost_game_is_kept_once_and_its_log_is_said(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     script = tmp_path / "illegal.py"  # --ai splits on commas, which the code has
-    script.write_text(BAD["illegal"][0])
-    command = f"exec:{PY} {shlex.quote(str(script))}"
-    argv = ["bench", "--ai", command, "--size", "4x4", "--games", "1", "--json"]
+    # It says why on stderr: a log with something in it is kept, and said; an empty one is not.
+    said = "sys.stderr.write('thinking');sys.stderr.flush();"
+    script.write_text(BAD["illegal"][0].replace(HELLO, HELLO + said, 1))
+    quiet = tmp_path / "quiet.py"
+    quiet.write_text(BAD["illegal"][0])
+    argv = ["bench", "--size", "4x4", "--games", "1", "--json", "--record-dir", str(tmp_path)]
     for _ in range(2):
-        assert cli.main([*argv, "--record-dir", str(tmp_path)]) == 0
+        assert cli.main([*argv, "--ai", f"exec:{PY} {shlex.quote(str(script))}"]) == 0
     assert len(list(tmp_path.glob("*.json"))) == 1  # the same bytes twice: one file
     err = capsys.readouterr().err
     assert err.count("not a move U, D, L or R (its stderr: ") == 2
+    logs = list(tmp_path.glob("*.log"))
+    assert len(logs) == 2 and all(log.read_text() == "thinking" for log in logs)
+    assert cli.main([*argv, "--ai", f"exec:{PY} {shlex.quote(str(quiet))}"]) == 0
+    err = capsys.readouterr().err
+    assert "not a move U, D, L or R" in err and "its stderr" not in err
+    assert len(list(tmp_path.glob("*.log"))) == 2
+
+
+def test_a_bench_whose_engines_wrote_no_log_leaves_no_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Each bench with an engine left an empty termsnake-engines-* folder in /tmp.
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    command = f"exec:{PY} {shlex.quote(str(EXAMPLES / 'greedy_engine.py'))}"
+    argv = ["bench", "--ai", command, "--size", "5x5", "--games", "2", "--json"]
+    assert cli.main(argv) == 0
+    assert "engine logs go to " in capsys.readouterr().err
+    assert not any(tmp_path.iterdir())
 
 
 @pytest.mark.parametrize(

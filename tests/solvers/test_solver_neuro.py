@@ -63,6 +63,17 @@ def test_weights_near_the_largest_float_play_without_a_warning() -> None:
     assert game.over and game.steps >= 1
 
 
+def test_weights_too_big_for_decimals_are_written_as_they_are(tmp_path: Path) -> None:
+    # Rounding 1e303 to 6 decimals multiplies it by 10^6: inf, which a weights file cannot hold
+    # (training wrote such a file from a checkpoint, and then refused to play it).
+    net = careful()
+    net.w1[0, 0], net.w1[1, 1], net.w2[0, 0] = 1e303, -1.7e308, 0.1234567
+    path = tmp_path / "w.json"
+    path.write_text(net.to_json())  # warnings are errors in these tests
+    loaded = load_network(str(path))
+    assert (loaded.w1[0, 0], loaded.w1[1, 1], loaded.w2[0, 0]) == (1e303, -1.7e308, 0.123457)
+
+
 def test_weights_round_trip_through_a_file(tmp_path: Path) -> None:
     path = tmp_path / "w.json"
     path.write_text("\ufeff" + careful().to_json())  # an editor's BOM is read past
