@@ -114,7 +114,7 @@ class PresetRow:
 
 def cycle_word(board: Board, budget: float) -> str:
     """``yes``, ``no`` or ``unknown``: whether the cycle search finds a Hamiltonian cycle."""
-    return CYCLE_WORDS.get(find_cycle(board, Limit.seconds(budget)).status, "unknown")
+    return CYCLE_WORDS.get(find_cycle(board, Limit.of_budget(budget)).status, "unknown")
 
 
 def preset_rows(budget: float) -> tuple[list[PresetRow], list[LevelError]]:

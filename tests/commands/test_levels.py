@@ -219,7 +219,7 @@ def test_levels_and_hamilton_search_with_the_same_budget(
     monkeypatch.setattr(levelcmd, "preset_rows", rows)
     assert cli.main(["levels"]) == 0
     assert budgets == [DEFAULT_BUDGET]
-    assert Limit.seconds(budgets[0]) == HamiltonSolver().limit == DEFAULT_LIMIT
+    assert Limit.of_budget(budgets[0]) == HamiltonSolver().limit == DEFAULT_LIMIT
     capsys.readouterr()
 
 

@@ -103,7 +103,7 @@ def _assert_is_cycle(board: Board, cycle: tuple[Point, ...]) -> None:
 @pytest.mark.parametrize("name", NAMES)
 def test_cycle_status_agrees_with_the_boards_shape(name: str) -> None:
     board = load_preset(name).board
-    result = find_cycle(board, Limit.seconds(5.0))
+    result = find_cycle(board, Limit.of_budget(5.0))
     if name == "dead-end":
         # the one board meant to have no cycle: its reason is plain to see
         assert _dead_ends(board) and board.size % 2 == 1

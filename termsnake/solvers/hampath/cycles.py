@@ -17,7 +17,7 @@ from termsnake.solvers.hampath.twofactor import find_two_factor_cycle
 CycleStatus = Literal["found", "none", "unknown"]
 
 # The limit ``termsnake levels`` and the hamilton solver use, so that they always agree.
-DEFAULT_LIMIT: Final = Limit.seconds(DEFAULT_BUDGET)
+DEFAULT_LIMIT: Final = Limit.of_budget(DEFAULT_BUDGET)
 # After this many restarts of the search, the 2-factor method may take up to half the nodes
 # left, at most TWO_FACTOR_NODES.
 TWO_FACTOR_AFTER: Final = 2

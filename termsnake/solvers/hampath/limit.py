@@ -27,6 +27,7 @@ class Limit:
             raise ValueError(f"a search limit needs nodes >= 0, not {self.nodes}")
 
     @classmethod
-    def seconds(cls, budget: float) -> Limit:
-        """The limit of ``budget`` nominal seconds: ``budget * NODES_PER_SECOND`` nodes."""
+    def of_budget(cls, budget: float) -> Limit:
+        """The limit of a --budget of ``budget`` (nominal seconds): ``budget * NODES_PER_SECOND``
+        nodes."""
         return cls(max(0, round(budget * NODES_PER_SECOND)))

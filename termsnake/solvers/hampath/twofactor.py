@@ -26,13 +26,15 @@ from termsnake.solvers.hampath.twofactor_match import Mates, two_factor
 # Direction numbers as in DIRECTIONS.
 UP, DOWN, LEFT, RIGHT = 0, 1, 2, 3
 # The repair operations ``find_two_factor_cycle`` may spend unless told otherwise.
-DEFAULT_LIMIT: Final = Limit(200_000)
+TWO_FACTOR_LIMIT: Final = Limit(200_000)
 # What a fresh 2-factor costs on top of one operation a cell of the board's rectangle: its
 # set-up, which dominates on tiny boards.
 ATTEMPT_COST: Final = 50
 
 
-def find_two_factor_cycle(board: Board, limit: Limit = DEFAULT_LIMIT) -> tuple[Point, ...] | None:
+def find_two_factor_cycle(
+    board: Board, limit: Limit = TWO_FACTOR_LIMIT
+) -> tuple[Point, ...] | None:
     """A Hamiltonian cycle of ``board``'s free cells, or None if this method finds none.
 
     The cycle lists every free cell once, each adjacent to the next (wrap included) and the

@@ -14,7 +14,7 @@ from termsnake.solvers.hampath import NODES_PER_SECOND, Limit, check_cycle, find
 
 
 def assert_cycle(board: Board, budget: float = 1.0) -> tuple[Point, ...]:
-    result = find_cycle(board, Limit.seconds(budget))
+    result = find_cycle(board, Limit.of_budget(budget))
     assert result.status == "found", result.reason
     assert result.cycle is not None
     assert check_cycle(board, result.cycle) == []
@@ -110,7 +110,7 @@ def test_search_on_random_boards_agrees_with_the_checker(seed: int) -> None:
         x, y = rng.randrange(width - 1), rng.randrange(height)
         walls |= {Point(x, y), Point(x + 1, y)}  # one cell of each colour
     board = Board(width, height, frozenset(walls))
-    result = find_cycle(board, Limit.seconds(2.0))
+    result = find_cycle(board, Limit.of_budget(2.0))
     assert result.status in ("found", "none")
     if result.cycle is not None:
         assert check_cycle(board, result.cycle) == []
@@ -155,22 +155,22 @@ IRREGULAR = ["......", "..#...", "..#...", "......", "......"]
 def test_search_gives_up_within_budget() -> None:
     # A board only the search can answer, given no time at all; a fresh name avoids the cache.
     board = Board.from_rows(IRREGULAR, name="no time")
-    result = find_cycle(board, Limit.seconds(0.0))
+    result = find_cycle(board, Limit.of_budget(0.0))
     assert result.status == "unknown"
     assert result.cycle is None
     assert result.reason == "the search gave up after 0 positions"
     # With a budget, the same board has an answer; the "unknown" is not cached for good.
-    assert find_cycle(board, Limit.seconds(1.0)).status == "found"
+    assert find_cycle(board, Limit.of_budget(1.0)).status == "found"
 
 
 def test_the_budget_counts_positions() -> None:
-    assert Limit.seconds(1.0) == Limit(NODES_PER_SECOND)
-    assert Limit.seconds(10 / NODES_PER_SECOND) == Limit(10)
-    assert Limit.seconds(-1.0) == Limit(0)
+    assert Limit.of_budget(1.0) == Limit(NODES_PER_SECOND)
+    assert Limit.of_budget(10 / NODES_PER_SECOND) == Limit(10)
+    assert Limit.of_budget(-1.0) == Limit(0)
     with pytest.raises(ValueError, match="nodes >= 0"):
         Limit(-1)
     board = Board.from_rows(IRREGULAR, name="ten positions")
-    result = find_cycle(board, Limit.seconds(10 / NODES_PER_SECOND))
+    result = find_cycle(board, Limit.of_budget(10 / NODES_PER_SECOND))
     assert (result.status, result.reason) == ("unknown", "the search gave up after 10 positions")
 
 
@@ -178,10 +178,10 @@ def test_the_search_ignores_the_clock(request: pytest.FixtureRequest) -> None:
     # A loaded machine (here a clock that leaps an hour at every look) gets the same answer as an
     # idle one: the search is bounded by positions, never by time.
     board = Board.from_rows(IRREGULAR, name="idle")
-    idle = find_cycle(board, Limit.seconds(0.1))
+    idle = find_cycle(board, Limit.of_budget(0.1))
     assert idle.found
     request.getfixturevalue("leaping_clock")
-    loaded = find_cycle(Board.from_rows(IRREGULAR, name="loaded"), Limit.seconds(0.1))
+    loaded = find_cycle(Board.from_rows(IRREGULAR, name="loaded"), Limit.of_budget(0.1))
     assert loaded.status == "found"
     assert loaded.cycle == idle.cycle
 
