@@ -20,7 +20,7 @@ from termsnake.core.geometry import Point
 from termsnake.formats import presets
 from termsnake.solvers.grid import grid_of
 from termsnake.solvers.hampath import Limit, check_cycle, find_cycle
-from termsnake.solvers.hampath.twofactor import DEFAULT_LIMIT, find_two_factor_cycle
+from termsnake.solvers.hampath.twofactor import TWO_FACTOR_LIMIT, find_two_factor_cycle
 
 
 def ringed(width: int, height: int, seed: int, *, wrap: bool = False) -> Board:
@@ -127,7 +127,7 @@ def timed(run: Callable[[], tuple[Point, ...] | None], repeat: int) -> tuple[flo
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--limit", type=int, default=DEFAULT_LIMIT.nodes)
+    parser.add_argument("--limit", type=int, default=TWO_FACTOR_LIMIT.nodes)
     args = parser.parse_args()
     print("| board | cells | walls | seconds | found | find_cycle |")
     print("| --- | ---: | ---: | ---: | --- | --- |")
