@@ -158,9 +158,7 @@ def _misplaced(argv: Sequence[str]) -> str | None:
         return None
     command = rest[0]
     given = [d for d, v in vars(found).items() if d not in ("rest", "run") and v is not False]
-    if given == ["version"]:
-        return None  # --version answers before any subcommand runs
-    if not given:
+    if not given or "version" in given:  # --version answers before anything else runs
         return None
     option = next(a for a in probe._actions if a.dest == given[0]).option_strings[-1]
     if command in _commands_with(option):

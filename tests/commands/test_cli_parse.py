@@ -129,7 +129,14 @@ def test_an_option_before_a_subcommand_that_it_would_not_read_is_refused(
 
 
 @pytest.mark.parametrize(
-    "argv", [["--version", "bench"], ["--level", "bench"], ["--seed", "3"], ["bench", "--help"]]
+    "argv",
+    [
+        ["--version", "bench"],
+        ["--version", "--seed", "3", "bench"],
+        ["--level", "bench"],
+        ["--seed", "3"],
+        ["bench", "--help"],
+    ],
 )
 def test_the_game_s_options_and_the_top_ones_are_not_taken_for_misplaced(argv: list[str]) -> None:
     assert cli._misplaced(argv) is None
