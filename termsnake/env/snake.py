@@ -96,14 +96,19 @@ class SnakeEnv(gymnasium.Env[Obs, np.int64]):
         game = self.game
         if game.over:
             raise RuntimeError("the episode is over: call reset()")
+        # A float, a string or a bool would be read as some move: only 0-3 are actions.
+        if isinstance(action, bool | np.bool_) or not self.action_space.contains(action):
+            raise ValueError(f"an action is a whole number from 0 to 3, not {action!r}")
         old_head, old_tail = game.head, game.tail
         result = game.step(DIRECTIONS[int(action)])
         grid = self._grid
         reward = 0.0
         if result.outcome is not Outcome.DIED:
+            # The old head is body, unless it was the tail too and left (a snake of length 1);
+            # the new head last, as it may enter the cell the tail left.
+            grid[old_head.y, old_head.x] = BODY
             if not result.ate:
                 grid[old_tail.y, old_tail.x] = FLOOR
-            grid[old_head.y, old_head.x] = BODY
             grid[game.head.y, game.head.x] = HEAD
             if result.ate:
                 reward = EAT + (WIN if result.outcome is Outcome.WON else 0.0)

@@ -56,12 +56,19 @@ def test_the_same_seed_gives_the_same_episode() -> None:
     assert runs[0] == runs[1]
 
 
-def test_the_observation_and_mask_follow_the_game() -> None:
-    env = SnakeEnv(size=(7, 7), length=3)
+@pytest.mark.parametrize(
+    ("level", "length"), [(None, 3), (None, 1), ("torus", 1), ("maze", 1), ("maze", 4)]
+)
+def test_the_observation_and_mask_follow_the_game(level: str | None, length: int) -> None:
+    # With a snake of length 1, the cell its head left stayed BODY in the observation.
+    env = SnakeEnv(level, size=(7, 7), length=length)
+    board = env.level.board
     obs, info = env.reset(seed=5)
     for step in range(400):
         game = env.game
-        expected = np.zeros((7, 7), dtype=np.uint8)
+        expected = np.zeros((board.height, board.width), dtype=np.uint8)
+        for p in board.walls:
+            expected[p.y, p.x] = WALL
         for p in game.body:
             expected[p.y, p.x] = BODY
         expected[game.head.y, game.head.x] = HEAD
@@ -123,3 +130,15 @@ def test_an_episode_saved_as_a_replay_verifies(tmp_path: Path) -> None:
 def test_a_bad_render_mode_is_refused() -> None:
     with pytest.raises(ValueError, match="render_mode"):
         SnakeEnv(render_mode="human")
+
+
+@pytest.mark.parametrize("action", [-1, 4, 1.9, "2", True, np.int64(7), None])
+def test_an_action_outside_the_space_is_refused(action: Any) -> None:
+    # -1 moved right and "2" left; 4 raised a bare IndexError.
+    env = SnakeEnv()
+    env.reset(seed=1)
+    with pytest.raises(ValueError, match="an action is a whole number from 0 to 3"):
+        env.step(action)
+    assert env.game.steps == 0
+    env.step(np.int64(3))
+    assert env.game.steps == 1
