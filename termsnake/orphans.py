@@ -1,13 +1,16 @@
 """Child processes that end with termsnake: on Linux the kernel kills them when termsnake
-dies, even by SIGKILL (an engine; bench's worker processes)."""
+dies, even by SIGKILL (an engine; bench's and train's worker processes); and worker processes
+started so that a Ctrl-C meant for termsnake does not catch them loading."""
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import functools
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from multiprocessing import resource_tracker
 
 _PR_SET_PDEATHSIG = 1
 
@@ -24,3 +27,20 @@ def die_with_parent() -> Callable[[], None] | None:
         prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
     return set_it
+
+
+@contextlib.contextmanager
+def spawning(spawns: bool = True) -> Iterator[None]:
+    """While ``spawns`` (starting worker processes), SIGINT is blocked: a new worker inherits
+    the mask and gets a Ctrl-C only once its initializer has set what it does with one (one
+    caught while it loads prints a traceback); here the signal waits, and comes when unblocked."""
+    if not spawns or not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    # The resource tracker unblocks SIGINT when it starts: start it before, not inside.
+    resource_tracker.ensure_running()
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)

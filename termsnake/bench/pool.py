@@ -4,20 +4,18 @@ same memory."""
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import multiprocessing
 import os
 import signal
 from collections import deque
-from collections.abc import Generator, Iterable, Iterator
+from collections.abc import Generator, Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from multiprocessing import resource_tracker
 from multiprocessing.sharedctypes import Synchronized
 from typing import Final
 
 from termsnake.bench.games import GameRecord, GameTask, play_one
-from termsnake.orphans import die_with_parent
+from termsnake.orphans import die_with_parent, spawning
 from termsnake.solvers import plugins
 
 # spawn, not fork: safe whatever threads the parent runs (tqdm's monitor, the pool's own).
@@ -93,7 +91,7 @@ def _in_workers(
                 batch = next(batches, None)
                 if batch is None:
                     break
-                with _spawning(submitted < workers):
+                with spawning(submitted < workers):
                     flight.append(pool.submit(_play_in_worker, batch))
                 submitted += 1
             if not flight:
@@ -120,23 +118,6 @@ def _in_workers(
 _in_game = False
 _interrupted = False
 _made: Synchronized[int] | None = None
-
-
-@contextlib.contextmanager
-def _spawning(spawns: bool) -> Iterator[None]:
-    """While ``spawns`` (a submit that may start a worker), SIGINT is blocked: the new worker
-    inherits the mask and gets a Ctrl-C only once _worker_init has its handler (one caught
-    while it loads prints a traceback); here the signal waits, and comes when unblocked."""
-    if not spawns or not hasattr(signal, "pthread_sigmask"):
-        yield
-        return
-    # The resource tracker unblocks SIGINT when it starts: start it before, not inside.
-    resource_tracker.ensure_running()
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def _worker_init(made: Synchronized[int], parent: int) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import signal
 import stat
 import sys
 from collections.abc import Callable, Iterator
@@ -34,6 +35,7 @@ from termsnake.learn.evolve import (
     start,
     step,
 )
+from termsnake.orphans import die_with_parent, spawning
 from termsnake.solvers.neuro import MAX_WEIGHTS_BYTES, Network
 
 MAX_CHECKPOINT: Final = 64 * 1024 * 1024
@@ -73,8 +75,21 @@ def runner(args: argparse.Namespace) -> Iterator[Runner]:
     if jobs == 1:
         yield run_here
         return
-    with get_context("spawn").Pool(jobs) as pool:
+    with spawning():
+        pool = get_context("spawn").Pool(jobs, initializer=_worker_init)
+    with pool:
         yield lambda tasks: pool.map(score, tasks)
+
+
+def _worker_init() -> None:
+    # Ctrl-C reaches the whole process group and is the parent's to handle: it ends the pool
+    # and says so in one line, where each worker printed a traceback. A worker whose parent
+    # went while it wrote a result ends by SIGPIPE instead of printing BrokenPipeError.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    set_it = die_with_parent()
+    if set_it is not None:
+        set_it()
 
 
 def resume(plan: Plan, path: Path) -> State:

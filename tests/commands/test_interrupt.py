@@ -64,6 +64,15 @@ def test_ctrl_c_in_a_bench_with_workers(tmp_path: Path, after: float) -> None:
     assert len([line for line in said.splitlines() if "interrupted" in line]) <= 1
 
 
+def test_ctrl_c_in_a_training_with_workers_is_one_line(tmp_path: Path) -> None:
+    # Each worker printed a KeyboardInterrupt traceback before the one line.
+    out = tmp_path / "w.json"
+    args = ["train", "neuro", "--size", "6x6", "--generations", "30", "--population", "16"]
+    code, said = interrupt(tmp_path, [*args, "--games", "4", "--jobs", "2", "--out", str(out)], 1.5)
+    assert code == 130
+    assert said.splitlines()[-1].startswith("termsnake train: interrupted")
+
+
 @pytest.mark.slow  # writing the replay of 1.4 million moves takes seconds
 def test_ctrl_c_while_a_long_replay_is_checked(tmp_path: Path) -> None:
     level = open_level(600, 600, 1)

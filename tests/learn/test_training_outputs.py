@@ -82,7 +82,7 @@ def test_jobs_are_capped_at_the_cpus(monkeypatch: pytest.MonkeyPatch, tmp_path: 
     pools: list[int] = []
 
     class Context:
-        def Pool(self, jobs: int) -> Any:
+        def Pool(self, jobs: int, **kwargs: Any) -> Any:
             pools.append(jobs)
             return FakePool()
 
