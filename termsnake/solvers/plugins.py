@@ -127,7 +127,9 @@ class Plugin:
 def _has(obj: object, method: str) -> bool:
     try:
         return callable(getattr(obj, method, None))
-    except Exception:
+    except _USERS:
+        raise
+    except BaseException:  # a plugin's own, SystemExit too: never past the guard
         return False
 
 
@@ -191,7 +193,9 @@ class Guarded:
         self.label = f"plugin {shorten(key, NAME_LIMIT)}"
         try:
             own = solver.name
-        except Exception:
+        except _USERS:
+            raise
+        except BaseException:  # a plugin's own, SystemExit too: never past the guard
             own = None
         self.name = shorten(own if isinstance(own, str) and own.strip() else key, NAME_LIMIT)
         self._shadow: Game | None = None
@@ -202,7 +206,9 @@ class Guarded:
         """What a composite plugin played, if it says so in text; escaped."""
         try:
             played = getattr(self.solver, "played", "")
-        except Exception:
+        except _USERS:
+            raise
+        except BaseException:  # a plugin's own, SystemExit too: never past the guard
             return ""
         return shorten(played, NAME_LIMIT) if isinstance(played, str) else ""
 
@@ -228,7 +234,7 @@ class Guarded:
             raise
         except BaseException as e:  # its own BaseException subclasses, GeneratorExit too
             raise SolverFailed(f"{self.label} raised {what(e)}") from None
-        if not isinstance(move, Direction):
+        if type(move) is not Direction:  # not isinstance: a __class__ property could lie
             raise SolverFailed(f"{self.label} answered {_show(move)}, not a direction")
         return move
 
@@ -249,9 +255,9 @@ class Guarded:
                 and 0 <= p.y < board.height
                 and _glyph(g)
             }
-        except Terminated:
+        except _USERS:
             raise
-        except Exception:
+        except BaseException:  # a plugin's own, SystemExit too: the overlay is dropped
             return {}
 
     def finish(self, game: Game) -> None:
@@ -310,5 +316,7 @@ def _show(obj: object) -> str:
     """A value a plugin gave, for a message: its repr escaped and cut."""
     try:
         return shorten(repr(obj), NAME_LIMIT)
-    except Exception:
+    except _USERS:
+        raise
+    except BaseException:  # a plugin's own, SystemExit too: never past the guard
         return f"a {printable(type(obj).__name__)}"

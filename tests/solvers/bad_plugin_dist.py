@@ -109,6 +109,43 @@ class Sleeper(Walker):
     def next_direction(self, game):
         time.sleep(0.3)
         return super().next_direction(game)
+
+
+class Raising:
+    def __get__(self, obj, kind=None):
+        raise Doom
+
+
+class DoomName(Walker):
+    name = Raising()
+    played = Raising()
+
+
+class ExitName(Walker):
+    @property
+    def name(self):
+        raise SystemExit(0)
+
+
+class DoomSetup(Walker):
+    setup = Raising()
+
+
+class ExitOverlay(Walker):
+    def overlay(self, game):
+        raise SystemExit(4)
+
+
+class FakeDirection:
+    @property
+    def __class__(self):
+        from termsnake.core.geometry import Direction
+        return Direction
+
+
+class Spoof(Walker):
+    def next_direction(self, game):
+        return FakeDirection()
 '''
 
 ENTRIES = {
@@ -125,6 +162,11 @@ ENTRIES = {
     "printer": "badbots:Printer",
     "ctlname": "badbots:CtlName",
     "sleeper": "badbots:Sleeper",
+    "doomname": "badbots:DoomName",
+    "exitname": "badbots:ExitName",
+    "doomsetup": "badbots:DoomSetup",
+    "exitoverlay": "badbots:ExitOverlay",
+    "spoof": "badbots:Spoof",
     "importraises": "badboom:X",
     "evil\x1b[31mred": "badbots:Walker",
 }
