@@ -41,6 +41,13 @@ def check_address(address: str) -> str:
             f"--scheduler wants tcp://HOST:PORT (as `dask scheduler` prints it), "
             f"not {shorten(address)!r}"
         )
+    host = address[len("tcp://") :].rpartition(":")[0]
+    # What DNS allows a name: no resolver takes more (Python's raised, and Dask said that what
+    # answered there was no scheduler).
+    if not host.startswith("[") and (
+        len(host) > 253 or not all(0 < len(label) <= 63 for label in host.split("."))
+    ):
+        raise ClusterError(f"--scheduler: {shorten(host)!r} is not a host name")
     return address
 
 
@@ -94,10 +101,11 @@ def connect(address: str, timeout: float | None = None) -> Iterator[Client]:
             client = _Client(address, timeout=f"{wait}s", set_as_default=False)
         except (OSError, TimeoutError) as e:
             reason = " ".join(str(e).split()) or type(e).__name__
-            raise ClusterError(f"cannot reach the Dask scheduler at {address}: {reason}") from None
+            shown = shorten(address)
+            raise ClusterError(f"cannot reach the Dask scheduler at {shown}: {reason}") from None
         except Exception:  # what a server that is no Dask scheduler answers makes Dask raise
             raise ClusterError(
-                f"cannot use {address}: what answers there is not a Dask scheduler"
+                f"cannot use {shorten(address)}: what answers there is not a Dask scheduler"
             ) from None
         try:
             yield client

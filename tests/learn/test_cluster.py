@@ -95,6 +95,17 @@ def test_a_malformed_address_is_one_line_at_once(
     assert time.monotonic() - began < 1
 
 
+@pytest.mark.parametrize("host", ["a" * 64, "a..b", ".a", "a." * 130 + "b", "x" * 100_000])
+def test_a_host_name_dns_would_refuse_is_said_so_short(
+    host: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Python's resolver raised, and the message said nothing answered like a scheduler; it
+    # also printed the whole address, 100,000 characters of it.
+    assert cli.main([*BENCH, "--scheduler", f"tcp://{host}:8786"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is not a host name" in err and len(err) < 200
+
+
 @pytest.fixture
 def junk_server() -> Iterator[int]:
     """A TCP server that answers like a web server, not a Dask scheduler."""
