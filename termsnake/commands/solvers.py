@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import Final
 
 from termsnake.commands.args import Subparsers
 from termsnake.formats.text import printable
@@ -22,11 +23,16 @@ def add_parsers(sub: Subparsers) -> None:
     parser.set_defaults(run=run)
 
 
+ALIGN_LIMIT: Final = 24
+
+
 def run(args: argparse.Namespace) -> int:
     """Print one line a solver: name, source, and a problem if it does not load."""
     rows = listing()
     names = [printable(r.name) for r in rows]  # a plugin's name is escaped, then aligned
-    width = max(map(len, names))
+    # Aligned to the longest short name: one plugin's long name (shown whole, as --ai takes
+    # it) overflows its own line instead of pushing every source off the screen.
+    width = max((len(n) for n in names if len(n) <= ALIGN_LIMIT), default=0)
     for name, r in zip(names, rows, strict=True):
         note = f"  ({r.problem})" if r.problem else ""
         print(f"{name:<{width}}  {printable(r.source)}{note}")

@@ -9,6 +9,7 @@ child process, ``neuro:PATH`` plays a weights file.
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -34,9 +35,14 @@ _PREFIXES: Final[dict[str, str]] = {
 def register(name: str, factory: str | Factory, *, source: str = "your code") -> None:
     """Make ``factory`` (a "module:attr" string, imported lazily, or a zero-argument callable
     returning a Solver) the solver called ``name``; ValueError if the name is taken."""
-    key = name.strip().lower()
-    if not key or ":" in key or not key.isprintable() or " " in key:
-        raise ValueError(f"a solver name is one word without ':', not {name!r}")
+    key = name.strip().lower() if isinstance(name, str) else ""
+    # A comma would split it on bench's --ai, a colon make it read as a prefix's argument.
+    if not key or not key.isprintable() or any(c in key for c in ":, "):
+        raise ValueError(f"a solver name is one word without ':' or ',', not {name!r}")
+    if isinstance(factory, str) and not re.fullmatch(r"[\w.]+:[\w.]+", factory):
+        raise ValueError(f"a factory is a callable or 'module:attribute', not {factory!r}")
+    if not isinstance(factory, str) and not callable(factory):
+        raise ValueError(f"a factory is a callable or 'module:attribute', not {factory!r}")
     if key in _REGISTRY:
         raise ValueError(f"there is already a solver called {key!r}")
     _REGISTRY[key] = factory
@@ -105,7 +111,10 @@ def _load(target: str) -> Callable[..., Any]:
             raise
         extra = " (pip install 'termsnake[learn]')" if e.name in ("numpy", "gymnasium") else ""
         raise ValueError(f"this solver needs {e.name}, which is not installed{extra}") from None
-    factory: Callable[..., Any] = getattr(module, attr)
+    try:
+        factory: Callable[..., Any] = getattr(module, attr)
+    except AttributeError:
+        raise ValueError(f"{module_name} has no {attr!r}, which {target!r} names") from None
     return factory
 
 

@@ -169,6 +169,7 @@ ENTRIES = {
     "spoof": "badbots:Spoof",
     "importraises": "badboom:X",
     "evil\x1b[31mred": "badbots:Walker",
+    "long" + "o" * 296: "badbots:Walker",
 }
 
 

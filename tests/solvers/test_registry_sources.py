@@ -41,6 +41,29 @@ def test_register_adds_a_solver_by_factory_or_by_path(fresh: None) -> None:
         register("a:b", "x:Y")
 
 
+@pytest.mark.parametrize(
+    ("name", "factory", "said"),
+    [
+        ("x", "json", "a factory is a callable or 'module:attribute'"),
+        ("x", 42, "a factory is a callable or 'module:attribute'"),
+        (5, "x:Y", "one word"),
+        ("a,b", "x:Y", "one word"),  # bench's --ai would split it
+    ],
+)
+def test_register_refuses_what_create_could_not_use(
+    fresh: None, name: object, factory: object, said: str
+) -> None:
+    # Each was taken, then create raised AttributeError (or register did, for a number).
+    with pytest.raises(ValueError, match=said):
+        register(name, factory)  # type: ignore[arg-type]
+
+
+def test_a_registered_path_to_nothing_is_a_value_error_when_made(fresh: None) -> None:
+    register("ghost", "json:no_such_factory")
+    with pytest.raises(ValueError, match="json has no 'no_such_factory'"):
+        create("ghost")
+
+
 def test_a_plugin_is_created_by_name_and_listed_with_its_source(
     fresh: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
