@@ -20,7 +20,7 @@ from termsnake.formats.scores import ScoreKey, ScoreStore, keep_score
 from termsnake.formats.settings import SettingsError, load_settings, merge, settings_path
 from termsnake.formats.text import printable, shorten
 from termsnake.solvers.base import Solver, SolverUnavailable, engine_log
-from termsnake.solvers.registry import create
+from termsnake.solvers.registry import create, resolve_name
 from termsnake.tui.runner import (
     Look,
     Played,
@@ -184,6 +184,10 @@ def _first_game(args: argparse.Namespace, configured: str) -> tuple[Level, Game,
     game = Game(level, args.seed)
     solver = None
     if args.ai is not None:
+        try:  # here, not under the line below: looking for plugins may warn on stderr
+            resolve_name(args.ai)
+        except ValueError as e:
+            raise UsageError(f"termsnake: {e}") from None
         # A solver's set-up can take long on a big board: say what is under way meanwhile.
         board = level.board
         what = f"preparing {printable(args.ai)} for a {board.width}x{board.height} board..."

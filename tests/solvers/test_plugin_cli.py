@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from bad_plugin_dist import make_bad_dist
+from plugin_dist import make_dist
 from pty_harness import Pty, quiet_env, run_plain
 
 
@@ -140,3 +141,22 @@ def test_q_acts_after_the_move_of_a_slow_plugin_under_way(tmp_path: Path) -> Non
         assert time.monotonic() - sent < 1.5
     finally:
         p.close()
+
+
+@pytest.mark.terminal
+def test_a_plugin_warning_comes_before_the_line_that_says_what_is_prepared(
+    tmp_path: Path,
+) -> None:
+    # It came straight after "preparing ... board...", on the same line.
+    env = with_plugins(tmp_path)
+    make_dist(tmp_path / "site", "clashbot", {"greedy": "badbots:Walker"})
+    p = Pty(["--ai", "badoverlay", "--size", "6x6", "--speed", "50"], tmp_path, env=env)
+    try:
+        p.wait_for("walker")  # the game is on: the status line names the bot
+        p.send("q")
+        assert p.wait_exit() == 0
+    finally:
+        p.close()
+    raw = bytes(p.raw)
+    warned = raw.index(b"termsnake: warning: ")
+    assert b"clashbot" in raw[warned:] and warned < raw.index(b"preparing badoverlay")
