@@ -151,11 +151,12 @@ def warn(message: str) -> None:
         print(f"termsnake: warning: {printable(message)}; skipped", file=sys.stderr)
 
 
-def discover(builtin: Collection[str]) -> dict[str, Plugin]:
+def discover(builtin: Collection[str], prefixes: tuple[str, ...] = ("exec:",)) -> dict[str, Plugin]:
     """Every advertised plugin by name, without importing any; clashes are warned and skipped.
 
     A name that a built-in solver already has, or that two distributions both claim, is
-    skipped with a warning, so the same name means the same solver on every machine.
+    skipped with a warning, so the same name means the same solver on every machine; so is one
+    that starts with one of ``prefixes`` (``neuro:x`` would be read as a weights file).
     """
     # Imported here: importlib.metadata takes a tenth of termsnake's start, and a game with a
     # built-in solver never reads it.
@@ -169,10 +170,13 @@ def discover(builtin: Collection[str]) -> dict[str, Plugin]:
         found.setdefault(name, []).append(Plugin(name, ep.value, source, ep))
     plugins: dict[str, Plugin] = {}
     for name, claims in sorted(found.items()):
-        if name in builtin or name.startswith("exec:"):
+        if name in builtin:
             warn(f"{claims[0].describe()} has the name of a built-in solver")
+        elif name.startswith(prefixes):
+            prefix = next(p for p in prefixes if name.startswith(p))
+            warn(f"{claims[0].describe()} has a name --ai reads as {prefix}...")
         elif len({c.source for c in claims}) > 1:
-            sources = ", ".join(sorted(c.source for c in claims))
+            sources = ", ".join(sorted({c.source for c in claims}))
             warn(f"plugin name {name!r} is claimed by more than one package ({sources})")
         else:
             plugins[name] = claims[0]

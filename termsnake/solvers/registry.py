@@ -68,7 +68,7 @@ for _name, _target in {
 @cache
 def plugins() -> dict[str, Plugin]:
     """The advertised plugins (found once, not imported); clashes are warned about once."""
-    return discover(set(_REGISTRY))
+    return discover(set(_REGISTRY), tuple(_PREFIXES))
 
 
 def registered_names() -> list[str]:
