@@ -92,6 +92,8 @@ class Plugin:
 
     def load(self) -> Callable[[], Any]:
         """Import the factory; PluginError (one line, naming the plugin) if that fails."""
+        if self.entry.pattern.match(self.target) is None:  # load() raises AttributeError
+            raise PluginError(f"{self.describe()} does not name a module (module:attribute)")
         try:
             factory = quietly(self.entry.load)
         except _USERS:  # Ctrl-C and ending signals stay the user's

@@ -40,6 +40,13 @@ def test_a_plugin_that_fails_to_import_says_so_in_one_line(site: Path) -> None:
     assert "ModuleNotFoundError" in message
 
 
+def test_a_target_that_names_no_module_says_so(site: Path) -> None:
+    # Python's own load() raised "AttributeError: 'NoneType' object has no attribute 'group'".
+    make_dist(site, "oddbot", {"odd": "not a target"})
+    with pytest.raises(PluginError, match=r"plugin 'odd' \(not a target, from oddbot 1.0\) does"):
+        discover(set())["odd"].load()
+
+
 def test_a_clash_with_a_builtin_is_warned_and_skipped(
     site: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
