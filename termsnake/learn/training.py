@@ -240,6 +240,10 @@ def main(args: argparse.Namespace) -> int:
     except ValueError as e:
         return _error(str(e))
     run = Run(state, state.generation if args.resume else None)
+    if state.generation >= args.generations:  # --generations counts from 0, not from here
+        held = f"{printable(str(checkpoint_path(out)))} holds {_first(state.generation)}"
+        asked = f"--generations {args.generations}"
+        print(f"termsnake train: {held}: {asked} asks for no more", file=sys.stderr)
     try:
         with runner(args) as go:
             train(plan, run, args.generations, out, go)

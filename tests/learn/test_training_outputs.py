@@ -165,3 +165,17 @@ def test_a_level_that_cannot_be_had_is_one_located_line(
 def test_an_empty_out_path_is_refused_as_such(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["train", "neuro", "--out", ""]) == 2
     assert "--out: give the name of the weights file to write" in capsys.readouterr().err
+
+
+def test_resuming_to_fewer_generations_than_are_held_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # It said nothing, and reported the last generation held as if it had trained to it.
+    out = tmp_path / "w.json"
+    assert cli.main([*TRAIN, "--generations", "2", "--out", str(out)]) == 0
+    weights = out.read_bytes()
+    capsys.readouterr()
+    assert cli.main([*TRAIN, "--generations", "1", "--out", str(out), "--resume"]) == 0
+    err = capsys.readouterr().err
+    assert "holds generations 0 to 1: --generations 1 asks for no more" in err
+    assert out.read_bytes() == weights
