@@ -96,8 +96,9 @@ class SnakeEnv(gymnasium.Env[Obs, np.int64]):
         game = self.game
         if game.over:
             raise RuntimeError("the episode is over: call reset()")
-        # A float, a string or a bool would be read as some move: only 0-3 are actions.
-        if isinstance(action, bool | np.bool_) or not self.action_space.contains(action):
+        # A float, a string or a bool would be read as some move: only 0-3 are actions (checked
+        # by hand: action_space.contains goes through numpy on every step).
+        if not (type(action) is int or isinstance(action, np.integer)) or not 0 <= action < 4:
             raise ValueError(f"an action is a whole number from 0 to 3, not {action!r}")
         old_head, old_tail = game.head, game.tail
         result = game.step(DIRECTIONS[int(action)])
