@@ -89,6 +89,7 @@ class Plugin:
     target: str
     source: str
     entry: EntryPoint
+    taken: frozenset[str] = frozenset()  # the built-in names, which it may not go by
 
     def load(self) -> Callable[[], Any]:
         """Import the factory; PluginError (one line, naming the plugin) if that fails."""
@@ -119,7 +120,7 @@ class Plugin:
                 f"{self.describe()} made {_show(solver)}, not a solver (it has no "
                 f"{', '.join(missing)})"
             )
-        return Guarded(solver, self.name)
+        return Guarded(solver, self.name, self.taken)
 
     def describe(self) -> str:
         """``plugin 'name' (target, from dist)`` for messages."""
@@ -165,11 +166,12 @@ def discover(builtin: Collection[str], prefixes: tuple[str, ...] = ("exec:",)) -
     from importlib.metadata import entry_points
 
     found: dict[str, list[Plugin]] = {}
+    taken = frozenset(builtin)
     for ep in entry_points(group=GROUP):
         dist = ep.dist
         source = f"{dist.name} {dist.version}" if dist is not None else "an unknown package"
         name = ep.name.strip().lower()
-        found.setdefault(name, []).append(Plugin(name, ep.value, source, ep))
+        found.setdefault(name, []).append(Plugin(name, ep.value, source, ep, taken))
     plugins: dict[str, Plugin] = {}
     for name, claims in sorted(found.items()):
         if name in builtin:
@@ -194,7 +196,7 @@ class Guarded:
     overlay is dropped; its prints go nowhere; its name is shown escaped.
     """
 
-    def __init__(self, solver: Any, key: str) -> None:
+    def __init__(self, solver: Any, key: str, taken: Collection[str] = ()) -> None:
         self.solver = solver
         self.label = f"plugin {shorten(key, NAME_LIMIT)}"
         try:
@@ -203,7 +205,9 @@ class Guarded:
             raise
         except BaseException:  # a plugin's own, SystemExit too: never past the guard
             own = None
-        self.name = shorten(own if isinstance(own, str) and own.strip() else key, NAME_LIMIT)
+        # Its own name, unless that is a built-in's: scores and replays would credit that one.
+        usable = isinstance(own, str) and own.strip() and own.strip().lower() not in taken
+        self.name = shorten(own if usable else key, NAME_LIMIT)
         self._shadow: Game | None = None
         self._live: Game | None = None
 

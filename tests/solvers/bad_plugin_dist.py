@@ -111,6 +111,10 @@ class Sleeper(Walker):
         return super().next_direction(game)
 
 
+class NameBest(Walker):
+    name = "Best"
+
+
 class Raising:
     def __get__(self, obj, kind=None):
         raise Doom
@@ -163,6 +167,7 @@ ENTRIES = {
     "ctlname": "badbots:CtlName",
     "sleeper": "badbots:Sleeper",
     "doomname": "badbots:DoomName",
+    "namebest": "badbots:NameBest",
     "exitname": "badbots:ExitName",
     "doomsetup": "badbots:DoomSetup",
     "exitoverlay": "badbots:ExitOverlay",

@@ -233,3 +233,9 @@ def test_an_overlay_that_exits_is_dropped(bad: None) -> None:
     solver = create("exitoverlay")
     solver.setup(g)
     assert solver.overlay(g) == {}
+
+
+def test_a_plugin_going_by_a_built_in_s_name_goes_by_its_own_entry_point_s(bad: None) -> None:
+    # "Best" was credited with its scores, and written as the solver of its replays.
+    assert create("namebest").name == "namebest"
+    assert create("ctlname").name.startswith("ctl")  # any other name of its own is kept
