@@ -129,14 +129,14 @@ def named_command(argv: Sequence[str]) -> str:
 
 
 def _misplaced(argv: Sequence[str]) -> str | None:
-    """What is wrong with an option before a subcommand that argparse would take otherwise, or
-    None: one the game's options do not hold (the value after it was read as the subcommand),
-    or one only the game reads (the subcommand ran without it, silently)."""
-    if {"-h", "--help"} & set(argv):
-        return None
+    """The error for an option before the subcommand, or None. argparse takes a game option
+    there and the subcommand then runs without it; an option only a subcommand has makes it
+    read the option's value as the subcommand's name."""
     from termsnake.commands import play_options
 
+    # Only the options given before the first word that is no option's value are set here.
     probe = _Probe(prog="termsnake", add_help=False, argument_default=argparse.SUPPRESS)
+    probe.add_argument("-h", "--help", action="store_true")
     probe.add_argument("--version", action="store_true")
     play_options.add_arguments(probe)
     probe.add_argument("rest", nargs=argparse.REMAINDER)
@@ -144,7 +144,9 @@ def _misplaced(argv: Sequence[str]) -> str | None:
         found, unknown = probe.parse_known_args(argv)
     except _Unparsed:
         return None  # a bad value: the whole parser says so
-    rest = found.rest
+    given = {d: v for d, v in vars(found).items() if d not in ("rest", "run")}
+    if "help" in given or "version" in given or {"-h", "--help"} & set(argv):
+        return None  # answered before anything runs
     if unknown:
         option = unknown[0].partition("=")[0]
         owners = _commands_with(option)
@@ -154,13 +156,10 @@ def _misplaced(argv: Sequence[str]) -> str | None:
             f"{printable(option)} is an option of {' and '.join(owners)}: put it after the "
             f"subcommand (see termsnake {owners[0]} --help)"
         )
-    if not rest or rest[0] not in _COMMANDS:
+    command = found.rest[0] if found.rest else ""
+    if command not in _COMMANDS or not given:
         return None
-    command = rest[0]
-    given = [d for d, v in vars(found).items() if d not in ("rest", "run") and v is not False]
-    if not given or "version" in given:  # --version answers before anything else runs
-        return None
-    option = next(a for a in probe._actions if a.dest == given[0]).option_strings[-1]
+    option = next(a for a in probe._actions if a.dest == next(iter(given))).option_strings[-1]
     if command in _commands_with(option):
         return f"{option} goes after {command}, not before it (see termsnake {command} --help)"
     return (

@@ -91,17 +91,16 @@ class SnakeEnv(gymnasium.Env[Obs, np.int64]):
         self._grid = grid
         return grid.copy(), self._info()
 
-    def step(self, action: np.int64 | int) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
+    def step(self, action: object) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
         """One move; the reward is EAT for a food, WIN on top for the last, DEATH for a death."""
         game = self.game
         if game.over:
             raise RuntimeError("the episode is over: call reset()")
-        # A float, a string or a bool would be read as some move: only 0-3 are actions (checked
-        # by hand: action_space.contains goes through numpy on every step).
-        if not (type(action) is int or isinstance(action, np.integer)) or not 0 <= action < 4:
+        index = _action_index(action)
+        if index < 0:
             raise ValueError(f"an action is a whole number from 0 to 3, not {action!r}")
         old_head, old_tail = game.head, game.tail
-        result = game.step(DIRECTIONS[int(action)])
+        result = game.step(DIRECTIONS[index])
         grid = self._grid
         reward = 0.0
         if result.outcome is not Outcome.DIED:
@@ -136,3 +135,14 @@ class SnakeEnv(gymnasium.Env[Obs, np.int64]):
     def replay(self) -> Replay:
         """The episode so far as a termsnake-replay/1 record (`termsnake replay` plays it)."""
         return replay_from_game(self.game, "env")
+
+
+def _action_index(action: object) -> int:
+    """The move ``action`` stands for, 0-3, or -1 if it is none: an int (not a bool), a numpy
+    integer, or a 0-d array of one (what a policy's predict() gives); a float or a string would
+    be read as some move. Checked by hand: action_space.contains goes through numpy each step."""
+    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+        action = action.item()
+    if isinstance(action, int | np.integer) and not isinstance(action, bool) and 0 <= action < 4:
+        return int(action)
+    return -1

@@ -136,6 +136,8 @@ def test_an_option_before_a_subcommand_that_it_would_not_read_is_refused(
         ["--level", "bench"],
         ["--seed", "3"],
         ["bench", "--help"],
+        ["--he"],  # argparse takes the start of a long option
+        ["--seed", "5", "--he", "check", "x"],
     ],
 )
 def test_the_game_s_options_and_the_top_ones_are_not_taken_for_misplaced(argv: list[str]) -> None:
