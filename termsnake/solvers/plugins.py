@@ -154,12 +154,20 @@ def warn(message: str) -> None:
         print(f"termsnake: warning: {printable(message)}; skipped", file=sys.stderr)
 
 
-def discover(builtin: Collection[str], prefixes: tuple[str, ...] = ("exec:",)) -> dict[str, Plugin]:
+def name_problem(key: str) -> str | None:
+    """Why ``--ai`` could not take ``key`` (stripped, lower case) whole, or None: a comma splits
+    bench's list, and a colon reads as ``exec:`` or ``neuro:``'s argument."""
+    if not key or any(c in key for c in ":,"):
+        return "a solver name has no ':' or ','"
+    return None
+
+
+def discover(builtin: Collection[str]) -> dict[str, Plugin]:
     """Every advertised plugin by name, without importing any; clashes are warned and skipped.
 
     A name that a built-in solver already has, or that two distributions both claim, is
     skipped with a warning, so the same name means the same solver on every machine; so is one
-    that starts with one of ``prefixes`` (``neuro:x`` would be read as a weights file).
+    that ``--ai`` could not take (``name_problem``).
     """
     # Imported here: importlib.metadata takes a tenth of termsnake's start, and a game with a
     # built-in solver never reads it.
@@ -176,9 +184,8 @@ def discover(builtin: Collection[str], prefixes: tuple[str, ...] = ("exec:",)) -
     for name, claims in sorted(found.items()):
         if name in builtin:
             warn(f"{claims[0].describe()} has the name of a built-in solver")
-        elif name.startswith(prefixes):
-            prefix = next(p for p in prefixes if name.startswith(p))
-            warn(f"{claims[0].describe()} has a name --ai reads as {prefix}...")
+        elif name_problem(name):
+            warn(f"{claims[0].describe()} has a name --ai cannot take ({name_problem(name)})")
         elif len({c.source for c in claims}) > 1:
             sources = ", ".join(sorted({c.source for c in claims}))
             warn(f"plugin name {name!r} is claimed by more than one package ({sources})")

@@ -17,7 +17,7 @@ from typing import Any, Final
 
 from termsnake.formats.text import shorten
 from termsnake.solvers.base import Solver
-from termsnake.solvers.plugins import NAME_LIMIT, Plugin, PluginError, discover, warn
+from termsnake.solvers.plugins import NAME_LIMIT, Plugin, PluginError, discover, name_problem, warn
 
 Factory = Callable[[], Solver]
 
@@ -36,8 +36,7 @@ def register(name: str, factory: str | Factory, *, source: str = "your code") ->
     """Make ``factory`` (a "module:attr" string, imported lazily, or a zero-argument callable
     returning a Solver) the solver called ``name``; ValueError if the name is taken."""
     key = name.strip().lower() if isinstance(name, str) else ""
-    # A comma would split it on bench's --ai, a colon make it read as a prefix's argument.
-    if not key or not key.isprintable() or any(c in key for c in ":, "):
+    if name_problem(key) or not key.isprintable() or " " in key:
         raise ValueError(f"a solver name is one word without ':' or ',', not {name!r}")
     if isinstance(factory, str) and not re.fullmatch(r"[\w.]+:[\w.]+", factory):
         raise ValueError(f"a factory is a callable or 'module:attribute', not {factory!r}")
@@ -68,7 +67,7 @@ for _name, _target in {
 @cache
 def plugins() -> dict[str, Plugin]:
     """The advertised plugins (found once, not imported); clashes are warned about once."""
-    return discover(set(_REGISTRY), tuple(_PREFIXES))
+    return discover(set(_REGISTRY))
 
 
 def registered_names() -> list[str]:

@@ -60,16 +60,17 @@ def test_a_clash_with_a_builtin_is_warned_and_skipped(
     ]
 
 
-def test_a_name_that_starts_like_a_prefix_is_warned_and_skipped(
+def test_a_name_that_ai_could_not_take_is_warned_and_skipped(
     site: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # --ai neuro:x reads the weights file x: such a plugin was listed, and could not be had.
-    make_dist(site, "prefixed", {"neuro:x": "x:Y", "exec:y": "x:Z", "fine": "x:W"})
-    plugins = discover(set(), ("exec:", "neuro:"))
+    # neuro:x (read as a weights file) and a,b (split by bench) were listed, and could not be had.
+    make_dist(site, "odd", {"neuro:x": "x:Y", "exec:y": "x:Z", "a,b": "x:V", "fine": "x:W"})
+    plugins = discover(set())
     assert list(plugins) == ["fine"]
     err = capsys.readouterr().err
-    assert "plugin 'neuro:x' (x:Y, from prefixed 1.0) has a name --ai reads as neuro:...;" in err
-    assert "plugin 'exec:y' (x:Z, from prefixed 1.0) has a name --ai reads as exec:...;" in err
+    for name in ("neuro:x", "exec:y", "a,b"):
+        assert f"plugin '{name}' (" in err
+    assert err.count("has a name --ai cannot take (a solver name has no ':' or ',')") == 3
 
 
 def test_a_name_claimed_by_two_packages_is_skipped(
