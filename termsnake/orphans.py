@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import functools
+import os
 import signal
 import sys
 from collections.abc import Callable, Iterator
@@ -27,6 +28,16 @@ def die_with_parent() -> Callable[[], None] | None:
         prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
     return set_it
+
+
+def die_with(parent: int) -> None:
+    """In a worker process started by ``parent``: be killed when it dies (Linux), and end now if
+    it died before that took hold."""
+    set_it = die_with_parent()
+    if set_it is not None:
+        set_it()
+        if os.getppid() != parent:
+            os._exit(1)
 
 
 @contextlib.contextmanager

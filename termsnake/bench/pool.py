@@ -15,7 +15,7 @@ from multiprocessing.sharedctypes import Synchronized
 from typing import Final
 
 from termsnake.bench.games import GameRecord, GameTask, play_one
-from termsnake.orphans import die_with_parent, spawning
+from termsnake.orphans import die_with, spawning
 from termsnake.solvers import plugins
 
 # spawn, not fork: safe whatever threads the parent runs (tqdm's monitor, the pool's own).
@@ -125,12 +125,7 @@ def _worker_init(made: Synchronized[int], parent: int) -> None:
     # then cancels the rest) but ignores it while idle, where it would only print a traceback.
     global _made
     _made = made
-    # A bench killed outright (SIGKILL) took no worker with it: each played its game to the end.
-    set_it = die_with_parent()
-    if set_it is not None:
-        set_it()
-        if os.getppid() != parent:  # it died before that took hold
-            os._exit(1)
+    die_with(parent)  # a bench killed outright (SIGKILL) took no worker with it
     plugins.quiet_warnings()  # the parent warned once already; --jobs 2 said each three times
     signal.signal(signal.SIGINT, _worker_sigint)
     if hasattr(signal, "pthread_sigmask"):

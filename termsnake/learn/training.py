@@ -35,7 +35,7 @@ from termsnake.learn.evolve import (
     start,
     step,
 )
-from termsnake.orphans import die_with_parent, spawning
+from termsnake.orphans import die_with, spawning
 from termsnake.solvers.neuro import MAX_WEIGHTS_BYTES, Network
 
 MAX_CHECKPOINT: Final = 64 * 1024 * 1024
@@ -76,20 +76,18 @@ def runner(args: argparse.Namespace) -> Iterator[Runner]:
         yield run_here
         return
     with spawning():
-        pool = get_context("spawn").Pool(jobs, initializer=_worker_init)
+        pool = get_context("spawn").Pool(jobs, initializer=_worker_init, initargs=(os.getpid(),))
     with pool:
         yield lambda tasks: pool.map(score, tasks)
 
 
-def _worker_init() -> None:
+def _worker_init(parent: int) -> None:
     # Ctrl-C reaches the whole process group and is the parent's to handle: it ends the pool
     # and says so in one line, where each worker printed a traceback. A worker whose parent
     # went while it wrote a result ends by SIGPIPE instead of printing BrokenPipeError.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-    set_it = die_with_parent()
-    if set_it is not None:
-        set_it()
+    die_with(parent)
 
 
 def resume(plan: Plan, path: Path) -> State:

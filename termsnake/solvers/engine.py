@@ -205,6 +205,7 @@ class EngineSolver:
             reader, stop = log
             reader.join(LOG_WAIT)
             stop.set()  # a process outside the group may hold stderr open; stop reading anyway
+            reader.join(LOG_WAIT)  # told to stop, it does within a poll, even on a busy machine
             if not reader.is_alive():  # the log is closed: an empty one tells nothing
                 self._drop_empty_log()
 
