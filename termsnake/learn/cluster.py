@@ -41,7 +41,7 @@ def check_address(address: str) -> str:
             f"--scheduler wants tcp://HOST:PORT (as `dask scheduler` prints it), "
             f"not {shorten(address)!r}"
         )
-    host = address[len("tcp://") :].rpartition(":")[0]
+    host = address[len("tcp://") :].rpartition(":")[0].removesuffix(".")  # a name may end in .
     # What DNS allows a name: no resolver takes more (Python's raised, and Dask said that what
     # answered there was no scheduler).
     if not host.startswith("[") and (
