@@ -3,19 +3,25 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from plugin_dist import make_dist
 
 from termsnake.commands import cli
+from termsnake.solvers import registry
 from termsnake.solvers.plugins import PluginError, discover
 
 
 @pytest.fixture
-def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A folder on the path to install packages in; the plugins are looked up afresh (an
+    earlier test in this process may have found them without these)."""
     monkeypatch.syspath_prepend(str(tmp_path))
-    return tmp_path
+    registry.plugins.cache_clear()
+    yield tmp_path
+    registry.plugins.cache_clear()
 
 
 def test_a_plugin_is_found_without_being_imported(site: Path) -> None:
