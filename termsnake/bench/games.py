@@ -184,6 +184,19 @@ def play_one(task: GameTask, moved: Moved | None = None) -> GameRecord:
         return GameRecord(error=shorten(f"{type(e).__name__}: {e}", ERROR_LIMIT))
 
 
+# What a game ends with whose bot raised KeyboardInterrupt where no Ctrl-C can (a worker).
+BOT_INTERRUPT: Final = "KeyboardInterrupt, raised by the bot (no Ctrl-C was pressed)"
+
+
+def play_apart(task: GameTask) -> GameRecord:
+    """``play_one`` where no Ctrl-C raises KeyboardInterrupt (a Dask worker plays in a thread):
+    one raised is the bot's, and ends its game as an error instead of the worker."""
+    try:
+        return play_one(task)
+    except KeyboardInterrupt:
+        return GameRecord(error=BOT_INTERRUPT)
+
+
 def play_counted(game: Game, solver: Solver, stats: PlayStats, moved: Moved | None) -> None:
     """``solvers.base.play`` to the end of the game, the same moves timed the same way, and
     ``moved(n)`` told of the n moves made since it was last told: at most every REPORT_EVERY

@@ -14,7 +14,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from multiprocessing.sharedctypes import Synchronized
 from typing import Final
 
-from termsnake.bench.games import GameRecord, GameTask, play_one
+from termsnake.bench.games import BOT_INTERRUPT, GameRecord, GameTask, play_one
 from termsnake.orphans import die_with, spawning
 from termsnake.solvers import plugins
 
@@ -154,6 +154,10 @@ def _play_in_worker(batch: list[GameTask]) -> list[GameRecord]:
         _in_game = True
         try:
             played.append(play_one(task, _add_moves))
+        except KeyboardInterrupt:
+            if _interrupted:  # a Ctrl-C: _worker_sigint noted it
+                raise
+            played.append(GameRecord(error=BOT_INTERRUPT))
         finally:
             _in_game = False
     return played

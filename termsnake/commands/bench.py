@@ -26,7 +26,7 @@ from termsnake.bench.games import (
     GameRecord,
     GameTask,
     LevelSpec,
-    play_one,
+    play_apart,
 )
 from termsnake.bench.pool import Watcher
 from termsnake.bench.progress import Progress
@@ -332,7 +332,7 @@ def play_shipped(task: GameTask, weights: Mapping[str, bytes | str] | None = Non
     if isinstance(shipped, str):
         return GameRecord(unavailable=shipped)
     if shipped is None:
-        record = play_one(task)
+        record = play_apart(task)
         if record.error is not None and "unknown solver" in record.error:
             # Known here (the client checked), so a plugin this worker has not installed.
             where = "on a Dask worker: a plugin must be installed on every worker too"
@@ -344,7 +344,7 @@ def play_shipped(task: GameTask, weights: Mapping[str, bytes | str] | None = Non
             write_atomic(path, shipped)
     except OSError as e:
         return GameRecord(error=f"a worker cannot keep the weights in {path}: {e.strerror or e}")
-    record = play_one(dataclasses.replace(task, solver=NEURO + str(path)))
+    record = play_apart(dataclasses.replace(task, solver=NEURO + str(path)))
     replay = record.replay
     return dataclasses.replace(
         record,

@@ -111,6 +111,11 @@ class Sleeper(Walker):
         return super().next_direction(game)
 
 
+class KbiMove(Walker):
+    def next_direction(self, game):
+        raise KeyboardInterrupt
+
+
 class NameBest(Walker):
     name = "Best"
 
@@ -168,6 +173,7 @@ ENTRIES = {
     "sleeper": "badbots:Sleeper",
     "doomname": "badbots:DoomName",
     "namebest": "badbots:NameBest",
+    "kbimove": "badbots:KbiMove",
     "exitname": "badbots:ExitName",
     "doomsetup": "badbots:DoomSetup",
     "exitoverlay": "badbots:ExitOverlay",

@@ -160,3 +160,17 @@ def test_a_plugin_warning_comes_before_the_line_that_says_what_is_prepared(
     raw = bytes(p.raw)
     warned = raw.index(b"termsnake: warning: ")
     assert b"clashbot" in raw[warned:] and warned < raw.index(b"preparing badoverlay")
+
+
+def test_a_plugin_raising_keyboardinterrupt_in_a_worker_is_its_error_not_a_ctrl_c(
+    tmp_path: Path,
+) -> None:
+    # The bench said "interrupted" and exited 130, naming no plugin; on Dask it killed workers.
+    done = termsnake(tmp_path, "bench", "--ai", "kbimove,greedy", "--size", "6x6", "--games", "2",
+                     "--jobs", "2")  # fmt: skip
+    assert done.returncode == 1
+    assert (
+        "kbimove on open-6x6 failed (seed 1): KeyboardInterrupt, raised by the bot" in done.stderr
+    )
+    assert "interrupted" not in done.stderr and "greedy" in done.stdout
+    assert_clean(done.stdout + done.stderr)

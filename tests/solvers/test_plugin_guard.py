@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from bad_plugin_dist import make_bad_dist
 
+from termsnake.bench.games import BOT_INTERRUPT, GameTask, LevelSpec, play_apart
 from termsnake.core.game import Game, Outcome
 from termsnake.core.geometry import Direction, Point
 from termsnake.core.level import open_level
@@ -239,3 +240,9 @@ def test_a_plugin_going_by_a_built_in_s_name_goes_by_its_own_entry_point_s(bad: 
     # "Best" was credited with its scores, and written as the solver of its replays.
     assert create("namebest").name == "namebest"
     assert create("ctlname").name.startswith("ctl")  # any other name of its own is kept
+
+
+def test_a_dask_worker_s_game_whose_bot_raises_keyboardinterrupt_is_an_error(bad: None) -> None:
+    # No Ctrl-C reaches a Dask worker's game (it plays in a thread): the bot raised it.
+    record = play_apart(GameTask("kbimove", LevelSpec("size", "6x6", 3), 1, False))
+    assert record.error == BOT_INTERRUPT
