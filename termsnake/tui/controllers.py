@@ -129,11 +129,15 @@ class TurnQueue:
 
     def push(self, turn: Direction, heading: Direction) -> bool:
         """Queue ``turn`` given the snake's current ``heading``; whether it was kept."""
-        last = self._turns[-1] if self._turns else heading
+        last = self.last(heading)
         if turn in (last, last.opposite) or len(self._turns) >= self.depth:
             return False
         self._turns.append(turn)
         return True
+
+    def last(self, heading: Direction) -> Direction:
+        """The way the snake will go once the queued turns are taken."""
+        return self._turns[-1] if self._turns else heading
 
     def pop(self, heading: Direction) -> Direction:
         """The direction for this tick: the oldest queued turn, else straight on."""
@@ -176,8 +180,8 @@ class KeyboardController:
         key = normalize_key(key)
         turn = self.direction_keys.get(key)
         if turn is not None:
-            if game.steps == 0 and not self.queue and turn is game.direction.opposite:
-                return None  # it would be dropped: it must not start the game either
+            if turn is self.queue.last(game.direction).opposite:
+                return None  # dropped: it must neither start the game nor step a paused one
             self.queue.push(turn, game.direction)
             return Command.STEP
         return self.command_keys.get(key)

@@ -166,6 +166,8 @@ class Session:
                 if self.mode is Mode.RUNNING:
                     self.mode = Mode.PAUSED  # once enlarged, the player starts it again
                 self._handle(self.term.inkey(timeout=POLL), screen, allow_steps=False)
+                if isinstance(self.controller, KeyboardController):
+                    self.controller.queue.clear()  # turns typed with the board hidden
                 next_tick = self.clock() + 1 / self.speed
                 continue
             wait = max(0.0, next_tick - self.clock()) if self._running() else POLL
@@ -219,7 +221,8 @@ class Session:
             who=self.controller.who,
             level=self.level_name,
             speed=self.speed,
-            paused=Mode.PAUSED in (self.mode, self.after_help if self.mode is Mode.HELP else None),
+            paused=not self.game.over
+            and Mode.PAUSED in (self.mode, self.after_help if self.mode is Mode.HELP else None),
             message=message,
             best=self.best,
         )

@@ -323,3 +323,39 @@ def test_a_terminal_of_8_colours_gets_no_bright_colour(kind: str) -> None:
     assert "\x1b[38m" not in floor
     assert (floor == ASCII.floor * 3) is (term.number_of_colors < 16)
     assert "\x1b[3" in style(ASCII.body)  # green: every colour terminal has it
+
+
+def test_a_reversal_while_paused_is_dropped_and_does_not_step(clock: FakeClock) -> None:
+    # Each 'a' (left, against the heading) stepped the snake right, into the wall in the end.
+    keys = [(0.25, " "), (1.0, "a"), (1.1, "a"), (1.2, "a"), (2.0, "q")]
+    s = session(clock, keys, speed=10)
+    s.run()
+    assert s.game.outcome is Outcome.QUIT
+    assert s.game.moves == [Direction.RIGHT] * 2  # the two ticks before the pause
+
+
+def test_the_final_board_of_a_game_ended_by_a_pause_step_does_not_say_paused(
+    clock: FakeClock,
+) -> None:
+    keys = [(0.0, "d"), (0.05, " "), *((0.1 + i * 0.1, "d") for i in range(20)), (5.0, "x")]
+    s = session(clock, keys, speed=10)
+    s.run()
+    assert s.game.outcome is Outcome.DIED
+    assert isinstance(s.stream, io.StringIO)
+    out = s.stream.getvalue()
+    assert "DIED: " in out and "PAUSED  DIED" not in out
+
+
+def test_turns_typed_while_the_terminal_is_too_small_are_dropped(clock: FakeClock) -> None:
+    # They were queued with the board hidden, and taken as soon as the game went on.
+    s = session(clock, [(0.7, "w"), (0.8, "a"), (1.5, " "), (2.0, "q")], speed=10)
+    real_inkey = s.term.inkey
+
+    def inkey(timeout: float | None = None) -> Keystroke:
+        if clock.now - 1000.0 > 0.5:  # a wide window turned small, then big again
+            s.term.width, s.term.height = (20, 10) if clock.now - 1000.0 < 1.0 else (80, 24)  # type: ignore[misc]
+        return real_inkey(timeout)
+
+    s.term.inkey = inkey  # type: ignore[method-assign,assignment]
+    s.run()
+    assert s.game.steps >= 8 and set(s.game.moves) == {Direction.RIGHT}
