@@ -39,14 +39,18 @@ class Watcher:
 
 
 def records(
-    tasks: Iterable[GameTask], total: int, jobs: int, watcher: Watcher
+    tasks: Iterable[GameTask], total: int, jobs: int, watcher: Watcher, *, singly: bool = False
 ) -> Generator[GameRecord, None, None]:
     """Each of the ``total`` tasks' record, in task order, the games played in ``jobs``
-    processes if more than one. Close the iterator (``contextlib.closing``) to stop early: the
-    games not started are dropped, those under way are waited for."""
+    processes if more than one, handed out in batches (one game at a time if ``singly``: each
+    record comes back as soon as its game, and those before it, have ended). Close the
+    iterator (``contextlib.closing``) to stop early: the games not started are dropped, those
+    under way are waited for."""
     if jobs <= 1 or total <= 1:
         return _here(tasks, watcher)
-    return _in_workers(tasks, total, min(jobs, total), watcher)
+    workers = min(jobs, total)
+    size = 1 if singly else batch_size(total, workers)
+    return _in_workers(tasks, workers, size, watcher)
 
 
 def _here(tasks: Iterable[GameTask], watcher: Watcher) -> Generator[GameRecord, None, None]:
@@ -69,7 +73,7 @@ def batch_size(total: int, workers: int) -> int:
 
 
 def _in_workers(
-    tasks: Iterable[GameTask], total: int, workers: int, watcher: Watcher
+    tasks: Iterable[GameTask], workers: int, size: int, watcher: Watcher
 ) -> Generator[GameRecord, None, None]:
     context = multiprocessing.get_context(START_METHOD)
     made = context.Value("q", 0)
@@ -79,7 +83,6 @@ def _in_workers(
         initializer=_worker_init,
         initargs=(made, os.getpid()),
     )
-    size = batch_size(total, workers)
     pending = iter(tasks)
     batches = iter(lambda: list(itertools.islice(pending, size)), [])
     flight: deque[Future[list[GameRecord]]] = deque()

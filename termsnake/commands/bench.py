@@ -133,8 +133,10 @@ def add_parsers(sub: Subparsers) -> None:
     parser.add_argument(
         "--ai",
         required=True,
+        action="append",
         metavar="A[,B...]",
-        help="solvers to measure, comma-separated; best is reported with what it played",
+        help="solvers to measure, comma-separated (or --ai again); best is reported with what "
+        "it played",
     )
     _add_board_arguments(parser)
     parser.add_argument(
@@ -244,7 +246,8 @@ class Setup:
 def prepare(args: argparse.Namespace) -> Setup | int:
     """The run's solvers and boards from the arguments, or the exit code of a bad one."""
     try:
-        solvers = _unique(resolve_name(n) for n in solver_names(args.ai) if n.strip())
+        names = [n for text in args.ai for n in solver_names(text)]
+        solvers = _unique(resolve_name(n) for n in names if n.strip())
         for name in solvers:
             create(name)  # a plugin that fails to import, a missing extra: said before any game
     except ValueError as e:
@@ -425,7 +428,9 @@ def run(args: argparse.Namespace) -> int:
             if args.scheduler is not None:
                 records = on_cluster(args.scheduler, tasks, progress)
             else:
-                records = pool.records(tasks, total, jobs, progress)
+                # Replays are written as their games end: a Ctrl-C then keeps those ended.
+                singly = setup.record_dir is not None
+                records = pool.records(tasks, total, jobs, progress, singly=singly)
             with contextlib.closing(records) as played:
                 rows, status = measure(args, setup, pairs, played, progress)
     except KeyboardInterrupt:

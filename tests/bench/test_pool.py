@@ -85,6 +85,26 @@ def test_only_a_bounded_number_of_games_is_taken_ahead() -> None:
     assert ahead < total
 
 
+def test_singly_each_game_comes_back_alone() -> None:
+    # With replays, batches of up to 16 games came back together: a Ctrl-C lost the replays
+    # of games that had ended in a batch still under way.
+    class Counts(Seen):
+        def __init__(self) -> None:
+            super().__init__()
+            self.sizes: list[int] = []
+
+        def done(self, games: int) -> None:
+            super().done(games)
+            self.sizes.append(games)
+
+    batched, singly = Counts(), Counts()
+    total = 400  # batches of 16 on two workers
+    assert figures(list(pool.records(tasks(total), total, 2, batched))) == figures(
+        list(pool.records(tasks(total), total, 2, singly, singly=True))
+    )
+    assert max(batched.sizes) == pool.MAX_BATCH and set(singly.sizes) == {1}
+
+
 def test_batches() -> None:
     assert pool.batch_size(1, 2) == 1
     assert pool.batch_size(100, 2) == 6

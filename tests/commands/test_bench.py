@@ -484,3 +484,11 @@ def test_an_engine_whose_command_holds_a_comma_is_benched(
     assert cli.main(argv) == 0
     rows = json.loads(capsys.readouterr().out)
     assert [row["wins"] + row["deaths"] + row["stalls"] for row in rows] == [1, 1]
+
+
+def test_ai_given_twice_adds_the_solvers_as_a_list_does(capsys: pytest.CaptureFixture[str]) -> None:
+    # The first --ai was dropped without a word.
+    twice = run_json(capsys, "--ai", "zigzag", "--ai", "straight", "--size", "4x4", "--games", "2")
+    once = run_json(capsys, "--ai", "zigzag,straight", "--size", "4x4", "--games", "2")
+    assert [r["solver"] for r in twice] == ["zigzag", "straight"]
+    assert without_timing(twice) == without_timing(once)
