@@ -226,16 +226,21 @@ def test_keys_held_at_the_moment_of_death_do_not_dismiss_the_final_board(
     assert clock.now - start == pytest.approx(2.5, abs=0.01)  # only the late key ended it
 
 
-def test_enlarging_a_too_small_terminal_resumes_paused(clock: FakeClock) -> None:
-    s = session(clock, [(3.0, "q")], speed=10)
+def shrunk_for_a_while(s: app.Session, clock: FakeClock) -> None:
+    """The session's wide window turns too small at 0.5 s, and big again at 1 s."""
     real_inkey = s.term.inkey
 
     def inkey(timeout: float | None = None) -> Keystroke:
-        if clock.now - 1000.0 > 0.5:  # a wide window turned small, then big again
+        if clock.now - 1000.0 > 0.5:
             s.term.width, s.term.height = (20, 10) if clock.now - 1000.0 < 1.0 else (80, 24)  # type: ignore[misc]
         return real_inkey(timeout)
 
     s.term.inkey = inkey  # type: ignore[method-assign,assignment]
+
+
+def test_enlarging_a_too_small_terminal_resumes_paused(clock: FakeClock) -> None:
+    s = session(clock, [(3.0, "q")], speed=10)
+    shrunk_for_a_while(s, clock)
     s.run()
     assert s.mode is app.Mode.PAUSED and 4 <= s.game.steps <= 6
 
@@ -349,13 +354,6 @@ def test_the_final_board_of_a_game_ended_by_a_pause_step_does_not_say_paused(
 def test_turns_typed_while_the_terminal_is_too_small_are_dropped(clock: FakeClock) -> None:
     # They were queued with the board hidden, and taken as soon as the game went on.
     s = session(clock, [(0.7, "w"), (0.8, "a"), (1.5, " "), (2.0, "q")], speed=10)
-    real_inkey = s.term.inkey
-
-    def inkey(timeout: float | None = None) -> Keystroke:
-        if clock.now - 1000.0 > 0.5:  # a wide window turned small, then big again
-            s.term.width, s.term.height = (20, 10) if clock.now - 1000.0 < 1.0 else (80, 24)  # type: ignore[misc]
-        return real_inkey(timeout)
-
-    s.term.inkey = inkey  # type: ignore[method-assign,assignment]
+    shrunk_for_a_while(s, clock)
     s.run()
     assert s.game.steps >= 8 and set(s.game.moves) == {Direction.RIGHT}
