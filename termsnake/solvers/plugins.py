@@ -184,8 +184,8 @@ def discover(builtin: Collection[str]) -> dict[str, Plugin]:
     for name, claims in sorted(found.items()):
         if name in builtin:
             warn(f"{claims[0].describe()} has the name of a built-in solver")
-        elif name_problem(name):
-            warn(f"{claims[0].describe()} has a name --ai cannot take ({name_problem(name)})")
+        elif problem := name_problem(name):
+            warn(f"{claims[0].describe()} has a name --ai cannot take ({problem})")
         elif len({c.source for c in claims}) > 1:
             sources = ", ".join(sorted({c.source for c in claims}))
             warn(f"plugin name {name!r} is claimed by more than one package ({sources})")

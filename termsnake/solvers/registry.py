@@ -38,9 +38,11 @@ def register(name: str, factory: str | Factory, *, source: str = "your code") ->
     key = name.strip().lower() if isinstance(name, str) else ""
     if name_problem(key) or not key.isprintable() or " " in key:
         raise ValueError(f"a solver name is one word without ':' or ',', not {name!r}")
-    if isinstance(factory, str) and not re.fullmatch(r"[\w.]+:[\w.]+", factory):
-        raise ValueError(f"a factory is a callable or 'module:attribute', not {factory!r}")
-    if not isinstance(factory, str) and not callable(factory):
+    if isinstance(factory, str):
+        usable = re.fullmatch(r"[\w.]+:[\w.]+", factory) is not None
+    else:
+        usable = callable(factory)
+    if not usable:
         raise ValueError(f"a factory is a callable or 'module:attribute', not {factory!r}")
     if key in _REGISTRY:
         raise ValueError(f"there is already a solver called {key!r}")
