@@ -69,11 +69,9 @@ def _load_level(spec: LevelSpec) -> Level:
             return open_level(width, height, spec.length)
         except ValueError as e:
             raise BenchError(f"--size {spec.value}: {e}") from None
-    try:
-        from termsnake.formats.diagnostics import LevelError
-        from termsnake.formats.presets import load_level
-    except ImportError:
-        raise BenchError("--level: this termsnake has no level files") from None
+    from termsnake.formats.diagnostics import LevelError
+    from termsnake.formats.presets import load_level
+
     try:
         # As play does: a straight body behind the level's head, fitted in place of the level's
         # own (which may not fit where this one does), a covered first food dropped.
@@ -154,8 +152,9 @@ Moved = Callable[[int], None]
 
 
 def play_one(task: GameTask, moved: Moved | None = None) -> GameRecord:
-    """Play one benchmark game headless; never raises, so a worker always answers. ``moved(n)``,
-    if given, hears of the moves as they are made (see ``play_counted``)."""
+    """Play one benchmark game headless; raises nothing but KeyboardInterrupt (a Ctrl-C, or a
+    bot's own: ``play_apart``), so a worker always answers. ``moved(n)``, if given, hears of the
+    moves as they are made (see ``play_counted``)."""
     try:
         level = task.spec.load()
         solver = create(

@@ -1,4 +1,12 @@
-"""The command line: one argparse tree; ``termsnake [options]`` plays, subcommands do the rest."""
+"""The command line: one argparse tree; ``termsnake [options]`` plays, subcommands do the rest.
+
+``dispatch`` reads a command line in three passes. ``_misplaced`` refuses an option given
+before a subcommand (argparse would drop it, or read its value as the subcommand).
+``named_command`` finds the subcommand with every subcommand a placeholder, so that only the
+module of the one that runs is imported (start-up time). Then the parser of ``build_parser``,
+with that one subcommand whole, parses for real. The two probes fail silently (``_Probe``):
+the real parse says what is wrong.
+"""
 
 from __future__ import annotations
 

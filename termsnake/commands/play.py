@@ -62,8 +62,6 @@ def choose_level(
             return open_level(size[0], size[1], start, wrap=wrap)
         except ValueError as e:
             raise UsageError(f"termsnake: --size {size[0]}x{size[1]}: {e}") from None
-    if level == "":
-        raise UsageError("termsnake: --level: give a preset name (termsnake levels) or a file")
     try:
         # --length is fitted in place of the level's own, which may not fit where it does.
         return presets.load_level(level or default, length=length)

@@ -32,11 +32,6 @@ class StepResult:
     ate: bool
     outcome: Outcome | None
 
-    @property
-    def finished(self) -> bool:
-        """Whether this step ended the game."""
-        return self.outcome is not None
-
 
 def new_seed() -> int:
     """A fresh random seed, so that even an unseeded game can be recorded and replayed."""

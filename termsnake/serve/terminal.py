@@ -95,7 +95,9 @@ class ChannelTerminal(TypedAhead):
         self._woken = False  # a wake that came while nobody waited ends the next wait at once
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self.last_key = time.monotonic()
-        # Raised from the game loop when the session must end (idle, stalled client, shutdown).
+        # Called at every look for a key (``kbhit``), where the game loop and the menus wait: the
+        # visit sets it to a check of its limits, whose exception (idle, time up, shutdown) ends
+        # the session from inside that key read and unwinds through ``Session.run``.
         self.check: Callable[[], None] = lambda: None
 
     # -- fed by the server (event loop thread) -------------------------------------------------

@@ -44,7 +44,9 @@ from termsnake.tui.view import (
 
 LOBBY: Final = ("Play a level", "Watch a bot", "Watch a game in progress", "High scores", "Quit")
 WATCH_WAIT: Final = 0.5  # a watcher is woken by each move; this only bounds a wait for a key
-# Bots a visitor may start: the built-ins that need no file or program of their own.
+# Built-ins a visitor may start, in the lobby's order (plugins follow): those that need no file
+# or program of their own, less hole-cycle and hole-tree (which refuse all but boards a cell or
+# two short of a cycle, where best plays them) and astar (bfs's twin, to the eye).
 BOTS: Final = ("best", "tree", "replan", "hamilton", "straight", "greedy", "neuro", "bfs")
 
 
@@ -85,6 +87,8 @@ class Visit:
         term.check = self._check
 
     # -- limits, checked whenever the visit waits for a key -----------------------------------
+    # (``term.check``: an exception from here leaves that key read, and the game or menu that
+    # waited for it, and ends the visit)
 
     def _check(self) -> None:
         now = time.monotonic()

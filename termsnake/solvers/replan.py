@@ -8,18 +8,27 @@ goes for the food by distance, then covers the rest). If one reaches the food so
 followed from then on; if none is found within a bounded number of positions, the old cycle is
 kept and the search is tried again a few moves later (1, 2, 4, ... moves).
 
-It takes no shortcuts across the cycle: a shortcut leaves a pocket behind the body that no
-cycle can close around, which would stop the rebuilding; the rebuilt cycle takes the shortcut
-when a safe one exists. On a board where no cycle can be rebuilt to reach a cell sooner (one
-long two-lane corridor, say: the set-up probes a few cells to find out) it plays exactly as
-``hamilton``, shortcuts included.
+On boards of at most ``lane_cells`` free cells it first looks for a *lane* (``lane``): the
+fewest moves to the food, off the cycle, after which the grown body closes into a new cycle.
+The snake walks the lane, eats at its end and follows that cycle from there.
 
-Safety: the snake only ever follows a Hamiltonian cycle on which its body lies in order (each
-new cycle is checked before it is taken), the state ``hamilton`` never dies from. So it never
-dies on a board with a Hamiltonian cycle, walls and wrap included. (A start body that is not in
-order on the board's cycle gets a cycle built around it first: see ``hamilton``.) The cell-tree
-solver (``tree``) needs a board cut into blocks (2x2, or 2x3 and 3x2 where those fit) and
-refuses the others; ``best`` plays those with a cycle with this one.
+It takes no shortcuts of ``hamilton``'s kind (to a cell further round the cycle): one leaves a
+pocket behind the body that no cycle can close around, which would stop the rebuilding; the
+rebuilt cycle, or a lane, takes the shortcut when a safe one exists. On a board where no cycle
+can be rebuilt to reach a cell sooner (one long two-lane corridor, say: the set-up probes a few
+cells to find out) it plays exactly as ``hamilton``, shortcuts included.
+
+A board one or two cells short of a cycle (an odd board, say) is played on a cycle through all
+cells but one or two *holes* (``hampath.holes``); food in a hole is reached by switching the
+cycle into it at a corner, which moves the hole to the cell the cycle then leaves out.
+
+Safety: the snake is always on a Hamiltonian cycle (of the free cells, less the holes) on which
+its body lies in order, or on a lane that ends on one; each new cycle is checked before it is
+taken. That is the state ``hamilton`` never dies from, so it never dies on a board with a
+Hamiltonian cycle, walls and wrap included. (A start body that is not in order on the board's
+cycle gets a cycle built around it first: see ``hamilton``.) The cell-tree solver (``tree``)
+needs a board cut into blocks (2x2, or 2x3 and 3x2 where those fit) and refuses the others;
+``best`` plays those with a cycle with this one.
 """
 
 from __future__ import annotations
@@ -88,8 +97,7 @@ class ReplanSolver:
         self._food: Point | None = None  # the food the waiting below is about
         self._retry = 0  # no search before this step
         self._wait = 1
-        self.searches = 0  # closure searches made, and how many found a cycle
-        self.found = 0
+        self.found = 0  # closure searches that found a cycle
         # The cells the cycle leaves out on a board a cell or two short of a cycle.
         self._holes: tuple[int, ...] = ()
         self._lane = Lane()
@@ -142,7 +150,7 @@ class ReplanSolver:
     def _begin(self, game: Game, grid: Grid, *, rebuild: bool) -> None:
         """The state of a game just taken on ``grid``, rebuilding the cycle or not."""
         self._grid, self._board, self._food = grid, game.board, None
-        self.searches = self.found = 0
+        self.found = 0
         self._rebuild = rebuild
         self._ham.shortcuts = not rebuild
 
@@ -270,7 +278,6 @@ class ReplanSolver:
         limit = Limit(max(self.min_nodes, self.nodes_per_cell * free))
         for holes in tries:
             for keep in ATTEMPTS:
-                self.searches += 1
                 closed = close_body(
                     grid, body, limit, self._ham.successors, goal, keep_to_prefer=keep, skip=holes
                 )

@@ -30,7 +30,7 @@ from termsnake.solvers.celltree.distances import FoodMaps
 from termsnake.solvers.celltree.late import LateGame
 from termsnake.solvers.celltree.lookahead import choose, food_index
 from termsnake.solvers.celltree.mirror import BodyMirror
-from termsnake.solvers.celltree.opening import OVER, Opening
+from termsnake.solvers.celltree.opening import OVER, TREE, Opening
 from termsnake.solvers.celltree.policy import Policy
 from termsnake.solvers.celltree.spanning import body_fits, witness_cycle
 from termsnake.solvers.hampath import Limit
@@ -110,7 +110,7 @@ class TreeSolver:
         return self.late.move(game)
 
     def _opening_move(self, game: Game) -> int:
-        """The opening's next cell, or -1 if the tree is to move (the body fits a tree)."""
+        """The opening's next cell, or TREE if the tree is to move (the body fits a tree)."""
         assert self.opening is not None and self.policy is not None
         nxt = self.opening.move(game, self.policy.mirror)
         if nxt >= 0:
@@ -121,7 +121,7 @@ class TreeSolver:
         if self.off_ways:
             self.policy.restart()  # the routes it kept were planned for another body
             self.off_ways = False
-        return -1
+        return TREE
 
     def overlay(self, game: Game) -> Mapping[Point, str]:
         """The cycle followed, as arrows on the head and on the cells not yet covered."""
