@@ -35,7 +35,7 @@ from termsnake.bench.tally import Tally
 from termsnake.commands import args as cliargs
 from termsnake.commands.args import Subparsers
 from termsnake.core.level import Level
-from termsnake.exits import EXIT_USAGE
+from termsnake.exits import EXIT_INTERRUPTED, EXIT_USAGE
 from termsnake.formats.fileio import read_capped, write_atomic
 from termsnake.formats.text import printable
 from termsnake.learn.cluster import ClusterError, connect, map_on
@@ -435,7 +435,7 @@ def run(args: argparse.Namespace) -> int:
                 rows, status = measure(args, setup, pairs, played, progress)
     except KeyboardInterrupt:
         print("termsnake bench: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
     except (ClusterError, ReplayNotSaved) as e:
         return _fail(str(e))
     if args.json:

@@ -13,14 +13,13 @@ from termsnake.commands import args as cliargs
 from termsnake.commands.args import Subparsers
 from termsnake.core.board import Board
 from termsnake.core.level import Level
+from termsnake.exits import EXIT_USAGE
 from termsnake.formats.diagnostics import LevelError
 from termsnake.formats.levelfile import MAX_FILE_BYTES, load_level_file
 from termsnake.formats.presets import DEFAULT_LEVEL, load_preset, preset_names
 from termsnake.formats.text import printable, shorten
 from termsnake.solvers.hampath import DEFAULT_BUDGET, NODES_PER_SECOND, Limit, find_cycle
 
-EXIT_OK: Final = 0
-EXIT_BAD: Final = 2
 CYCLE_WORDS: Final = {"found": "yes", "none": "no", "unknown": "unknown"}
 # The largest --budget: a day of search a board (a budget of 1 is about a second). The search
 # turns the budget into round(budget x NODES_PER_SECOND) positions, which a non-finite or
@@ -87,12 +86,12 @@ def budget(text: str) -> float:
 
 def run_check(args: argparse.Namespace) -> int:
     """``termsnake check FILE...``: 0 when every file is a good level, else 2 with the errors."""
-    status = EXIT_OK
+    status = 0
     for path in args.files:
         try:
             level = load_level_file(path)
         except LevelError as exc:
-            status = EXIT_BAD
+            status = EXIT_USAGE
             for diagnostic in exc.diagnostics:
                 print(diagnostic, file=sys.stderr)
         else:
@@ -173,5 +172,5 @@ def run_levels(args: argparse.Namespace) -> int:
         print(f"\nPlay one with `termsnake --level NAME`; plain `termsnake` plays {DEFAULT_LEVEL}.")
     else:
         print("termsnake levels: no presets found", file=sys.stderr)
-        return EXIT_BAD
-    return EXIT_BAD if errors else EXIT_OK
+        return EXIT_USAGE
+    return EXIT_USAGE if errors else 0

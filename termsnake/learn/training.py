@@ -18,7 +18,7 @@ from typing import Final
 from tqdm import tqdm
 
 from termsnake.core.level import Level, open_level
-from termsnake.exits import EXIT_USAGE
+from termsnake.exits import EXIT_INTERRUPTED, EXIT_USAGE
 from termsnake.formats.diagnostics import LevelError
 from termsnake.formats.fileio import TooLarge, read_capped, write_atomic
 from termsnake.formats.presets import load_level
@@ -247,7 +247,7 @@ def main(args: argparse.Namespace) -> int:
             train(plan, run, args.generations, out, go)
     except KeyboardInterrupt:
         print(f"termsnake train: {interrupted(out, run.saved)}", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
     except OSError as e:
         return _error(f"cannot write {shown}: {e.strerror or e}")
     except ClusterError as e:

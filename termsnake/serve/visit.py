@@ -220,7 +220,7 @@ class Visit:
                 len(level.body), who,
             )  # fmt: skip
             news, _ = keep_score(self.hub.scores, key, game, self.hub.scores.best(key))
-        text = summary(game, who, session.played, width=self.term.width)
+        text = summary(game, who, session.seconds_played, width=self.term.width)
         lines = [*text.split("\n"), *news]
         return self.page(lines, "r plays again, any other key goes back to the lobby").lower()
 

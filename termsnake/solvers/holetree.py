@@ -104,9 +104,9 @@ class HoleTreeSolver:
         if isinstance(found, str) or not self._tree_round(game, holes, [g for g, _, _ in found]):
             return False
         assert self._tree is not None and self._tree.policy is not None
-        played = self._tree.policy.mirror.grid
-        _, rects, turning = next(f for f in found if f[0] is played)
-        self._cut, self._grids, self._boxes = (rects, turning), {frozenset(holes): played}, []
+        in_play = self._tree.policy.mirror.grid
+        _, rects, turning = next(f for f in found if f[0] is in_play)
+        self._cut, self._grids, self._boxes = (rects, turning), {frozenset(holes): in_play}, []
         for h in holes:
             diagonal = _inner(self._grid, h)
             hole, inner = points[h], points[diagonal]

@@ -190,7 +190,7 @@ def run(
                 ended = session.run()
                 while ended and session.again and again is not None:
                     end_round(current)
-                    over, following = True, again(Played(0, session.played))
+                    over, following = True, again(Played(0, session.seconds_played))
                     if following is None:
                         break
                     current, over, ended_one = following, False, session
@@ -216,7 +216,7 @@ def run(
         cut_short = not current.game.over  # the game was on when the terminal went
         if not over:
             end_round(current)
-    return Played(code, session.played, note, warnings, cut_short)
+    return Played(code, session.seconds_played, note, warnings, cut_short)
 
 
 def _suspend(noted: Sequence[int]) -> None:

@@ -114,7 +114,7 @@ class Session:
     help_text: list[str] = field(default_factory=list)
     suspend_requested: bool = False  # set by the SIGTSTP handler
     stop_signal: int | None = None  # set by a signal handler; acted on between moves
-    played: float = 0.0  # seconds the snake was moving (not waiting, paused or in the help)
+    seconds_played: float = 0.0  # the snake moving (not waiting, paused or in the help)
     offer_again: bool = False  # the final board offers r: another game
     again: bool = False  # set when r dismissed the final board
     on_step: Callable[[Game], None] | None = None
@@ -154,7 +154,7 @@ class Session:
         while not self.game.over and not self.suspend_requested and self.stop_signal is None:
             now = self.clock()
             if moving:
-                self.played += now - last
+                self.seconds_played += now - last
             last = now
             size = (self.term.width, self.term.height)
             if size != shown_size:
@@ -189,7 +189,7 @@ class Session:
                     next_tick = max(next_tick, now)
                     break
         if moving:
-            self.played += self.clock() - last
+            self.seconds_played += self.clock() - last
         if self.stop_signal is not None:
             raise Terminated(self.stop_signal)
         if self.suspend_requested and not self.game.over:

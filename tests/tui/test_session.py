@@ -161,7 +161,7 @@ def test_played_time_counts_only_the_moving_snake(clock: FakeClock) -> None:
     s.help_text = ["keys"]
     s.run()
     assert 13 <= s.game.steps <= 15  # ten moves a second for 1.5 s
-    assert s.played == pytest.approx(1.5, abs=0.1)
+    assert s.seconds_played == pytest.approx(1.5, abs=0.1)
 
 
 def test_a_signal_on_the_final_board_ends_with_its_code(clock: FakeClock) -> None:

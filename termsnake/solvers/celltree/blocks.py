@@ -27,7 +27,6 @@ _TURNS: Final[tuple[dict[tuple[int, int], tuple[Direction, Direction]], ...]] = 
 )
 # Every way to cut a board: the blocks shifted by OFFSETS, each turning both ways round.
 TURNINGS: Final = (0, 1)
-ARROWS: Final[dict[Direction, str]] = {_U: "^", _D: "v", _L: "<", _R: ">"}
 _MIRRORED: Final = {_D: _R, _R: _D, _U: _L, _L: _U}  # each move mirrored along the diagonal
 
 

@@ -56,12 +56,12 @@ class TreeConfig:
     rebranch_every: int = 2
     sparser_blocks: int = 100
     sparser_every: int = 3
-    # The late game, on boards of at most endgame_blocks blocks, once at most endgame_free cells
-    # are free; its search for a shorter way gives up after endgame_nodes positions, and each
+    # The late game, on boards of at most late_blocks blocks, once at most late_free cells
+    # are free; its search for a shorter way gives up after late_nodes positions, and each
     # closure it tries after completion_nodes.
-    endgame_free: int = 32
-    endgame_blocks: int = 36
-    endgame_nodes: int = 20000
+    late_free: int = 32
+    late_blocks: int = 36
+    late_nodes: int = 20000
     completion_nodes: int = 2000
     # The opening, on boards where at least opening_dead_ends percent of the blocks are dead
     # ends (one neighbouring block: the tree's cycle, and so the snake, goes into each one it
@@ -105,4 +105,4 @@ class TreeConfig:
 
     def late_game(self, blocks: int, free: int) -> bool:
         """Whether a board of ``blocks`` blocks with ``free`` free cells is in the late game."""
-        return blocks <= self.endgame_blocks and free <= self.endgame_free
+        return blocks <= self.late_blocks and free <= self.late_free

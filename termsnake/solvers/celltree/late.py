@@ -13,9 +13,9 @@ from itertools import pairwise
 
 from termsnake.core.game import Game
 from termsnake.core.geometry import Direction, Point
-from termsnake.solvers.celltree.blocks import ARROWS, BlockGrid, direction
+from termsnake.solvers.celltree.blocks import BlockGrid, direction
 from termsnake.solvers.endgame import closing_path
-from termsnake.solvers.grid import grid_of
+from termsnake.solvers.grid import ARROWS, grid_of
 from termsnake.solvers.hampath import Limit
 
 

@@ -29,10 +29,10 @@ from itertools import pairwise
 
 from termsnake.core.game import Game
 from termsnake.core.geometry import Point
-from termsnake.solvers.celltree.blocks import ARROWS, BlockGrid, direction
+from termsnake.solvers.celltree.blocks import BlockGrid, direction
 from termsnake.solvers.celltree.mirror import BodyMirror
 from termsnake.solvers.celltree.spanning import body_fits, witness_cycle
-from termsnake.solvers.grid import Grid, body_free_at, grid_of, shortest_path
+from termsnake.solvers.grid import ARROWS, Grid, body_free_at, grid_of, shortest_path
 from termsnake.solvers.hampath import Limit, close_body
 from termsnake.solvers.hampath.holes import successors
 

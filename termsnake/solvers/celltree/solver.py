@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping
 from termsnake.core.game import Game
 from termsnake.core.geometry import Direction, Point
 from termsnake.solvers.base import SolverUnavailable
-from termsnake.solvers.celltree.blocks import ARROWS, BlockGrid, cuts, dead_ends, direction
+from termsnake.solvers.celltree.blocks import BlockGrid, cuts, dead_ends, direction
 from termsnake.solvers.celltree.config import TreeConfig
 from termsnake.solvers.celltree.distances import FoodMaps
 from termsnake.solvers.celltree.late import LateGame
@@ -33,6 +33,7 @@ from termsnake.solvers.celltree.mirror import BodyMirror
 from termsnake.solvers.celltree.opening import OVER, TREE, Opening
 from termsnake.solvers.celltree.policy import Policy
 from termsnake.solvers.celltree.spanning import body_fits, witness_cycle
+from termsnake.solvers.grid import ARROWS
 from termsnake.solvers.hampath import Limit
 
 
@@ -105,7 +106,7 @@ class TreeSolver:
             config = self.config
             self.opening = None  # the body is on the blocks' ways: the late game takes over
             self.late = LateGame(
-                witness_cycle(m), Limit(config.endgame_nodes), Limit(config.completion_nodes)
+                witness_cycle(m), Limit(config.late_nodes), Limit(config.completion_nodes)
             )
         return self.late.move(game)
 
