@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from termsnake.core.game import Game, Outcome
@@ -21,10 +22,17 @@ class Interrupted(Exception):
     time): the move is dropped, and whoever asked for it ends the game."""
 
 
+@runtime_checkable
+class Interruptible(Protocol):
+    """A bot that can wait long (an engine): it asks ``interrupted`` as it waits, and stops
+    with Interrupted once that says so (``set_interrupt``)."""
+
+    interrupted: Callable[[], bool]
+
+
 def set_interrupt(solver: object, check: Callable[[], bool]) -> None:
-    """Let a bot that can wait long (an engine) ask ``check`` as it waits, and stop with
-    Interrupted once it says so."""
-    if hasattr(solver, "interrupted"):
+    """Let an Interruptible bot ask ``check`` as it waits; other bots answer at once."""
+    if isinstance(solver, Interruptible):
         solver.interrupted = check
 
 
@@ -42,10 +50,13 @@ class Solver(Protocol):
     SolverUnavailable, saying why. ``next_direction(game)`` is called once per move on the live
     game, which it must not change (``game.copy()`` is there for look-ahead); SolverFailed says
     the solver broke down, and loses it the game. ``overlay(game)`` may be called any time
-    after ``setup``: the plan to draw under the snake (cell -> one glyph), possibly empty. A
-    solver holding a resource (an engine's process) may also have ``finish(game)`` (see
-    Finishing), called when the game has ended. A solver made of others (``best``) may say
-    which one plays the board in a ``played`` string, read after ``setup`` (display_name).
+    after ``setup``: the plan to draw under the snake (cell -> one glyph), possibly empty.
+
+    Optional parts, each a protocol below: ``finish(game)``, called when the game has ended,
+    for a solver holding a resource (Finishing); a ``played`` string naming the solver that
+    plays the board, for one made of others like ``best`` (Composite); ``interrupted``, for a
+    bot that can wait long (Interruptible); ``log_path``, where an engine's stderr went
+    (LogKeeping).
     """
 
     name: str
@@ -62,6 +73,23 @@ class Finishing(Protocol):
     """A solver that holds something (a child process) to let go of when its game ends."""
 
     def finish(self, game: Game) -> None: ...
+
+
+@runtime_checkable
+class Composite(Protocol):
+    """A solver made of others: ``played`` names the one that plays the board, read after
+    ``setup`` ("" for none); reports show ``best (tree)`` (``display_name``)."""
+
+    @property
+    def played(self) -> str: ...
+
+
+@runtime_checkable
+class LogKeeping(Protocol):
+    """A bot that writes its stderr to a file (an engine): ``log_path``, or None for none."""
+
+    @property
+    def log_path(self) -> Path | None: ...
 
 
 class Mover(Protocol):
@@ -82,7 +110,7 @@ def decide(mover: Mover, game: Game) -> Direction | None:
 def engine_log(solver: object, game: Game) -> str | None:
     """Where a bot that lost ``game`` by breaking down wrote its stderr (an engine's log), if
     anywhere: kept out of the game's cause, as its name is drawn at random."""
-    path = getattr(solver, "log_path", None)
+    path = solver.log_path if isinstance(solver, LogKeeping) else None
     return str(path) if path is not None and game.forfeited else None
 
 
@@ -95,7 +123,7 @@ def finish(solver: Solver, game: Game) -> None:
 def display_name(requested: str, solver: Solver) -> str:
     """How reports name a solver asked for as ``requested``: a composite such as ``best`` with
     the solver it played (``best (tree)``), any other by that name."""
-    played = getattr(solver, "played", "")
+    played = solver.played if isinstance(solver, Composite) else ""
     return f"{requested} ({played})" if played else requested
 
 

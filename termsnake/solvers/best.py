@@ -18,7 +18,7 @@ from typing import Final
 
 from termsnake.core.game import Game
 from termsnake.core.geometry import Direction, Point
-from termsnake.solvers.base import Solver, SolverUnavailable
+from termsnake.solvers.base import Composite, Solver, SolverUnavailable
 from termsnake.solvers.celltree import TreeSolver
 from termsnake.solvers.deadends import DeadEndSolver
 from termsnake.solvers.greedy import GreedySolver
@@ -57,7 +57,9 @@ class BestSolver:
     def played(self) -> str:
         """The name of the solver playing this board, once set up ("" before)."""
         solver = self._solver
-        return "" if solver is None else getattr(solver, "played", "") or solver.name
+        if solver is None:
+            return ""
+        return (solver.played if isinstance(solver, Composite) else "") or solver.name
 
     def setup(self, game: Game) -> None:
         """Set up the first solver that takes the board; SolverUnavailable if none does."""

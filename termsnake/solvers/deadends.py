@@ -21,7 +21,7 @@ from typing import Final
 from termsnake.core.board import Board
 from termsnake.core.game import Game
 from termsnake.core.geometry import Direction, Point
-from termsnake.solvers.base import Solver, SolverUnavailable
+from termsnake.solvers.base import Composite, Solver, SolverUnavailable
 from termsnake.solvers.greedy import GreedySolver
 
 # A snake that starts in a dead end is walked out and handed to a safe solver only if it is this
@@ -170,7 +170,8 @@ class DeadEndSolver:
         except SolverUnavailable as exc:
             return str(exc)
         self._inner, self._greedy = inner, None
-        self.played = (getattr(inner, "played", "") or inner.name) + " round dead ends"
+        played = inner.played if isinstance(inner, Composite) else ""
+        self.played = (played or inner.name) + " round dead ends"
         return ""
 
     def overlay(self, game: Game) -> Mapping[Point, str]:
