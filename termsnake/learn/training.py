@@ -17,13 +17,13 @@ from typing import Final
 
 from tqdm import tqdm
 
+from termsnake.cluster import ClusterError, connect, map_on
 from termsnake.core.level import Level, open_level
 from termsnake.exits import EXIT_INTERRUPTED, EXIT_USAGE
 from termsnake.formats.diagnostics import LevelError
 from termsnake.formats.fileio import TooLarge, read_capped, write_atomic
 from termsnake.formats.presets import load_level
 from termsnake.formats.text import printable
-from termsnake.learn.cluster import ClusterError, connect, map_on
 from termsnake.learn.curve import chart, csv_text
 from termsnake.learn.evolve import (
     Plan,

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from solver_doubles import ZigZag
 
-from termsnake.bench import games, pool, report
+from termsnake.bench import games, pool, remote, report
 from termsnake.bench.tally import Tally
 from termsnake.commands import bench as bench_command
 from termsnake.commands import cli
@@ -451,7 +451,7 @@ def test_best_is_reported_with_what_it_played(
 def test_a_solver_a_cluster_worker_lacks_says_it_must_be_installed_there() -> None:
     # The client knew the name (a plugin installed here), the worker did not.
     task = games.GameTask("nosuchplugin", games.LevelSpec("size", "4x4", 1), 1, False)
-    record = bench_command.play_shipped(task)
+    record = remote.play_shipped(task)
     assert record.error is not None and "unknown solver 'nosuchplugin'" in record.error
     assert record.error.endswith(
         "(on a Dask worker: a plugin must be installed on every worker too)"

@@ -18,10 +18,10 @@ import numpy as np
 import pytest
 from distributed import LocalCluster
 
+from termsnake import cluster
+from termsnake.cluster import ClusterError, connect, map_on
 from termsnake.commands import cli
 from termsnake.core.level import open_level
-from termsnake.learn import cluster
-from termsnake.learn.cluster import ClusterError, connect, map_on
 from termsnake.learn.evolve import Plan, score, start, step
 from termsnake.solvers.neuro import Network
 
