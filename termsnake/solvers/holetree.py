@@ -28,7 +28,6 @@ from termsnake.solvers.celltree import TreeConfig, TreeSolver
 from termsnake.solvers.celltree.blocks import BlockGrid, build_tiled_grid, tiled_grids
 from termsnake.solvers.celltree.lookahead import food_index
 from termsnake.solvers.celltree.notched import notched_moves
-from termsnake.solvers.celltree.spanning import witness_cycle
 from termsnake.solvers.celltree.tiling import Rect
 from termsnake.solvers.deadends import sync_shadow
 from termsnake.solvers.grid import Grid, grid_of
@@ -103,8 +102,8 @@ class HoleTreeSolver:
         found = tiled_grids(game.board.with_walls(points[h] for h in holes))
         if isinstance(found, str) or not self._tree_round(game, holes, [g for g, _, _ in found]):
             return False
-        assert self._tree is not None and self._tree.policy is not None
-        in_play = self._tree.policy.mirror.grid
+        assert self._tree is not None
+        in_play = self._tree.grid
         _, rects, turning = next(f for f in found if f[0] is in_play)
         self._cut, self._grids, self._boxes = (rects, turning), {frozenset(holes): in_play}, []
         for h in holes:
@@ -184,11 +183,11 @@ class HoleTreeSolver:
             # snake one cell short of the board, which dies, so it follows its tail (a stall).
             won = len(self.holes) == 1 and food in grid.adj[head]
             return _step(grid, head, food if won else grid.index(game.body[-1]))
-        if tree.late is not None and tree.late.lane:
-            # The late game's ring is the cycle after the way it planned, not yet the body's:
+        if tree.walking_way:
+            # The late game's cycle is the one after the way it planned, not yet the body's:
             # no switch (nor a hand-over) is read from it until the way is walked.
-            return tree.late.follow(shadow)
-        succ = self._cycle(shadow)
+            return tree.follow(shadow)
+        succ = tree.cycle(shadow)
         switch = _switch(grid, succ, food)
         if switch is None:  # a cycle of the late game may run otherwise: replan moves the hole
             return self._hand_over(game, _in_order(succ, head), self.holes)
@@ -197,22 +196,12 @@ class HoleTreeSolver:
             holes = tuple(m if h == food else h for h in self.holes)
             self._switched = (_in_order(succ, a, skip=m, then=food), holes)
             return _step(grid, head, food)
-        if head == a or tree.late is not None or game.occupied(grid.points[a]):
+        if head == a or tree.late_game or game.occupied(grid.points[a]):
             # Round the cycle until the head reaches a (the late game's cycle runs through
             # the box as the blocks' does: the switch is forced on every cycle).
             return _step(grid, head, succ[head])
         shadow.food = grid.points[a]  # the tree heads for a as if it were food
         return tree.next_direction(shadow)
-
-    def _cycle(self, shadow: Game) -> list[int]:
-        """The cycle the tree follows now: cell -> next cell (-1 off it)."""
-        tree = self._tree
-        assert tree is not None and tree.policy is not None
-        if tree.late is not None:
-            return tree.late.ring
-        mirror = tree.policy.mirror
-        mirror.sync(shadow)
-        return witness_cycle(mirror)
 
     def _after_switch(self, game: Game) -> Direction:
         """Set the tree up round the holes after the switch, else hand over to replan."""

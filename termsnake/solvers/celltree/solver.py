@@ -50,6 +50,40 @@ class TreeSolver:
         self.off_ways = False  # whether the opening moved since the tree last did
 
     @property
+    def grid(self) -> BlockGrid:
+        """The cut of the board the tree plays (once set up)."""
+        assert self.policy is not None, "setup first"
+        return self.policy.mirror.grid
+
+    @property
+    def late_game(self) -> bool:
+        """Whether the late game has begun: the snake follows a fixed cycle, shortened at each
+        food, off the blocks' ways."""
+        return self.late is not None
+
+    @property
+    def walking_way(self) -> bool:
+        """Whether the late game walks a shorter way to the food that it planned: then the
+        cycle (``cycle``) is the one after that way, not yet the body's."""
+        return self.late is not None and bool(self.late.lane)
+
+    def follow(self, game: Game) -> Direction:
+        """The late game's next move, along its way or its cycle, with no search for a new way
+        (the move of ``next_direction`` without a plan of its own)."""
+        assert self.late is not None, "the late game has not begun"
+        return self.late.follow(game)
+
+    def cycle(self, game: Game) -> list[int]:
+        """The cycle the tree follows now, the body on it in order: cell index -> next cell
+        (-1 off it)."""
+        if self.late is not None:
+            return self.late.ring
+        assert self.policy is not None, "setup first"
+        mirror = self.policy.mirror
+        mirror.sync(game)
+        return witness_cycle(mirror)
+
+    @property
     def tiled(self) -> bool:
         """Whether the board is cut into blocks of other shapes than 2x2 (once set up)."""
         return self.policy is not None and self.policy.mirror.grid.tiled
