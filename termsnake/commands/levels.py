@@ -140,7 +140,7 @@ def preset_rows(budget: float) -> tuple[list[PresetRow], list[LevelError]]:
     return rows, errors
 
 
-def format_table(rows: Sequence[PresetRow], width: int) -> list[str]:
+def preset_lines(rows: Sequence[PresetRow], width: int) -> list[str]:
     """The rows as an aligned table, descriptions cut to fit ``width`` columns."""
     header = PresetRow("name", "size", 0, "wrap", "cycle", "description")
     name_w = max(len(r.name) for r in (header, *rows))
@@ -168,7 +168,7 @@ def run_levels(args: argparse.Namespace) -> int:
             print(diagnostic, file=sys.stderr)
     if rows:
         width = shutil.get_terminal_size((80, 24)).columns
-        print("\n".join(format_table(rows, width)))
+        print("\n".join(preset_lines(rows, width)))
         print(f"\nPlay one with `termsnake --level NAME`; plain `termsnake` plays {DEFAULT_LEVEL}.")
     else:
         print("termsnake levels: no presets found", file=sys.stderr)

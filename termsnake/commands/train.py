@@ -14,7 +14,7 @@ from termsnake.exits import EXIT_USAGE
 # one that --resume reads back (termsnake.learn.training.MAX_CHECKPOINT).
 MAX_GENERATIONS: Final = 100_000
 MAX_POPULATION: Final = 4096
-MAX_GAMES: Final = 10_000
+MAX_GAMES_A_NETWORK: Final = 10_000
 
 
 def add_parsers(sub: Subparsers) -> None:
@@ -35,7 +35,7 @@ def add_parsers(sub: Subparsers) -> None:
     for flag, least, most, default, what in (
         ("--generations", 1, MAX_GENERATIONS, 40, "generations to evolve"),
         ("--population", 2, MAX_POPULATION, 32, "networks a generation"),
-        ("--games", 1, MAX_GAMES, 8, "games that score each network in a generation"),
+        ("--games", 1, MAX_GAMES_A_NETWORK, 8, "games that score each network in a generation"),
     ):
         parser.add_argument(
             flag,

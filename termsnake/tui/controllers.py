@@ -202,8 +202,8 @@ class AIController:
         self,
         solver: Solver,
         who: str | None = None,
-        command_keys: Mapping[str, Command] = COMMAND_KEYS,
         direction_keys: Mapping[str, Direction] = DIRECTION_KEYS,
+        command_keys: Mapping[str, Command] = COMMAND_KEYS,
     ) -> None:
         self.solver = solver
         self.who = who or solver.name
@@ -239,4 +239,4 @@ def make_controller(solver: Solver | None, who: str, keys: str = "default") -> C
         controller = KeyboardController(preset.directions, preset.commands)
         controller.who = who
         return controller
-    return AIController(solver, who, preset.commands, preset.directions)
+    return AIController(solver, who, preset.directions, preset.commands)

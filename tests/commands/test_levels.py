@@ -11,7 +11,7 @@ from pty_harness import termsnake_command
 
 from termsnake.commands import cli
 from termsnake.commands import levels as levelcmd
-from termsnake.commands.levels import PresetRow, format_table
+from termsnake.commands.levels import PresetRow, preset_lines
 from termsnake.formats.presets import DEFAULT_LEVEL, load_preset, preset_names, preset_path
 from termsnake.solvers.hamilton import HamiltonSolver
 from termsnake.solvers.hampath import DEFAULT_BUDGET, DEFAULT_LIMIT, Limit, find_cycle
@@ -228,7 +228,7 @@ def test_format_table_aligns_columns_and_cuts_descriptions() -> None:
         PresetRow("a", "8x8", 64, "no", "yes", "short"),
         PresetRow("longer-name", "20x20", 400, "yes", "unknown", "x" * 100),
     ]
-    lines = format_table(rows, 60)
+    lines = preset_lines(rows, 60)
     assert lines[0] == "name          size  free  wrap  cycle    description"
     assert lines[1] == "a              8x8    64  no    yes      short"
     assert lines[2].startswith("longer-name  20x20   400  yes   unknown  xxx")
