@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import argparse
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
-from termsnake.commands import args as cliargs
 from termsnake.core.board import Board
 from termsnake.core.game import Game, Outcome
 from termsnake.core.geometry import Point
-from termsnake.core.level import Level, open_level
+from termsnake.core.level import Level, open_level, parse_size
 from termsnake.formats.replay import Replay, replay_from_game
 from termsnake.formats.text import printable, shorten
 from termsnake.solvers.base import (
@@ -27,7 +25,6 @@ from termsnake.solvers.base import (
 )
 from termsnake.solvers.registry import create
 
-DEFAULT_SIZE: Final = (8, 8)
 BENCH_LENGTH: Final = 1
 DEFAULT_GAMES: Final = 100
 DEFAULT_SEED: Final = 1
@@ -62,8 +59,8 @@ class LevelSpec:
 def _load_level(spec: LevelSpec) -> Level:
     if spec.kind == "size":
         try:
-            width, height = cliargs.size(spec.value)
-        except argparse.ArgumentTypeError as e:
+            width, height = parse_size(spec.value)
+        except ValueError as e:
             raise BenchError(f"--size: {e}") from None
         try:
             return open_level(width, height, spec.length)

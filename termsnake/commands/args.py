@@ -8,14 +8,13 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Final, NoReturn
 
+from termsnake.core.level import parse_size
 from termsnake.core.speed import MAX_SPEED
 from termsnake.exits import EXIT_USAGE
 from termsnake.formats.text import printable, shorten
 
-MAX_SIDE: Final = 200
 MAX_DIGITS: Final = 30  # more than any count or seed needs, few enough to show in a message
 _WHOLE: Final = re.compile(r"[+-]?[0-9]+")
-_SIZE: Final = re.compile(r"([0-9]+)[xX×]([0-9]+)")
 # A decimal number in ASCII, as float() reads one, less its spaces round it, '1_000', '٣', 'inf'
 # and 'nan'.
 _DECIMAL: Final = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
@@ -49,16 +48,11 @@ else:
 
 
 def size(text: str) -> tuple[int, int]:
-    """``WxH`` -> (W, H): an open board of at least 2 cells, at most 200 a side."""
-    m = _SIZE.fullmatch(text)
-    if not m:
-        raise argparse.ArgumentTypeError(f"size must look like 20x15, not {text!r}")
-    w, h = int(m.group(1)), int(m.group(2))
-    if not (1 <= w <= MAX_SIDE and 1 <= h <= MAX_SIDE) or w * h < 2:
-        raise argparse.ArgumentTypeError(
-            f"size {w}x{h} is out of range (at least 2 cells, at most {MAX_SIDE} a side)"
-        )
-    return w, h
+    """``WxH`` -> (W, H): ``core.level.parse_size`` as an argument type."""
+    try:
+        return parse_size(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def int_at_least(minimum: int, at_most: int | None = None) -> Callable[[str], int]:

@@ -19,7 +19,6 @@ from termsnake.bench.games import (
     BENCH_LENGTH,
     DEFAULT_GAMES,
     DEFAULT_SEED,
-    DEFAULT_SIZE,
     BenchError,
     GameRecord,
     GameTask,
@@ -32,7 +31,7 @@ from termsnake.bench.tally import Tally
 from termsnake.cluster import ClusterError
 from termsnake.commands import args as cliargs
 from termsnake.commands.args import Subparsers
-from termsnake.core.level import Level
+from termsnake.core.level import BOT_SIZE, MAX_SIDE, Level
 from termsnake.exits import EXIT_INTERRUPTED, EXIT_USAGE
 from termsnake.formats.text import printable
 from termsnake.solvers.registry import create, resolve_name
@@ -84,7 +83,7 @@ EPILOG: Final = (
 
 def _add_board_arguments(parser: argparse.ArgumentParser) -> None:
     """--level, --size and --length: the boards every solver plays."""
-    w, h = DEFAULT_SIZE
+    w, h = BOT_SIZE
     parser.add_argument(
         "--level",
         dest="boards",
@@ -102,7 +101,7 @@ def _add_board_arguments(parser: argparse.ArgumentParser) -> None:
         type=size_arg,
         metavar="WxH",
         help=(
-            f"an open board of W x H cells, at least 2 cells, at most {cliargs.MAX_SIDE} a "
+            f"an open board of W x H cells, at least 2 cells, at most {MAX_SIDE} a "
             f"side; repeatable (default, with no --level: {w}x{h})"
         ),
     )
@@ -250,7 +249,7 @@ def prepare(args: argparse.Namespace) -> Setup | int:
         return _fail(str(e))
     if not solvers:
         return _fail("--ai names no solver")
-    boards = args.boards or [("size", "{}x{}".format(*DEFAULT_SIZE))]
+    boards = args.boards or [("size", "{}x{}".format(*BOT_SIZE))]
     specs = _unique(LevelSpec(kind, value, args.length) for kind, value in boards)
     levels: list[Level] = []
     for spec in specs:

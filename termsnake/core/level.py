@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
+from typing import Final
 
 from termsnake.core.board import Board
 from termsnake.core.geometry import Direction, Point
@@ -61,6 +63,27 @@ def with_length(level: Level, length: int) -> Level:
     body = straight_body(level.board, level.body[0], level.direction, length)
     food = level.food if level.food not in body else None
     return replace(level, body=body, food=food)
+
+
+MAX_SIDE: Final = 200  # the longest side of an open board (--size)
+# The open board bots are measured on (bench), trained on (train) and stepped on (the
+# Gymnasium environment) when none is named.
+BOT_SIZE: Final = (8, 8)
+_SIZE: Final = re.compile(r"([0-9]+)[xX×]([0-9]+)")
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``WxH`` -> (W, H): an open board of at least 2 cells, at most MAX_SIDE a side;
+    ValueError saying what is wrong if not."""
+    m = _SIZE.fullmatch(text)
+    if not m:
+        raise ValueError(f"size must look like 20x15, not {text!r}")
+    w, h = int(m.group(1)), int(m.group(2))
+    if not (1 <= w <= MAX_SIDE and 1 <= h <= MAX_SIDE) or w * h < 2:
+        raise ValueError(
+            f"size {w}x{h} is out of range (at least 2 cells, at most {MAX_SIDE} a side)"
+        )
+    return w, h
 
 
 def open_level(

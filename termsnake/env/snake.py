@@ -10,7 +10,7 @@ from gymnasium import spaces
 
 from termsnake.core.game import Game, Outcome
 from termsnake.core.geometry import DIRECTIONS, Point
-from termsnake.core.level import Level, open_level, with_length
+from termsnake.core.level import BOT_SIZE, Level, open_level, with_length
 from termsnake.formats.presets import load_level
 from termsnake.formats.replay import Replay, replay_from_game
 from termsnake.tui.view import Hud, render
@@ -36,7 +36,7 @@ def make_level(level: str | Level | None, size: tuple[int, int] | None, length: 
         return with_length(level, length)
     if level is not None:
         return load_level(level, length=length)
-    width, height = size or (8, 8)
+    width, height = size or BOT_SIZE
     return open_level(width, height, length)
 
 

@@ -18,7 +18,7 @@ from typing import Final
 from tqdm import tqdm
 
 from termsnake.cluster import ClusterError, connect, map_on
-from termsnake.core.level import Level, open_level
+from termsnake.core.level import BOT_SIZE, Level, open_level
 from termsnake.exits import EXIT_INTERRUPTED, EXIT_USAGE
 from termsnake.formats.diagnostics import LevelError
 from termsnake.formats.fileio import TooLarge, read_capped, write_atomic
@@ -58,7 +58,7 @@ def board(args: argparse.Namespace) -> Level:
     """The board to train on, start length 1 (as bots are compared)."""
     if args.level is not None:
         return load_level(args.level, length=1)
-    width, height = args.size or (8, 8)
+    width, height = args.size or BOT_SIZE
     return open_level(width, height, 1)
 
 
