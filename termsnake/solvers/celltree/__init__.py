@@ -8,6 +8,10 @@ blocks), ``distances`` (per-food distance maps), ``blocks`` (the board cut into 
 (blocks that are boxes less walls) and ``walls`` (which walls a notched box may ring), ``opening``
 (a short snake off the blocks, on boards with dead ends), ``late`` (the late game off the
 blocks) and ``config`` (the tuning knobs).
+
+Names: here ``grid`` is the board cut into blocks (``blocks.BlockGrid``: each cell's two moves,
+its block, the blocks' neighbours); the board's plain cell graph (``solvers.grid.Grid``, from
+``grid_of``) is called ``cells``. Cells are indexes ``y * width + x`` in both.
 """
 
 from termsnake.solvers.celltree.config import TreeConfig
