@@ -74,7 +74,7 @@ def choose(policy: Policy, food: int, since_food: int, game: Game | None) -> int
         return c
     # 3. The planner's first step, or the other move, whichever keep the tree.
     look = game is not None and policy.config.lookahead
-    safe, route = policy.safe_moves(food, options, both=look)
+    safe, route = policy.tree_keeping_moves(food, options, both=look)
     # 4. Where both do, the best play-out.
     if game is not None and len(safe) == 2:
         best = best_route(policy, game, safe)

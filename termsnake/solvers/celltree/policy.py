@@ -93,7 +93,7 @@ class Policy:
         commit.clear()
         return None
 
-    def safe_moves(
+    def tree_keeping_moves(
         self, food: int, options: list[int], *, both: bool
     ) -> tuple[list[int], list[int]]:
         """The moves that keep the tree, the planner's first (all of them if ``both``, else the
