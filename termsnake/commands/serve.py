@@ -94,6 +94,8 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     logging.basicConfig(level=logging.INFO, format="termsnake serve: %(message)s")
     logging.getLogger("asyncssh").setLevel(logging.WARNING)  # a line per packet is too many
+    # asyncio warns at each write to a socket a client has reset, which it can do at will.
+    logging.getLogger("asyncio").setLevel(logging.ERROR)
     try:
         path = Path(args.host_key) if args.host_key else hostkey.default_path()
         key = hostkey.load_or_create(path)

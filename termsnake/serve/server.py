@@ -231,8 +231,11 @@ class Channel(asyncssh.SSHServerSession[bytes]):
             self.term.wake()
 
     def eof_received(self) -> bool:
+        # Half-open: the keys sent before the EOF are still read and answered (``printf q |
+        # ssh -tt``); the visit ends, and closes the channel, once they are.
         if self.term is not None:
             self.term.close()
+            return True
         return False
 
     def connection_lost(self, exc: Exception | None) -> None:

@@ -37,7 +37,8 @@ class Closed(Exception):
 class ChannelOutput:
     """A text stream for the Session's Screen: writes go to ``send``. While the client is
     behind by more than ``limit`` unsent bytes, a write waits (the game stands still and
-    nothing more is buffered); after ``stall`` seconds of that the session is closed."""
+    nothing more is buffered); after ``stall`` seconds of that, or at once when the server is
+    going down (``ending``), the session is closed."""
 
     def __init__(
         self,
@@ -52,6 +53,9 @@ class ChannelOutput:
         self.stall = stall
         self.encoding = "utf-8"
         self.waits = 0
+        # Set when the server goes down: a client that reads nothing is not waited for then,
+        # or its game would not be scored before the server exits.
+        self.ending = False
 
     def behind(self) -> bool:
         """Whether the client has more than ``limit`` bytes it has not read."""
@@ -63,6 +67,8 @@ class ChannelOutput:
             self.waits += 1
             deadline = time.monotonic() + self.stall
             while self.behind():
+                if self.ending:
+                    raise Closed("the server is shutting down")
                 if time.monotonic() > deadline:
                     raise Closed(f"the client read nothing for {self.stall:g} s")
                 time.sleep(0.05)
@@ -93,6 +99,9 @@ class ChannelTerminal(TypedAhead):
         self._ready = threading.Condition()
         self._closed = False
         self._woken = False  # a wake that came while nobody waited ends the next wait at once
+        # Within blessed's read of a key, which looks for more after it: the end of the input
+        # then ends that key, and the next read raises Closed.
+        self._reading = False
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self.last_key = time.monotonic()
         # Called at every look for a key (``kbhit``), where the game loop and the menus wait: the
@@ -131,7 +140,8 @@ class ChannelTerminal(TypedAhead):
             self._ready.notify_all()
 
     def close(self) -> None:
-        """The channel closed: the next wait for a key raises Closed."""
+        """The channel closed (or the client sent EOF): once the keys that came before are
+        read, the next wait for a key raises Closed."""
         with self._ready:
             self._closed = True
             self._ready.notify_all()
@@ -154,9 +164,11 @@ class ChannelTerminal(TypedAhead):
                 if not self._input and not self._closed and not self._woken:
                     self._ready.wait(timeout)
                 self._woken = False
-            if self._closed:
+            if self._input:
+                return True  # keys typed before an EOF are read first (``printf q | ssh``)
+            if self._closed and not self._reading:
                 raise Closed
-            return bool(self._input)
+            return False
 
     def inkey(
         self,
@@ -173,7 +185,11 @@ class ChannelTerminal(TypedAhead):
                 return Keystroke("")
             if timeout is not None:
                 timeout = max(0.0, timeout - (time.monotonic() - start))
-        return super().inkey(timeout, esc_delay, capture_cpr)
+        self._reading = True
+        try:
+            return super().inkey(timeout, esc_delay, capture_cpr)
+        finally:
+            self._reading = False
 
     def _apply_errant_response(self, ks: Keystroke) -> bool:
         """A late reply to a query blessed made of a local terminal (XTVERSION, XTGETTCAP) is

@@ -104,6 +104,7 @@ class Visit:
     def stop(self, signum: int = signal.SIGTERM) -> None:
         """The server is going down: unwind at the next wait (a game is scored first)."""
         self.stopping = signum
+        self.out.ending = True
         if self.session is not None:
             self.session.request_stop(signum)
         self.term.wake()
@@ -246,6 +247,9 @@ class Visit:
         self.screen.invalidate()
         shown: tuple[Game | None, tuple[int, int]] = (None, (0, 0))
         self.hub.watch(live_id, self.term.wake)  # each move ends the wait for a key below
+        # Not idle while watching, as while watching a bot: the game watched ends at its own
+        # player's idle limit, and the visit at --max-time.
+        self.idle_ok = False
         try:
             while (live := self.hub.look(live_id)) is not None:
                 size = (self.term.width, self.term.height)
@@ -256,6 +260,7 @@ class Visit:
                 if key.lower() == "q" or key == "KEY_ESCAPE":  # a name: lower() would miss it
                     return
         finally:
+            self.idle_ok = True
             self.hub.unwatch(live_id, self.term.wake)
         self.page(["That game is over."])
 

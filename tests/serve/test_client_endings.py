@@ -1,0 +1,127 @@
+"""Clients that end or wait oddly: keys sent just before an EOF, a client that reads nothing
+when the server goes down, a burst of requests cut off by a reset, and a watcher of another
+player's game who presses nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import socket
+import struct
+import time
+from pathlib import Path
+
+import pytest
+from asyncssh.packet import String
+from ssh_client import Player, Server, connect, player, running
+from test_hostile_clients import watch_best
+
+
+def run(coro: object) -> None:
+    asyncio.run(coro)  # type: ignore[arg-type]
+
+
+def test_keys_typed_before_an_eof_are_read(tmp_path: Path) -> None:
+    # `printf q | ssh -tt host` sends q and an EOF at once: the EOF closed the session before
+    # the q was read, and the client saw no lobby and no goodbye.
+    async def go(s: Server) -> None:
+        async with await connect(s.port, "eve") as conn:
+            p = await player(conn)
+            p.process.stdin.write(b"q")
+            p.process.stdin.write_eof()
+            await asyncio.wait_for(p.process.wait_closed(), 10)
+            while not p.process.stdout.at_eof():
+                await p.pump(0.2)
+            assert b"bye!" in p.received
+
+    with running(tmp_path) as s:
+        run(go(s))
+
+
+@pytest.mark.slow
+def test_a_watcher_of_a_live_game_is_not_idle(tmp_path: Path) -> None:
+    # The idle limit is for the lobby, summaries and games standing still: a watcher of a bot
+    # game another player started was cut off after --idle seconds while it moved.
+    async def go(s: Server) -> None:
+        async with await connect(s.port, "bo") as c1, await connect(s.port, "cy") as c2:
+            bo, cy = await player(c1), await player(c2)
+            await watch_best(bo, "bo")
+            await cy.wait_for("hello, cy")
+            await cy.keys(b"ss\r")  # Watch a game in progress
+            await cy.wait_for("best on classic")
+            await cy.keys(b"\r")
+            await cy.wait_for("watching (q leaves)")
+            started = time.monotonic()
+            while time.monotonic() - started < 4:  # twice --idle
+                await bo.pump(0.1)
+                await cy.pump(0.1)
+            assert not cy.process.stdout.at_eof()
+            assert b"no key for a long while" not in cy.received
+            await cy.keys(b"q")  # back in the lobby, where idleness counts again
+            await asyncio.wait_for(cy.process.wait_closed(), 10)
+            await cy.pump()
+            assert b"no key for a long while" in cy.received
+
+    with running(tmp_path, "--idle", "2") as s:
+        run(go(s))
+
+
+@pytest.mark.slow
+def test_at_sigterm_a_client_reading_nothing_has_its_game_scored_at_once(tmp_path: Path) -> None:
+    # The game's thread waited up to --stall seconds for the client to read; the server
+    # exited after its 5 s of grace first, and the game was never scored.
+    async def go(s: Server) -> None:
+        async with await connect(s.port, "ann") as conn:
+            p = await player(conn, (200, 60), window=4096)
+            await watch_best(p, "ann")
+            await p.keys(b"+" * 25)
+            p.process.stdout.channel.pause_reading()
+            await asyncio.sleep(3)  # far more than --max-unsent waits unread by now
+            stopped = time.monotonic()
+            s.proc.send_signal(signal.SIGTERM)
+            await asyncio.to_thread(s.proc.wait, 20)
+            assert time.monotonic() - stopped < 4
+
+    with running(tmp_path, "--max-unsent", "2000", "--stall", "30") as s:
+        run(go(s))
+        assert s.proc.returncode == 0
+    scores = (tmp_path / "data" / "termsnake" / "serve" / "scores.json").read_text()
+    assert '"player": "best"' in scores
+
+
+def test_a_reset_after_a_burst_of_requests_writes_a_line_or_two_to_the_log(
+    tmp_path: Path,
+) -> None:
+    # asyncssh answered the requests it had read after the socket was gone, and asyncio
+    # logged a warning for each write: thousands of lines a connection, without limit.
+    async def burst(p: Player) -> None:
+        channel = p.process.channel
+        sent = [
+            asyncio.ensure_future(channel._make_request(b"nonsense", String(b"z" * 10)))
+            for _ in range(2000)
+        ]
+        await asyncio.sleep(0.01)
+        for request in sent:
+            request.cancel()  # their answers never come: the connection is reset below
+
+    async def go(s: Server) -> None:
+        conn = await connect(s.port, "spam")
+        p = await player(conn)
+        await p.wait_for("hello, spam")
+        await burst(p)
+        sock = conn.get_extra_info("socket")
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        transport = conn._transport
+        assert transport is not None
+        transport.abort()  # a reset, at once
+        await asyncio.sleep(2)
+        async with await connect(s.port, "ada") as again:  # the server serves on
+            await (await player(again)).wait_for("hello, ada")
+
+    with running(tmp_path) as s:
+        run(go(s))
+        s.proc.send_signal(signal.SIGTERM)
+        assert s.proc.wait(10) == 0
+        log = s.log()
+    assert "socket.send() raised exception" not in log
+    assert len(log.splitlines()) < 20
