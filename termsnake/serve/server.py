@@ -212,8 +212,15 @@ class Channel(asyncssh.SSHServerSession[bytes]):
         thread.start()
 
     def data_received(self, data: bytes, datatype: int | None) -> None:
-        if self.term is not None:
-            self.term.feed(data)
+        if self.term is not None and not self.term.feed(data) and self.chan is not None:
+            # A flood: stop reading a while, so that the client's SSH window holds it back
+            # instead of the server decrypting, at a core's cost, what it would drop.
+            self.chan.pause_reading()
+            self.loop.call_later(caps.INPUT_PAUSE, self._resume_reading)
+
+    def _resume_reading(self) -> None:
+        if self.chan is not None and not self.chan.is_closing():
+            self.chan.resume_reading()
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
         # Each wake draws the screen whole: a storm of window changes (thousands a second)
@@ -352,6 +359,7 @@ async def serve(config: Config, ready: asyncio.Event | None = None) -> None:
         login_timeout=config.login_timeout,
         keepalive_interval=caps.KEEPALIVE_INTERVAL,
         keepalive_count_max=caps.KEEPALIVE_COUNT_MAX,
+        window=caps.INPUT_WINDOW,
         **options,
     )
     sockets = server.sockets or []

@@ -111,20 +111,23 @@ class ChannelTerminal(TypedAhead):
 
     # -- fed by the server (event loop thread) -------------------------------------------------
 
-    def feed(self, data: bytes) -> None:
-        """Keys from the client; bytes that are not UTF-8 become U+FFFD, which no key means."""
+    def feed(self, data: bytes) -> bool:
+        """Keys from the client; bytes that are not UTF-8 become U+FFFD, which no key means.
+        False if some were dropped, over MAX_PENDING_INPUT unread."""
         with self._ready:
             # blessed moves every waiting key into its own buffer as it reads one, and parses
             # that buffer whole each read: what waits there counts against the cap as well.
             room = MAX_PENDING_INPUT - self._pending - len(self._keyboard_buf)
             if room <= 0:
-                return
+                return False
+            kept = len(data) <= room
             data = data[:room]
             text = self._decoder.decode(data)
             self._input.extend(text)
             self._pending += len(data)
             self.last_key = time.monotonic()
             self._ready.notify_all()
+            return kept
 
     def resize(self, width: int, height: int, *, wake: bool = True) -> None:
         """The client's window changed (with ``wake``, the screen is drawn again at once)."""

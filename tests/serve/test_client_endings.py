@@ -5,6 +5,7 @@ player's game who presses nothing."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import signal
 import socket
 import struct
@@ -125,3 +126,28 @@ def test_a_reset_after_a_burst_of_requests_writes_a_line_or_two_to_the_log(
         log = s.log()
     assert "socket.send() raised exception" not in log
     assert len(log.splitlines()) < 20
+
+
+def test_a_flood_of_keys_is_held_back_by_the_window_and_the_player_plays_on(
+    tmp_path: Path,
+) -> None:
+    # Keys over the input cap were dropped, but read as fast as they came: a paste without
+    # end (200 MB a second) cost the server a core to decrypt, whoever else was playing.
+    async def go(s: Server) -> None:
+        async with await connect(s.port, "flo") as conn:
+            p = await player(conn)
+            await p.wait_for("hello, flo")
+            sent, started = 0, time.monotonic()
+            while time.monotonic() - started < 2:
+                p.process.stdin.write(b"x" * 16384)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(p.process.stdin.drain(), 0.5)
+                    sent += 16384  # it went: the server took it, or has room for it
+                await p.pump(0.01)
+            assert sent < 2**20
+            await asyncio.sleep(1)  # what the window let through is read and dropped
+            await p.keys(b"ss")
+            await p.wait_for("> Watch a game in progress", 10)
+
+    with running(tmp_path) as s:
+        run(go(s))
