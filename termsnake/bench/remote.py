@@ -66,7 +66,7 @@ def play_shipped(task: GameTask, weights: Mapping[str, bytes | str] | None = Non
         except ValueError as e:
             # Known to the client (it checked), so a plugin this worker has not installed.
             where = "on a Dask worker: a plugin must be installed on every worker too"
-            return GameRecord(error=f"{shorten(str(e), ERROR_LIMIT)} ({where})")
+            return GameRecord(error=f"{shorten(f'ValueError: {e}', ERROR_LIMIT)} ({where})")
         return play_apart(task)
     path = Path(tempfile.gettempdir(), f"termsnake-neuro-{hashlib.sha256(shipped).hexdigest()}")
     try:

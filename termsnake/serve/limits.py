@@ -18,6 +18,7 @@ STALL: Final = 30.0  # seconds a client may read nothing while MAX_UNSENT waits 
 MAX_UNSENT: Final = 1024 * 1024  # bytes of output a client may leave unread (ChannelOutput)
 
 # Fixed.
+SHUTDOWN_STALL: Final = 0.5  # seconds a client behind on its output may read nothing at SIGTERM
 REFUSED_GRACE: Final = 5.0  # seconds a refused client has to read why before it is cut off
 MAX_AUTH_TRIES: Final = 6  # keys a connection may offer that are not authorized (as OpenSSH)
 KEEPALIVE_INTERVAL: Final = 30  # seconds between keepalives to a silent client...

@@ -174,6 +174,7 @@ class Channel(asyncssh.SSHServerSession[bytes]):
         self.flushing = False  # a flush is scheduled on the loop
         self.pending_lock = threading.Lock()
         self.resizing = False  # a wake for the window's new size is scheduled
+        self.lost = False  # the channel is gone (asyncssh has let go of it)
 
     def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
         self.chan = chan
@@ -219,7 +220,9 @@ class Channel(asyncssh.SSHServerSession[bytes]):
             self.loop.call_later(caps.INPUT_PAUSE, self._resume_reading)
 
     def _resume_reading(self) -> None:
-        if self.chan is not None and not self.chan.is_closing():
+        # Even on a closing channel: asyncssh lets go of it (connection_lost, which ends the
+        # visit) only once what it holds back has been read.
+        if self.chan is not None and not self.lost:
             self.chan.resume_reading()
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
@@ -246,6 +249,7 @@ class Channel(asyncssh.SSHServerSession[bytes]):
         return False
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self.lost = True
         if self.term is not None:
             self.term.close()
 

@@ -16,7 +16,7 @@ from typing import IO, Final, cast
 
 from blessed.keyboard import DEFAULT_ESCDELAY, Keystroke
 
-from termsnake.serve.limits import MAX_COLUMNS, MAX_PENDING_INPUT, MAX_ROWS
+from termsnake.serve.limits import MAX_COLUMNS, MAX_PENDING_INPUT, MAX_ROWS, SHUTDOWN_STALL
 from termsnake.tui.terminal import TypedAhead
 
 # Every session uses one terminal kind: curses reads one capability database per process.
@@ -53,8 +53,8 @@ class ChannelOutput:
         self.stall = stall
         self.encoding = "utf-8"
         self.waits = 0
-        # Set when the server goes down: a client that reads nothing is not waited for then,
-        # or its game would not be scored before the server exits.
+        # Set when the server goes down: a client that reads nothing is waited for no longer
+        # than SHUTDOWN_STALL then, or its game would not be scored before the server exits.
         self.ending = False
 
     def behind(self) -> bool:
@@ -65,11 +65,15 @@ class ChannelOutput:
         """Send ``text`` once the client has room for it; Closed if it never makes room."""
         if self.behind():
             self.waits += 1
-            deadline = time.monotonic() + self.stall
+            now = time.monotonic()
+            deadline, read_at, unsent = now + self.stall, now, self._unsent()
             while self.behind():
-                if self.ending:
+                now = time.monotonic()
+                if self._unsent() < unsent:  # the client reads, if slowly
+                    read_at, unsent = now, self._unsent()
+                if self.ending and now - read_at > SHUTDOWN_STALL:
                     raise Closed("the server is shutting down")
-                if time.monotonic() > deadline:
+                if now > deadline:
                     raise Closed(f"the client read nothing for {self.stall:g} s")
                 time.sleep(0.05)
         self._send(text)

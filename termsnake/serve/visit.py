@@ -212,6 +212,7 @@ class Visit:
             session.run()
         finally:
             self.session = None
+            self.term.last_key = time.monotonic()  # a summary's idleness counts from here
             self.hub.end(live)
             game.quit()
             if solver is not None:
@@ -261,6 +262,7 @@ class Visit:
                     return
         finally:
             self.idle_ok = True
+            self.term.last_key = time.monotonic()  # idleness counts from the end of the watch
             self.hub.unwatch(live_id, self.term.wake)
         self.page(["That game is over."])
 

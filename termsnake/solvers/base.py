@@ -56,7 +56,8 @@ class Solver(Protocol):
     for a solver holding a resource (Finishing); a ``played`` string naming the solver that
     plays the board, for one made of others like ``best`` (Composite); ``interrupted``, for a
     bot that can wait long (Interruptible); ``log_path``, where an engine's stderr went
-    (LogKeeping).
+    (LogKeeping). They are found by ``isinstance``, so define them on the class or set them in
+    ``__init__``: from Python 3.12 on, a ``__getattr__`` that supplies them is not looked at.
     """
 
     name: str

@@ -223,7 +223,7 @@ def test_levels_and_hamilton_search_with_the_same_budget(
     capsys.readouterr()
 
 
-def test_format_table_aligns_columns_and_cuts_descriptions() -> None:
+def test_the_presets_table_aligns_columns_and_cuts_descriptions() -> None:
     rows = [
         PresetRow("a", "8x8", 64, "no", "yes", "short"),
         PresetRow("longer-name", "20x20", 400, "yes", "unknown", "x" * 100),

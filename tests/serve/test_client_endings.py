@@ -58,10 +58,13 @@ def test_a_watcher_of_a_live_game_is_not_idle(tmp_path: Path) -> None:
                 await cy.pump(0.1)
             assert not cy.process.stdout.at_eof()
             assert b"no key for a long while" not in cy.received
-            await cy.keys(b"q")  # back in the lobby, where idleness counts again
+            await bo.keys(b"q")  # the game watched ends: cy is told, and has --idle to read it
+            await cy.wait_for("That game is over.")
+            ended = time.monotonic()
             await asyncio.wait_for(cy.process.wait_closed(), 10)
             await cy.pump()
             assert b"no key for a long while" in cy.received
+            assert time.monotonic() - ended > 1.5
 
     with running(tmp_path, "--idle", "2") as s:
         run(go(s))
@@ -148,6 +151,31 @@ def test_a_flood_of_keys_is_held_back_by_the_window_and_the_player_plays_on(
             await asyncio.sleep(1)  # what the window let through is read and dropped
             await p.keys(b"ss")
             await p.wait_for("> Watch a game in progress", 10)
+
+    with running(tmp_path) as s:
+        run(go(s))
+
+
+@pytest.mark.slow
+def test_a_client_that_closes_its_channel_in_a_flood_ends_its_visit(tmp_path: Path) -> None:
+    # The server had stopped reading the flood, and did not read on once the channel was
+    # closing: asyncssh never let go of it, and the bot played on for nobody for hours.
+    async def go(s: Server) -> None:
+        c1 = await connect(s.port, "bo")
+        bo = await player(c1)
+        await watch_best(bo, "bo")
+        bo.process.stdin.write(b"x" * 60000)
+        await asyncio.sleep(0.05)
+        bo.process.channel.close()  # the session's channel only: the connection stays
+        await asyncio.sleep(2)
+        async with await connect(s.port, "cy") as c2:
+            cy = await player(c2)
+            await cy.wait_for("hello, cy")
+            await cy.keys(b"ss\r")  # Watch a game in progress
+            await cy.wait_for("Watch which game?")
+            await cy.pump(0.5)
+            assert "best on classic" not in cy.text()
+        c1.close()
 
     with running(tmp_path) as s:
         run(go(s))
