@@ -10,6 +10,7 @@ from typing import Final
 from termsnake.core.game import Game
 from termsnake.core.geometry import Direction, Point
 from termsnake.solvers.base import SolverUnavailable
+from termsnake.solvers.greedy import GreedySolver
 from termsnake.solvers.grid import ARROWS, Grid, direction_number, grid_of, roomiest_move
 from termsnake.solvers.hampath import DEFAULT_LIMIT, Limit, close_body, find_cycle
 
@@ -105,6 +106,8 @@ class HamiltonSolver:
         # (the game, its step, the head) after our own last move: the game itself, not its id,
         # which Python reuses once a game is gone.
         self._expect: tuple[Game | None, int, int] = (None, -1, -1)
+        self._off_moves = 0  # moves made off the cycle, not following it, since set-up
+        self._greedy: GreedySolver | None = None  # plays once those are more than a lap
 
     # -- set-up ------------------------------------------------------------------------------
 
@@ -132,6 +135,7 @@ class HamiltonSolver:
         self._board = game.board
         self._on_cycle = self.holds_invariant(game)
         self._expect = (None, -1, -1)
+        self._off_moves = 0
 
     def _start_cycle(self, game: Game, grid: Grid, cycle: tuple[Point, ...]) -> tuple[Point, ...]:
         """The cycle to start on: the board's, whichever way round has the snake in order on
@@ -274,11 +278,18 @@ class HamiltonSolver:
         return follow if shortcut is None else shortcut
 
     def _entry_move(self, game: Game, grid: Grid, head: int) -> Direction:
-        """Before the invariant holds (an odd start): follow the cycle if that gets there alive."""
+        """Before the invariant holds (an odd start): follow the cycle if that gets there alive;
+        else the safe move that keeps the most room; after a lap of those, greedy's moves."""
         follow = self._succ_dir[head]
         if game.is_safe(follow) and self._entry_works(game):
             return follow
-        # Otherwise the safe move that keeps the most room, and try again next move.
+        self._off_moves += 1
+        if self._off_moves > self._n:
+            # A body no cycle holds can go round and round a loop of the board (a column of a
+            # wrapping board): eating changes its shape, until a cycle holds it.
+            if self._greedy is None:
+                self._greedy = GreedySolver()
+            return self._greedy.next_direction(game)
         best = roomiest_move(game, grid)
         return best if game.is_safe(best) else follow
 

@@ -17,6 +17,7 @@ from termsnake.solvers.base import SolverUnavailable, play
 from termsnake.solvers.grid import grid_of
 from termsnake.solvers.hamilton import HamiltonSolver
 from termsnake.solvers.hampath import DEFAULT_LIMIT, Limit, check_cycle, find_cycle
+from termsnake.solvers.registry import create
 
 
 @pytest.mark.parametrize("size", [4, 6, 8, 10, 12])
@@ -171,3 +172,34 @@ def test_uses_the_shared_direction_numbers_and_budget() -> None:
     assert not hasattr(hamilton_mod, "_NUMBER")
     assert vars(hamilton_mod)["direction_number"] is graph.direction_number
     assert HamiltonSolver().limit == DEFAULT_LIMIT
+
+
+# A wrapping board with a Hamiltonian cycle, the snake laid down column 2, which wraps into a
+# loop of 13 cells: no cycle holds that body (helper-38's fuzz run).
+LOOPED = """length: 12
+wrap: yes
+
+....
+..^#
+...#
+...#
+....
+....
+....
+....
+....
+##..
+##..
+....
+....
+"""
+
+
+@pytest.mark.parametrize("solver", ["hamilton", "replan", "best"])
+def test_a_start_body_no_cycle_holds_gets_onto_one_and_wins(solver: str) -> None:
+    # Off its cycle, hamilton took the roomiest move, which went straight on round the loop
+    # for ever: every game stalled at its start length.
+    for seed in (1, 2):
+        game = Game(parse_level(LOOPED), seed)
+        play(game, create(solver))
+        assert game.outcome is Outcome.WON, (solver, seed, game.cause)
