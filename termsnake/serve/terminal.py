@@ -67,10 +67,10 @@ class ChannelOutput:
             self.waits += 1
             now = time.monotonic()
             deadline, read_at, unsent = now + self.stall, now, self._unsent()
-            while self.behind():
+            while (left := self._unsent()) > self.limit:
                 now = time.monotonic()
-                if self._unsent() < unsent:  # the client reads, if slowly
-                    read_at, unsent = now, self._unsent()
+                if left < unsent:  # the client reads, if slowly
+                    read_at, unsent = now, left
                 if self.ending and now - read_at > SHUTDOWN_STALL:
                     raise Closed("the server is shutting down")
                 if now > deadline:
