@@ -136,6 +136,7 @@ class HamiltonSolver:
         self._on_cycle = self.holds_invariant(game)
         self._expect = (None, -1, -1)
         self._off_moves = 0
+        self._greedy = None  # its plans and waits were for the last game
 
     def _start_cycle(self, game: Game, grid: Grid, cycle: tuple[Point, ...]) -> tuple[Point, ...]:
         """The cycle to start on: the board's, whichever way round has the snake in order on
