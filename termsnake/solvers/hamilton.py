@@ -220,6 +220,8 @@ class HamiltonSolver:
         for _ in range(n):
             head = body[0]
             nxt = self._succ[head]
+            if nxt < 0:
+                return False  # the head is in a hole, a cell the cycle leaves out
             if len(body) > 1 and nxt == body[1]:
                 return False
             ate = nxt == food

@@ -20,7 +20,9 @@ cells to find out) it plays exactly as ``hamilton``, shortcuts included.
 
 A board one or two cells short of a cycle (an odd board, say) is played on a cycle through all
 cells but one or two *holes* (``hampath.holes``); food in a hole is reached by switching the
-cycle into it at a corner, which moves the hole to the cell the cycle then leaves out.
+cycle into it at a corner, which moves the hole to the cell the cycle then leaves out. Holes
+are looked for off the snake and the first food; where none is found there, one under them is
+taken, and the snake gets onto the cycle as from any start that is not in order on it.
 
 Safety: the snake is always on a Hamiltonian cycle (of the free cells, less the holes) on which
 its body lies in order, or on a lane that ends on one; each new cycle is checked before it is
@@ -159,7 +161,9 @@ class ReplanSolver:
         taken = {grid.index(p) for p in game.body}
         if game.food is not None:
             taken.add(grid.index(game.food))
-        found = find_hole_cycle(game.board, taken, self._ham.limit)
+        found = find_hole_cycle(game.board, taken, self._ham.limit) or find_hole_cycle(
+            game.board, (), self._ham.limit
+        )
         if found is None:
             return False
         cycle, self._holes = found

@@ -10,6 +10,7 @@ from termsnake.core.game import Game, Outcome
 from termsnake.core.geometry import Direction, Point
 from termsnake.core.level import Level, open_level, with_length
 from termsnake.formats import presets
+from termsnake.formats.levelfile import parse_level
 from termsnake.solvers import SolverUnavailable, create, play
 from termsnake.solvers.best import BestSolver
 from termsnake.solvers.grid import grid_of
@@ -268,3 +269,50 @@ def test_best_plays_replan_where_every_cycle_runs_along_one_corridor() -> None:
     replan = ReplanSolver()
     replan.setup(game)
     assert not replan.rebuilds
+
+
+# Boards one light cell short of a cycle whose only hole a cycle can leave out is under the
+# snake's head, or under the first food (helper-38's fuzz run): the set-up found no hole
+# cycle off the body and the food, and best fell back to greedy, which stalled.
+HOLE_UNDER_HEAD = """length: 3
+wrap: no
+
+.....>...
+.........
+......#..
+.....#...
+.........
+"""
+HOLE_UNDER_FOOD = """length: 3
+wrap: no
+
+#######
+#.....#
+#....>#
+#.##.##
+#.....#
+#.....#
+#....%#
+#######
+"""
+
+
+@pytest.mark.parametrize("text", [HOLE_UNDER_HEAD, HOLE_UNDER_FOOD], ids=["head", "food"])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_hole_under_the_head_or_the_food_is_played_round(text: str, seed: int) -> None:
+    # Once the head is off the hole the body lies in order on the cycle at every move.
+    game = Game(parse_level(text), seed)
+    solver = ReplanSolver()
+    solver.setup(game)
+    settled = False
+    while not game.over:
+        if not solver.on_lane:
+            problem = invariant_problem(game, solver.cycle)
+            assert problem is None or not settled, problem
+            settled = settled or problem is None
+        game.step(solver.next_direction(game))
+    assert settled
+    assert game.outcome is Outcome.WON, game.cause
+    best = BestSolver()
+    play(Game(parse_level(text), seed), best)
+    assert best.played == "replan"
