@@ -13,6 +13,7 @@ from termsnake.solvers.grid import Grid, grid_of
 from termsnake.solvers.hampath.limit import DEFAULT_BUDGET, Limit
 from termsnake.solvers.hampath.search import search
 from termsnake.solvers.hampath.twofactor import find_two_factor_cycle
+from termsnake.solvers.hampath.twofactor_match import two_factor
 
 CycleStatus = Literal["found", "none", "unknown"]
 
@@ -22,6 +23,10 @@ DEFAULT_LIMIT: Final = Limit.of_budget(DEFAULT_BUDGET)
 # left, at most TWO_FACTOR_NODES.
 TWO_FACTOR_AFTER: Final = 2
 TWO_FACTOR_NODES: Final = 200_000
+NO_TWO_FACTOR: Final = (
+    "the free cells cannot each have two neighbours on a cycle: walls leave some cell, in a "
+    "corner or a corridor, only one neighbour to spare"
+)
 # Each restart of the search is allowed twice the positions of the one before, from this many.
 FIRST_LIMIT: Final = 4000
 
@@ -52,7 +57,8 @@ _CACHE_SIZE = 128
 def find_cycle(board: Board, limit: Limit = DEFAULT_LIMIT) -> CycleResult:
     """A Hamiltonian cycle of ``board``'s free cells, or why there is none (cached per board).
 
-    Open rectangles, wrapping tori and boards made of 2x2 blocks are built directly; anything
+    Open rectangles, wrapping tori and boards made of 2x2 blocks are built directly; a board
+    whose cells cannot all have two neighbours on a cycle (no 2-factor) has none; anything
     else goes to the pruned search of :mod:`~termsnake.solvers.hampath.search` and, after a few
     of its restarts find nothing, to the 2-factor join of :mod:`~termsnake.solvers.hampath.
     twofactor`, within ``limit``. The answer depends only on the board and the limit, never on
@@ -128,7 +134,12 @@ def _find(board: Board, limit: Limit) -> CycleResult:
         cycle = build(board)
         if cycle is not None and not check_cycle(board, cycle):
             return CycleResult("found", cycle, "")
-    # 3. The pruned search, within ``limit``.
+    # 3. A cycle gives every cell two neighbours on it; on a board with a checkerboard colouring
+    #    a matching says exactly whether the cells can all have two (a 2-factor), cheaply.
+    bipartite = not board.wrap or (board.width % 2 == 0 and board.height % 2 == 0)
+    if bipartite and two_factor(grid, [grid.index(p) for p in cells]) is None:
+        return CycleResult("none", None, NO_TWO_FACTOR)
+    # 4. The pruned search, within ``limit``.
     return _search(board, grid, limit)
 
 

@@ -127,6 +127,16 @@ def test_exhaustive_search_proves_there_is_none() -> None:
     assert "exhaustive" in result.reason
 
 
+def test_a_board_whose_cells_cannot_all_have_two_neighbours_has_none_without_a_search() -> None:
+    # No dead end and balanced colours, but (3, 4) must join the corridor above it and (4, 4),
+    # so (2, 4) has one neighbour left to spare: no 2-factor, so no cycle (helper-38's boards
+    # like this were "unknown"). No positions at all are needed to say so.
+    rows = ["......", "......", "..#.#.", "..#.#.", "......"]
+    result = find_cycle(Board.from_rows(rows, name="short of two"), Limit(0))
+    assert result.status == "none"
+    assert "two neighbours" in result.reason
+
+
 def test_dead_end_reason_names_the_cell() -> None:
     board = Board.from_rows(["....", "....", ".###"])
     result = find_cycle(board)
