@@ -12,6 +12,7 @@ from termsnake.core.board import Board
 from termsnake.core.game import Game, Outcome
 from termsnake.core.geometry import Point
 from termsnake.core.level import Level, open_level, parse_size
+from termsnake.exits import Terminated
 from termsnake.formats.replay import Replay, replay_from_game
 from termsnake.formats.text import printable, shorten
 from termsnake.solvers.base import (
@@ -150,8 +151,8 @@ Moved = Callable[[int], None]
 
 def play_one(task: GameTask, moved: Moved | None = None) -> GameRecord:
     """Play one benchmark game headless; raises nothing but KeyboardInterrupt (a Ctrl-C, or a
-    bot's own: ``play_apart``), so a worker always answers. ``moved(n)``, if given, hears of the
-    moves as they are made (see ``play_counted``)."""
+    bot's own: ``play_apart``) and Terminated (a signal), so a worker always answers.
+    ``moved(n)``, if given, hears of the moves as they are made (see ``play_counted``)."""
     try:
         level = task.spec.load()
         solver = create(
@@ -175,6 +176,8 @@ def play_one(task: GameTask, moved: Moved | None = None) -> GameRecord:
             label=display_name(task.solver, solver),
             log=engine_log(solver, game),
         )
+    except Terminated:  # SIGTERM and the like end the run, as Ctrl-C does
+        raise
     except Exception as e:
         # Escaped: the message may be a plugin's, and it is printed on the user's terminal.
         return GameRecord(error=shorten(f"{type(e).__name__}: {e}", ERROR_LIMIT))
@@ -218,7 +221,7 @@ def play_counted(game: Game, solver: Solver, stats: PlayStats, moved: Moved | No
                 moved(unreported)
                 unreported, reported_at = 0, t1
     finally:
-        if game.over:
-            finish(solver, game)
+        # Over, or stopped (Ctrl-C): an engine's processes must not outlive the game.
+        finish(solver, game)
         if moved is not None and unreported:
             moved(unreported)

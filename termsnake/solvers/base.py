@@ -158,7 +158,9 @@ def play(
                 break
             game.step(direction)
             moves += 1
-    finally:
-        if game.over:
-            finish(solver, game)
+    except BaseException:
+        finish(solver, game)  # Ctrl-C, say: an engine's processes must not outlive the game
+        raise
+    if game.over:
+        finish(solver, game)
     return game.outcome

@@ -19,6 +19,7 @@ from typing import IO, Any, Final, NoReturn
 from termsnake.core.game import Game
 from termsnake.core.geometry import Direction, Point
 from termsnake.formats.fileio import describe_parse_error
+from termsnake.formats.text import shorten
 from termsnake.orphans import die_with_parent
 from termsnake.solvers.base import Interrupted, SolverFailed, SolverUnavailable
 
@@ -35,6 +36,8 @@ LOG_LIMIT: Final = 1024 * 1024
 # a process that left the engine's group can hold open.
 LOG_WAIT: Final = 0.5
 INTERRUPT_SLICE: Final = 0.1  # seconds between looks at ``interrupted`` while waiting
+PROGRAM_SHOWN: Final = 160  # characters of its program's path a cause shows, escaped
+WRITE_EXIT_WAIT: Final = 0.1  # seconds an engine that broke the pipe has to be seen exiting
 _MOVES: Final = {d.value: d for d in Direction}
 _LOG_CUT: Final = (
     f"\n[termsnake: the engine's stderr past {LOG_LIMIT} bytes was dropped]\n".encode()
@@ -105,6 +108,9 @@ class EngineSolver:
         except SolverFailed as e:  # the engine is killed already
             self._broken = str(e)
             return
+        except BaseException:  # a signal while it starts (Ctrl-C, a hang-up): let it go now
+            self.close(wait=0.0)
+            raise
         name = hello.get("name")
         if isinstance(name, str) and name.isprintable() and 0 < len(name) <= 64:
             self.engine_name = name
@@ -137,8 +143,10 @@ class EngineSolver:
             # One try, no wait: an engine whose stdin is full is not reading it any more.
             with contextlib.suppress(OSError):
                 os.write(proc.stdin.fileno(), _encode({"end": game.outcome.value}))
-        # One stopped while it thought (q, Ctrl-C) is not reading: no grace second for it.
-        self.close(wait=0.0 if self._thinking else EXIT_WAIT)
+        # One stopped while it thought (q, Ctrl-C), or whose game was dropped unended, is not
+        # reading: no grace second for it.
+        stopped = self._thinking or game.outcome is None
+        self.close(wait=0.0 if stopped else EXIT_WAIT)
 
     # -- the child process --------------------------------------------------------------------
 
@@ -223,7 +231,8 @@ class EngineSolver:
         self.close(wait=0.0)  # a misbehaving engine gets no grace period
         # The log's name is drawn at random: kept out of the cause (which the replay records),
         # so that the same game makes the same file; ``log_path`` tells where it is.
-        raise SolverFailed(f"engine {self.engine_name or self.argv[0]} {what}")
+        program = self.engine_name or shorten(self.argv[0], PROGRAM_SHOWN)
+        raise SolverFailed(f"engine {program} {what}")
 
     def _nothing_unasked(self, what: str) -> None:
         """An engine writes only when asked: a line written since its last answer (a second
@@ -254,7 +263,7 @@ class EngineSolver:
         except BlockingIOError:
             sent = 0
         except OSError:  # a broken pipe: it has exited, or closed its stdin
-            self._fail(self._exit_story())
+            self._fail(self._write_story())
         if sent < len(data):  # its stdin is full: it is slow to read, or not reading at all
             self._send_rest(fd, memoryview(data)[sent:], deadline, f"{what} within {timeout:g} s")
         return deadline
@@ -262,14 +271,20 @@ class EngineSolver:
     def _send_rest(self, fd: int, data: memoryview, deadline: float, what: str) -> None:
         while data:
             left = deadline - time.monotonic()
-            if left <= 0 or not self._poll_out.poll(left * 1000):
+            if left <= 0:
                 self._fail(f"did not read {what}")
+            # In slices, as _read_line waits: q or a signal must not wait for its time limit.
+            if not self._poll_out.poll(min(left, INTERRUPT_SLICE) * 1000):
+                if self.interrupted():
+                    self._thinking = True
+                    raise Interrupted
+                continue
             try:
                 data = data[os.write(fd, data) :]
             except BlockingIOError:
                 pass
             except OSError:
-                self._fail(self._exit_story())
+                self._fail(self._write_story())
 
     def _receive(self, deadline: float, timeout: float, what: str) -> dict[str, Any]:
         """The next line from the engine as a JSON object, by ``deadline`` (``timeout`` seconds
@@ -313,6 +328,14 @@ class EngineSolver:
         if len(line) > MAX_LINE:
             self._fail(f"wrote a line of more than {MAX_LINE} bytes")
         return line
+
+    def _write_story(self) -> str:
+        """What the engine did when a write to it failed: it exited, or closed its stdin."""
+        proc = self._proc
+        # Its stdin closes as it exits, a moment before it can be waited for.
+        if proc is not None and _exit_code(proc, WRITE_EXIT_WAIT) is None:
+            return "closed its stdin"
+        return self._exit_story()
 
     def _exit_story(self) -> str:
         proc = self._proc
@@ -402,15 +425,15 @@ def _point(p: Point | None) -> list[int] | None:
 
 
 def _show(obj: object) -> str:
-    """A short, printable rendering of what an engine sent."""
+    """A short, printable rendering of what an engine sent (as JSON: printable ASCII)."""
     try:
         text = json.dumps(obj, ensure_ascii=True)
     except RecursionError:  # the decoder took it, but this deeper call cannot encode it
-        text = "a value nested too deep to show"
-    return _show_bytes(text.encode())
+        return "a value nested too deep to show"
+    return f"'{text[:60]}'" + ("..." if len(text) > 60 else "")
 
 
 def _show_bytes(data: bytes) -> str:
-    text = data[:60].decode("ascii", "backslashreplace")
-    text = "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in text)
-    return repr(text + ("..." if len(data) > 60 else ""))
+    """The first bytes of a line an engine wrote, quoted, with every byte a terminal would
+    not show as it is escaped (an ESC as \\x1b, a backslash as \\\\: no two lines look alike)."""
+    return repr(data[:60])[1:] + ("..." if len(data) > 60 else "")

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from engine_doubles import EXAMPLES, HELLO, PY, SPAWNS, dead, engine, gone
 
 from termsnake.commands import cli
 from termsnake.core.game import Game, Outcome
@@ -23,11 +24,7 @@ from termsnake.core.level import open_level
 from termsnake.solvers.base import Interrupted, SolverFailed, SolverUnavailable, play
 from termsnake.solvers.engine import LOG_LIMIT, EngineSolver, _show
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "engines"
-PY = shlex.quote(sys.executable)
-
 # Each bad engine answers its name, then misbehaves at its first move.
-HELLO = "import json,sys,time;sys.stdin.readline();print(json.dumps({'name':'bad'}),flush=True);"
 BAD = {
     "exits": (HELLO + "sys.exit(3)", "exited with status 3"),
     "garbage": (
@@ -58,6 +55,12 @@ BAD = {
         'wrote \'{"move":"R"}\' before it was asked for a move for step 0',
     ),
     "killed": (HELLO + "import os;os.kill(os.getpid(),15)", "was killed by signal 15"),
+    # It said "closed its stdout", a second later: a write to it broke the pipe.
+    "closes stdin": (
+        "import json,os,sys,time;sys.stdin.readline();os.close(0);"
+        "print(json.dumps({'name':'bad'}),flush=True);time.sleep(5)",
+        "closed its stdin",
+    ),
     "deep": (  # nested past the JSON decoder's recursion limit, yet a short line
         HELLO + "sys.stdin.readline();print('['*5000+']'*5000,flush=True);time.sleep(5)",
         "not one JSON object (values nested too deeply)",
@@ -67,19 +70,6 @@ BAD = {
         "not one JSON object (a number too long to read (5000 digits)",
     ),
 }
-
-
-def engine(code: str, **kwargs: Any) -> EngineSolver:
-    return EngineSolver(f"{PY} -c {shlex.quote(code)}", **kwargs)
-
-
-def gone(pid: int) -> bool:
-    """Whether the process no longer exists (reaped, not a zombie)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    return False
 
 
 def test_the_example_engine_plays_a_whole_game_and_exits(tmp_path: Path) -> None:
@@ -284,7 +274,7 @@ def test_a_value_nested_too_deep_to_render_is_still_shown() -> None:
     deep: list[Any] = []
     for _ in range(5000):
         deep = [deep]
-    assert _show(deep).startswith("'")
+    assert _show(deep) == "a value nested too deep to show"
 
 
 def test_an_engine_that_stops_reading_fails_within_the_move_limit(tmp_path: Path) -> None:
@@ -362,27 +352,6 @@ def test_many_engines_leave_no_threads_or_descriptors_behind(tmp_path: Path) -> 
     assert not [t for t in threading.enumerate() if t.name == "engine-log"]
     assert len(os.listdir("/dev/fd")) <= fds  # other tests' garbage may close some meanwhile
     assert solver.log_path is not None and solver.log_path.read_text() == "thinking\n"
-
-
-def dead(pid: int) -> bool:
-    """Whether the process has gone within a second (a zombie, not reaped by init, counts)."""
-    deadline = time.monotonic() + 1.0
-    while time.monotonic() < deadline:
-        try:
-            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        except FileNotFoundError:
-            return gone(pid)
-        if state == "Z":
-            return True
-        time.sleep(0.01)
-    return False
-
-
-# The engine starts a child of its own and names it in a file, then says its name.
-SPAWNS = (
-    "import subprocess,sys;p=subprocess.Popen(['sleep','30']);"
-    "open(sys.argv[1],'w').write(str(p.pid));"
-)
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")

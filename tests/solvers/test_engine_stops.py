@@ -1,0 +1,95 @@
+"""However a game with an engine stops (a signal, q, Ctrl-C mid-move), the engine and what it
+started go at once; and what it did is said in text a terminal shows as it is."""
+
+from __future__ import annotations
+
+import shlex
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from engine_doubles import HELLO, PY, SPAWNS, dead, engine, gone
+
+from termsnake.bench.games import play_counted
+from termsnake.core.game import Game
+from termsnake.core.level import open_level
+from termsnake.solvers.base import Interrupted, PlayStats, SolverFailed, play
+from termsnake.solvers.engine import EngineSolver, _show_bytes
+
+
+def test_a_program_named_with_control_characters_is_escaped_in_the_cause(tmp_path: Path) -> None:
+    program = tmp_path / "x\x1b[2J\x1b]0;PWNED\x07y"
+    program.write_text("#!/bin/sh\nexit 3\n")
+    program.chmod(0o755)
+    solver = EngineSolver(shlex.quote(str(program)), log_dir=tmp_path)
+    game = Game(open_level(8, 8, 1), 3)
+    solver.setup(game)
+    with pytest.raises(SolverFailed, match="exited with status 3") as info:
+        solver.next_direction(game)
+    cause = str(info.value)
+    assert cause.isprintable() and "\\x1b[2J" in cause
+
+
+def test_lines_that_differ_are_shown_differently() -> None:
+    # An ESC and the four characters \x1b were both shown as '\\x1b'.
+    assert _show_bytes(b"\x1b") != _show_bytes(b"\\x1b")
+    assert all(_show_bytes(b).isprintable() for b in (b"\x00\x07\x1b\x9b", "é\u202e".encode()))
+
+
+def test_a_stop_while_the_engine_starts_lets_it_go(tmp_path: Path) -> None:
+    # A signal while it was asked for its name left it, and all it started, running.
+    pidfile = tmp_path / "child.pid"
+    code = SPAWNS + "sys.stdin.readline();import time;time.sleep(30)"
+    solver = EngineSolver(
+        f"{PY} -c {shlex.quote(code)} {shlex.quote(str(pidfile))}", log_dir=tmp_path
+    )
+    solver.interrupted = lambda: pidfile.exists() and pidfile.stat().st_size > 0
+    with pytest.raises(Interrupted):
+        solver.setup(Game(open_level(8, 8, 1), 3))
+    assert solver._proc is None and dead(int(pidfile.read_text()))
+    assert not list(tmp_path.glob("*.log"))
+
+
+def test_a_stop_while_the_engine_does_not_read_its_question_comes_at_once(tmp_path: Path) -> None:
+    # It answers each question as it comes but never reads one, so its stdin (made small)
+    # fills: q, Ctrl-C and signals waited for its move time limit.
+    code = HELLO + (
+        "import array,fcntl,termios\nfcntl.fcntl(0,fcntl.F_SETPIPE_SZ,4096)\nseen=0\n"
+        "while True:\n n=array.array('i',[0]);fcntl.ioctl(0,termios.FIONREAD,n)\n"
+        " if n[0]>seen:\n  seen=n[0];print(json.dumps({'move':'R'}),flush=True)\n"
+        " else:\n  time.sleep(0.001)"
+    )
+    solver = engine(code, move_timeout=10, log_dir=tmp_path)
+    game = Game(open_level(8, 8, 1), 3)
+    solver.setup(game)
+    solver.interrupted = lambda: True
+    t0 = time.monotonic()
+    with pytest.raises(Interrupted):
+        for _ in range(10_000):  # the pipe holds some hundreds of these messages
+            solver.next_direction(game)
+    assert time.monotonic() - t0 < 5
+    game.quit()
+    solver.finish(game)
+    assert solver._proc is None
+
+
+def _played_by_bench(game: Game, solver: EngineSolver) -> None:
+    play_counted(game, solver, PlayStats(), None)
+
+
+@pytest.mark.parametrize("player", [play, _played_by_bench], ids=["play", "bench"])
+def test_a_game_stopped_mid_move_lets_its_engine_go(
+    tmp_path: Path, player: Callable[[Game, EngineSolver], object]
+) -> None:
+    # Ctrl-C in a bench left the engines of the games under way running, and all they started.
+    pidfile = tmp_path / "child.pid"
+    code = SPAWNS + HELLO + "sys.stdin.readline();time.sleep(30)"
+    solver = EngineSolver(
+        f"{PY} -c {shlex.quote(code)} {shlex.quote(str(pidfile))}", log_dir=tmp_path
+    )
+    solver.interrupted = lambda: True
+    with pytest.raises(Interrupted):
+        player(Game(open_level(8, 8, 1), 3), solver)
+    assert solver._proc is None and dead(int(pidfile.read_text()))
+    assert gone(int(pidfile.read_text())) or dead(int(pidfile.read_text()))
