@@ -1,15 +1,25 @@
-"""The exit codes the commands share (the README's "Exit codes and errors"), and the exception
-that carries an ending signal to the code that exits with 128 + its number."""
+"""The exit codes the commands share (the README's "Exit codes and errors"), the exception
+that carries an ending signal to the code that exits with 128 + its number, and the signal
+handlers that raise it."""
 
 import contextlib
 import signal
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
+from types import FrameType
 from typing import Final
 
 EXIT_OUTPUT: Final = 1  # the output could not be written (a full disk, a closed pipe)
 EXIT_USAGE: Final = 2  # a bad argument, file or board, said in one line
 EXIT_TERMINAL_GONE: Final = 1  # the terminal's input ended without a hang-up signal
 EXIT_INTERRUPTED: Final = 130  # Ctrl-C, as a shell reports a process that SIGINT ended
+
+# The signals whose default would end the process with nothing cleaned up (the terminal left as
+# the game set it, an engine's processes running; Ctrl-\ sends SIGQUIT): each ends it as
+# SIGTERM does, the terminal restored, the score and the replay kept.
+ENDING_SIGNALS: Final = (
+    signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT,
+    signal.SIGUSR1, signal.SIGUSR2, signal.SIGALRM,
+)  # fmt: skip
 
 
 class Terminated(Exception):
@@ -38,3 +48,32 @@ def interrupt_after() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
     if came:
         raise KeyboardInterrupt
+
+
+def ignore_more_hangups(signum: int) -> None:
+    """After a first SIGHUP the terminal is gone, and a closing window sends another: ignore
+    the rest, so the score and the replay are saved before the process ends."""
+    if signum == signal.SIGHUP:
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
+
+Handler = Callable[[int, FrameType | None], None]
+
+
+def raise_terminated(signum: int, frame: FrameType | None) -> None:
+    """A signal handler: raise Terminated (once a hang-up came, more are ignored)."""
+    ignore_more_hangups(signum)
+    raise Terminated(signum)
+
+
+@contextlib.contextmanager
+def signal_handlers(handlers: Mapping[int, Handler]) -> Iterator[None]:
+    """``handlers`` (signal -> handler) installed for the block, the earlier ones put back
+    after it, but for SIGHUP once a hang-up has set it to be ignored."""
+    previous = {s: signal.signal(s, h) for s, h in handlers.items()}
+    try:
+        yield
+    finally:
+        for s, handler in previous.items():
+            if s != signal.SIGHUP or signal.getsignal(s) is not signal.SIG_IGN:
+                signal.signal(s, handler)

@@ -4,6 +4,7 @@ same memory."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import multiprocessing
 import os
@@ -111,11 +112,23 @@ def _in_workers(
                 head = flight.popleft()
                 counted.discard(head)
                 yield from head.result()
+    except GeneratorExit:  # the caller stopped early: drop the games not started
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
     except BaseException:
-        # Ctrl-C, or the caller stopped early: drop the games not started instead of waiting.
+        # Ctrl-C, or a signal that ended the run (SIGTERM): the workers stop their games as a
+        # Ctrl-C stops them, letting go of their engines, and the games not started are dropped.
+        _interrupt(multiprocessing.active_children())
         pool.shutdown(wait=True, cancel_futures=True)
         raise
     pool.shutdown()
+
+
+def _interrupt(workers: Iterable[multiprocessing.process.BaseProcess]) -> None:
+    for worker in workers:
+        if worker.pid is not None:
+            with contextlib.suppress(OSError):  # it has just ended
+                os.kill(worker.pid, signal.SIGINT)
 
 
 _in_game = False
@@ -137,8 +150,10 @@ def _worker_init(made: Synchronized[int], parent: int) -> None:
 
 def _worker_sigint(signum: int, frame: object) -> None:
     global _interrupted
+    # A second one (the terminal's, then the parent's) must not cut short the first's clean-up.
+    first = not _interrupted
     _interrupted = True
-    if _in_game:
+    if _in_game and first:
         raise KeyboardInterrupt
 
 

@@ -7,6 +7,7 @@ import contextlib
 import itertools
 import json
 import os
+import signal
 import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -32,8 +33,16 @@ from termsnake.cluster import ClusterError
 from termsnake.commands import args as cliargs
 from termsnake.commands.args import Subparsers
 from termsnake.core.level import BOT_SIZE, MAX_SIDE, Level
-from termsnake.exits import EXIT_INTERRUPTED, EXIT_USAGE
-from termsnake.formats.text import printable
+from termsnake.exits import (
+    ENDING_SIGNALS,
+    EXIT_INTERRUPTED,
+    EXIT_USAGE,
+    Handler,
+    Terminated,
+    raise_terminated,
+    signal_handlers,
+)
+from termsnake.formats.text import printable, shorten
 from termsnake.solvers.registry import create, resolve_name
 
 
@@ -182,7 +191,7 @@ def engine_log_dir(solvers: Sequence[str], record_dir: Path | None) -> str | Non
     if record_dir is not None:
         return str(record_dir)
     folder = tempfile.mkdtemp(prefix="termsnake-engines-")
-    print(f"termsnake bench: engine logs go to {folder}", file=sys.stderr)
+    print(f"termsnake bench: engine logs go to {printable(folder)}", file=sys.stderr)
     return folder
 
 
@@ -292,7 +301,7 @@ def row_of(
 ) -> tuple[dict[str, Any] | None, int]:
     """The row of one (solver, level), or None when it has none (the reason said); and the
     exit code it asks for (1 if a game crashed)."""
-    where = printable(f"{solver} on {level.name}")
+    where = f"{shorten(solver)} on {printable(level.name)}"  # an engine's command may be long
     if tally.unavailable is not None:
         say(f"termsnake bench: {where}: unavailable: {printable(tally.unavailable)}")
         return None, 0
@@ -302,7 +311,7 @@ def row_of(
         return None, 1
     if solver.startswith(ENGINE):
         for g, cause in tally.causes:
-            say(f"termsnake bench: {where} (seed {first_seed + g}): {cause}")
+            say(f"termsnake bench: {where} (seed {first_seed + g}): {printable(cause)}")
     return summarize(solver, level, first_seed, tally), 0
 
 
@@ -354,8 +363,15 @@ def run(args: argparse.Namespace) -> int:
         for solver, i in pairs
         for g in range(args.games)
     )
+    # SIGTERM and the like end the run as Ctrl-C does: the engines' processes go, and the
+    # temporary folder of their logs if nothing was kept in it.
+    ending: dict[int, Handler] = {s: raise_terminated for s in ENDING_SIGNALS if s != signal.SIGINT}
     try:
-        with Progress(total) as progress, _dropped_if_empty(engine_logs, setup.record_dir):
+        with (
+            signal_handlers(ending),
+            Progress(total) as progress,
+            _dropped_if_empty(engine_logs, setup.record_dir),
+        ):
             if args.scheduler is not None:
                 records = on_cluster(args.scheduler, tasks, progress)
             else:
@@ -367,6 +383,9 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print("termsnake bench: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except Terminated as e:
+        print(f"termsnake bench: stopped by {signal.Signals(e.signum).name}", file=sys.stderr)
+        return 128 + e.signum
     except (ClusterError, ReplayNotSaved) as e:
         return _fail(str(e))
     if args.json:

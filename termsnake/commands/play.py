@@ -11,15 +11,24 @@ from pathlib import Path
 
 from termsnake.core.game import Game
 from termsnake.core.level import DEFAULT_LENGTH, Level, open_level
-from termsnake.exits import EXIT_OUTPUT, EXIT_USAGE, Terminated
+from termsnake.exits import (
+    ENDING_SIGNALS,
+    EXIT_OUTPUT,
+    EXIT_USAGE,
+    Handler,
+    Terminated,
+    ignore_more_hangups,
+    raise_terminated,
+    signal_handlers,
+)
 from termsnake.formats import presets
 from termsnake.formats.diagnostics import LevelError
 from termsnake.formats.fileio import write_new
 from termsnake.formats.replay import replay_from_game
-from termsnake.formats.scores import ScoreKey, ScoreStore, keep_score
+from termsnake.formats.scores import ScoreKey, ScoreStore, as_player, keep_score
 from termsnake.formats.settings import SettingsError, load_settings, merge, settings_path
 from termsnake.formats.text import printable, shorten
-from termsnake.solvers.base import Solver, SolverUnavailable, engine_log
+from termsnake.solvers.base import Solver, SolverUnavailable, engine_log, finish
 from termsnake.solvers.registry import create, resolve_name
 from termsnake.tui.runner import (
     Look,
@@ -31,14 +40,7 @@ from termsnake.tui.runner import (
     terminal_width,
 )
 from termsnake.tui.summary import summary
-from termsnake.tui.terminal import (
-    ENDING_SIGNALS,
-    Handler,
-    check_terminal,
-    ignore_more_hangups,
-    raise_terminated,
-    signal_handlers,
-)
+from termsnake.tui.terminal import check_terminal
 
 
 class UsageError(Exception):
@@ -117,9 +119,11 @@ def run_play(args: argparse.Namespace) -> int:
         return 128 + e.signum
     problem = check_terminal()
     if problem:
+        if solver is not None:
+            finish(solver, game)  # an engine started for the game must not outlive it
         print(problem, file=sys.stderr)
         return EXIT_USAGE
-    who = solver.name if solver is not None else config.player
+    who = as_player(solver.name) if solver is not None else config.player
     scores = ScoreStore()
     key = ScoreKey.of(
         printable(level.name), level.board.width, level.board.height, len(level.body), who

@@ -59,6 +59,13 @@ def _is_count(value: object, least: int) -> bool:
     return _is_int(value) and least <= value <= MAX_COUNT  # type: ignore[operator]
 
 
+def as_player(name: str) -> str:
+    """A bot's ``name`` as the player of a score key: an engine's is its whole command line,
+    which may be long or hold control characters, so it is escaped and cut to MAX_NAME."""
+    text = printable(name)
+    return text if len(text) <= MAX_NAME else text[: MAX_NAME - 1] + "…"
+
+
 def _one_line(text: str) -> bool:
     return 0 < len(text) <= MAX_NAME and text.isprintable()
 

@@ -8,7 +8,7 @@ import os
 import signal
 import sys
 import termios
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager, suppress
 from types import FrameType
 from typing import Final
@@ -18,15 +18,13 @@ from blessed._capabilities import TermcapResponse
 from blessed.keyboard import DEFAULT_ESCDELAY, Keystroke
 from blessed.terminal import WINSZ
 
-from termsnake.exits import Terminated
-
-# The signals whose default would end the game with the terminal left as the game set it
-# (Ctrl-\ sends SIGQUIT): each ends it as SIGTERM does, terminal restored, score and replay kept.
-ENDING_SIGNALS: Final = (
-    signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT,
-    signal.SIGUSR1, signal.SIGUSR2, signal.SIGALRM,
-)  # fmt: skip
-
+from termsnake.exits import (
+    ENDING_SIGNALS,
+    Handler,
+    ignore_more_hangups,
+    raise_terminated,
+    signal_handlers,
+)
 
 MAX_TYPED_AHEAD: Final = 64  # characters of keys: more than a person types in a frame (a paste)
 
@@ -137,35 +135,6 @@ def check_terminal() -> str | None:
             "real type (such as xterm-256color or linux), or measure bots: termsnake bench"
         )
     return None
-
-
-def ignore_more_hangups(signum: int) -> None:
-    """After a first SIGHUP the terminal is gone, and a closing window sends another: ignore
-    the rest, so the score and the replay are saved before the process ends."""
-    if signum == signal.SIGHUP:
-        signal.signal(signal.SIGHUP, signal.SIG_IGN)
-
-
-Handler = Callable[[int, FrameType | None], None]
-
-
-def raise_terminated(signum: int, frame: FrameType | None) -> None:
-    """A signal handler: raise Terminated (once a hang-up came, more are ignored)."""
-    ignore_more_hangups(signum)
-    raise Terminated(signum)
-
-
-@contextmanager
-def signal_handlers(handlers: Mapping[int, Handler]) -> Iterator[None]:
-    """``handlers`` (signal -> handler) installed for the block, the earlier ones put back
-    after it, but for SIGHUP once a hang-up has set it to be ignored."""
-    previous = {s: signal.signal(s, h) for s, h in handlers.items()}
-    try:
-        yield
-    finally:
-        for s, handler in previous.items():
-            if s != signal.SIGHUP or signal.getsignal(s) is not signal.SIG_IGN:
-                signal.signal(s, handler)
 
 
 @contextmanager

@@ -1,0 +1,146 @@
+"""Engines through the installed command: however termsnake stops (no terminal, SIGTERM,
+SIGHUP), an engine and what it started go, with its log folder; and nothing it is called
+reaches the terminal as a control character."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import signal
+import subprocess
+import sys
+import time
+import unicodedata
+from pathlib import Path
+
+import pytest
+from pty_harness import Pty, quiet_env, run_plain, termsnake_command
+
+# An engine that starts a child of its own, adds it to a file (its first argument), says its
+# name and then thinks for ever about its first move.
+HANGS = (
+    "import json,subprocess,sys,time;p=subprocess.Popen(['sleep','60']);"
+    "open(sys.argv[1],'a').write(f'{p.pid}\\n');sys.stdin.readline();"
+    "print(json.dumps({'name':'hangs'}),flush=True);sys.stdin.readline();time.sleep(60)"
+)
+
+
+def hangs(pidfile: Path) -> str:
+    return f"exec:{sys.executable} -c {shlex.quote(HANGS)} {shlex.quote(str(pidfile))}"
+
+
+def gone_soon(pid: int) -> bool:
+    """Whether the process has gone (or is a zombie) within two seconds."""
+    deadline = time.monotonic() + 2
+    while time.monotonic() < deadline:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except FileNotFoundError:
+            return True
+        if state == "Z":
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def children(path: Path, count: int = 1) -> list[int]:
+    """The children the engines named in ``path``, once ``count`` of them have."""
+    deadline = time.monotonic() + 20
+    while not (path.exists() and path.read_text().count("\n") >= count):
+        assert time.monotonic() < deadline, f"{path} never written"
+        time.sleep(0.02)
+    return [int(line) for line in path.read_text().split()]
+
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP], ids=["TERM", "HUP"])
+def test_a_bench_ended_by_a_signal_lets_its_engines_go(
+    tmp_path: Path, jobs: str, signum: int
+) -> None:
+    # It died of the signal, leaving the engines' children, their logs and the folder; the
+    # workers played their games on to the end (here the engine's time limit).
+    pidfile = tmp_path / "child.pid"
+    env = {**quiet_env(tmp_path), "TMPDIR": str(tmp_path)}
+    args = ["bench", "--ai", hangs(pidfile), "--size", "6x6", "--games", jobs, "--jobs", jobs]
+    args += ["--engine-timeout", "60"]
+    with subprocess.Popen(
+        [termsnake_command(), *args],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+    ) as bench:
+        started = children(pidfile, int(jobs))
+        time.sleep(0.3)  # the name said, the move asked for
+        bench.send_signal(signum)
+        _, err = bench.communicate(timeout=20)
+    assert bench.returncode == 128 + signum, err
+    assert f"termsnake bench: stopped by {signal.Signals(signum).name}" in err
+    assert "Traceback" not in err and "leaked" not in err
+    assert all(gone_soon(child) for child in started)
+    assert not list(tmp_path.glob("termsnake-engines-*"))
+
+
+def test_an_engine_watched_off_a_terminal_is_let_go(tmp_path: Path) -> None:
+    # "stdin is not a terminal" came after the engine had started, and it was left running.
+    pidfile = tmp_path / "child.pid"
+    env = {**quiet_env(tmp_path), "TMPDIR": str(tmp_path)}
+    r = run_plain(tmp_path, "--ai", hangs(pidfile), "--size", "6x6", env=env)
+    assert r.returncode == 2 and "not a terminal" in r.stderr
+    assert all(gone_soon(child) for child in children(pidfile))
+    assert not list(tmp_path.glob("engine-*.log"))
+
+
+def test_an_engine_with_a_long_command_line_is_watched(tmp_path: Path) -> None:
+    # A command of more than 200 characters, or with a control character, was a traceback: it
+    # is the player of the game's score.
+    pidfile = tmp_path / "child.pid"
+    command = f"{hangs(pidfile)} {'a' * 200} $'\\e[2J'"
+    t = Pty(["--ai", command, "--size", "6x6"], tmp_path)
+    try:
+        t.wait_for("steps 0", timeout=20)  # the engine thinks about its first move
+        t.send("q")
+        code = t.wait_exit(timeout=20)
+    finally:
+        t.close()
+    raw = bytes(t.raw).decode(errors="replace")
+    assert code == 0 and "Traceback" not in raw and "Game over: quit" in t.text()
+    assert all(gone_soon(child) for child in children(pidfile))
+
+
+def test_a_program_named_with_control_characters_is_said_escaped_by_bench(
+    tmp_path: Path,
+) -> None:
+    program = tmp_path / "x\x1b[2J\x1b]0;PWNED\x07y"
+    program.write_text("#!/bin/sh\nexit 3\n")
+    program.chmod(0o755)
+    record = tmp_path / "kept\x1b[2J"
+    args = ["bench", "--ai", f"exec:{shlex.quote(str(program))}", "--size", "4x4", "--games", "1"]
+    r = run_plain(tmp_path, *args, "--record-dir", str(record))
+    said = r.stdout + r.stderr
+    assert "exited with status 3" in said
+    assert not [ch for ch in said if ch != "\n" and unicodedata.category(ch) in ("Cc", "Cf")]
+    assert os.path.isdir(record)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_in_a_bench_lets_its_engines_go(tmp_path: Path, jobs: str) -> None:
+    # The games under way never let go of their engines: their children and logs stayed.
+    pidfile = tmp_path / "child.pid"
+    args = ["bench", "--ai", hangs(pidfile), "--size", "6x6", "--games", jobs, "--jobs", jobs]
+    t = Pty(args, tmp_path, env={"TMPDIR": str(tmp_path)})
+    try:
+        started = children(pidfile, int(jobs))
+        time.sleep(0.3)  # the name said, the move asked for
+        t.send("\x03")
+        code = t.wait_exit(timeout=30)
+    finally:
+        t.close()
+    assert code == 130 and "Traceback" not in bytes(t.raw).decode(errors="replace")
+    assert all(gone_soon(child) for child in started)
+    assert not list(tmp_path.glob("termsnake-engines-*"))
