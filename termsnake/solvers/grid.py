@@ -66,6 +66,19 @@ class Grid:
         return dx + dy
 
 
+def checkerboard(grid: Grid) -> bool:
+    """Whether every move joins a light cell to a dark one (``x + y`` even and odd): always on
+    a board that does not wrap or has even sides; on one that wraps with an odd side, only if
+    no two free cells are neighbours across that side's seam (a frame of walls, say)."""
+    w, h = grid.width, grid.height
+    if not grid.board.wrap:
+        return True
+    right, down = grid.step[3], grid.step[1]
+    seam_x = w % 2 == 1 and any(right[y * w + w - 1] == y * w for y in range(h))
+    seam_y = h % 2 == 1 and any(down[(h - 1) * w + x] == x for x in range(w))
+    return not (seam_x or seam_y)
+
+
 @lru_cache(maxsize=64)
 def grid_of(board: Board) -> Grid:
     """The int-indexed adjacency of ``board`` (cached per board)."""

@@ -9,11 +9,12 @@ from typing import Final, Literal
 
 from termsnake.core.board import Board
 from termsnake.core.geometry import Point
-from termsnake.solvers.grid import Grid, grid_of
+from termsnake.solvers.grid import Grid, checkerboard, grid_of
 from termsnake.solvers.hampath.limit import DEFAULT_BUDGET, Limit
 from termsnake.solvers.hampath.search import search
 from termsnake.solvers.hampath.twofactor import find_two_factor_cycle
 from termsnake.solvers.hampath.twofactor_match import two_factor
+from termsnake.solvers.hampath.twofactor_odd import odd_two_factor
 
 CycleStatus = Literal["found", "none", "unknown"]
 
@@ -24,8 +25,8 @@ DEFAULT_LIMIT: Final = Limit.of_budget(DEFAULT_BUDGET)
 TWO_FACTOR_AFTER: Final = 2
 TWO_FACTOR_NODES: Final = 200_000
 NO_TWO_FACTOR: Final = (
-    "the free cells cannot each have two neighbours on a cycle: walls leave some cell, in a "
-    "corner or a corridor, only one neighbour to spare"
+    "the free cells cannot all have two neighbours on a cycle at once: the walls leave too few "
+    "ways between some of them (in a corner or a corridor, say)"
 )
 # Each restart of the search is allowed twice the positions of the one before, from this many.
 FIRST_LIMIT: Final = 4000
@@ -58,7 +59,8 @@ def find_cycle(board: Board, limit: Limit = DEFAULT_LIMIT) -> CycleResult:
     """A Hamiltonian cycle of ``board``'s free cells, or why there is none (cached per board).
 
     Open rectangles, wrapping tori and boards made of 2x2 blocks are built directly; a board
-    whose cells cannot all have two neighbours on a cycle (no 2-factor) has none; anything
+    whose cells cannot all have two neighbours on a cycle (no 2-factor: a matching, exact on
+    boards that wrap with an odd side too) has none; anything
     else goes to the pruned search of :mod:`~termsnake.solvers.hampath.search` and, after a few
     of its restarts find nothing, to the 2-factor join of :mod:`~termsnake.solvers.hampath.
     twofactor`, within ``limit``. The answer depends only on the board and the limit, never on
@@ -126,7 +128,7 @@ def _find(board: Board, limit: Limit) -> CycleResult:
     for p in cells:
         if len(grid.adj[grid.index(p)]) < 2:
             return CycleResult("none", None, f"a dead-end cell at {_fmt(p)}")
-    parity = _parity_reason(board, cells)
+    parity = _parity_reason(board, grid, cells)
     if parity is not None:
         return CycleResult("none", None, parity)
     # 2. Constructions, each checked before it is trusted.
@@ -134,10 +136,10 @@ def _find(board: Board, limit: Limit) -> CycleResult:
         cycle = build(board)
         if cycle is not None and not check_cycle(board, cycle):
             return CycleResult("found", cycle, "")
-    # 3. A cycle gives every cell two neighbours on it; on a board with a checkerboard colouring
-    #    a matching says exactly whether the cells can all have two (a 2-factor), cheaply.
-    bipartite = not board.wrap or (board.width % 2 == 0 and board.height % 2 == 0)
-    if bipartite and two_factor(grid, [grid.index(p) for p in cells]) is None:
+    # 3. A cycle gives every cell two neighbours on it: a matching says exactly whether the
+    #    cells can all have two (a 2-factor), cheaply.
+    factor = two_factor if checkerboard(grid) else odd_two_factor
+    if factor(grid, [grid.index(p) for p in cells]) is None:
         return CycleResult("none", None, NO_TWO_FACTOR)
     # 4. The pruned search, within ``limit``.
     return _search(board, grid, limit)
@@ -159,15 +161,20 @@ def _unreachable(grid: Grid, cells: Sequence[Point]) -> Point | None:
     return None
 
 
-def _parity_reason(board: Board, cells: Sequence[Point]) -> str | None:
+def _parity_reason(board: Board, grid: Grid, cells: Sequence[Point]) -> str | None:
     # Colour the cells like a checkerboard: every move changes colour, so a cycle alternates and
-    # needs as many cells of each. A wrapping board with an odd side breaks the colouring.
-    bipartite = not board.wrap or (board.width % 2 == 0 and board.height % 2 == 0)
-    if not bipartite:
+    # needs as many cells of each. Moves across the seam of a wrapping board's odd side break
+    # the colouring (unless walls leave none).
+    if not checkerboard(grid):
         return None
     n = len(cells)
     if n % 2:
-        where = "on a board that does not wrap" if not board.wrap else "on a board with even sides"
+        if not board.wrap:
+            where = "on a board that does not wrap"
+        elif board.width % 2 == 0 and board.height % 2 == 0:
+            where = "on a board with even sides"
+        else:
+            where = "where no move crosses the edge of the board"
         return f"an odd number of free cells ({n}) {where}"
     dark = sum((p.x + p.y) % 2 for p in cells)
     if dark * 2 != n:

@@ -9,6 +9,10 @@
    can join a neighbouring cycle at the next square, and the halves meet again elsewhere.
 4. If the cycles still do not join, a 2-factor built in another order starts over.
 
+On a board that wraps with an odd side, the moves across that seam join cells of one colour:
+the 2-factor is then ``twofactor_odd``'s, and where switches and repairs leave more than one
+cycle, short alternating cycles round walls (``altjoin``) may join them before a new start.
+
 Every choice follows the cells' order and seeded generators, and the repair counts its work in
 operations, never by the clock, so a board and a limit give the same cycle on every machine.
 """
@@ -19,9 +23,11 @@ from typing import Final
 
 from termsnake.core.board import Board
 from termsnake.core.geometry import Point
-from termsnake.solvers.grid import Grid, grid_of
+from termsnake.solvers.grid import Grid, checkerboard, grid_of
+from termsnake.solvers.hampath.altjoin import alternating_join
 from termsnake.solvers.hampath.limit import Limit
 from termsnake.solvers.hampath.twofactor_match import Mates, two_factor
+from termsnake.solvers.hampath.twofactor_odd import odd_two_factor
 
 # Direction numbers as in DIRECTIONS.
 UP, DOWN, LEFT, RIGHT = 0, 1, 2, 3
@@ -40,9 +46,9 @@ def find_two_factor_cycle(
     The cycle lists every free cell once, each adjacent to the next (wrap included) and the
     last to the first. ``limit`` bounds the repairs: each square examined and each cell walked
     costs one node of the limit, a fresh 2-factor one a cell of the board's rectangle plus
-    ``ATTEMPT_COST``. None is certain (no cycle exists) when the cells are disconnected, a cell
-    has fewer than two neighbours or no 2-factor exists; otherwise it means the limit ran out.
-    Wrapping boards with an odd side are not bipartite and always get None.
+    ``ATTEMPT_COST``; each edge an alternating search tries one more. None is certain (no
+    cycle exists) when the cells are disconnected, a cell has fewer than two neighbours or no
+    2-factor exists; otherwise it means the limit ran out.
     """
     grid = grid_of(board)
     cells = [grid.index(p) for p in board.free_cells]
@@ -54,17 +60,24 @@ def find_two_factor_cycle(
     if all(len(grid.adj[c]) == 2 for c in cells):
         # The board is one loop (a one-wide wrapping board, say), odd or not.
         return tuple(grid.points[c] for c in _walk(_edges(grid, cells), cells[0]))
-    if board.wrap and (board.width % 2 or board.height % 2):
-        return None
+    coloured = checkerboard(grid)
+    factor = two_factor if coloured else odd_two_factor
     budget = limit.nodes
     attempt = 0
     while True:
-        mate = two_factor(grid, cells, attempt)
+        mate = factor(grid, cells, attempt)
         if mate is None:
             return None
         joiner = _Joiner(grid, cells, mate)
         joiner.run()
         budget = joiner.repair(budget)
+        while not coloured and joiner.count > 1 and budget > 0:
+            joined, budget = alternating_join(grid, cells, mate, budget)
+            if not joined:
+                break
+            joiner = _Joiner(grid, cells, mate)
+            joiner.run()
+            budget = joiner.repair(budget)
         if joiner.count == 1:
             return tuple(grid.points[c] for c in _walk(mate, cells[0]))
         attempt += 1

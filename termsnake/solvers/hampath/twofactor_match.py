@@ -36,7 +36,7 @@ def two_factor(grid: Grid, cells: Sequence[int], attempt: int = 0) -> Mates | No
     if 2 * len(dark) != len(cells):
         return None
     if attempt < 4:
-        _blocks(grid, mate, deg, attempt & 1, attempt >> 1)
+        lay_squares(grid, mate, deg, attempt & 1, attempt >> 1)
     # Shuffles ``dark`` itself on later attempts: the greedy pass and the searches follow it.
     order = _neighbour_orders(grid, dark, attempt)
     for u in dark:
@@ -44,7 +44,7 @@ def two_factor(grid: Grid, cells: Sequence[int], attempt: int = 0) -> Mates | No
             if deg[u] == 2:
                 break
             if deg[v] < 2 and mate[2 * u] != v and mate[2 * u + 1] != v:
-                _link(mate, deg, u, v)
+                link(mate, deg, u, v)
     seen = [0] * grid.cells
     via = [0] * grid.cells
     epoch = 0
@@ -63,7 +63,7 @@ def two_factor(grid: Grid, cells: Sequence[int], attempt: int = 0) -> Mates | No
     return mate
 
 
-def _blocks(grid: Grid, mate: Mates, deg: bytearray, ox: int, oy: int) -> None:
+def lay_squares(grid: Grid, mate: Mates, deg: bytearray, ox: int, oy: int) -> None:
     """Lay the board with 2x2 squares from (ox, oy), each square's free sides in the 2-factor.
 
     On an open board that is a 2-factor of 4-cycles that all join one another; a wall leaves
@@ -81,7 +81,7 @@ def _blocks(grid: Grid, mate: Mates, deg: bytearray, ox: int, oy: int) -> None:
                 continue
             for a, b in ((p, q), (q, t), (t, s), (s, p)):
                 if free[a] and free[b]:
-                    _link(mate, deg, a, b)
+                    link(mate, deg, a, b)
 
 
 def _neighbour_orders(grid: Grid, dark: list[int], attempt: int) -> dict[int, list[int]]:
@@ -99,14 +99,16 @@ def _neighbour_orders(grid: Grid, dark: list[int], attempt: int) -> dict[int, li
     return order
 
 
-def _link(mate: Mates, deg: bytearray, a: int, b: int) -> None:
+def link(mate: Mates, deg: bytearray, a: int, b: int) -> None:
+    """Join ``a`` and ``b`` (each with an edge to spare) in the 2-factor."""
     mate[2 * a + (mate[2 * a] >= 0)] = b
     mate[2 * b + (mate[2 * b] >= 0)] = a
     deg[a] += 1
     deg[b] += 1
 
 
-def _unlink(mate: Mates, deg: bytearray, a: int, b: int) -> None:
+def unlink(mate: Mates, deg: bytearray, a: int, b: int) -> None:
+    """Take the edge ``a``-``b`` out of the 2-factor."""
     mate[2 * a + (mate[2 * a] != b)] = -1
     mate[2 * b + (mate[2 * b] != a)] = -1
     deg[a] -= 1
@@ -162,6 +164,6 @@ def _flip(mate: Mates, deg: bytearray, darks: list[int], lights: list[int]) -> N
     # darks[i] - lights[i] joins the 2-factor; lights[i] - darks[i + 1] leaves it. Unlink first,
     # so that no cell ever holds three edges on the way.
     for i in range(1, len(darks)):
-        _unlink(mate, deg, lights[i - 1], darks[i])
+        unlink(mate, deg, lights[i - 1], darks[i])
     for d, v in zip(darks, lights, strict=True):
-        _link(mate, deg, d, v)
+        link(mate, deg, d, v)

@@ -232,9 +232,10 @@ def test_boards_without_a_cycle(rows: list[str]) -> None:
     assert find_two_factor_cycle(Board.from_rows(rows), Limit(1000)) is None
 
 
-def test_odd_wrapping_boards_are_left_to_others() -> None:
-    assert find_two_factor_cycle(Board.open(5, 5, wrap=True)) is None
-    assert find_two_factor_cycle(Board.open(4, 5, wrap=True)) is None
+@pytest.mark.parametrize(("width", "height"), [(5, 5), (4, 5), (7, 3), (9, 6)])
+def test_open_boards_that_wrap_with_an_odd_side(width: int, height: int) -> None:
+    # These are not coloured like a checkerboard: their 2-factor is twofactor_odd's.
+    assert_found(Board.open(width, height, wrap=True))
 
 
 @pytest.mark.parametrize("height", [3, 4, 7])
