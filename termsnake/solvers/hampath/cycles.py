@@ -50,13 +50,15 @@ class CycleResult:
         return self.status == "found"
 
 
-# board -> (result, node limit it was computed with). Boards are frozen, hence hashable.
-_CACHE: dict[Board, tuple[CycleResult, int]] = {}
+# (board, node limit) -> result. Boards are frozen, hence hashable. Keyed by the limit too: a
+# result reused from another limit would make the answer depend on what was asked before.
+_CACHE: dict[tuple[Board, int], CycleResult] = {}
 _CACHE_SIZE = 128
 
 
 def find_cycle(board: Board, limit: Limit = DEFAULT_LIMIT) -> CycleResult:
-    """A Hamiltonian cycle of ``board``'s free cells, or why there is none (cached per board).
+    """A Hamiltonian cycle of ``board``'s free cells, or why there is none (cached per board
+    and limit).
 
     Open rectangles, wrapping tori and boards made of 2x2 blocks are built directly; a board
     whose cells cannot all have two neighbours on a cycle (no 2-factor: a matching, exact on
@@ -66,15 +68,14 @@ def find_cycle(board: Board, limit: Limit = DEFAULT_LIMIT) -> CycleResult:
     twofactor`, within ``limit``. The answer depends only on the board and the limit, never on
     the machine.
     """
-    nodes = limit.nodes
-    cached = _CACHE.get(board)
-    # An "unknown" may turn into an answer with more nodes; anything else is final.
-    if cached is not None and (cached[0].status != "unknown" or cached[1] >= nodes):
-        return cached[0]
+    key = (board, limit.nodes)
+    cached = _CACHE.get(key)
+    if cached is not None:
+        return cached
     result = _find(board, limit)
     if len(_CACHE) >= _CACHE_SIZE:
         _CACHE.clear()
-    _CACHE[board] = (result, nodes)
+    _CACHE[key] = result
     return result
 
 

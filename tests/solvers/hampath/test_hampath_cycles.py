@@ -201,6 +201,14 @@ def test_results_are_cached_per_board() -> None:
     assert find_cycle(board) is find_cycle(Board.open(6, 4))
 
 
+def test_the_answer_does_not_depend_on_what_was_asked_before() -> None:
+    # A cycle found with a bigger limit was the answer at any smaller one afterwards, so
+    # whether best could play a board depended on the games played before (helper-41).
+    board = Board.from_rows(IRREGULAR, name="asked before")
+    assert find_cycle(board).found
+    assert find_cycle(board, Limit.of_budget(0.0)).status == "unknown"
+
+
 def test_checker_reports_each_kind_of_problem() -> None:
     board = Board.from_rows(["...", "..#"])
     good = (Point(0, 0), Point(1, 0), Point(2, 0))
