@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import select
@@ -167,7 +168,10 @@ class EngineSolver:
             if self.log_path is not None:  # nothing will ever be written to it
                 self.log_path.unlink(missing_ok=True)
                 self.log_path = None
-            raise SolverUnavailable(f"cannot start engine {self.argv[0]!r}: {e.strerror}") from None
+            why = e.strerror
+            if e.errno == errno.ENOENT and os.path.isfile(self.argv[0]):
+                why = "the interpreter its first line (#!) names was not found"
+            raise SolverUnavailable(f"cannot start engine {self.argv[0]!r}: {why}") from None
         proc = self._proc
         assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
         os.set_blocking(proc.stdin.fileno(), False)  # a write waits in poll, against a deadline

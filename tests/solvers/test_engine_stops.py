@@ -14,7 +14,7 @@ from engine_doubles import HELLO, PY, SPAWNS, dead, engine, gone
 from termsnake.bench.games import play_counted
 from termsnake.core.game import Game
 from termsnake.core.level import open_level
-from termsnake.solvers.base import Interrupted, PlayStats, SolverFailed, play
+from termsnake.solvers.base import Interrupted, PlayStats, SolverFailed, SolverUnavailable, play
 from termsnake.solvers.engine import EngineSolver, _show_bytes
 
 
@@ -93,3 +93,13 @@ def test_a_game_stopped_mid_move_lets_its_engine_go(
         player(Game(open_level(8, 8, 1), 3), solver)
     assert solver._proc is None and dead(int(pidfile.read_text()))
     assert gone(int(pidfile.read_text())) or dead(int(pidfile.read_text()))
+
+
+def test_a_script_whose_interpreter_is_missing_says_so(tmp_path: Path) -> None:
+    # It said "No such file or directory" of a script that was there.
+    script = tmp_path / "bot.py"
+    script.write_text("#!/no/such/python3\n")
+    script.chmod(0o755)
+    solver = EngineSolver(shlex.quote(str(script)), log_dir=tmp_path)
+    with pytest.raises(SolverUnavailable, match="the interpreter its first line"):
+        solver.setup(Game(open_level(8, 8, 1), 3))
