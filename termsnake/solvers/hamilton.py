@@ -10,9 +10,11 @@ from typing import Final
 from termsnake.core.game import Game
 from termsnake.core.geometry import Direction, Point
 from termsnake.solvers.base import SolverUnavailable
+from termsnake.solvers.entry import MAX_POSITIONS, way_to_closure
 from termsnake.solvers.greedy import GreedySolver
 from termsnake.solvers.grid import ARROWS, Grid, direction_number, grid_of, roomiest_move
 from termsnake.solvers.hampath import DEFAULT_LIMIT, Limit, close_body, find_cycle
+from termsnake.solvers.hampath.holes import switchable
 
 # The cycle search's limit: the same as ``termsnake levels``, so a board it lists with a cycle
 # is one hamilton plays.
@@ -108,6 +110,12 @@ class HamiltonSolver:
         self._expect: tuple[Game | None, int, int] = (None, -1, -1)
         self._off_moves = 0  # moves made off the cycle, not following it, since set-up
         self._greedy: GreedySolver | None = None  # plays once those are more than a lap
+        self._holes: tuple[int, ...] = ()  # free cells the cycle leaves out
+        # A way onto a cycle being walked (``entry``), and (step, length) it expects next.
+        self._way: list[int] = []
+        self._way_at = (-1, -1)
+        # After a search found no way: no other before this step, the wait doubling each time.
+        self._way_retry = (0, 1)
 
     # -- set-up ------------------------------------------------------------------------------
 
@@ -137,6 +145,8 @@ class HamiltonSolver:
         self._expect = (None, -1, -1)
         self._off_moves = 0
         self._greedy = None  # its plans and waits were for the last game
+        self._way = []
+        self._way_retry = (0, 1)
 
     def _start_cycle(self, game: Game, grid: Grid, cycle: tuple[Point, ...]) -> tuple[Point, ...]:
         """The cycle to start on: the board's, whichever way round has the snake in order on
@@ -147,7 +157,7 @@ class HamiltonSolver:
             if self.holds_invariant(game):
                 return candidate
         body = [grid.index(p) for p in game.body]
-        closed = close_body(grid, body, self.limit, self._succ)
+        closed = self._closure(body, self.limit)
         if closed is not None:
             return tuple(grid.points[c] for c in closed)
         for candidate in (cycle, cycle[::-1]):
@@ -165,6 +175,8 @@ class HamiltonSolver:
         self._succ = [-1] * grid.cells
         self._succ_dir = [Direction.RIGHT] * grid.cells
         overlay: dict[Point, str] = {}
+        on = {grid.index(p) for p in cycle}
+        self._holes = tuple(c for c in range(grid.cells) if grid.free[c] and c not in on)
         for i, p in enumerate(cycle):
             a = grid.index(p)
             b = grid.index(cycle[(i + 1) % n])
@@ -256,7 +268,7 @@ class HamiltonSolver:
             # Off the cycle (an odd start, or moved by someone else): build one around the body,
             # with a small search each move (the set-up made a big one).
             body = [grid.index(p) for p in game.body]
-            closed = close_body(grid, body, Limit(6 * self._n), self._succ)
+            closed = self._closure(body, Limit(6 * self._n))
             if closed is not None:
                 self._load(grid, tuple(grid.points[c] for c in closed))
                 self._on_cycle = self.holds_invariant(game)
@@ -280,12 +292,32 @@ class HamiltonSolver:
         shortcut = grid.direction(head, v) if v >= 0 else None
         return follow if shortcut is None else shortcut
 
+    def _closure(self, body: Sequence[int], limit: Limit) -> list[int] | None:
+        """A cycle through every free cell but the holes with ``body`` as an arc (see
+        ``close_body``), each hole switchable on it (food in one that is not could never be
+        eaten), or None; none while the body lies on a hole."""
+        grid, holes = self._grid, self._holes
+        if grid is None or any(c in holes for c in body):
+            return None
+        closed = close_body(grid, body, limit, self._succ, skip=holes)
+        return closed if closed is None or switchable(grid, closed, holes) else None
+
     def _entry_move(self, game: Game, grid: Grid, head: int) -> Direction:
         """Before the invariant holds (an odd start): follow the cycle if that gets there alive;
-        else the safe move that keeps the most room; after a lap of those, greedy's moves."""
+        else a way to a body some cycle holds (``entry``); else the safe move that keeps the
+        most room; after a lap of those, greedy's moves."""
         follow = self._succ_dir[head]
         if game.is_safe(follow) and self._entry_works(game):
             return follow
+        way = self._entry_way(game, grid)
+        if way:
+            nxt = way.pop(0)
+            self._way_at = (game.steps + 1, game.length + (game.food == grid.points[nxt]))
+            move = grid.direction(head, nxt)
+            if move is not None and game.is_safe(move):
+                return move
+        self._way = []
+        self._way_retry = (0, 1)
         self._off_moves += 1
         if self._off_moves > self._n:
             # A body no cycle holds can go round and round a loop of the board (a column of a
@@ -295,6 +327,27 @@ class HamiltonSolver:
             return self._greedy.next_direction(game)
         best = roomiest_move(game, grid)
         return best if game.is_safe(best) else follow
+
+    def _entry_way(self, game: Game, grid: Grid) -> list[int]:
+        """The way onto a cycle being walked, if the game is where it expects; else a new one
+        ([] if none is found)."""
+        if self._way and self._way_at == (game.steps, game.length):
+            return self._way
+        retry, wait = self._way_retry
+        if game.steps < retry:
+            return []
+        body = [grid.index(p) for p in game.body]
+        food = -1 if game.food is None else grid.index(game.food)
+        n = max(1, self._n)
+        per = Limit(2 * n + 100)
+        positions = min(MAX_POSITIONS, max(100, 200_000 // n))
+        found = way_to_closure(
+            grid, body, food, lambda b: self._closure(b, per) is not None, positions=positions
+        )
+        self._way = found or []
+        # A search tries a closure at each position it reaches: not one every move.
+        self._way_retry = (0, 1) if found else (game.steps + wait, 2 * wait)
+        return self._way
 
     def overlay(self, game: Game) -> Mapping[Point, str]:
         """The cycle as one arrow per cell, pointing to the next cell of the cycle."""

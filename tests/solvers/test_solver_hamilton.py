@@ -151,7 +151,7 @@ def test_a_start_across_a_whole_torus_row_is_won(rows: tuple[str, ...], seed: in
 def test_without_a_closure_an_odd_start_falls_back_to_the_shared_roomiest_move(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(hamilton_mod, "close_body", lambda *args: None)
+    monkeypatch.setattr(hamilton_mod, "close_body", lambda *args, **kwargs: None)
     game = Game(Level(Board.open(4, 4), BENT, Direction.DOWN), 1)
     calls: list[Direction] = []
 

@@ -1,0 +1,105 @@
+"""A way onto a Hamiltonian cycle for a body no cycle holds (a bent start, or a snake a person
+steered while a bot was paused): moves that reach a position whose body closes into a cycle.
+
+Following a fixed cycle from such a body may run into the body, and the roomiest move may eat
+its way into a pocket: a board with a cycle then killed ``hamilton`` (helper-41's fuzz). This
+searches the moves breadth first, each safe by the rules, the food eaten where the way passes
+it and no other food assumed (the next one's place is not known), until the body ``closes``.
+Ways round the food are looked for first: a longer body is harder to close, and on a board
+nearly full the next food falls on the way.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Sequence
+from typing import Final
+
+from termsnake.solvers.grid import Grid
+
+MAX_POSITIONS: Final = 2_000  # positions the search may look at, unless told fewer
+MAX_MOVES: Final = 200  # moves a way may have
+
+
+def way_to_closure(
+    grid: Grid,
+    body: Sequence[int],
+    food: int,
+    closes: Callable[[Sequence[int]], bool],
+    *,
+    positions: int = MAX_POSITIONS,
+) -> list[int] | None:
+    """The cells of a shortest way (the head's next cells, in order) after which the body, head
+    first, ``closes``; [] if it closes already; None if none was found within ``positions``
+    (half of them for ways round the food, half for ways through it)."""
+    for eat in (False, True):
+        found = _breadth_first(grid, tuple(body), food if eat else -1, food, closes, positions // 2)
+        if found is not None:
+            return found
+    return None
+
+
+# A position of the search: the body, head first, and whether the food is still there.
+_Position = tuple[tuple[int, ...], bool]
+
+
+def _breadth_first(
+    grid: Grid,
+    body: tuple[int, ...],
+    edible: int,
+    food: int,
+    closes: Callable[[Sequence[int]], bool],
+    positions: int,
+) -> list[int] | None:
+    """A shortest way to a body that closes, eating ``edible`` (-1: none) where it is passed and
+    never entering ``food`` otherwise."""
+    start: _Position = (body, edible >= 0)
+    came: dict[_Position, tuple[_Position, int] | None] = {start: None}
+    queue = deque([(start, 0)])
+    while queue:
+        position, moves = queue.popleft()
+        if closes(position[0]):
+            return _way_to(came, position)
+        if moves >= MAX_MOVES:
+            continue
+        for nxt in _moves(grid, position, edible, food):
+            after = _moved(position, nxt, edible)
+            if after not in came and len(came) < positions:
+                came[after] = (position, nxt)
+                queue.append((after, moves + 1))
+    return None
+
+
+def _moves(grid: Grid, position: _Position, edible: int, food: int) -> list[int]:
+    """The cells the head may move to without dying (free, or the tail leaving it), and not onto
+    food it may not eat."""
+    body, food_left = position
+    head, tail = body[0], body[-1]
+    neck = body[1] if len(body) > 1 else -1
+    cells = set(body)
+    out = []
+    for nxt in grid.adj[head]:
+        eats = food_left and nxt == edible
+        if nxt == neck or (food_left and nxt == food and not eats):
+            continue
+        if nxt in cells and (nxt != tail or eats):
+            continue
+        out.append(nxt)
+    return out
+
+
+def _moved(position: _Position, nxt: int, edible: int) -> _Position:
+    body, food_left = position
+    if food_left and nxt == edible:
+        return (nxt, *body), False
+    return (nxt, *body[:-1]), food_left
+
+
+def _way_to(came: dict[_Position, tuple[_Position, int] | None], end: _Position) -> list[int]:
+    way = []
+    step = came[end]
+    while step is not None:
+        position, cell = step
+        way.append(cell)
+        step = came[position]
+    return way[::-1]

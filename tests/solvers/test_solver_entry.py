@@ -1,0 +1,79 @@
+"""A body no Hamiltonian cycle holds (a bent start, or one a person steered while the bot was
+paused) is walked onto one: no death on a board with a cycle, and the hole cycle reached on a
+board short of one (helper-41's fuzz)."""
+
+from __future__ import annotations
+
+import pytest
+
+from termsnake.core.board import Board
+from termsnake.core.game import Game, Outcome
+from termsnake.core.geometry import DIRECTIONS, Point
+from termsnake.core.level import Level
+from termsnake.solvers import create, play
+
+
+def bent(rows: list[str], body: list[tuple[int, int]], *, wrap: bool) -> Level:
+    board = Board.from_rows(rows, wrap=wrap)
+    cells = tuple(Point(x, y) for x, y in body)
+    heading = next(d for d in DIRECTIONS if board.step(cells[1], d) == cells[0])
+    return Level(board, cells, heading)
+
+
+# A 5x4 board that wraps (it has a cycle) and a body of 13 down and across it that no cycle
+# holds for 18 moves: the roomiest move ate its way into a pocket and died.
+TORUS = bent(
+    ["....."] * 4,
+    [(1, 1), (0, 1), (0, 0), (0, 3), (4, 3), (4, 2), (4, 1), (4, 0), (3, 0), (2, 0), (2, 1),
+     (3, 1), (3, 2)],
+    wrap=True,
+)  # fmt: skip
+# One light cell more than dark; the only hole a cycle can leave out is under the head.
+HOLE_UNDER_HEAD = bent(
+    [".....", ".....", ".....", ".....", "..#..", ".##.#", ".....", ".....", "....."],
+    [(4, 8), (3, 8), (2, 8), (1, 8), (0, 8), (0, 7), (0, 6), (0, 5), (0, 4), (0, 3), (1, 3),
+     (2, 3), (2, 2), (1, 2), (0, 2)],
+    wrap=False,
+)  # fmt: skip
+# Two light cells more than dark (a snake can fill all but two), one hole under the body.
+HOLE_UNDER_BODY = bent(
+    ["....#.", "...#..", "......", "......"],
+    [(3, 0), (2, 0), (2, 3), (2, 2), (2, 1), (1, 1), (0, 1), (0, 0), (1, 0), (1, 3), (1, 2),
+     (0, 2)],
+    wrap=True,
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("seed", [1, 5, 5516])
+@pytest.mark.parametrize("solver", ["hamilton", "best"])
+def test_a_body_no_cycle_holds_is_walked_onto_one_alive(solver: str, seed: int) -> None:
+    game = Game(TORUS, seed)
+    play(game, create(solver))
+    assert game.outcome is Outcome.WON, game.cause
+
+
+def test_a_bent_body_on_the_only_hole_gets_onto_the_hole_cycle() -> None:
+    game = Game(HOLE_UNDER_HEAD, 2542)
+    best = create("best")
+    play(game, best)
+    assert game.outcome is Outcome.WON, (game.cause, game.length)
+
+
+# Two light cells more than dark; the start body no cycle round two holes holds in order: one
+# built round it left a hole no switch reaches, and food in it was never eaten.
+BUILT_ROUND = bent(
+    ["....", "....", "....", "...#", "....", "...#"],
+    [(1, 0), (0, 0), (0, 5), (0, 4), (3, 4), (2, 4), (1, 4), (1, 3)],
+    wrap=True,
+)
+
+
+@pytest.mark.parametrize(
+    ("level", "seed"),
+    [(HOLE_UNDER_BODY, 2389), (HOLE_UNDER_BODY, 6910), (BUILT_ROUND, 57)],
+    ids=["under-2389", "under-6910", "built-57"],
+)
+def test_a_body_off_the_cycle_round_two_holes_fills_all_but_two(level: Level, seed: int) -> None:
+    game = Game(level, seed)
+    play(game, create("best"))
+    assert game.length == level.board.size - 2, game.cause
