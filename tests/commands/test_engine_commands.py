@@ -14,6 +14,7 @@ import unicodedata
 from pathlib import Path
 
 import pytest
+from engine_doubles import dead
 from pty_harness import Pty, quiet_env, run_plain, termsnake_command
 
 # An engine that starts a child of its own, adds it to a file (its first argument), says its
@@ -27,20 +28,6 @@ HANGS = (
 
 def hangs(pidfile: Path) -> str:
     return f"exec:{sys.executable} -c {shlex.quote(HANGS)} {shlex.quote(str(pidfile))}"
-
-
-def gone_soon(pid: int) -> bool:
-    """Whether the process has gone (or is a zombie) within two seconds."""
-    deadline = time.monotonic() + 2
-    while time.monotonic() < deadline:
-        try:
-            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        except FileNotFoundError:
-            return True
-        if state == "Z":
-            return True
-        time.sleep(0.02)
-    return False
 
 
 def children(path: Path, count: int = 1) -> list[int]:
@@ -82,7 +69,7 @@ def test_a_bench_ended_by_a_signal_lets_its_engines_go(
     assert bench.returncode == 128 + signum, err
     assert f"termsnake bench: stopped by {signal.Signals(signum).name}" in err
     assert "Traceback" not in err and "leaked" not in err
-    assert all(gone_soon(child) for child in started)
+    assert all(dead(child) for child in started)
     assert not list(tmp_path.glob("termsnake-engines-*"))
 
 
@@ -92,7 +79,7 @@ def test_an_engine_watched_off_a_terminal_is_let_go(tmp_path: Path) -> None:
     env = {**quiet_env(tmp_path), "TMPDIR": str(tmp_path)}
     r = run_plain(tmp_path, "--ai", hangs(pidfile), "--size", "6x6", env=env)
     assert r.returncode == 2 and "not a terminal" in r.stderr
-    assert all(gone_soon(child) for child in children(pidfile))
+    assert all(dead(child) for child in children(pidfile))
     assert not list(tmp_path.glob("engine-*.log"))
 
 
@@ -110,7 +97,7 @@ def test_an_engine_with_a_long_command_line_is_watched(tmp_path: Path) -> None:
         t.close()
     raw = bytes(t.raw).decode(errors="replace")
     assert code == 0 and "Traceback" not in raw and "Game over: quit" in t.text()
-    assert all(gone_soon(child) for child in children(pidfile))
+    assert all(dead(child) for child in children(pidfile))
 
 
 def test_a_program_named_with_control_characters_is_said_escaped_by_bench(
@@ -142,5 +129,5 @@ def test_ctrl_c_in_a_bench_lets_its_engines_go(tmp_path: Path, jobs: str) -> Non
     finally:
         t.close()
     assert code == 130 and "Traceback" not in bytes(t.raw).decode(errors="replace")
-    assert all(gone_soon(child) for child in started)
+    assert all(dead(child) for child in started)
     assert not list(tmp_path.glob("termsnake-engines-*"))

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from engine_doubles import EXAMPLES, HELLO, PY, SPAWNS, dead, engine, gone
+from engine_doubles import EXAMPLES, HELLO, NOT_READING, PY, SPAWNS, dead, engine, gone
 
 from termsnake.commands import cli
 from termsnake.core.game import Game, Outcome
@@ -280,12 +280,7 @@ def test_a_value_nested_too_deep_to_render_is_still_shown() -> None:
 def test_an_engine_that_stops_reading_fails_within_the_move_limit(tmp_path: Path) -> None:
     # It answers each question as it comes (it watches its stdin grow) but never reads one,
     # so its stdin (made small) fills up.
-    code = HELLO + (
-        "import array,fcntl,termios\nfcntl.fcntl(0,fcntl.F_SETPIPE_SZ,4096)\nseen=0\n"
-        "while True:\n n=array.array('i',[0]);fcntl.ioctl(0,termios.FIONREAD,n)\n"
-        " if n[0]>seen:\n  seen=n[0];print(json.dumps({'move':'R'}),flush=True)\n"
-        " else:\n  time.sleep(0.001)"
-    )
+    code = NOT_READING
     solver = engine(code, move_timeout=0.5, log_dir=tmp_path)
     game = Game(open_level(8, 8, 1), 3)
     solver.setup(game)

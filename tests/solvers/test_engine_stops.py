@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from engine_doubles import HELLO, PY, SPAWNS, dead, engine, gone
+from engine_doubles import HELLO, NOT_READING, PY, SPAWNS, dead, engine, gone
 
 from termsnake.bench.games import play_counted
 from termsnake.core.game import Game
@@ -54,12 +54,7 @@ def test_a_stop_while_the_engine_starts_lets_it_go(tmp_path: Path) -> None:
 def test_a_stop_while_the_engine_does_not_read_its_question_comes_at_once(tmp_path: Path) -> None:
     # It answers each question as it comes but never reads one, so its stdin (made small)
     # fills: q, Ctrl-C and signals waited for its move time limit.
-    code = HELLO + (
-        "import array,fcntl,termios\nfcntl.fcntl(0,fcntl.F_SETPIPE_SZ,4096)\nseen=0\n"
-        "while True:\n n=array.array('i',[0]);fcntl.ioctl(0,termios.FIONREAD,n)\n"
-        " if n[0]>seen:\n  seen=n[0];print(json.dumps({'move':'R'}),flush=True)\n"
-        " else:\n  time.sleep(0.001)"
-    )
+    code = NOT_READING
     solver = engine(code, move_timeout=10, log_dir=tmp_path)
     game = Game(open_level(8, 8, 1), 3)
     solver.setup(game)

@@ -12,10 +12,18 @@ from typing import Any
 
 from termsnake.solvers.engine import EngineSolver
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "engines"
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "engines"
 PY = shlex.quote(sys.executable)
 # Reads the game and answers its name: what a bad engine does before it misbehaves.
 HELLO = "import json,sys,time;sys.stdin.readline();print(json.dumps({'name':'bad'}),flush=True);"
+# Answers each question as it comes (it watches its stdin grow) but never reads one, so its
+# stdin (made small) fills up.
+NOT_READING = HELLO + (
+    "import array,fcntl,termios\nfcntl.fcntl(0,fcntl.F_SETPIPE_SZ,4096)\nseen=0\n"
+    "while True:\n n=array.array('i',[0]);fcntl.ioctl(0,termios.FIONREAD,n)\n"
+    " if n[0]>seen:\n  seen=n[0];print(json.dumps({'move':'R'}),flush=True)\n"
+    " else:\n  time.sleep(0.001)"
+)
 # The engine starts a child of its own and names it in a file, then says its name.
 SPAWNS = (
     "import subprocess,sys;p=subprocess.Popen(['sleep','30']);"
