@@ -171,7 +171,8 @@ class EngineSolver:
             why = e.strerror
             if e.errno == errno.ENOENT and os.path.isfile(self.argv[0]):
                 why = "the interpreter its first line (#!) names was not found"
-            raise SolverUnavailable(f"cannot start engine {self.argv[0]!r}: {why}") from None
+            program = shorten(repr(self.argv[0]), PROGRAM_SHOWN)
+            raise SolverUnavailable(f"cannot start engine {program}: {why}") from None
         proc = self._proc
         assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
         os.set_blocking(proc.stdin.fileno(), False)  # a write waits in poll, against a deadline
@@ -203,15 +204,20 @@ class EngineSolver:
         proc, self._proc = self._proc, None
         if proc is None:
             return
-        for stream in (proc.stdin, proc.stdout):
-            try:
-                if stream is not None:
-                    stream.close()
-            except OSError:
-                pass
-        _exit_code(proc, wait)
-        _kill_group(proc)
-        proc.wait()
+        try:
+            for stream in (proc.stdin, proc.stdout):
+                try:
+                    if stream is not None:
+                        stream.close()
+                except OSError:
+                    pass
+            _exit_code(proc, wait)
+        finally:  # a signal during the grace second must not leave the group running
+            _kill_group(proc)
+            proc.wait()
+            self._let_go_of_log()
+
+    def _let_go_of_log(self) -> None:
         log, self._log = self._log, None
         if log is not None:
             reader, stop = log

@@ -17,7 +17,7 @@ from typing import Final
 
 from termsnake.solvers.grid import Grid
 
-MAX_POSITIONS: Final = 2_000  # positions the search may look at, unless told fewer
+MAX_POSITIONS: Final = 20_000  # positions the search may look at, unless told fewer
 MAX_MOVES: Final = 200  # moves a way may have
 
 

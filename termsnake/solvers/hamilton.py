@@ -19,6 +19,8 @@ from termsnake.solvers.hampath.holes import switchable
 # The cycle search's limit: the same as ``termsnake levels``, so a board it lists with a cycle
 # is one hamilton plays.
 SEARCH_LIMIT: Final = DEFAULT_LIMIT
+# The closure nodes a search for a way onto a cycle may spend in all (``entry``).
+ENTRY_NODES: Final = 2_000_000
 
 
 def in_order(pos: Sequence[int], succ: Sequence[int], n: int, cells: Sequence[int]) -> bool:
@@ -317,7 +319,6 @@ class HamiltonSolver:
             if move is not None and game.is_safe(move):
                 return move
         self._way = []
-        self._way_retry = (0, 1)
         self._off_moves += 1
         if self._off_moves > self._n:
             # A body no cycle holds can go round and round a loop of the board (a column of a
@@ -338,15 +339,15 @@ class HamiltonSolver:
             return []
         body = [grid.index(p) for p in game.body]
         food = -1 if game.food is None else grid.index(game.food)
-        n = max(1, self._n)
-        per = Limit(2 * n + 100)
-        positions = min(MAX_POSITIONS, max(100, 200_000 // n))
+        # The limit of the closure tried each move off the cycle, so that a way's end is seen.
+        per = Limit(6 * max(1, self._n))
+        positions = min(MAX_POSITIONS, max(100, ENTRY_NODES // per.nodes))
         found = way_to_closure(
             grid, body, food, lambda b: self._closure(b, per) is not None, positions=positions
         )
         self._way = found or []
         # A search tries a closure at each position it reaches: not one every move.
-        self._way_retry = (0, 1) if found else (game.steps + wait, 2 * wait)
+        self._way_retry = (0, 1) if found is not None else (game.steps + wait, 2 * wait)
         return self._way
 
     def overlay(self, game: Game) -> Mapping[Point, str]:

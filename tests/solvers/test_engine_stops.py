@@ -4,6 +4,7 @@ started go at once; and what it did is said in text a terminal shows as it is.""
 from __future__ import annotations
 
 import shlex
+import signal
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -14,6 +15,7 @@ from engine_doubles import HELLO, NOT_READING, PY, SPAWNS, dead, engine, gone
 from termsnake.bench.games import play_counted
 from termsnake.core.game import Game
 from termsnake.core.level import open_level
+from termsnake.exits import Terminated
 from termsnake.solvers.base import Interrupted, PlayStats, SolverFailed, SolverUnavailable, play
 from termsnake.solvers.engine import EngineSolver, _show_bytes
 
@@ -98,3 +100,32 @@ def test_a_script_whose_interpreter_is_missing_says_so(tmp_path: Path) -> None:
     solver = EngineSolver(shlex.quote(str(script)), log_dir=tmp_path)
     with pytest.raises(SolverUnavailable, match="the interpreter its first line"):
         solver.setup(Game(open_level(8, 8, 1), 3))
+
+
+def test_a_signal_in_the_grace_second_of_a_normal_end_still_lets_the_engine_go(
+    tmp_path: Path,
+) -> None:
+    # The group was killed after the wait: a signal raised in it (bench's SIGTERM) skipped the
+    # kill, and the engine's children and its log stayed.
+    pidfile = tmp_path / "child.pid"
+    code = SPAWNS + HELLO + "time.sleep(30)"  # it never reads its end message
+    solver = EngineSolver(
+        f"{PY} -c {shlex.quote(code)} {shlex.quote(str(pidfile))}", log_dir=tmp_path
+    )
+    game = Game(open_level(8, 8, 1), 3)
+    solver.setup(game)
+    game.quit()
+
+    def ring(signum: int, frame: object) -> None:
+        raise Terminated(signum)
+
+    previous = signal.signal(signal.SIGALRM, ring)
+    signal.setitimer(signal.ITIMER_REAL, 0.2)
+    try:
+        with pytest.raises(Terminated):
+            solver.finish(game)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert solver._proc is None and dead(int(pidfile.read_text()))
+    assert not list(tmp_path.glob("*.log"))

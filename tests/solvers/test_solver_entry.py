@@ -11,6 +11,7 @@ from termsnake.core.game import Game, Outcome
 from termsnake.core.geometry import DIRECTIONS, Point
 from termsnake.core.level import Level
 from termsnake.solvers import create, play
+from termsnake.solvers import hamilton as hamilton_mod
 
 
 def bent(rows: list[str], body: list[tuple[int, int]], *, wrap: bool) -> Level:
@@ -44,10 +45,26 @@ HOLE_UNDER_BODY = bent(
 )  # fmt: skip
 
 
-@pytest.mark.parametrize("seed", [1, 5, 5516])
+# A 6x5 board that wraps, a wall, a body of 18: the way is 15 moves and passes the food,
+# which a search of 1,000 positions did not reach (helper-43's review).
+WALLED_TORUS = bent(
+    ["......", "......", "......", "#.....", "......"],
+    [(3, 4), (3, 3), (4, 3), (4, 2), (4, 1), (5, 1), (5, 2), (0, 2), (1, 2), (2, 2), (2, 1),
+     (2, 0), (2, 4), (1, 4), (0, 4), (5, 4), (5, 0), (4, 0)],
+    wrap=True,
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("level", "seed"),
+    [(TORUS, 1), (TORUS, 5), (TORUS, 5516), (WALLED_TORUS, 9331)],
+    ids=["torus-1", "torus-5", "torus-5516", "walled-9331"],
+)
 @pytest.mark.parametrize("solver", ["hamilton", "best"])
-def test_a_body_no_cycle_holds_is_walked_onto_one_alive(solver: str, seed: int) -> None:
-    game = Game(TORUS, seed)
+def test_a_body_no_cycle_holds_is_walked_onto_one_alive(
+    solver: str, level: Level, seed: int
+) -> None:
+    game = Game(level, seed)
     play(game, create(solver))
     assert game.outcome is Outcome.WON, game.cause
 
@@ -77,3 +94,21 @@ def test_a_body_off_the_cycle_round_two_holes_fills_all_but_two(level: Level, se
     game = Game(level, seed)
     play(game, create("best"))
     assert game.length == level.board.size - 2, game.cause
+
+
+def test_a_search_that_finds_no_way_waits_longer_each_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A failed search was tried again at every move off the cycle (each costs many closures).
+    searches: list[int] = []
+
+    def nothing(*args: object, **kwargs: object) -> None:
+        searches.append(1)
+
+    monkeypatch.setattr(hamilton_mod, "way_to_closure", nothing)
+    game = Game(HOLE_UNDER_HEAD, 2542)
+    solver = create("best")
+    solver.setup(game)
+    for _ in range(200):
+        if game.over:
+            break
+        game.step(solver.next_direction(game))
+    assert 1 <= len(searches) <= 10

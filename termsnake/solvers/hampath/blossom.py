@@ -52,6 +52,8 @@ class _Gadget:
 def complete(grid: Grid, cells: list[int], mate: Mates) -> bool:
     """Fill ``mate`` (at most two edges a cell) up to a 2-factor of ``cells``, in place; False
     if the board has none (``mate`` is then left as it was)."""
+    if any(len(grid.adj[c]) < 2 for c in cells):
+        return False  # a cell with fewer than two neighbours has no gadget, and no 2-factor
     gadget = _Gadget(grid, cells)
     match = _from_mates(grid, cells, mate, gadget)
     for root in range(len(match)):

@@ -175,7 +175,7 @@ def _parity_reason(board: Board, grid: Grid, cells: Sequence[Point]) -> str | No
         elif board.width % 2 == 0 and board.height % 2 == 0:
             where = "on a board with even sides"
         else:
-            where = "where no move crosses the edge of the board"
+            where = "where no move crosses the seam of an odd side"
         return f"an odd number of free cells ({n}) {where}"
     dark = sum((p.x + p.y) % 2 for p in cells)
     if dark * 2 != n:
