@@ -177,8 +177,6 @@ class HamiltonSolver:
         self._succ = [-1] * grid.cells
         self._succ_dir = [Direction.RIGHT] * grid.cells
         overlay: dict[Point, str] = {}
-        on = {grid.index(p) for p in cycle}
-        self._holes = tuple(c for c in range(grid.cells) if grid.free[c] and c not in on)
         for i, p in enumerate(cycle):
             a = grid.index(p)
             b = grid.index(cycle[(i + 1) % n])
@@ -189,6 +187,7 @@ class HamiltonSolver:
                 self._succ_dir[a] = d
                 overlay[p] = ARROWS[d]
         self._overlay = MappingProxyType(overlay)
+        self._holes = tuple(c for c in range(grid.cells) if grid.free[c] and self._pos[c] < 0)
 
     def use_cycle(self, game: Game, cycle: tuple[Point, ...]) -> bool:
         """Follow ``cycle`` from now on if the invariant holds on it for ``game``; else keep

@@ -12,9 +12,8 @@ from termsnake.core.geometry import Point
 from termsnake.solvers.grid import Grid, checkerboard, grid_of
 from termsnake.solvers.hampath.limit import DEFAULT_BUDGET, Limit
 from termsnake.solvers.hampath.search import search
-from termsnake.solvers.hampath.twofactor import find_two_factor_cycle
-from termsnake.solvers.hampath.twofactor_match import two_factor
-from termsnake.solvers.hampath.twofactor_odd import odd_two_factor
+from termsnake.solvers.hampath.twofactor import find_two_factor_cycle, two_factor_of
+from termsnake.solvers.hampath.twofactor_match import Mates
 
 CycleStatus = Literal["found", "none", "unknown"]
 
@@ -139,11 +138,11 @@ def _find(board: Board, limit: Limit) -> CycleResult:
             return CycleResult("found", cycle, "")
     # 3. A cycle gives every cell two neighbours on it: a matching says exactly whether the
     #    cells can all have two (a 2-factor), cheaply.
-    factor = two_factor if checkerboard(grid) else odd_two_factor
-    if factor(grid, [grid.index(p) for p in cells]) is None:
+    first = two_factor_of(grid, [grid.index(p) for p in cells])
+    if first is None:
         return CycleResult("none", None, NO_TWO_FACTOR)
-    # 4. The pruned search, within ``limit``.
-    return _search(board, grid, limit)
+    # 4. The pruned search, within ``limit``; the 2-factor's turn starts from that one.
+    return _search(board, grid, limit, first)
 
 
 def _unreachable(grid: Grid, cells: Sequence[Point]) -> Point | None:
@@ -337,7 +336,7 @@ def _blocks(board: Board, free: set[Point], ox: int, oy: int) -> dict[tuple[int,
     return corners
 
 
-def _search(board: Board, grid: Grid, limit: Limit) -> CycleResult:
+def _search(board: Board, grid: Grid, limit: Limit, first: Mates) -> CycleResult:
     """Restarts of the pruned search, each allowed twice the nodes of the one before, ``limit``
     in all.
 
@@ -371,7 +370,7 @@ def _search(board: Board, grid: Grid, limit: Limit) -> CycleResult:
             # backtracking does not.
             share = Limit(min(left // 2, TWO_FACTOR_NODES))
             left -= share.nodes
-            joined = find_two_factor_cycle(board, share)
+            joined = find_two_factor_cycle(board, share, first)
             if joined is not None and not check_cycle(board, joined):
                 return CycleResult("found", joined, "")
         start = rng.choice(corners)

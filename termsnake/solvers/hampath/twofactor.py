@@ -38,8 +38,15 @@ TWO_FACTOR_LIMIT: Final = Limit(200_000)
 ATTEMPT_COST: Final = 50
 
 
+def two_factor_of(grid: Grid, cells: list[int], attempt: int = 0) -> Mates | None:
+    """The 2-factor of ``attempt`` (None: there is none): ``twofactor_match``'s where the
+    checkerboard colouring holds, else ``twofactor_odd``'s."""
+    factor = two_factor if checkerboard(grid) else odd_two_factor
+    return factor(grid, cells, attempt)
+
+
 def find_two_factor_cycle(
-    board: Board, limit: Limit = TWO_FACTOR_LIMIT
+    board: Board, limit: Limit = TWO_FACTOR_LIMIT, first: Mates | None = None
 ) -> tuple[Point, ...] | None:
     """A Hamiltonian cycle of ``board``'s free cells, or None if this method finds none.
 
@@ -48,7 +55,8 @@ def find_two_factor_cycle(
     costs one node of the limit, a fresh 2-factor one a cell of the board's rectangle plus
     ``ATTEMPT_COST``; each edge an alternating search tries one more. None is certain (no
     cycle exists) when the cells are disconnected, a cell has fewer than two neighbours or no
-    2-factor exists; otherwise it means the limit ran out.
+    2-factor exists; otherwise it means the limit ran out. ``first``: the 2-factor of attempt 0
+    (``two_factor_of``), if the caller has made it already; it is changed in place.
     """
     grid = grid_of(board)
     cells = [grid.index(p) for p in board.free_cells]
@@ -61,11 +69,10 @@ def find_two_factor_cycle(
         # The board is one loop (a one-wide wrapping board, say), odd or not.
         return tuple(grid.points[c] for c in _walk(_edges(grid, cells), cells[0]))
     coloured = checkerboard(grid)
-    factor = two_factor if coloured else odd_two_factor
     budget = limit.nodes
     attempt = 0
     while True:
-        mate = factor(grid, cells, attempt)
+        mate = first if attempt == 0 and first is not None else two_factor_of(grid, cells, attempt)
         if mate is None:
             return None
         joiner = _Joiner(grid, cells, mate)
