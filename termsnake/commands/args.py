@@ -102,16 +102,20 @@ positive_int: Final = int_at_least(1)
 seed: Final = int_at_least(0)
 
 
+# The shortest time limit: a millisecond (1e-320 s is above 0, yet nothing could answer in it).
+LEAST_SECONDS: Final = 0.001
+
+
 def seconds_up_to(most: float) -> Callable[[str], float]:
-    """A time limit type: a number of seconds above 0 and at most ``most``."""
+    """A time limit type: a number of seconds from LEAST_SECONDS to ``most``."""
 
     def parse(text: str) -> float:
         value = decimal(text)
         if value is None:
             raise argparse.ArgumentTypeError(f"not a number of seconds: '{shorten(text, 30)}'")
-        if not 0 < value <= most:
+        if not LEAST_SECONDS <= value <= most:
             raise argparse.ArgumentTypeError(
-                f"must be above 0 and at most {most:g}, not {shorten(text, 30)}"
+                f"must be at least {LEAST_SECONDS:g} and at most {most:g}, not {shorten(text, 30)}"
             )
         return value
 

@@ -293,6 +293,7 @@ def test_a_crashing_solver_is_reported(capsys: pytest.CaptureFixture[str]) -> No
         (["--ai", "zigzag", "--engine-timeout", "\u0663"], "not a number of seconds: '\u0663'"),
         (["--ai", "zigzag", "--engine-timeout", "1_0"], "not a number of seconds: '1_0'"),
         (["--ai", "zigzag", "--engine-timeout", "nan"], "not a number of seconds: 'nan'"),
+        (["--ai", "zigzag", "--engine-timeout", "1e-320"], "at least 0.001 and at most 3600"),
         (["--ai", "zigzag", "--seed", "9" * 5000], "at most 30 digits, not '999999999999999"),
         (["--ai", "zigzag", "--length", "0"], "--length: expected a number of at least 1"),
         (["--ai", "zigzag", "--jobs", "-1"], "--jobs: expected a number of at least 0"),

@@ -75,7 +75,7 @@ def test_authorized_keys_are_read_and_junk_is_refused(tmp_path: Path) -> None:
         (["--host", ""], "--host: give an address (0.0.0.0 or :: for every interface)"),
         (["--authorized-keys", "JUNK"], "--authorized-keys JUNK: no public keys"),
         (["--host-key", "/dev/zero"], "host key /dev/zero: a pipe, socket or device, not a file"),
-        (["--login-timeout", "0"], "must be above 0"),
+        (["--login-timeout", "0"], "must be at least 0.001 and at most 3600, not 0"),
     ],
 )
 def test_bad_serve_options_are_one_line_and_exit_2(
