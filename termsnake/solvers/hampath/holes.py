@@ -32,6 +32,10 @@ FIRST_HOLES = 4
 WALLED_HOLES = 8
 WALLED_PAIR_HOLES = 12
 WALLED_PAIRS = 24
+# Holes (or pairs) whose search ran out of nodes that the fallback tries again, and how many
+# times their share each then gets.
+DEEPER_TRIES = 3
+DEEPER = 4
 
 
 def spare(grid: Grid) -> tuple[int, int] | None:
@@ -187,12 +191,20 @@ def _walled_hole_cycle(
 ) -> tuple[list[int], tuple[int, ...]] | None:
     """A switchable cycle round holes made walls, by ``find_cycle`` (whose 2-factor way finds
     cycles of walled boards that the plain search above gives up on): the first of ``tries``
-    that has one, each within ``share``."""
-    for holes in tries:
-        walled = board.with_walls(grid.points[hole] for hole in holes)
-        found = find_cycle(walled, share)
-        if found.cycle is not None:
-            cycle = [grid.index(p) for p in found.cycle]
-            if switchable(grid, cycle, holes):
-                return cycle, holes
+    that has one, each within ``share``; failing that, the first DEEPER_TRIES whose search ran
+    out of nodes, again with DEEPER times the share (most holes that cannot work are proved so
+    at once, so the few left can have more)."""
+    pending = tries
+    for limit in (share, Limit(share.nodes * DEEPER)):
+        ran_out: list[tuple[int, ...]] = []
+        for holes in pending:
+            walled = board.with_walls(grid.points[hole] for hole in holes)
+            found = find_cycle(walled, limit)
+            if found.cycle is not None:
+                cycle = [grid.index(p) for p in found.cycle]
+                if switchable(grid, cycle, holes):
+                    return cycle, holes
+            elif found.status == "unknown":
+                ran_out.append(holes)
+        pending = ran_out[:DEEPER_TRIES]
     return None

@@ -171,6 +171,50 @@ def test_a_walled_board_two_short_gets_switchable_holes_from_pairs_past_the_firs
     _check_hole_cycle(board, cycle, holes)
 
 
+# From a fuzz run of ``best``: boards whose only switchable hole cycles the 2-factor way finds
+# at 11,000-13,500 nodes, more than an even share of the limit gives each hole (or pair); the
+# holes that cannot work are proved so at once, and the ones whose search ran out get more.
+DEEP_ONE_SHORT = [
+    ".........",
+    "......#..",
+    "#........",
+    "........#",
+    "..###....",
+    "..###....",
+    "..###....",
+    "..###....",
+    ".........",
+    ".........",
+    ".....##..",
+    ".....##..",
+]
+DEEP_TWO_SHORT = [
+    "...........",
+    "...........",
+    "...........",
+    "...........",
+    "...........",
+    "...........",
+    "...####....",
+    "......#.#..",
+    "..#...#..#.",
+    "...#..#....",
+    "...........",
+    "...........",
+    "...........",
+]
+
+
+@pytest.mark.parametrize(("rows", "short"), [(DEEP_ONE_SHORT, 1), (DEEP_TWO_SHORT, 2)])
+def test_a_hole_cycle_past_an_even_share_of_the_limit_is_found(rows: list[str], short: int) -> None:
+    board = Board.from_rows(rows)
+    found = find_hole_cycle(board, set(), Limit(100_000))
+    assert found is not None
+    cycle, holes = found
+    assert len(holes) == short
+    _check_hole_cycle(board, cycle, holes)
+
+
 def test_holes_apart_count_the_way_round_the_edge_of_a_board_that_wraps() -> None:
     flat, torus = grid_of(Board.open(8, 6)), grid_of(Board.open(8, 6, wrap=True))
     left, right = flat.index(Point(0, 2)), flat.index(Point(7, 2))
