@@ -271,7 +271,7 @@ class Games:
             width=terminal_width(),
             full_history=history_hint(saved),
         )
-        log = engine_log(solver, game)
+        log = engine_log(solver)  # whatever the end: what it wrote is kept, so say where
         said = [f"The engine's stderr: {printable(log)}"] if log else []
         self.lines += [*([""] if self.lines else []), text, *said, *news, *saved.lines]
         self.errors += [*played.errors, *warnings, *saved.errors]

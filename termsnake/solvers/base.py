@@ -108,11 +108,12 @@ def decide(mover: Mover, game: Game) -> Direction | None:
         return None
 
 
-def engine_log(solver: object, game: Game) -> str | None:
-    """Where a bot that lost ``game`` by breaking down wrote its stderr (an engine's log), if
-    anywhere: kept out of the game's cause, as its name is drawn at random."""
+def engine_log(solver: object, game: Game | None = None) -> str | None:
+    """Where a bot wrote its stderr (an engine's log, kept if not empty), if anywhere; with
+    ``game``, only if it lost that game by breaking down. Kept out of the game's cause, as its
+    name is drawn at random."""
     path = solver.log_path if isinstance(solver, LogKeeping) else None
-    return str(path) if path is not None and game.forfeited else None
+    return str(path) if path is not None and (game is None or game.forfeited) else None
 
 
 def finish(solver: Solver, game: Game) -> None:

@@ -131,3 +131,31 @@ def test_ctrl_c_in_a_bench_lets_its_engines_go(tmp_path: Path, jobs: str) -> Non
     assert code == 130 and "Traceback" not in bytes(t.raw).decode(errors="replace")
     assert all(dead(child) for child in started)
     assert not list(tmp_path.glob("termsnake-engines-*"))
+
+
+# An engine that says something on stderr at each move and goes up until it hits the wall.
+TALKS = (
+    "import json,sys;sys.stdin.readline();print(json.dumps({'name':'talks'}),flush=True)\n"
+    "for line in sys.stdin:\n"
+    "    if 'end' in line: break\n"
+    "    print('thinking about', line.strip(), file=sys.stderr, flush=True)\n"
+    "    print(json.dumps({'move':'U'}),flush=True)\n"
+)
+
+
+def test_a_watched_engine_that_wrote_to_stderr_is_told_where_its_log_is(tmp_path: Path) -> None:
+    # A game that ended by the rules kept the log in the temporary folder and did not say so.
+    env = {**quiet_env(tmp_path), "TMPDIR": str(tmp_path)}
+    command = f"exec:{sys.executable} -c {shlex.quote(TALKS)}"
+    t = Pty(["--ai", command, "--size", "6x6", "--speed", "100"], tmp_path, env=env)
+    try:
+        t.wait_for("DIED", timeout=20)
+        t.send("q")
+        code = t.wait_exit(timeout=20)
+    finally:
+        t.close()
+    (log,) = tmp_path.glob("engine-*.log")
+    assert "thinking about" in log.read_text()
+    said = "".join(t.text().split())  # lines wrap where the screen ends
+    assert code == 0 and "Gameover:died" in said
+    assert "".join(f"The engine's stderr: {log}".split()) in said
