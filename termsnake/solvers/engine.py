@@ -322,6 +322,11 @@ class EngineSolver:
                 self._fail(f"wrote more than {MAX_LINE} bytes without a newline")
             left = deadline - time.monotonic()
             if left <= 0:
+                if _exit_code(proc, 0.0) is not None:  # yet its stdout is open: a child has it
+                    self._fail(
+                        f"{self._exit_story()} without answering {what} within {timeout:g} s "
+                        "(a process it started keeps its stdout open)"
+                    )
                 self._fail(f"did not answer with {what} within {timeout:g} s")
             # Waited for in slices, so that a signal meanwhile (Ctrl-C while watching) ends
             # the wait at once instead of at the engine's time limit.
