@@ -26,10 +26,13 @@ from termsnake.solvers.hampath.search import search
 
 # Holes a search for a first cycle tries, each with an equal share of the limit.
 FIRST_HOLES = 4
-# Holes the fallback for walled boards tries (``_walled_hole_cycle``), each with an equal share
-# of its limit; or pairs of holes from the first WALLED_PAIR_HOLES, at most WALLED_PAIRS of them,
-# each with the share a hole alone has (a cycle round two holes that can both move is rarer).
+# The fallback for walled boards (``_walled_hole_cycle``) tries holes until the searches of
+# WALLED_HOLES of them have run out of nodes, each with that part of its limit, from the first
+# WALLED_CANDIDATES (most holes that cannot work are proved so at once, by the 2-factor test);
+# or pairs of holes from the first WALLED_PAIR_HOLES, at most WALLED_PAIRS of them, each with the
+# share a hole alone has (a cycle round two holes that can both move is rarer).
 WALLED_HOLES = 8
+WALLED_CANDIDATES = 64
 WALLED_PAIR_HOLES = 12
 WALLED_PAIRS = 24
 # Holes (or pairs) whose search ran out of nodes that the fallback tries again, and how many
@@ -162,10 +165,11 @@ def find_hole_cycle(
         if isinstance(walk, list) and switchable(grid, walk, holes):
             return walk, holes
     if more == 1:
-        tries = _hole_sets(grid, candidates[:WALLED_HOLES], 1)
-        return _walled_hole_cycle(board, grid, tries, Limit(half.nodes // max(1, len(tries))))
+        tries = _hole_sets(grid, candidates[:WALLED_CANDIDATES], 1)
+        share = Limit(half.nodes // max(1, min(len(tries), WALLED_HOLES)))
+        return _walled_hole_cycle(board, grid, tries, share, WALLED_HOLES)
     tries = _hole_sets(grid, candidates[:WALLED_PAIR_HOLES], 2)[:WALLED_PAIRS]
-    return _walled_hole_cycle(board, grid, tries, Limit(half.nodes // WALLED_HOLES))
+    return _walled_hole_cycle(board, grid, tries, Limit(half.nodes // WALLED_HOLES), WALLED_PAIRS)
 
 
 def _hole_sets(grid: Grid, candidates: list[int], more: int) -> list[tuple[int, ...]]:
@@ -187,17 +191,19 @@ def switchable(grid: Grid, cycle: Sequence[int], holes: Sequence[int]) -> bool:
 
 
 def _walled_hole_cycle(
-    board: Board, grid: Grid, tries: list[tuple[int, ...]], share: Limit
+    board: Board, grid: Grid, tries: list[tuple[int, ...]], share: Limit, most: int
 ) -> tuple[list[int], tuple[int, ...]] | None:
     """A switchable cycle round holes made walls, by ``find_cycle`` (whose 2-factor way finds
     cycles of walled boards that the plain search above gives up on): the first of ``tries``
-    that has one, each within ``share``; failing that, the first DEEPER_TRIES whose search ran
-    out of nodes, again with DEEPER times the share (most holes that cannot work are proved so
-    at once, so the few left can have more)."""
+    that has one, each within ``share``, until ``most`` searches have run out of nodes; failing
+    that, the first DEEPER_TRIES of those, again with DEEPER times the share (most holes that
+    cannot work are proved so at once, so the few left can have more)."""
     pending = tries
     for limit in (share, Limit(share.nodes * DEEPER)):
         ran_out: list[tuple[int, ...]] = []
         for holes in pending:
+            if len(ran_out) >= most:
+                break
             walled = board.with_walls(grid.points[hole] for hole in holes)
             found = find_cycle(walled, limit)
             if found.cycle is not None:
