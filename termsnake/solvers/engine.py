@@ -322,7 +322,9 @@ class EngineSolver:
                 self._fail(f"wrote more than {MAX_LINE} bytes without a newline")
             left = deadline - time.monotonic()
             if left <= 0:
-                if _exit_code(proc, 0.0) is not None:  # yet its stdout is open: a child has it
+                if _exit_code(proc, 0.0) is not None:
+                    if self._poll.poll(0):  # it exited since the last look: no child has stdout
+                        self._fail(self._exit_story())
                     self._fail(
                         f"{self._exit_story()} without answering {what} within {timeout:g} s "
                         "(a process it started keeps its stdout open)"

@@ -55,7 +55,7 @@ BAD = {
         'wrote \'{"move":"R"}\' before it was asked for a move for step 0',
     ),
     "killed": (HELLO + "import os;os.kill(os.getpid(),15)", "was killed by signal 15"),
-    # It "did not answer": its stdout stays open while a process it started lives on.
+    # It was said not to have answered: its stdout stays open while a process it started lives.
     "exits, its child keeps stdout": (
         HELLO + "import subprocess;subprocess.Popen(['sleep','30']);sys.exit(3)",
         "exited with status 3 without answering a move for step 0 within 0.5 s (a process it "
@@ -106,6 +106,28 @@ def test_a_misbehaving_engine_fails_with_what_it_did(kind: str, tmp_path: Path) 
         solver.next_direction(game)
     assert proc.returncode is not None and gone(proc.pid)
     assert "stderr" not in str(info.value)  # its log's random name: not in what replays keep
+
+
+def test_an_engine_that_exits_as_its_time_runs_out_is_said_to_have_exited(tmp_path: Path) -> None:
+    # Its end of file came after the last look for an answer, as on a busy machine: it was said
+    # to have started a process that kept its stdout open, which it had not.
+    solver = engine(HELLO + "sys.stdin.readline();sys.exit(3)", move_timeout=1.0, log_dir=tmp_path)
+    game = Game(open_level(8, 8, 1), 3)
+    solver.setup(game)
+    real = solver._poll
+
+    class Late:
+        """Each wait for an answer sees nothing (the process is not run meanwhile)."""
+
+        def poll(self, ms: float = 0) -> list[tuple[int, int]]:
+            if ms:
+                time.sleep(ms / 1000)
+                return []
+            return real.poll(0)
+
+    solver._poll = Late()  # type: ignore[assignment]
+    with pytest.raises(SolverFailed, match=r"exited with status 3$"):
+        solver.next_direction(game)
 
 
 def test_an_answer_written_later_but_before_the_question_loses(tmp_path: Path) -> None:

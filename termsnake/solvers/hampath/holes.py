@@ -26,13 +26,17 @@ from termsnake.solvers.hampath.search import search
 
 # Holes a search for a first cycle tries, each with an equal share of the limit.
 FIRST_HOLES = 4
-# The fallback for walled boards (``_walled_hole_cycle``) tries holes until the searches of
-# WALLED_HOLES of them have run out of nodes, each with that part of its limit, from the first
-# WALLED_CANDIDATES (most holes that cannot work are proved so at once, by the 2-factor test);
+# The fallback for walled boards (``_walled_hole_cycle``) tries holes until WALLED_HOLES of their
+# searches have not proved at once that no cycle goes round them (they ran out of nodes, or found
+# a cycle the hole cannot switch on), each with that part of its limit, from the first
+# WALLED_CANDIDATES (most holes that cannot work are proved so at once, by the 2-factor test),
+# fewer on big boards, where even that proof takes a while: at most WALLED_CELLS over the free
+# cells, but never fewer than WALLED_HOLES;
 # or pairs of holes from the first WALLED_PAIR_HOLES, at most WALLED_PAIRS of them, each with the
 # share a hole alone has (a cycle round two holes that can both move is rarer).
 WALLED_HOLES = 8
-WALLED_CANDIDATES = 64
+WALLED_CANDIDATES = 32
+WALLED_CELLS = 160_000
 WALLED_PAIR_HOLES = 12
 WALLED_PAIRS = 24
 # Holes (or pairs) whose search ran out of nodes that the fallback tries again, and how many
@@ -165,7 +169,8 @@ def find_hole_cycle(
         if isinstance(walk, list) and switchable(grid, walk, holes):
             return walk, holes
     if more == 1:
-        tries = _hole_sets(grid, candidates[:WALLED_CANDIDATES], 1)
+        count = max(WALLED_HOLES, min(WALLED_CANDIDATES, WALLED_CELLS // len(board.free_cells)))
+        tries = _hole_sets(grid, candidates[:count], 1)
         share = Limit(half.nodes // max(1, min(len(tries), WALLED_HOLES)))
         return _walled_hole_cycle(board, grid, tries, share, WALLED_HOLES)
     tries = _hole_sets(grid, candidates[:WALLED_PAIR_HOLES], 2)[:WALLED_PAIRS]
@@ -195,14 +200,16 @@ def _walled_hole_cycle(
 ) -> tuple[list[int], tuple[int, ...]] | None:
     """A switchable cycle round holes made walls, by ``find_cycle`` (whose 2-factor way finds
     cycles of walled boards that the plain search above gives up on): the first of ``tries``
-    that has one, each within ``share``, until ``most`` searches have run out of nodes; failing
-    that, the first DEEPER_TRIES of those, again with DEEPER times the share (most holes that
-    cannot work are proved so at once, so the few left can have more)."""
+    that has one, each within ``share``, until ``most`` searches have spent it (found no proof
+    that there is none); failing that, the first DEEPER_TRIES that ran out of nodes, again with
+    DEEPER times the share (most holes that cannot work are proved so at once, so the few left
+    can have more)."""
     pending = tries
     for limit in (share, Limit(share.nodes * DEEPER)):
         ran_out: list[tuple[int, ...]] = []
+        spent = 0
         for holes in pending:
-            if len(ran_out) >= most:
+            if spent >= most:
                 break
             walled = board.with_walls(grid.points[hole] for hole in holes)
             found = find_cycle(walled, limit)
@@ -212,5 +219,6 @@ def _walled_hole_cycle(
                     return cycle, holes
             elif found.status == "unknown":
                 ran_out.append(holes)
+            spent += found.status != "none"
         pending = ran_out[:DEEPER_TRIES]
     return None
