@@ -7,7 +7,10 @@ snake can live. It may have a Hamiltonian cycle where the whole board has none (
 the spare colour, or was what broke every cycle), and then a safe solver can fill all of it.
 ``DeadEndSolver`` plays one there, through a shadow of the game whose board walls the dead ends
 in. Once food falls in a dead end, ``greedy`` plays on to the end of the game: it goes for the
-food where that is safe (a short snake can still get out of a pocket). The safe solver is not
+food where that is safe (a short snake can still get out of a pocket); in a one-wide alley at
+once, in a pocket after LAST_FOOD_LAPS laps of the board with no safe way found, the snake goes
+for it all the same, as no other food comes until it is eaten: eating it scores one more than
+the stall the game would end in. The safe solver is not
 set up again after that: mid-game, ``replan`` takes a body it cannot always keep alive. A short
 snake that starts in a dead end (an entry tunnel) is walked out by ``greedy`` first, and the
 safe solver takes it before it eats, its body as short as at the start.
@@ -19,14 +22,19 @@ from collections.abc import Callable, Mapping
 from typing import Final
 
 from termsnake.core.board import Board
-from termsnake.core.game import Game
+from termsnake.core.game import STALL_FACTOR, Game
 from termsnake.core.geometry import Direction, Point
 from termsnake.solvers.base import Composite, Solver, SolverUnavailable
 from termsnake.solvers.greedy import GreedySolver
+from termsnake.solvers.grid import body_free_at, grid_of, shortest_path
 
 # A snake that starts in a dead end is walked out and handed to a safe solver only if it is this
 # short: a longer body, bent by the walk, is one replan's set-up might take and not keep alive.
 WALK_OUT_LENGTH: Final = 3
+# Laps of the board's free cells after which a food in a pocket that greedy found no safe way
+# into is eaten all the same: the game can only stall otherwise, at STALL_FACTOR laps. (A food
+# in a one-wide alley is gone for at once: no snake that eats there gets out.)
+LAST_FOOD_LAPS: Final = STALL_FACTOR - 1
 
 
 def dead_ends(board: Board, near: Point | None = None) -> frozenset[Point]:
@@ -38,6 +46,28 @@ def dead_ends(board: Board, near: Point | None = None) -> frozenset[Point]:
     if len(part) < 3:
         return frozenset(board.free_cells)
     return frozenset(p for p in board.free_cells if p not in part)
+
+
+def alleys(board: Board, ends: frozenset[Point]) -> frozenset[Point]:
+    """The cells of ``ends`` (``dead_ends``) in one-wide alleys: parts of the dead ends whose
+    cells each have at most two free neighbours. A snake that eats in one can only go on
+    deeper, to the alley's end, and die there."""
+    out: set[Point] = set()
+    seen: set[Point] = set()
+    for start in ends:
+        if start in seen:
+            continue
+        part, todo = {start}, [start]
+        while todo:
+            p = todo.pop()
+            for _, q in board.neighbours(p):
+                if q in ends and q not in part:
+                    part.add(q)
+                    todo.append(q)
+        seen |= part
+        if all(len({q for _, q in board.neighbours(p)} - {p}) <= 2 for p in part):
+            out |= part
+    return frozenset(out)
 
 
 def _largest_biconnected_part(board: Board, near: Point | None) -> set[Point]:
@@ -95,9 +125,10 @@ def sync_shadow(shadow: Game, game: Game) -> None:
 
 class DeadEndSolver:
     """A solver made by ``inner``, playing the board with its dead ends walled in; ``greedy``
-    once food falls in one. A snake that starts in a dead end is walked out by ``greedy`` first.
-    ``played`` names the solver that plays the board: ``greedy`` until a safe solver takes the
-    snake, that one from then on (greedy's moves for a food in a dead end included)."""
+    once food falls in one (then the shortest way to it: in an alley at once). A snake that
+    starts in a dead end is walked out by ``greedy`` first. ``played`` names the solver that
+    plays the board: ``greedy`` until a safe solver takes the snake, that one from then on
+    (greedy's moves for a food in a dead end included)."""
 
     name = "dead-ends"
 
@@ -105,6 +136,7 @@ class DeadEndSolver:
         self._make = inner
         self.played = ""
         self._ends: frozenset[Point] = frozenset()
+        self._alleys: frozenset[Point] = frozenset()  # the dead ends no snake that eats leaves
         self._shadow: Game | None = None
         self._inner: Solver | None = None
         self._greedy: GreedySolver | None = None
@@ -129,6 +161,7 @@ class DeadEndSolver:
         shadow = game.copy()
         shadow.board = walled
         self._ends, self._shadow = ends, shadow
+        self._alleys = alleys(board, ends)
         if ends & set(game.body):
             self._play_greedy(game)
             self._walking = game.length <= WALK_OUT_LENGTH
@@ -152,10 +185,27 @@ class DeadEndSolver:
         if self._greedy is None and game.food in self._ends:
             self._play_greedy(game)
         if self._greedy is not None:
-            return self._greedy.next_direction(game)
+            last = self._last_food(game)
+            return last if last is not None else self._greedy.next_direction(game)
         assert self._shadow is not None and self._inner is not None, "setup first"
         sync_shadow(self._shadow, game)
         return self._inner.next_direction(self._shadow)
+
+    def _last_food(self, game: Game) -> Direction | None:
+        """The first move of the shortest way to a food in a one-wide alley, or in a pocket
+        once it has lain there LAST_FOOD_LAPS laps of the board with no safe way in found: no
+        food comes after it until it is eaten, so eating it (and dying there, most likely)
+        scores one more than the stall the game would end in. None while it waits, or if the
+        food is out of reach."""
+        food = game.food
+        if food is None or food not in self._ends:
+            return None
+        if food not in self._alleys and game.since_food < LAST_FOOD_LAPS * game.board.size:
+            return None
+        grid = grid_of(game.board)
+        head = grid.index(game.head)
+        way = shortest_path(grid, head, grid.index(food), body_free_at(grid, game.body))
+        return grid.direction(head, way[0]) if way else None
 
     def _play_greedy(self, game: Game) -> None:
         self._greedy = GreedySolver()

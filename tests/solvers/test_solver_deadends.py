@@ -14,7 +14,7 @@ from termsnake.core.level import Level
 from termsnake.formats.presets import load_preset
 from termsnake.solvers import SolverUnavailable
 from termsnake.solvers.best import BestSolver
-from termsnake.solvers.deadends import DeadEndSolver, dead_ends
+from termsnake.solvers.deadends import DeadEndSolver, alleys, dead_ends
 
 # 48 open cells with a Hamiltonian cycle, and a trap: (3, 0), whose one way out is its way in.
 TRAP = ("###.####", *["........"] * 6)
@@ -48,6 +48,17 @@ def test_a_pocket_behind_one_cell_is_a_dead_end_too() -> None:
     rows = ("......#....", "......#....", "...........", "......#....")
     pocket = {Point(x, y) for x in range(7, 11) for y in range(4)} | {Point(6, 2)}
     assert dead_ends(Board.from_rows(rows)) == pocket
+
+
+def test_alleys_are_the_dead_ends_one_cell_wide_and_pockets_are_not() -> None:
+    # Where no snake that eats gets out (``best`` goes for such a food at once).
+    board = Board.from_rows(TRAP)
+    assert alleys(board, dead_ends(board)) == {Point(3, 0)}
+    rows = ("......#....", "......#....", "...........", "......#....")
+    pocket = Board.from_rows(rows)
+    assert alleys(pocket, dead_ends(pocket)) == set()
+    line = Board.from_rows(["....."])  # all dead ends, and all one wide
+    assert alleys(line, dead_ends(line)) == set(line.free_cells)
 
 
 def test_of_two_equal_rooms_the_snake_keeps_the_one_it_is_in() -> None:
@@ -127,6 +138,22 @@ def test_best_eats_every_food_until_one_falls_in_a_dead_end(seed: int) -> None:
     assert game.length >= len(level.body) + trapped
     assert entered_at is None or entered_at > trapped
     assert game.outcome is not Outcome.DIED or game.length > len(level.body) + trapped
+
+
+@pytest.mark.parametrize("seed", range(1, 5))
+def test_a_food_in_an_alley_is_eaten_rather_than_left_to_stall(seed: int) -> None:
+    # No food comes after it until it is eaten: the game stalled at the trapped food's length
+    # after four laps of the board, where eating it scores one more.
+    level = _level(TRAP)
+    game = Game(level, seed)
+    best = BestSolver()
+    best.setup(game)
+    while not game.over:
+        game.step(best.next_direction(game))
+    trapped = _first_trapped_food(game, dead_ends(level.board))
+    assert trapped is not None
+    assert game.outcome is not Outcome.STALLED
+    assert game.length > len(level.body) + trapped  # it ate the trapped food
 
 
 @pytest.mark.slow  # a game of 600 moves on the preset
