@@ -2,7 +2,9 @@
 same bytes. The golden files in tests/golden/games/ were recorded before the package redesign;
 the games that reach a late-game completion (greedy, tree) were recorded again when it joined the
 one Hamiltonian search (docs/tuning.md says what changed); `best`'s game on `dead-end` (and the
-`tree` game that `best` plays for it) again when `best` walled dead ends in; `tree`'s games on
+`tree` game that `best` plays for it) again when `best` walled dead ends in, and again when it
+went for the food in the alley rather than stall (the same moves up to that food: died at 27 in
+335 moves, against a stall at 26 in 1,290); `tree`'s games on
 `ring` again when the tiler cut rings round walls in the open first (won in 195 and 180 moves,
 against 190 and 221); `tree`'s (and `best`'s) on open 12x12, rooms and torus again when the
 look-ahead played a way round cut-off blocks after the tail too (won in 1,988, 17,730 and 7,617
