@@ -23,6 +23,7 @@ from termsnake.formats.fileio import describe_parse_error
 from termsnake.formats.text import shorten
 from termsnake.orphans import die_with_parent
 from termsnake.solvers.base import Interrupted, SolverFailed, SolverUnavailable
+from termsnake.solvers.enginelog import keep_log
 
 PROTOCOL: Final = "termsnake-engine/1"
 PREFIX: Final = "exec:"
@@ -31,8 +32,6 @@ MOVE_TIMEOUT: Final = 1.0
 EXIT_WAIT: Final = 1.0
 # An answer is one short line; anything longer is an engine flooding its stdout.
 MAX_LINE: Final = 64 * 1024
-# The most of an engine's stderr its log keeps; the rest is read and dropped.
-LOG_LIMIT: Final = 1024 * 1024
 # How long close waits for the log's reader to see the end of the engine's stderr, which only
 # a process that left the engine's group can hold open.
 LOG_WAIT: Final = 0.5
@@ -40,10 +39,6 @@ INTERRUPT_SLICE: Final = 0.1  # seconds between looks at ``interrupted`` while w
 PROGRAM_SHOWN: Final = 160  # characters of its program's path a cause shows, escaped
 WRITE_EXIT_WAIT: Final = 0.1  # seconds an engine that broke the pipe has to be seen exiting
 _MOVES: Final = {d.value: d for d in Direction}
-_LOG_CUT: Final = (
-    f"\n[termsnake: the engine's stderr past {LOG_LIMIT} bytes was dropped]\n".encode()
-)
-_LOG_POLL_MS: Final = 250  # how soon a log reader told to stop notices
 
 
 class EngineSolver:
@@ -184,7 +179,7 @@ class EngineSolver:
         self._thinking = False
         stop = threading.Event()
         reader = threading.Thread(
-            target=_keep_log, args=(proc.stderr, log, stop), name="engine-log", daemon=True
+            target=keep_log, args=(proc.stderr, log, stop), name="engine-log", daemon=True
         )
         reader.start()
         self._log = (reader, stop)
@@ -401,40 +396,6 @@ def _kill_group(proc: subprocess.Popen[bytes]) -> None:
         os.killpg(proc.pid, signal.SIGKILL)
     except OSError:  # it has left its group: the engine itself, at least
         proc.kill()
-
-
-def _keep_log(stderr: IO[bytes], log: IO[bytes], stop: threading.Event) -> None:
-    """Copy the engine's stderr into its log, up to LOG_LIMIT bytes, then read on and drop the
-    rest (an engine blocked on a full pipe would miss its time limits); until the end of
-    stderr, or soon after ``stop`` is set."""
-    fd = stderr.fileno()
-    poller = select.poll()
-    poller.register(fd, select.POLLIN)
-    room = LOG_LIMIT
-    with stderr, log:
-        while not stop.is_set():
-            try:
-                if not poller.poll(_LOG_POLL_MS):
-                    continue
-                chunk = os.read(fd, 65536)
-            except OSError:
-                return
-            if not chunk:
-                return
-            if room >= 0:
-                room = _write_log(log, chunk, room)
-
-
-def _write_log(log: IO[bytes], chunk: bytes, room: int) -> int:
-    """Write what fits of ``chunk`` in the ``room`` left; the room left after it, negative once
-    the log is cut."""
-    try:
-        log.write(chunk[:room])
-        if len(chunk) > room:
-            log.write(_LOG_CUT)
-    except OSError:  # a full disk ends the log, not the engine
-        return -1
-    return room - len(chunk)
 
 
 def _point(p: Point | None) -> list[int] | None:

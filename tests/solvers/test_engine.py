@@ -22,7 +22,8 @@ from termsnake.commands import cli
 from termsnake.core.game import Game, Outcome
 from termsnake.core.level import open_level
 from termsnake.solvers.base import Interrupted, SolverFailed, SolverUnavailable, play
-from termsnake.solvers.engine import LOG_LIMIT, EngineSolver, _show
+from termsnake.solvers.engine import EngineSolver, _show
+from termsnake.solvers.enginelog import LOG_LIMIT
 
 # Each bad engine answers its name, then misbehaves at its first move.
 BAD = {
