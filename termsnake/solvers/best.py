@@ -20,7 +20,7 @@ from termsnake.core.game import Game
 from termsnake.core.geometry import Direction, Point
 from termsnake.solvers.base import Composite, Solver, SolverUnavailable
 from termsnake.solvers.celltree import TreeSolver
-from termsnake.solvers.deadends import DeadEndSolver
+from termsnake.solvers.deadends import LAST_FOOD_LAPS, DeadEndSolver, eat_anyway
 from termsnake.solvers.greedy import GreedySolver
 from termsnake.solvers.holecycle import HoleCycleSolver
 from termsnake.solvers.holetree import HoleTreeSolver
@@ -84,8 +84,14 @@ class BestSolver:
         raise SolverUnavailable("no solver can play this board: " + "; ".join(reasons))
 
     def next_direction(self, game: Game) -> Direction:
-        """The move of the solver playing this board."""
+        """The move of the solver playing this board; once it has gone LAST_FOOD_LAPS laps of
+        the board without eating (a food no safe way reaches: in a hole of a board a cell or two
+        short, where greedy waits for ever), the shortest way to the food all the same."""
         assert self._solver is not None, "setup first"
+        if not self.safe_only and game.since_food >= LAST_FOOD_LAPS * game.board.size:
+            move = eat_anyway(game)
+            if move is not None:
+                return move
         return self._solver.next_direction(game)
 
     def overlay(self, game: Game) -> Mapping[Point, str]:

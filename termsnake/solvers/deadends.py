@@ -48,6 +48,17 @@ def dead_ends(board: Board, near: Point | None = None) -> frozenset[Point]:
     return frozenset(p for p in board.free_cells if p not in part)
 
 
+def eat_anyway(game: Game) -> Direction | None:
+    """The first move of the shortest way to the food, safe or not (None if there is none): for
+    a food no safe way reaches, where waiting can only end the game in a stall."""
+    if game.food is None:
+        return None
+    grid = grid_of(game.board)
+    head = grid.index(game.head)
+    way = shortest_path(grid, head, grid.index(game.food), body_free_at(grid, game.body))
+    return grid.direction(head, way[0]) if way else None
+
+
 def alleys(board: Board, ends: frozenset[Point]) -> frozenset[Point]:
     """The cells of ``ends`` (``dead_ends``) in one-wide alleys: parts of the dead ends whose
     cells each have at most two free neighbours. A snake that eats in one can only go on
@@ -202,10 +213,7 @@ class DeadEndSolver:
             return None
         if food not in self._alleys and game.since_food < LAST_FOOD_LAPS * game.board.size:
             return None
-        grid = grid_of(game.board)
-        head = grid.index(game.head)
-        way = shortest_path(grid, head, grid.index(food), body_free_at(grid, game.body))
-        return grid.direction(head, way[0]) if way else None
+        return eat_anyway(game)
 
     def _play_greedy(self, game: Game) -> None:
         self._greedy = GreedySolver()

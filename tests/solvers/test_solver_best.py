@@ -8,7 +8,7 @@ import pytest
 from example_levels import EXAMPLES
 
 from termsnake.core.board import Board
-from termsnake.core.game import Game, Outcome
+from termsnake.core.game import STALL_FACTOR, Game, Outcome
 from termsnake.core.geometry import Direction, Point
 from termsnake.core.level import Level, open_level
 from termsnake.formats.levelfile import load_level_file
@@ -17,6 +17,7 @@ from termsnake.solvers.base import display_name
 from termsnake.solvers.best import SMALL_BOARD, BestSolver
 from termsnake.solvers.celltree import TreeSolver
 from termsnake.solvers.celltree.tiling import cuts_of
+from termsnake.solvers.deadends import LAST_FOOD_LAPS
 from termsnake.solvers.greedy import GreedySolver
 
 
@@ -110,13 +111,20 @@ def test_walled_boards_one_cell_short_of_a_cycle_are_won_by_replan_with_a_hole()
 def test_boards_two_cells_short_of_a_cycle_fill_all_but_two_cells_with_replan(seed: int) -> None:
     # A wall on a cell of the rarer colour: two light cells more than dark. No snake can fill
     # it (a body of n cells holds at most n // 2 + 1 of one colour); replan leaves two holes.
+    # The last food, in a hole, it then eats all the same (the game stalled there, a cell short).
     board = Board.from_rows([".......", ".......", ".#.....", ".......", "......."])
-    game = Game(Level(board, (Point(0, 0),), Direction.RIGHT), seed=seed)
+    level = Level(board, (Point(0, 0),), Direction.RIGHT)
+    game = Game(level, seed=seed)
     solver = BestSolver()
     solver.setup(game)
     assert solver.played == "replan"
-    assert play(game, solver) is Outcome.STALLED
-    assert game.length == board.size - 2
+    assert play(game, solver) is Outcome.DIED
+    assert game.length == board.size - 1
+    # The same game as replan's, which stalls, until three of the stall's four laps are gone.
+    outcome, stalled = _moves(level, seed, "replan")
+    assert outcome is Outcome.STALLED
+    kept = len(stalled) - (STALL_FACTOR - LAST_FOOD_LAPS) * board.size
+    assert game.moves[:kept] == stalled[:kept] and len(game.moves) < len(stalled)
 
 
 def test_boards_without_any_cycle_to_use_are_played_by_greedy() -> None:
@@ -129,7 +137,10 @@ def test_boards_without_any_cycle_to_use_are_played_by_greedy() -> None:
     solver.setup(game)
     assert solver.played == "greedy"
     assert play(game, solver) is not None
-    assert game.moves == _moves(level, 1, "greedy")[1]
+    outcome, moves = _moves(level, 1, "greedy")
+    if outcome is Outcome.STALLED:  # best goes for the food a lap before greedy would stall
+        moves = moves[: len(moves) - (STALL_FACTOR - LAST_FOOD_LAPS) * board.size]
+    assert game.moves[: len(moves)] == moves
 
 
 def test_best_refuses_only_when_every_solver_does(monkeypatch: pytest.MonkeyPatch) -> None:
