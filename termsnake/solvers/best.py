@@ -20,7 +20,7 @@ from termsnake.core.game import Game
 from termsnake.core.geometry import Direction, Point
 from termsnake.solvers.base import Composite, Solver, SolverUnavailable
 from termsnake.solvers.celltree import TreeSolver
-from termsnake.solvers.deadends import LAST_FOOD_LAPS, DeadEndSolver, eat_anyway
+from termsnake.solvers.deadends import DeadEndSolver, after_laps, last_chance
 from termsnake.solvers.greedy import GreedySolver
 from termsnake.solvers.holecycle import HoleCycleSolver
 from termsnake.solvers.holetree import HoleTreeSolver
@@ -84,15 +84,16 @@ class BestSolver:
         raise SolverUnavailable("no solver can play this board: " + "; ".join(reasons))
 
     def next_direction(self, game: Game) -> Direction:
-        """The move of the solver playing this board; once it has gone LAST_FOOD_LAPS laps of
-        the board without eating (a food no safe way reaches: in a hole of a board a cell or two
-        short, where greedy waits for ever), the shortest way to the food all the same."""
+        """The move of the solver playing this board; but where no safe way reaches the food
+        (in a hole once a board two short is filled to all but two, in a pocket, or where
+        greedy finds none), the shortest way to it all the same: the game could only stall.
+        After three laps without food (``after_laps``); with ``greedy``, which may find a safe
+        way later, just before the stall (``last_chance``)."""
         assert self._solver is not None, "setup first"
-        if not self.safe_only and game.since_food >= LAST_FOOD_LAPS * game.board.size:
-            move = eat_anyway(game)
-            if move is not None:
-                return move
-        return self._solver.next_direction(game)
+        if self.safe_only:
+            return self._solver.next_direction(game)
+        move = last_chance(game) if self.played == "greedy" else after_laps(game)
+        return move if move is not None else self._solver.next_direction(game)
 
     def overlay(self, game: Game) -> Mapping[Point, str]:
         """The plan of the solver playing this board."""

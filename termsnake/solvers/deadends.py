@@ -7,13 +7,14 @@ snake can live. It may have a Hamiltonian cycle where the whole board has none (
 the spare colour, or was what broke every cycle), and then a safe solver can fill all of it.
 ``DeadEndSolver`` plays one there, through a shadow of the game whose board walls the dead ends
 in. Once food falls in a dead end, ``greedy`` plays on to the end of the game: it goes for the
-food where that is safe (a short snake can still get out of a pocket); in a one-wide alley at
-once, in a pocket after LAST_FOOD_LAPS laps of the board with no safe way found, the snake goes
-for it all the same, as no other food comes until it is eaten: eating it scores one more than
-the stall the game would end in. The safe solver is not
-set up again after that: mid-game, ``replan`` takes a body it cannot always keep alive. A short
-snake that starts in a dead end (an entry tunnel) is walked out by ``greedy`` first, and the
-safe solver takes it before it eats, its body as short as at the start.
+food where that is safe (a short snake can still get out of a pocket); in a one-wide alley the
+snake goes for it at once all the same, as no other food comes until it is eaten and no snake
+that eats there gets out: eating it scores one more than the stall the game would end in
+(``best`` does the same for any food no safe way reaches: ``after_laps``, ``last_chance``).
+The safe solver is not set up again after that: mid-game, ``replan`` takes a body it cannot
+always keep alive. A short snake that starts in a dead end (an entry tunnel) is walked out by
+``greedy`` first, and the safe solver takes it before it eats, its body as short as at the
+start.
 """
 
 from __future__ import annotations
@@ -31,10 +32,12 @@ from termsnake.solvers.grid import body_free_at, grid_of, shortest_path
 # A snake that starts in a dead end is walked out and handed to a safe solver only if it is this
 # short: a longer body, bent by the walk, is one replan's set-up might take and not keep alive.
 WALK_OUT_LENGTH: Final = 3
-# Laps of the board's free cells after which a food in a pocket that greedy found no safe way
-# into is eaten all the same: the game can only stall otherwise, at STALL_FACTOR laps. (A food
-# in a one-wide alley is gone for at once: no snake that eats there gets out.)
+# ``after_laps`` takes the way to the food after this many laps of the free cells without food.
 LAST_FOOD_LAPS: Final = STALL_FACTOR - 1
+# ``last_chance`` takes the way to the food once it would end LAST_FOOD_SLACK moves and a
+# LAST_FOOD_SHARE-th of the free cells before the stall (the way can grow as the body moves).
+LAST_FOOD_SLACK: Final = 4
+LAST_FOOD_SHARE: Final = 8
 
 
 def dead_ends(board: Board, near: Point | None = None) -> frozenset[Point]:
@@ -51,18 +54,48 @@ def dead_ends(board: Board, near: Point | None = None) -> frozenset[Point]:
 def eat_anyway(game: Game) -> Direction | None:
     """The first move of the shortest way to the food, safe or not (None if there is none): for
     a food no safe way reaches, where waiting can only end the game in a stall."""
+    way = _way_to_food(game)
+    return None if not way else _first_move(game, way)
+
+
+def after_laps(game: Game) -> Direction | None:
+    """``eat_anyway``'s move once LAST_FOOD_LAPS laps of the free cells have gone without food,
+    else None: a safe solver that has found no way to the food by then finds none before the
+    game stalls, a lap later (helper-41's fuzz games: none did)."""
+    return eat_anyway(game) if game.since_food >= LAST_FOOD_LAPS * game.board.size else None
+
+
+def last_chance(game: Game) -> Direction | None:
+    """``eat_anyway``'s move once the way would reach the food only LAST_FOOD_SLACK moves
+    before the game stalls (no food for ``stall_limit`` moves), else None: eating then scores
+    one more than the stall, and the solver had every move till then to find a safe way."""
+    if game.since_food < game.stall_limit - game.board.size:
+        return None  # no way is longer than the free cells
+    way = _way_to_food(game)
+    slack = LAST_FOOD_SLACK + game.board.size // LAST_FOOD_SHARE
+    if not way or game.since_food + len(way) + slack < game.stall_limit:
+        return None
+    return _first_move(game, way)
+
+
+def _way_to_food(game: Game) -> list[int] | None:
     if game.food is None:
         return None
     grid = grid_of(game.board)
     head = grid.index(game.head)
-    way = shortest_path(grid, head, grid.index(game.food), body_free_at(grid, game.body))
-    return grid.direction(head, way[0]) if way else None
+    return shortest_path(grid, head, grid.index(game.food), body_free_at(grid, game.body))
+
+
+def _first_move(game: Game, way: list[int]) -> Direction | None:
+    grid = grid_of(game.board)
+    return grid.direction(grid.index(game.head), way[0])
 
 
 def alleys(board: Board, ends: frozenset[Point]) -> frozenset[Point]:
     """The cells of ``ends`` (``dead_ends``) in one-wide alleys: parts of the dead ends whose
-    cells each have at most two free neighbours. A snake that eats in one can only go on
-    deeper, to the alley's end, and die there."""
+    cells each have at most two free neighbours, joined to the rest by one move. A snake that
+    eats in one can only go on deeper, to the alley's end, and die there (a loop hanging off
+    one cell, joined by two moves, it could go round and leave)."""
     out: set[Point] = set()
     seen: set[Point] = set()
     for start in ends:
@@ -76,7 +109,9 @@ def alleys(board: Board, ends: frozenset[Point]) -> frozenset[Point]:
                     part.add(q)
                     todo.append(q)
         seen |= part
-        if all(len({q for _, q in board.neighbours(p)} - {p}) <= 2 for p in part):
+        ways = [{q for _, q in board.neighbours(p)} - {p} for p in part]
+        links = sum(len(w - part) for w in ways)
+        if links <= 1 and all(len(w) <= 2 for w in ways):
             out |= part
     return frozenset(out)
 
@@ -203,17 +238,11 @@ class DeadEndSolver:
         return self._inner.next_direction(self._shadow)
 
     def _last_food(self, game: Game) -> Direction | None:
-        """The first move of the shortest way to a food in a one-wide alley, or in a pocket
-        once it has lain there LAST_FOOD_LAPS laps of the board with no safe way in found: no
-        food comes after it until it is eaten, so eating it (and dying there, most likely)
-        scores one more than the stall the game would end in. None while it waits, or if the
-        food is out of reach."""
-        food = game.food
-        if food is None or food not in self._ends:
-            return None
-        if food not in self._alleys and game.since_food < LAST_FOOD_LAPS * game.board.size:
-            return None
-        return eat_anyway(game)
+        """The first move of the shortest way to a food in a one-wide alley: no food comes
+        after it until it is eaten, and no snake that eats there gets out, so eating it (and
+        dying there) scores one more than the stall the game would end in. None for a food
+        elsewhere, or out of reach."""
+        return eat_anyway(game) if game.food in self._alleys else None
 
     def _play_greedy(self, game: Game) -> None:
         self._greedy = GreedySolver()

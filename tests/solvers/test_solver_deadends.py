@@ -59,6 +59,11 @@ def test_alleys_are_the_dead_ends_one_cell_wide_and_pockets_are_not() -> None:
     assert alleys(pocket, dead_ends(pocket)) == set()
     line = Board.from_rows(["....."])  # all dead ends, and all one wide
     assert alleys(line, dead_ends(line)) == set(line.free_cells)
+    # A one-wide loop hanging off one cell (helper-45): a snake that eats in it goes round and
+    # out again.
+    loop = Board.from_rows(["......##"] * 5 + ["........", "#####.#.", "#####..."])
+    ends = dead_ends(loop)
+    assert Point(5, 7) in ends and not alleys(loop, ends)
 
 
 def test_of_two_equal_rooms_the_snake_keeps_the_one_it_is_in() -> None:
@@ -154,6 +159,8 @@ def test_a_food_in_an_alley_is_eaten_rather_than_left_to_stall(seed: int) -> Non
     assert trapped is not None
     assert game.outcome is not Outcome.STALLED
     assert game.length > len(level.body) + trapped  # it ate the trapped food
+    served = game.foods[trapped][0]
+    assert len(game.moves) - served < level.board.size  # at once, not after laps of waiting
 
 
 @pytest.mark.slow  # a game of 600 moves on the preset
