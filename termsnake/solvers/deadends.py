@@ -61,14 +61,15 @@ def eat_anyway(game: Game) -> Direction | None:
 def after_laps(game: Game) -> Direction | None:
     """``eat_anyway``'s move once LAST_FOOD_LAPS laps of the free cells have gone without food,
     else None: a safe solver that has found no way to the food by then finds none before the
-    game stalls, a lap later (helper-41's fuzz games: none did)."""
+    game stalls, a lap later (docs/tuning.md, "The last food")."""
     return eat_anyway(game) if game.since_food >= LAST_FOOD_LAPS * game.board.size else None
 
 
 def last_chance(game: Game) -> Direction | None:
-    """``eat_anyway``'s move once the way would reach the food only LAST_FOOD_SLACK moves
-    before the game stalls (no food for ``stall_limit`` moves), else None: eating then scores
-    one more than the stall, and the solver had every move till then to find a safe way."""
+    """``eat_anyway``'s move once the way would reach the food only LAST_FOOD_SLACK moves and
+    an eighth of the free cells before the game stalls (no food for ``stall_limit`` moves), else
+    None: eating then scores one more than the stall, and the solver had every move till then
+    to find a safe way."""
     if game.since_food < game.stall_limit - game.board.size:
         return None  # no way is longer than the free cells
     way = _way_to_food(game)
