@@ -6,7 +6,9 @@ cycle that keeps the body as one arc and heads from the head for the food first
 (``hampath.close_body``: a path from the head through every free cell back to the tail, which
 goes for the food by distance, then covers the rest). If one reaches the food sooner, it is
 followed from then on; if none is found within a bounded number of positions, the old cycle is
-kept and the search is tried again a few moves later (1, 2, 4, ... moves).
+kept and the search is tried again a few moves later (1, 2, 4, ... moves). Before that search,
+local changes of the cycle at 2x2 squares are tried (``hampath.reroute``): they need no search,
+and work where it fails, as on boards that wrap with an odd side.
 
 On boards of at most ``lane_cells`` free cells it first looks for a *lane* (``lane``): the
 fewest moves to the food, off the cycle, after which the grown body closes into a new cycle.
@@ -55,6 +57,7 @@ from termsnake.solvers.hampath.holes import (
     switch_at,
     switchable,
 )
+from termsnake.solvers.hampath.reroute import reroute
 from termsnake.solvers.lane import Lane
 
 # Closure searches per try: Warnsdorff first, then one that keeps to the old cycle where it can,
@@ -195,7 +198,23 @@ class ReplanSolver:
                 sooner = closed.index(target) - (len(body) - 1)
                 if sooner < self._ham.cycle_distance(head, target):
                     return True
+            # The same with a body along the cycle (the snake may not be on it yet).
+            if head in where and n > 3:
+                behind = grid.index(cycle[(where[head] - 2) % n])
+                if self._rerouted(grid, behind, 3, target) is not None:
+                    return True
         return False
+
+    def _rerouted(self, grid: Grid, start: int, body: int, goal: int) -> list[int] | None:
+        """The cycle in order from ``start``, where a body ``body`` cells long has its tail,
+        changed at squares (``hampath.reroute``) to reach ``goal`` sooner, each hole still
+        switchable; None if no change does."""
+        succ = self._ham.successors
+        order = [start]
+        for _ in range(len(self._ham.cycle) - 1):
+            order.append(succ[order[-1]])
+        new = reroute(grid, order, body, goal)
+        return new if new is not None and switchable(grid, new, self._holes) else None
 
     def next_direction(self, game: Game) -> Direction:
         """``hamilton``'s move on a cycle rebuilt, when it can be, to reach the food sooner."""
@@ -268,6 +287,19 @@ class ReplanSolver:
             self._later(game)
             return
         body = [grid.index(p) for p in game.body]
+        if on_cycle:
+            rerouted = self._rerouted(grid, body[-1], len(body), goal)
+            if rerouted is not None and self._ham.use_cycle(
+                game, tuple(grid.points[c] for c in rerouted)
+            ):
+                self.found += 1
+                if len(path) >= self._ham.cycle_distance(head, goal):
+                    self._retry = 1 << 62  # nothing to gain for this food any more
+                else:
+                    # Not a closure search now as well: one that must beat this cycle seldom
+                    # does, and costs more time than it saves moves (docs/tuning.md).
+                    self._later(game)
+                return
         free = len(self._ham.cycle) - len(body)
         tries = self._hole_sets(grid, body, goal)
         if grid.board.size <= self.lane_cells and self._lane_tries > 0:

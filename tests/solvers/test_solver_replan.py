@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import pytest
 from cycle_checks import invariant_problem
+from example_levels import EXAMPLES
 
 from termsnake.core.board import Board
 from termsnake.core.game import Game, Outcome
 from termsnake.core.geometry import Direction, Point
 from termsnake.core.level import Level, open_level, with_length
 from termsnake.formats import presets
-from termsnake.formats.levelfile import parse_level
+from termsnake.formats.levelfile import load_level_file, parse_level
 from termsnake.solvers import SolverUnavailable, create, play
 from termsnake.solvers.best import BestSolver
 from termsnake.solvers.grid import grid_of
@@ -316,3 +317,21 @@ def test_a_hole_under_the_head_or_the_food_is_played_round(text: str, seed: int)
     best = BestSolver()
     play(Game(parse_level(text), seed), best)
     assert best.played == "replan"
+
+
+def test_where_no_closure_is_found_the_cycle_is_changed_at_squares_instead() -> None:
+    # On the odd torus the closure search finds no cycle even at the start, so replan once
+    # played hamilton's fixed cycle (3,770 moves on this seed); splitting loops off the cycle
+    # and joining them back nearer the head rebuilds it all the same.
+    level = load_level_file(EXAMPLES / "odd-torus.txt")
+    game = Game(level, 1)
+    solver = ReplanSolver()
+    solver.setup(game)
+    assert solver.rebuilds
+    while not game.over:
+        assert (problem := invariant_problem(game, solver.cycle)) is None, problem
+        game.step(solver.next_direction(game))
+    assert game.outcome is Outcome.WON
+    fixed = Game(level, 1)
+    assert play(fixed, create("hamilton")) is Outcome.WON
+    assert game.steps < fixed.steps * 3 // 4
