@@ -173,8 +173,13 @@ class Session:
             wait = max(0.0, next_tick - self.clock()) if self._running() else POLL
             key = self.term.inkey(timeout=min(wait, POLL))
             if key:
-                if self._handle(key, screen, allow_steps=True) is Command.PAUSE:
+                command = self._handle(key, screen, allow_steps=True)
+                if command is Command.PAUSE:
                     next_tick = self.clock() + 1 / self.speed
+                elif command in (Command.FASTER, Command.SLOWER):
+                    # A move due later than one at the new speed would be comes then: at 0.2
+                    # moves a second, `+` must not wait out the old 5 s.
+                    next_tick = min(next_tick, self.clock() + 1 / self.speed)
                 continue
             # Behind the clock, catch up, but no longer than a frame's worth of moves or of
             # time: a bot slow to move must not keep the keys (q, Ctrl-C) and the screen waiting.

@@ -357,3 +357,21 @@ def test_turns_typed_while_the_terminal_is_too_small_are_dropped(clock: FakeCloc
     shrunk_for_a_while(s, clock)
     s.run()
     assert s.game.steps >= 8 and set(s.game.moves) == {Direction.RIGHT}
+
+
+def test_a_faster_speed_takes_effect_at_once_not_after_the_move_already_due(
+    clock: FakeClock,
+) -> None:
+    # At 0.2 moves a second the first move is due at 5 s; `+` at 0.1 s (to 1 a second on the
+    # ladder, or more) brings it forward to 1.1 s at the latest, so moves come before 3 s.
+    s = session(clock, [(0.1, "+"), (3.0, "q")], speed=0.2)
+    s.run()
+    assert s.speed > 0.2
+    assert s.game.steps >= 1
+
+
+def test_a_slower_speed_keeps_the_move_already_due(clock: FakeClock) -> None:
+    s = session(clock, [(0.05, "-"), (0.15, "q")], speed=10)
+    s.run()
+    assert s.speed < 10
+    assert s.game.steps == 1  # the move due at 0.1 s came then
