@@ -277,6 +277,12 @@ def prepare(args: argparse.Namespace) -> Setup | int:
             return _fail(f"--record-dir {record_dir}: exists and is not a directory")
         except OSError as e:
             return _fail(f"--record-dir {record_dir}: {e.strerror or e}")
+        try:
+            # Games and engine logs are written there: say it cannot be before any game.
+            with tempfile.NamedTemporaryFile(dir=record_dir, prefix=".termsnake-"):
+                pass
+        except OSError as e:
+            return _fail(f"--record-dir {record_dir}: cannot write in it ({e.strerror or e})")
     return Setup(solvers, specs, levels, record_dir)
 
 

@@ -187,9 +187,15 @@ class EngineSolver:
     def _open_log(self) -> IO[bytes]:
         """The engine's stderr goes to a log file of its own, never to the terminal."""
         directory = self.log_dir or Path(tempfile.gettempdir())
-        directory.mkdir(parents=True, exist_ok=True)
         stem = "".join(c if c.isalnum() or c in "-_." else "_" for c in Path(self.argv[0]).name)
-        fd, path = tempfile.mkstemp(prefix=f"engine-{stem[:40]}-", suffix=".log", dir=directory)
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+            fd, path = tempfile.mkstemp(prefix=f"engine-{stem[:40]}-", suffix=".log", dir=directory)
+        except OSError as e:
+            where = shorten(repr(str(directory)), PROGRAM_SHOWN)
+            raise SolverUnavailable(
+                f"cannot write the engine's log in {where}: {e.strerror or e}"
+            ) from None
         self.log_path = Path(path)
         return os.fdopen(fd, "wb", buffering=0)  # unbuffered: the log can be followed live
 

@@ -325,6 +325,21 @@ def test_a_record_dir_that_is_a_file_is_refused(
     assert path.read_text() == "keep me"
 
 
+@pytest.mark.skipif(not Path("/proc/sys").is_dir(), reason="needs /proc/sys (Linux)")
+def test_a_record_dir_nothing_can_be_written_in_is_refused_before_any_game(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # A directory even root cannot create files in: before, the first engine game failed as a
+    # crash of the engine, and a built-in's game was played and then not saved.
+    for ai in ("zigzag", f"exec:{sys.executable} -c pass"):
+        args = ["bench", "--ai", ai, "--size", "4x4", "--record-dir", "/proc/sys"]
+        assert cli.main(args) == 2
+        out, err = capsys.readouterr()
+        assert out == ""
+        assert err.startswith("termsnake bench: error: --record-dir /proc/sys: cannot write in it")
+        assert err.count("\n") == 1
+
+
 def test_a_bad_level_file_gives_its_located_errors(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -95,6 +95,14 @@ def test_the_example_engine_plays_a_whole_game_and_exits(tmp_path: Path) -> None
     assert solver.log_path is None and not any(tmp_path.iterdir())
 
 
+@pytest.mark.skipif(not Path("/proc/sys").is_dir(), reason="needs /proc/sys (Linux)")
+def test_a_log_that_cannot_be_written_is_said_and_no_engine_is_started() -> None:
+    solver = EngineSolver(f"{PY} {EXAMPLES / 'greedy_engine.py'}", log_dir="/proc/sys")
+    with pytest.raises(SolverUnavailable, match=r"cannot write the engine's log in '/proc/sys'"):
+        solver.setup(Game(open_level(8, 8, 1), 3))
+    assert solver._proc is None
+
+
 @pytest.mark.parametrize("kind", sorted(BAD))
 def test_a_misbehaving_engine_fails_with_what_it_did(kind: str, tmp_path: Path) -> None:
     code, cause = BAD[kind]
