@@ -18,6 +18,7 @@ from termsnake.core.game import STALL_FACTOR, Game, Outcome, StepResult
 from termsnake.core.geometry import Direction, Point
 from termsnake.core.level import Level
 from termsnake.formats.replay import Replay, ReplayError
+from termsnake.formats.text import shorten
 
 FREE: Final = 0
 BODY: Final = 1
@@ -288,6 +289,7 @@ class _SeedCheck:
             # Report the reading that agreed the longest: the likelier reading of the file.
             index, want, got = max((m for m in self.mismatch if m is not None), key=lambda m: m[0])
             raise ReplayError(
-                f"food {index} at ({want.x}, {want.y}) is not what seed {self.seed} gives "
+                f"food {index} at ({want.x}, {want.y}) is not what seed {shorten(str(self.seed))} "
+                "gives "
                 f"(({got.x}, {got.y}))"
             )

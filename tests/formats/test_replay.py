@@ -255,6 +255,15 @@ def test_the_foods_must_be_the_seeds() -> None:
     assert re.fullmatch(pattern, str(info.value))
 
 
+def test_a_seed_of_thousands_of_digits_is_cut_short_in_the_message() -> None:
+    obj = json.loads(won_replay().to_json())
+    obj["seed"] = int("9" * 4000)
+    with pytest.raises(ReplayError) as info:
+        verify(Replay.from_dict(obj))
+    assert "is not what seed 9999" in str(info.value)
+    assert "(4000 characters)" in str(info.value) and len(str(info.value)) < 200
+
+
 def test_foods_from_a_plan_are_not_a_seeded_game() -> None:
     # A game fed any foods it can eat is self-consistent, yet no seed gives those foods.
     level = open_level(4, 4, 1)
