@@ -20,7 +20,7 @@ from termsnake.core.game import Game
 from termsnake.core.geometry import Direction, Point
 from termsnake.solvers.base import Composite, Solver, SolverUnavailable
 from termsnake.solvers.celltree import TreeSolver
-from termsnake.solvers.deadends import DeadEndSolver, after_laps, last_chance
+from termsnake.solvers.deadends import DeadEndSolver, after_laps, last_chance, way_arrows
 from termsnake.solvers.greedy import GreedySolver
 from termsnake.solvers.holecycle import HoleCycleSolver
 from termsnake.solvers.holetree import HoleTreeSolver
@@ -52,6 +52,8 @@ class BestSolver:
         """``safe_only``: only the ``SAFE`` solvers, on the board as it is."""
         self.safe_only = safe_only
         self._solver: Solver | None = None
+        self._eating_anyway = False  # whether the last move walked the way to a food no safe
+        # way reached (``after_laps``, ``last_chance``), not the solver's
 
     @property
     def played(self) -> str:
@@ -64,6 +66,7 @@ class BestSolver:
     def setup(self, game: Game) -> None:
         """Set up the first solver that takes the board; SolverUnavailable if none does."""
         self._solver = None
+        self._eating_anyway = False
         reasons = []
         choices = SAFE if self.safe_only else (*SAFE, _round_dead_ends, GreedySolver)
         if game.board.size <= SMALL_BOARD:
@@ -93,10 +96,14 @@ class BestSolver:
         if self.safe_only:
             return self._solver.next_direction(game)
         move = last_chance(game) if self.played == "greedy" else after_laps(game)
+        self._eating_anyway = move is not None
         return move if move is not None else self._solver.next_direction(game)
 
     def overlay(self, game: Game) -> Mapping[Point, str]:
-        """The plan of the solver playing this board."""
+        """The plan of the solver playing this board; the way to the food while that rule
+        walks it (until the food is eaten)."""
+        if self._eating_anyway and game.since_food > 0:
+            return way_arrows(game)
         return {} if self._solver is None else self._solver.overlay(game)
 
 

@@ -27,7 +27,7 @@ from termsnake.core.game import STALL_FACTOR, Game
 from termsnake.core.geometry import Direction, Point
 from termsnake.solvers.base import Composite, Solver, SolverUnavailable
 from termsnake.solvers.greedy import GreedySolver
-from termsnake.solvers.grid import body_free_at, grid_of, shortest_path
+from termsnake.solvers.grid import body_free_at, grid_of, path_arrows, shortest_path
 
 # A snake that starts in a dead end is walked out and handed to a safe solver only if it is this
 # short: a longer body, bent by the walk, is one replan's set-up might take and not keep alive.
@@ -77,6 +77,15 @@ def last_chance(game: Game) -> Direction | None:
     if not way or game.since_food + len(way) + slack < game.stall_limit:
         return None
     return _first_move(game, way)
+
+
+def way_arrows(game: Game) -> dict[Point, str]:
+    """The shortest way to the food that ``eat_anyway`` walks, drawn as arrows (an overlay)."""
+    way = _way_to_food(game)
+    if not way:
+        return {}
+    grid = grid_of(game.board)
+    return path_arrows(grid, grid.index(game.head), way)
 
 
 def _way_to_food(game: Game) -> list[int] | None:

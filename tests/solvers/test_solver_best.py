@@ -127,6 +127,35 @@ def test_boards_two_cells_short_of_a_cycle_fill_all_but_two_cells_with_replan(se
     assert game.moves[:kept] == stalled[:kept] and len(game.moves) < len(stalled)
 
 
+def test_while_it_walks_to_a_food_no_safe_way_reaches_the_overlay_shows_that_way() -> None:
+    # The two-short board above: after three laps without food best walks the shortest way to
+    # the food in a hole; the overlay (c) showed replan's cycle, which never reaches it.
+    board = Board.from_rows([".......", ".......", ".#.....", ".......", "......."])
+    game = Game(Level(board, (Point(0, 0),), Direction.RIGHT), seed=1)
+    solver = BestSolver()
+    solver.setup(game)
+    shown = 0
+    while not game.over:
+        if game.since_food > LAST_FOOD_LAPS * board.size and game.food is not None:
+            arrows, at = solver.overlay(game), game.head
+            for _ in range(board.size):
+                if at == game.food or at not in arrows:
+                    break
+                at = board.step(
+                    at,
+                    {
+                        "^": Direction.UP,
+                        "v": Direction.DOWN,
+                        "<": Direction.LEFT,
+                        ">": Direction.RIGHT,
+                    }[arrows[at]],
+                )
+            assert at == game.food, f"at step {game.steps}"
+            shown += 1
+        game.step(solver.next_direction(game))
+    assert shown > 0
+
+
 def test_boards_without_any_cycle_to_use_are_played_by_greedy() -> None:
     # Two walls on cells of the rarer colour: three light cells more than dark, so no cycle
     # even round two holes; nor a dead end to wall in.
