@@ -6,7 +6,8 @@ import argparse
 import sys
 
 from termsnake.commands.args import Subparsers
-from termsnake.formats.scores import PERSON, ScoreStore, table
+from termsnake.formats.scores import PERSON, ScoreStore
+from termsnake.formats.scoretable import table
 from termsnake.formats.text import printable
 
 

@@ -16,7 +16,7 @@ from typing import Any, Final
 from termsnake.core.game import Game, Outcome
 from termsnake.formats.fileio import TooLarge, describe_parse_error, read_if_present, write_atomic
 from termsnake.formats.places import data_dir
-from termsnake.formats.text import align, json_shown, printable, shorten
+from termsnake.formats.text import json_shown, printable, shorten
 
 FORMAT: Final = "termsnake-scores/1"
 FILE_NAME: Final = "scores.json"
@@ -26,6 +26,10 @@ PERSON: Final = "you"
 LOCK_TIMEOUT: Final = 10.0
 # Far more than any player's scores; a bigger file (or a link to /dev/zero) is not read.
 MAX_BYTES: Final = 16 * 1024 * 1024
+# Players kept per board (level, size and start length), the best first: a server whose clients
+# each log in under a new name would otherwise grow the file, and the time each game's end
+# takes to read and write it, without end.
+MAX_PLAYERS: Final = 100
 
 _SIZE: Final = re.compile(r"[1-9][0-9]{0,5}x[1-9][0-9]{0,5}")
 # Bounds a file edited by hand must keep: no game comes near them, and what is past them would
@@ -319,6 +323,8 @@ class ScoreStore:
                     scores = dict(current.scores)
                     if new_best:
                         scores[key] = entry
+                    scores = _bounded(scores)
+                    new_best = scores.get(key) is entry  # not if the board's table is full
                     self._write(scores)
         except _LockTimeout:
             # The stored best is still worth reporting, read without the lock.
@@ -381,6 +387,19 @@ class ScoreStore:
         write_atomic(self.path, to_json(scores).encode("utf-8"))
 
 
+def _bounded(scores: dict[ScoreKey, ScoreEntry]) -> dict[ScoreKey, ScoreEntry]:
+    """``scores`` less the players past the MAX_PLAYERS best of each board (the first to
+    reach a result keeps it)."""
+    boards: dict[tuple[str, str, int], list[ScoreKey]] = {}
+    for key in scores:
+        boards.setdefault((key.level, key.size, key.length), []).append(key)
+    out: dict[ScoreKey, ScoreEntry] = {}
+    for keys in boards.values():
+        keys.sort(key=lambda k: (-scores[k].length, scores[k].steps, scores[k].date, k.player))
+        out.update((k, scores[k]) for k in keys[:MAX_PLAYERS])
+    return out
+
+
 def keep_score(
     scores: ScoreStore, key: ScoreKey, game: Game, previous: ScoreEntry | None
 ) -> tuple[list[str], tuple[str, ...]]:
@@ -400,35 +419,3 @@ def keep_score(
         return [], result.warnings
     steps = "1 step" if best.steps == 1 else f"{best.steps} steps"
     return [f"best so far: length {best.length} in {steps}"], result.warnings
-
-
-TABLE_HEADERS: Final = ("level", "size", "start", "player", "best", "steps", "won", "date")
-_TABLE_RIGHT: Final = frozenset({"start", "best", "steps"})
-
-
-def table(scores: dict[ScoreKey, ScoreEntry]) -> list[str]:
-    """Aligned text rows: per level, size and start length, players from best to worst."""
-
-    def order(key: ScoreKey) -> tuple[Any, ...]:
-        level, w, h, length, player = key.sort_key()
-        entry = scores[key]
-        return (level, w, h, length, -entry.length, entry.steps, player)
-
-    rows = [TABLE_HEADERS]
-    for key in sorted(scores, key=order):
-        e = scores[key]
-        date = e.date[:16].replace("T", " ")
-        won = "yes" if e.won else "no"
-        rows.append(
-            (
-                key.level,
-                key.size,
-                str(key.length),
-                key.player,
-                str(e.length),
-                str(e.steps),
-                won,
-                date,
-            )
-        )
-    return align(rows, {i for i, h in enumerate(TABLE_HEADERS) if h in _TABLE_RIGHT})

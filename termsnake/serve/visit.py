@@ -19,7 +19,8 @@ from termsnake.core.game import Game, new_seed
 from termsnake.core.level import Level, with_length
 from termsnake.exits import Terminated
 from termsnake.formats.presets import load_preset, preset_names
-from termsnake.formats.scores import ScoreKey, keep_score, table
+from termsnake.formats.scores import ScoreKey, keep_score
+from termsnake.formats.scoretable import table
 from termsnake.formats.text import printable
 from termsnake.serve import limits
 from termsnake.serve.hub import Hub, Live
@@ -272,11 +273,19 @@ class Visit:
         self.page(table(scores) if scores else ["No scores yet: play a level!"])
 
 
+# Sizes of terminal whose page of one state is kept for other watchers of that size.
+MAX_PAGES = 8
+
+
 def watched_page(live: Live, size: tuple[int, int]) -> list[str]:
     """What a watcher whose terminal is ``size`` (columns, rows) sees of ``live``, centred as
     the player sees it: drawn once, shared by all watchers of that size."""
     page = live.pages.get(size)
     if page is None:
+        if len(live.pages) >= MAX_PAGES:
+            # A watcher that keeps changing its size while the game stands still would fill
+            # the cache without end: start it again (clear is one step for other threads).
+            live.pages.clear()
         hud = Hud(who=live.who, level=live.level, message="watching (q leaves)")
         cell_width = pick_cell_width(live.game, size[0])
         need = screen_size(live.game, cell_width)

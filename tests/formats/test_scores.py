@@ -15,6 +15,7 @@ import pytest
 from termsnake.commands import cli
 from termsnake.formats.scores import (
     FORMAT,
+    MAX_PLAYERS,
     ScoreEntry,
     ScoreKey,
     ScoreStore,
@@ -73,6 +74,27 @@ def test_keys_are_kept_apart(tmp_path: Path) -> None:
     for i, key in enumerate(keys):
         store.record(key, entry(5 + i, 10))
     assert [store.best(k) for k in keys] == [entry(5 + i, 10) for i in range(len(keys))]
+
+
+def test_each_board_keeps_its_best_players_only(tmp_path: Path) -> None:
+    # A server whose clients each log in under a new name: before, every name added a row for
+    # good, and each game's end read and wrote them all.
+    path = tmp_path / "scores.json"
+    rows = {ScoreKey.of("classic", 20, 10, 3, f"p{i}"): entry(5 + i % 7, 100 + i)
+            for i in range(MAX_PLAYERS + 50)}  # fmt: skip
+    path.write_text(to_json(rows), encoding="utf-8")
+    store = ScoreStore(path)
+    assert store.record(KEY, entry(50, 10)).new_best  # the best of all: kept
+    kept = parse(path.read_bytes())
+    assert len(kept) == MAX_PLAYERS and kept[KEY] == entry(50, 10)
+    worst = min(kept.values(), key=lambda e: (e.length, -e.steps))
+    assert all((e.length, -e.steps) <= (worst.length, -worst.steps) for k, e in rows.items()
+               if k not in kept)  # fmt: skip
+    late = ScoreKey.of("classic", 20, 10, 3, "late")
+    result = store.record(late, entry(1, 1))  # worse than all of them: not kept
+    assert not result.new_best and store.best(late) is None
+    other = ScoreKey.of("classic", 30, 10, 3, "late")  # another board has room
+    assert store.record(other, entry(1, 1)).new_best and store.best(other) == entry(1, 1)
 
 
 def test_the_file_round_trips() -> None:
