@@ -11,7 +11,7 @@ from termsnake.core.level import open_level
 from termsnake.formats.scores import ScoreStore
 from termsnake.serve.hub import Hub
 from termsnake.serve.terminal import ChannelOutput, ChannelTerminal
-from termsnake.serve.visit import watched_page
+from termsnake.serve.visit import MAX_PAGES, watched_page
 
 
 def terminal() -> ChannelTerminal:
@@ -56,6 +56,19 @@ def test_watchers_of_one_size_share_the_page_of_each_state(tmp_path: Path) -> No
     hub.publish(live_id, game)
     moved = hub.look(live_id)
     assert moved is not None and watched_page(moved, (80, 24)) != page
+
+
+def test_a_watcher_changing_size_again_and_again_keeps_few_pages(tmp_path: Path) -> None:
+    # helper-47: a watcher sending a new size with each key, the game standing still, grew
+    # the server by a page (about 11 KB) a size, 450,000 sizes in all.
+    hub = Hub(ScoreStore(tmp_path / "scores.json"))
+    live_id = hub.start("ada", "box", Game(open_level(10, 6, 3), 1))
+    live = hub.look(live_id)
+    assert live is not None
+    for width in range(40, 240):
+        assert watched_page(live, (width, 24))
+    assert len(live.pages) <= MAX_PAGES
+    assert watched_page(live, (239, 24)) is watched_page(live, (239, 24))
 
 
 def test_a_watcher_sees_the_board_centred_as_the_player_does(tmp_path: Path) -> None:
