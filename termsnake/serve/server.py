@@ -229,6 +229,8 @@ class Channel(asyncssh.SSHServerSession[bytes]):
         # Each wake draws the screen whole: a storm of window changes (thousands a second)
         # wakes the game once per RESIZE_SETTLE, with the last size.
         if self.term is None:
+            if self.size is not None:  # after the pty, before the shell: the size to start at
+                self.size = (width or 80, height or 24)
             return
         self.term.resize(width, height, wake=False)
         if not self.resizing:

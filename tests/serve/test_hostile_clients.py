@@ -127,6 +127,23 @@ def test_a_storm_of_window_changes_wakes_the_game_once_per_settle(tmp_path: Path
     run(go())
 
 
+def test_a_window_change_before_the_shell_sets_the_size_the_visit_starts_at(
+    tmp_path: Path,
+) -> None:
+    # helper-47: a change between the pty request and the shell was dropped, and the menu was
+    # drawn for the first size until the next change.
+    async def go() -> None:
+        app = App(Config(scores=tmp_path / "scores.json"))
+        channel = Channel(app, Connection(app))
+        channel.terminal_size_changed(120, 40, 0, 0)  # no pty yet: nothing to size
+        assert channel.size is None
+        assert channel.pty_requested("xterm", (40, 12, 0, 0), None)
+        channel.terminal_size_changed(120, 40, 0, 0)
+        assert channel.size == (120, 40)
+
+    run(go())
+
+
 def test_the_private_hooks_these_limits_use_are_still_there() -> None:
     # asyncssh and blessed offer no public way to do these; if an upgrade renames one, the
     # limit would silently stop holding.
