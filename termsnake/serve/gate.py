@@ -1,11 +1,17 @@
 """Who may come in: so many connections per address, so many waiting to start a game (the
-longest waiting is let go for a newcomer), and so many games at once."""
+longest waiting of those that have got least far is let go for a newcomer), and so many games at
+once."""
 
 from __future__ import annotations
 
 import threading
 from collections import Counter
 from collections.abc import Hashable
+
+# How far a waiting connection has got: a newcomer pushes out the longest waiting of the lowest.
+SILENT = 0  # has sent nothing (a flood of these must not push out a client that talks)
+HEARD = 1  # has sent something: its SSH version, a key exchange
+AUTHENTICATING = 2  # has asked to log in
 
 
 class Gate:
@@ -20,7 +26,7 @@ class Gate:
         self.max_waiting = max_sessions
         self._by_address: Counter[str] = Counter()
         self._address: dict[Hashable, str] = {}  # every connection admitted and not yet closed
-        self._waiting: dict[Hashable, None] = {}  # those waiting, in the order they came
+        self._waiting: dict[Hashable, int] = {}  # those waiting, in the order they came: how far
         self._playing: set[Hashable] = set()
         self.refused = 0  # connections refused and still open (each is told why, then closed)
         self._lock = threading.Lock()
@@ -48,12 +54,19 @@ class Gate:
                 ), None
             self._by_address[address] += 1
             self._address[who] = address
-            self._waiting[who] = None
+            self._waiting[who] = SILENT
             if len(self._waiting) <= self.max_waiting:
                 return None, None
-            oldest = next(iter(self._waiting))
+            least = min(self._waiting.values())
+            oldest = next(w for w, got in self._waiting.items() if got == least)
             del self._waiting[oldest]
             return None, oldest
+
+    def advance(self, who: Hashable, got: int) -> None:
+        """Waiting connection ``who`` has got as far as ``got`` (HEARD, AUTHENTICATING)."""
+        with self._lock:
+            if self._waiting.get(who, got) < got:
+                self._waiting[who] = got
 
     def start(self, who: Hashable) -> str | None:
         """Let waiting connection ``who`` start its game, or say why not."""

@@ -13,6 +13,7 @@ import logging
 import signal
 import threading
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
@@ -23,7 +24,7 @@ from termsnake.exits import Terminated
 from termsnake.formats.places import data_dir
 from termsnake.formats.scores import ScoreStore
 from termsnake.serve import limits as caps  # "limits" is also a Config field
-from termsnake.serve.gate import Gate
+from termsnake.serve.gate import AUTHENTICATING, HEARD, Gate
 from termsnake.serve.hub import Hub
 from termsnake.serve.terminal import ChannelOutput, ChannelTerminal, Closed
 from termsnake.serve.visit import Idle, Limits, TimeUp, Visit
@@ -101,7 +102,9 @@ class Connection(asyncssh.SSHServer):
         self.admitted = self.refusal is None  # counted by the gate until it closes
         loop = asyncio.get_running_loop()
         if isinstance(pushed_out, Connection) and pushed_out.conn is not None:
-            loop.call_soon(pushed_out.conn.abort)  # waited longest: most likely a silent one
+            loop.call_soon(pushed_out.conn.abort)  # waited longest of those got least far
+        if self.admitted:
+            _on_first_bytes(conn, lambda: gate.advance(self, HEARD))
         if self.refusal is not None and gate.crowded():
             loop.call_soon(conn.abort)  # a flood of refused connections: no word for each
             return
@@ -132,6 +135,7 @@ class Connection(asyncssh.SSHServer):
 
     def begin_auth(self, username: str) -> bool:
         self.username = username
+        self.app.gate.advance(self, AUTHENTICATING)
         return self.app.config.authorized_keys is not None  # False: anyone, any name
 
     def public_key_auth_supported(self) -> bool:
@@ -330,6 +334,19 @@ class Channel(asyncssh.SSHServerSession[bytes]):
             self.loop.call_later(
                 min(caps.REFUSED_GRACE, self.app.config.login_timeout), self.conn.conn.close
             )
+
+
+def _on_first_bytes(conn: asyncssh.SSHServerConnection, then: Callable[[], None]) -> None:
+    """Call ``then`` when the client's first bytes arrive (the transport looks its protocol's
+    ``data_received`` up at each read, so a hook set on the connection is called)."""
+    received = conn.data_received
+
+    def first(data: bytes) -> None:
+        setattr(conn, "data_received", received)  # noqa: B010
+        then()
+        received(data)
+
+    setattr(conn, "data_received", first)  # noqa: B010
 
 
 def _refuse_request(packet: object) -> bool:

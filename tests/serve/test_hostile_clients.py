@@ -175,6 +175,31 @@ def test_silent_connections_from_many_addresses_do_not_keep_a_player_out(tmp_pat
         run(go(s))
 
 
+def test_silent_connections_push_out_each_other_not_a_client_that_has_talked(
+    tmp_path: Path,
+) -> None:
+    # helper-47: a stream of silent connections pushed out the longest waiting, a player in the
+    # middle of logging in among them, again and again.
+    async def go(s: Server) -> None:
+        async with await connect(s.port, "ada") as conn:  # logged in, no game started yet
+            silent = []
+            for i in range(1, 9):
+                _, writer = await asyncio.open_connection(
+                    "127.0.0.1", s.port, local_addr=(f"127.0.2.{i}", 0)
+                )
+                silent.append(writer)
+            await asyncio.sleep(0.3)
+            try:
+                p = await player(conn)
+                await p.wait_for("hello, ada")
+            finally:
+                for writer in silent:
+                    writer.close()
+
+    with running(tmp_path, "--max-sessions", "3", "--max-per-address", "1") as s:
+        run(go(s))
+
+
 def test_a_connection_offering_key_after_key_is_closed(tmp_path: Path) -> None:
     # asyncssh sets no limit on tries; each unknown key cost the loop a check.
     closed: list[bool] = []

@@ -12,7 +12,7 @@ import asyncssh
 import pytest
 
 from termsnake.commands import cli
-from termsnake.serve.gate import Gate
+from termsnake.serve.gate import AUTHENTICATING, HEARD, SILENT, Gate
 from termsnake.serve.hostkey import HostKeyError, load_or_create, read_authorized_keys
 from termsnake.serve.limits import MAX_COLUMNS, MAX_PENDING_INPUT, MAX_ROWS
 from termsnake.serve.terminal import ChannelOutput, ChannelTerminal
@@ -150,3 +150,18 @@ def test_the_places_count_games_and_the_longest_waiting_is_let_go_for_a_newcomer
     for n in (1, 2, 3, 4):
         gate.release(n)
     assert gate.total == 0 and gate.playing == 0
+
+
+def test_a_newcomer_pushes_out_the_longest_waiting_of_those_got_least_far() -> None:
+    gate = Gate(max_sessions=3, max_per_address=9)
+    for n in (1, 2, 3):
+        gate.admit(n, f"10.0.0.{n}")
+    gate.advance(1, AUTHENTICATING)
+    gate.advance(2, HEARD)
+    assert gate.admit(4, "10.0.0.4") == (None, 3)  # the silent one, though it came last
+    assert gate.admit(5, "10.0.0.5") == (None, 4)
+    gate.advance(5, HEARD)
+    gate.advance(5, SILENT)  # never back
+    assert gate.admit(6, "10.0.0.6") == (None, 6)  # all the others have talked: it goes
+    gate.release(6)
+    assert gate.start(1) is None and gate.start(2) is None and gate.start(5) is None
