@@ -4,11 +4,17 @@ The cycle is given in order from the tail: the body first (tail to head), then t
 (the cells still to be covered, from beside the head round to the tail). Only closure edges
 change, so the body stays an arc of every cycle made here.
 
-The change is a *split and join*. Where two parallel sides of a 2x2 square are closure edges
-running opposite ways (a -> b and c -> e, b next to c and a next to e), a -> e and c -> b split
-the part from b to c off as a loop. Another square with one closure edge of the cycle left and
-one of the loop joins the loop back elsewhere, forwards or backwards. Either the loop holds the
-food and goes back in nearer the head, or it lay before the food and goes back in after it.
+Two changes, each at a 2x2 square two of whose parallel sides are closure edges:
+
+- a *split and join*: where the two edges run opposite ways (a -> b and c -> e, b next to c and
+  a next to e), a -> e and c -> b split the part from b to c off as a loop. Another square with
+  one closure edge of the cycle left and one of the loop joins the loop back elsewhere, forwards
+  or backwards. Either the loop holds the food and goes back in nearer the head, or it lay
+  before the food and goes back in after it.
+- a *reversal*: where they run the same way (a -> b and c -> d, a next to c and b next to d),
+  a -> c and b -> d make one cycle again, the part from b to c reversed. On a plane a cycle runs
+  the two sides of a square opposite ways, so this is found only on boards that wrap; and for a
+  snake of one cell, which it turns round (c -> d is then the last edge, back into the head).
 
 The closure search (``search.close_body``) builds a whole new closure toward the food, and finds
 none on some boards (on a board that wraps with an odd side, such as
@@ -35,11 +41,32 @@ def reroute(grid: Grid, order: Sequence[int], body: int, goal: int) -> list[int]
     changed = None
     current = list(order)
     for _ in range(ROUNDS):
-        better = _split_join(grid, current, body, goal)
+        better = _reversal(grid, current, body, goal) or _split_join(grid, current, body, goal)
         if better is None:
             break
         current = changed = better
     return changed
+
+
+def _reversal(grid: Grid, order: list[int], body: int, goal: int) -> list[int] | None:
+    """The best reversal of a part of the closure holding ``goal``, or None."""
+    adj = grid.adj
+    n = len(order)
+    pos = {c: k for k, c in enumerate(order)}
+    p = pos[goal]
+    best = (p, -1, -1)
+    for i in range(body - 1, p):
+        a, b = order[i], order[i + 1]
+        for c in adj[a]:
+            j = pos.get(c, -1)
+            if j < p or j <= i + 1 or order[(j + 1) % n] not in adj[b]:
+                continue
+            if i + 1 + j - p < best[0]:
+                best = (i + 1 + j - p, i, j)
+    _, i, j = best
+    if i < 0:
+        return None
+    return [*order[: i + 1], *reversed(order[i + 1 : j + 1]), *order[j + 1 :]]
 
 
 def _split_join(grid: Grid, order: list[int], body: int, goal: int) -> list[int] | None:

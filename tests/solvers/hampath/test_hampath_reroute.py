@@ -9,7 +9,7 @@ import pytest
 from termsnake.core.board import Board
 from termsnake.solvers.grid import Grid, grid_of
 from termsnake.solvers.hampath import find_cycle
-from termsnake.solvers.hampath.reroute import reroute
+from termsnake.solvers.hampath.reroute import _reversal, reroute
 
 ODD_TORUS = Board.from_rows(
     [".............", ".............", ".............", ".............", "....#...#....",
@@ -68,6 +68,20 @@ def test_a_change_keeps_the_body_and_brings_the_goal_nearer_on_a_cycle(board: Bo
             changed += 1
             assert _problem(grid, order, new, body, goal) is None
     assert changed >= 5  # many goals far round the cycle can be brought nearer
+
+
+def test_on_a_plane_only_a_snake_of_one_cell_has_a_part_of_the_cycle_to_reverse() -> None:
+    # A cycle on a plane runs the two sides of a square opposite ways; a snake of one cell may
+    # take its whole cycle the other way round.
+    for board in PLAIN:
+        assert all(_reversal(g, o, b, x) is None for g, o, b, x in _cases(board, 40, 2, least=2))
+        turned = 0
+        for grid, order, _, goal in _cases(board, 40, 2):
+            new = _reversal(grid, order, 1, goal)
+            if new is not None:
+                assert new == [order[0], *reversed(order[1:])]
+                turned += 1
+        assert turned >= 10
 
 
 def test_nothing_changes_where_the_goal_is_next_to_the_head() -> None:
