@@ -12,6 +12,7 @@ from pathlib import Path
 
 import asyncssh
 import blessed
+import pytest
 from asyncssh.packet import String
 from ssh_client import Player, Server, connect, player, running
 
@@ -153,48 +154,38 @@ def test_the_private_hooks_these_limits_use_are_still_there() -> None:
     assert "self._keyboard_buf" in inspect.getsource(blessed.Terminal.__init__)
 
 
-def test_silent_connections_from_many_addresses_do_not_keep_a_player_out(tmp_path: Path) -> None:
+async def _silent(port: int, prefix: str, count: int) -> list[asyncio.StreamWriter]:
+    """``count`` TCP connections that send nothing, each from its own address under
+    ``prefix`` (127.x.y)."""
+    writers = []
+    for i in range(1, count + 1):
+        _, writer = await asyncio.open_connection(
+            "127.0.0.1", port, local_addr=(f"{prefix}.{i}", 0)
+        )
+        writers.append(writer)
+    return writers
+
+
+@pytest.mark.parametrize("player_first", [False, True], ids=["silent-first", "player-first"])
+def test_silent_connections_from_many_addresses_do_not_keep_a_player_out(
+    tmp_path: Path, player_first: bool
+) -> None:
     # TCP connections that never send a byte, three from each of 22 addresses, held every
-    # place for the login time: a player was told the server was full.
+    # place for the login time: a player was told the server was full. Then (helper-47) a
+    # stream of them pushed out the longest waiting, a player in the middle of logging in among
+    # them: they push out only each other now.
     async def go(s: Server) -> None:
-        silent = []
-        for i in range(1, 7):
-            _, writer = await asyncio.open_connection(
-                "127.0.0.1", s.port, local_addr=(f"127.0.1.{i}", 0)
-            )
-            silent.append(writer)
+        silent = [] if player_first else await _silent(s.port, "127.0.1", 6)
         try:
-            async with await connect(s.port, "ada") as conn:
+            async with await connect(s.port, "ada") as conn:  # logged in, no game yet
+                if player_first:
+                    silent = await _silent(s.port, "127.0.2", 8)
+                    await asyncio.sleep(0.3)
                 p = await player(conn)
                 await p.wait_for("hello, ada")
         finally:
             for writer in silent:
                 writer.close()
-
-    with running(tmp_path, "--max-sessions", "3", "--max-per-address", "1") as s:
-        run(go(s))
-
-
-def test_silent_connections_push_out_each_other_not_a_client_that_has_talked(
-    tmp_path: Path,
-) -> None:
-    # helper-47: a stream of silent connections pushed out the longest waiting, a player in the
-    # middle of logging in among them, again and again.
-    async def go(s: Server) -> None:
-        async with await connect(s.port, "ada") as conn:  # logged in, no game started yet
-            silent = []
-            for i in range(1, 9):
-                _, writer = await asyncio.open_connection(
-                    "127.0.0.1", s.port, local_addr=(f"127.0.2.{i}", 0)
-                )
-                silent.append(writer)
-            await asyncio.sleep(0.3)
-            try:
-                p = await player(conn)
-                await p.wait_for("hello, ada")
-            finally:
-                for writer in silent:
-                    writer.close()
 
     with running(tmp_path, "--max-sessions", "3", "--max-per-address", "1") as s:
         run(go(s))
