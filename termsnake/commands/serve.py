@@ -80,6 +80,11 @@ def add_parsers(sub: Subparsers) -> None:
         "--max-unsent", type=cliargs.positive_int, default=limits.MAX_UNSENT, metavar="BYTES",
         help="output a client may leave unread before its game waits for it (default 1 MiB)",
     )  # fmt: skip
+    parser.add_argument(
+        "--max-input-rate", type=cliargs.positive_int, default=limits.MAX_INPUT_RATE,
+        metavar="BYTES", help="bytes a connection may send a second, every SSH message "
+        "counted, before it is not read for the rest of the second (default 96 KiB)",
+    )  # fmt: skip
     parser.set_defaults(run=run)
 
 
@@ -115,6 +120,7 @@ def run(args: argparse.Namespace) -> int:
         max_sessions=args.max_sessions, max_per_address=args.max_per_address,
         limits=Limits(idle=args.idle, max_time=args.max_time), stall=args.stall,
         max_unsent=args.max_unsent, login_timeout=args.login_timeout,
+        max_input_rate=args.max_input_rate,
     )  # fmt: skip
     try:
         asyncio.run(server.serve(config))

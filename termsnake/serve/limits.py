@@ -16,6 +16,10 @@ IDLE: Final = 600.0  # seconds without a key where nothing moves (Visit)
 MAX_TIME: Final = 3 * 3600.0  # seconds a connection may last, whatever it does (Visit)
 STALL: Final = 30.0  # seconds a client may read nothing while MAX_UNSENT waits for it
 MAX_UNSENT: Final = 1024 * 1024  # bytes of output a client may leave unread (ChannelOutput)
+# Bytes a connection may send a second, all SSH messages counted (ignore messages, window
+# changes, packets of one byte: none of them keys): past it, it is not read until the second
+# is over. Far above what a player sends, and above what an endless paste gets through.
+MAX_INPUT_RATE: Final = 96 * 1024
 
 # Fixed.
 SHUTDOWN_STALL: Final = 0.5  # seconds a client behind on its output may read nothing at SIGTERM

@@ -57,6 +57,7 @@ class Config:
     login_timeout: float = caps.LOGIN_TIMEOUT
     stall: float = caps.STALL
     max_unsent: int = caps.MAX_UNSENT
+    max_input_rate: int = caps.MAX_INPUT_RATE
     scores: Path = field(default_factory=lambda: data_dir() / "serve" / "scores.json")
 
 
@@ -104,7 +105,8 @@ class Connection(asyncssh.SSHServer):
         if isinstance(pushed_out, Connection) and pushed_out.conn is not None:
             loop.call_soon(pushed_out.conn.abort)  # waited longest of those got least far
         if self.admitted:
-            _on_first_bytes(conn, lambda: gate.advance(self, HEARD))
+            rate = self.app.config.max_input_rate
+            _meter(conn, loop, rate, lambda: gate.advance(self, HEARD))
         if self.refusal is not None and gate.crowded():
             loop.call_soon(conn.abort)  # a flood of refused connections: no word for each
             return
@@ -336,17 +338,37 @@ class Channel(asyncssh.SSHServerSession[bytes]):
             )
 
 
-def _on_first_bytes(conn: asyncssh.SSHServerConnection, then: Callable[[], None]) -> None:
-    """Call ``then`` when the client's first bytes arrive (the transport looks its protocol's
+def _meter(
+    conn: asyncssh.SSHServerConnection,
+    loop: asyncio.AbstractEventLoop,
+    rate: int,
+    heard: Callable[[], None],
+) -> None:
+    """Call ``heard`` when the client's first bytes arrive, and stop reading it for the rest
+    of a second once it has sent ``rate`` bytes in it (the transport looks its protocol's
     ``data_received`` up at each read, so a hook set on the connection is called)."""
     received = conn.data_received
+    second = [0.0, 0]  # when the second began, and the bytes sent in it
 
-    def first(data: bytes) -> None:
-        setattr(conn, "data_received", received)  # noqa: B010
-        then()
+    def metered(data: bytes) -> None:
+        if second[0] == 0.0:
+            heard()
+        now = loop.time()
+        if now - second[0] >= 1.0:
+            second[:] = [now, 0]
+        second[1] += len(data)
         received(data)
+        transport = getattr(conn, "_transport", None)
+        if second[1] > rate and transport is not None:
+            transport.pause_reading()
+            loop.call_at(second[0] + 1.0, _resume, transport)
 
-    setattr(conn, "data_received", first)  # noqa: B010
+    setattr(conn, "data_received", metered)  # noqa: B010
+
+
+def _resume(transport: asyncio.BaseTransport) -> None:
+    if not transport.is_closing() and isinstance(transport, asyncio.ReadTransport):
+        transport.resume_reading()
 
 
 def _refuse_request(packet: object) -> bool:

@@ -18,7 +18,7 @@ from ssh_client import Player, Server, connect, player, running
 
 from termsnake.core.game import Game
 from termsnake.core.level import open_level, with_length
-from termsnake.serve.server import App, Channel, Config, Connection
+from termsnake.serve.server import App, Channel, Config, Connection, _meter
 from termsnake.serve.visit import set_up
 
 
@@ -59,7 +59,7 @@ def test_env_requests_are_refused_not_kept(tmp_path: Path) -> None:
             await p.wait_for("> Watch a bot")
             assert rss_mib(s.proc.pid) - before < 15
 
-    with running(tmp_path) as s:
+    with running(tmp_path, "--max-input-rate", "100000000") as s:  # the rate cap aside
         run(go(s))
 
 
@@ -141,6 +141,47 @@ def test_a_window_change_before_the_shell_sets_the_size_the_visit_starts_at(
         assert channel.pty_requested("xterm", (40, 12, 0, 0), None)
         channel.terminal_size_changed(120, 40, 0, 0)
         assert channel.size == (120, 40)
+
+    run(go())
+
+
+def test_a_connection_sending_too_much_is_not_read_for_the_rest_of_the_second() -> None:
+    # helper-47: ignore messages, window changes and one-byte packets are no keys, so the
+    # input cap never saw them: a flood of them took half a core and slowed every game.
+    class Transport(asyncio.ReadTransport):
+        def __init__(self) -> None:
+            super().__init__()
+            self.paused = self.resumed = 0
+
+        def pause_reading(self) -> None:
+            self.paused += 1
+
+        def resume_reading(self) -> None:
+            self.resumed += 1
+
+        def is_closing(self) -> bool:
+            return False
+
+    class Conn:
+        def __init__(self) -> None:
+            self._transport = Transport()
+            self.got = 0
+
+        def data_received(self, data: bytes) -> None:
+            self.got += len(data)
+
+    async def go() -> None:
+        conn, heard = Conn(), []
+        loop = asyncio.get_running_loop()
+        _meter(conn, loop, 50_000, lambda: heard.append(True))  # type: ignore[arg-type]
+        conn.data_received(b"x" * 1000)
+        assert heard == [True] and conn._transport.paused == 0
+        while conn.got <= 50_000:
+            conn.data_received(b"x" * 1000)
+        assert heard == [True] and conn._transport.paused >= 1  # what came is still read
+        assert conn._transport.resumed == 0
+        await asyncio.sleep(1.1)
+        assert conn._transport.resumed >= 1
 
     run(go())
 
