@@ -10,6 +10,7 @@ import select
 import shlex
 import signal
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -302,7 +303,7 @@ class EngineSolver:
         after its message was sent)."""
         line = self._read_line(deadline, timeout, what)
         try:
-            obj = json.loads(line.decode("utf-8"))
+            obj = json.loads(line.decode("utf-8"), parse_int=_whole_number)
         except (UnicodeDecodeError, ValueError, RecursionError) as e:  # the last: nested deep
             # JSON Python cannot read (a 5000-digit number, nesting past its recursion limit)
             # is said so: the line may be valid JSON.
@@ -415,6 +416,15 @@ def _show(obj: object) -> str:
     except RecursionError:  # the decoder took it, but this deeper call cannot encode it
         return "a value nested too deep to show"
     return f"'{text[:60]}'" + ("..." if len(text) > 60 else "")
+
+
+def _whole_number(text: str) -> int | float:
+    """A JSON integer; one too long for Python to read as an int is infinite (unknown keys are
+    ignored, so a huge number under one must not lose the game; no known key takes a number)."""
+    limit = sys.get_int_max_str_digits()  # 0: no limit
+    if not limit or len(text) - text.startswith("-") <= limit:
+        return int(text)
+    return float("-inf") if text.startswith("-") else float("inf")
 
 
 def _show_bytes(data: bytes) -> str:
