@@ -19,6 +19,7 @@ from termsnake.solvers.celltree import TreeSolver
 from termsnake.solvers.celltree.tiling import cuts_of
 from termsnake.solvers.deadends import LAST_FOOD_LAPS
 from termsnake.solvers.greedy import GreedySolver
+from termsnake.solvers.grid import ARROWS
 
 
 def _moves(level: Level, seed: int, name: str) -> tuple[Outcome | None, list[Direction]]:
@@ -127,6 +128,9 @@ def test_boards_two_cells_short_of_a_cycle_fill_all_but_two_cells_with_replan(se
     assert game.moves[:kept] == stalled[:kept] and len(game.moves) < len(stalled)
 
 
+ARROW_MOVES = {arrow: move for move, arrow in ARROWS.items()}
+
+
 def test_while_it_walks_to_a_food_no_safe_way_reaches_the_overlay_shows_that_way() -> None:
     # The two-short board above: after three laps without food best walks the shortest way to
     # the food in a hole; the overlay (c) showed replan's cycle, which never reaches it.
@@ -141,15 +145,9 @@ def test_while_it_walks_to_a_food_no_safe_way_reaches_the_overlay_shows_that_way
             for _ in range(board.size):
                 if at == game.food or at not in arrows:
                     break
-                at = board.step(
-                    at,
-                    {
-                        "^": Direction.UP,
-                        "v": Direction.DOWN,
-                        "<": Direction.LEFT,
-                        ">": Direction.RIGHT,
-                    }[arrows[at]],
-                )
+                nxt = board.step(at, ARROW_MOVES[arrows[at]])
+                assert nxt is not None
+                at = nxt
             assert at == game.food, f"at step {game.steps}"
             shown += 1
         game.step(solver.next_direction(game))
