@@ -54,12 +54,15 @@ class Gate:
                 ), None
             self._by_address[address] += 1
             self._address[who] = address
-            self._waiting[who] = SILENT
-            if len(self._waiting) <= self.max_waiting:
+            if len(self._waiting) < self.max_waiting:
+                self._waiting[who] = SILENT
                 return None, None
+            # Never the newcomer itself: if every place were held by a client that talked once
+            # and then stalled, newcomers would be turned away until the login timeout.
             least = min(self._waiting.values())
             oldest = next(w for w, got in self._waiting.items() if got == least)
             del self._waiting[oldest]
+            self._waiting[who] = SILENT
             return None, oldest
 
     def advance(self, who: Hashable, got: int) -> None:

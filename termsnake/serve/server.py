@@ -104,9 +104,9 @@ class Connection(asyncssh.SSHServer):
         loop = asyncio.get_running_loop()
         if isinstance(pushed_out, Connection) and pushed_out.conn is not None:
             loop.call_soon(pushed_out.conn.abort)  # waited longest of those got least far
-        if self.admitted:
-            rate = self.app.config.max_input_rate
-            _meter(conn, loop, rate, lambda: gate.advance(self, HEARD))
+        # Refused ones too: they may talk until they are cut off.
+        rate = self.app.config.max_input_rate
+        _meter(conn, loop, rate, lambda: gate.advance(self, HEARD))
         if self.refusal is not None and gate.crowded():
             loop.call_soon(conn.abort)  # a flood of refused connections: no word for each
             return

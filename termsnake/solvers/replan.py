@@ -200,20 +200,23 @@ class ReplanSolver:
                     return True
             # The same with a body along the cycle (the snake may not be on it yet).
             if head in where and n > 3:
-                behind = grid.index(cycle[(where[head] - 2) % n])
-                if self._rerouted(grid, behind, 3, target) is not None:
+                along = [grid.index(cycle[(where[head] - k) % n]) for k in range(3)]
+                if self._rerouted(grid, along, target) is not None:
                     return True
         return False
 
-    def _rerouted(self, grid: Grid, start: int, body: int, goal: int) -> list[int] | None:
-        """The cycle in order from ``start``, where a body ``body`` cells long has its tail,
-        changed at squares (``hampath.reroute``) to reach ``goal`` sooner, each hole still
-        switchable; None if no change does."""
+    def _rerouted(self, grid: Grid, body: list[int], goal: int) -> list[int] | None:
+        """The cycle from the tail of ``body`` (head first), changed at squares
+        (``hampath.reroute``) to reach ``goal`` sooner, each hole still switchable; None if no
+        change does, or the body is not one arc of the cycle (at the start of a game it may lie
+        on it in order with gaps, and the changes keep only the arc they are given)."""
         succ = self._ham.successors
-        order = [start]
+        order = [body[-1]]
         for _ in range(len(self._ham.cycle) - 1):
             order.append(succ[order[-1]])
-        new = reroute(grid, order, body, goal)
+        if order[: len(body)] != body[::-1]:
+            return None
+        new = reroute(grid, order, len(body), goal)
         return new if new is not None and switchable(grid, new, self._holes) else None
 
     def next_direction(self, game: Game) -> Direction:
@@ -288,7 +291,7 @@ class ReplanSolver:
             return
         body = [grid.index(p) for p in game.body]
         if on_cycle:
-            rerouted = self._rerouted(grid, body[-1], len(body), goal)
+            rerouted = self._rerouted(grid, body, goal)
             if rerouted is not None and self._ham.use_cycle(
                 game, tuple(grid.points[c] for c in rerouted)
             ):

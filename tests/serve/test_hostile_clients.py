@@ -186,6 +186,38 @@ def test_a_connection_sending_too_much_is_not_read_for_the_rest_of_the_second() 
     run(go())
 
 
+def test_a_refused_connection_is_metered_too(tmp_path: Path) -> None:
+    # helper-48: only admitted connections were; a refused one may talk for 5 s before it is
+    # cut off, and up to --max-sessions of them at once.
+    class Conn:
+        def __init__(self) -> None:
+            self.got = 0
+
+        def get_extra_info(self, name: str) -> tuple[str, int]:
+            return ("10.1.2.3", 5555)
+
+        def data_received(self, data: bytes) -> None:
+            self.got += len(data)
+
+        def close(self) -> None:
+            pass
+
+        def abort(self) -> None:
+            pass
+
+    async def go() -> None:
+        app = App(Config(scores=tmp_path / "scores.json", max_per_address=1))
+        Connection(app).connection_made(Conn())  # type: ignore[arg-type]
+        refused, conn = Connection(app), Conn()
+        refused.connection_made(conn)  # type: ignore[arg-type]
+        assert refused.refusal is not None
+        assert conn.data_received.__name__ == "metered"  # the hook, not the method
+        conn.data_received(b"x")
+        assert conn.got == 1
+
+    run(go())
+
+
 def test_the_private_hooks_these_limits_use_are_still_there() -> None:
     # asyncssh and blessed offer no public way to do these; if an upgrade renames one, the
     # limit would silently stop holding.

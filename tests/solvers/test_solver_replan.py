@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 from cycle_checks import invariant_problem
 from example_levels import EXAMPLES
@@ -335,3 +337,21 @@ def test_where_no_closure_is_found_the_cycle_is_changed_at_squares_instead() -> 
     fixed = Game(level, 1)
     assert play(fixed, create("hamilton")) is Outcome.WON
     assert game.steps < fixed.steps * 3 // 4
+
+
+def test_a_start_body_in_order_with_gaps_is_not_changed_as_if_it_were_one_arc() -> None:
+    # helper-48: the straight start body lies on the first cycle in order but not as one arc;
+    # the changes at squares took the cells after its tail for the body, and the food, 5 moves
+    # round the cycle, went 39 away.
+    game = Game(open_level(5, 8, 3), 0)
+    solver = ReplanSolver()
+    solver.setup(game)
+    grid = grid_of(game.board)
+    where = {grid.index(p): i for i, p in enumerate(solver.cycle)}
+    places = [where[grid.index(p)] for p in reversed(game.body)]
+    assert any((b - a) % len(where) != 1 for a, b in pairwise(places))
+    assert game.food is not None
+    ahead = (where[grid.index(game.food)] - where[grid.index(game.head)]) % len(where)
+    solver.next_direction(game)
+    now = [grid.index(p) for p in solver.cycle]
+    assert (now.index(grid.index(game.food)) - now.index(grid.index(game.head))) % len(now) <= ahead
