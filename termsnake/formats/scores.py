@@ -395,9 +395,15 @@ def _bounded(scores: dict[ScoreKey, ScoreEntry]) -> dict[ScoreKey, ScoreEntry]:
         boards.setdefault((key.level, key.size, key.length), []).append(key)
     out: dict[ScoreKey, ScoreEntry] = {}
     for keys in boards.values():
-        keys.sort(key=lambda k: (-scores[k].length, scores[k].steps, scores[k].date, k.player))
+        keys.sort(key=lambda k: (-scores[k].length, scores[k].steps, _when(scores[k]), k.player))
         out.update((k, scores[k]) for k in keys[:MAX_PLAYERS])
     return out
+
+
+def _when(entry: ScoreEntry) -> datetime:
+    """The entry's date as a moment (a date with no offset is taken as local time): dates
+    written with other offsets, as across a change of summer time, compare as times."""
+    return datetime.fromisoformat(entry.date).astimezone()
 
 
 def keep_score(

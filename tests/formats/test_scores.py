@@ -97,6 +97,21 @@ def test_each_board_keeps_its_best_players_only(tmp_path: Path) -> None:
     assert store.record(other, entry(1, 1)).new_best and store.best(other) == entry(1, 1)
 
 
+def test_players_as_good_as_the_last_kept_are_kept_in_time_order_across_offsets(
+    tmp_path: Path,
+) -> None:
+    # helper-48: dates were compared as text, and 10:30+02:00 (08:30 UTC) came after
+    # 09:00+00:00 (09:00 UTC).
+    path = tmp_path / "scores.json"
+    same = {ScoreKey.of("classic", 20, 10, 3, f"p{i}"): ScoreEntry(9, 9, False, 1,
+            "2026-11-21T09:00:00+00:00") for i in range(MAX_PLAYERS)}  # fmt: skip
+    early = ScoreKey.of("classic", 20, 10, 3, "early")
+    same[early] = ScoreEntry(9, 9, False, 1, "2026-11-21T10:30:00+02:00")
+    path.write_text(to_json(same), encoding="utf-8")
+    ScoreStore(path).record(KEY, entry(1, 1))  # a write: the table is bounded
+    assert early in parse(path.read_bytes())
+
+
 def test_the_file_round_trips() -> None:
     scores = {KEY: entry(12, 340), BOT: entry(200, 5000, won=True, seed=None)}
     text = to_json(scores)
