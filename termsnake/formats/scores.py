@@ -9,7 +9,7 @@ import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
@@ -401,9 +401,11 @@ def _bounded(scores: dict[ScoreKey, ScoreEntry]) -> dict[ScoreKey, ScoreEntry]:
 
 
 def _when(entry: ScoreEntry) -> datetime:
-    """The entry's date as a moment (a date with no offset is taken as local time): dates
-    written with other offsets, as across a change of summer time, compare as times."""
-    return datetime.fromisoformat(entry.date).astimezone()
+    """The entry's date as a moment, so that dates written with other offsets (across a change
+    of summer time) compare as times; one with no offset (edited by hand) is taken as UTC, as
+    turning it into local time fails at the ends of the calendar."""
+    when = datetime.fromisoformat(entry.date)
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
 
 
 def keep_score(

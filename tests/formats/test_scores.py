@@ -107,6 +107,9 @@ def test_players_as_good_as_the_last_kept_are_kept_in_time_order_across_offsets(
             "2026-11-21T09:00:00+00:00") for i in range(MAX_PLAYERS)}  # fmt: skip
     early = ScoreKey.of("classic", 20, 10, 3, "early")
     same[early] = ScoreEntry(9, 9, False, 1, "2026-11-21T10:30:00+02:00")
+    same[ScoreKey.of("classic", 20, 10, 3, "edge")] = ScoreEntry(
+        1, 1, False, 1, "0001-01-01T00:00:00"
+    )
     path.write_text(to_json(same), encoding="utf-8")
     ScoreStore(path).record(KEY, entry(1, 1))  # a write: the table is bounded
     assert early in parse(path.read_bytes())
