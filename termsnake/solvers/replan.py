@@ -296,13 +296,15 @@ class ReplanSolver:
                 game, tuple(grid.points[c] for c in rerouted)
             ):
                 self.found += 1
-                if len(path) >= self._ham.cycle_distance(head, goal):
+                now = self._ham.cycle_distance(head, goal)
+                if len(path) >= now:
                     self._retry = 1 << 62  # nothing to gain for this food any more
-                else:
-                    # Not a closure search now as well: one that must beat this cycle seldom
-                    # does, and costs more time than it saves moves (docs/tuning.md).
+                    return
+                if grid.board.size > self.lane_cells:
+                    # A lane or closure search to beat it as well pays on small boards only:
+                    # on bigger ones it costs more time than it saves moves (docs/tuning.md).
                     self._later(game)
-                return
+                    return
         free = len(self._ham.cycle) - len(body)
         tries = self._hole_sets(grid, body, goal)
         if grid.board.size <= self.lane_cells and self._lane_tries > 0:
