@@ -30,9 +30,10 @@ from termsnake.solvers.grid import Grid
 
 # Rounds of changes per call: each takes the change that brings the food nearest.
 ROUNDS = 4
-# Loop cells a round of splits may look at to join each loop back, per cell of the cycle: bounds
-# the time on big boards.
+# Loop cells a round of splits may look at to join each loop back: this many per cell of the
+# cycle, and at most MAX_WORK (the time a search may take on boards of thousands of cells).
 WORK_PER_CELL = 16
+MAX_WORK = 8000
 
 
 def reroute(grid: Grid, order: Sequence[int], body: int, goal: int) -> list[int] | None:
@@ -76,7 +77,7 @@ def _split_join(grid: Grid, order: list[int], body: int, goal: int) -> list[int]
     pos = {c: k for k, c in enumerate(order)}
     p = pos[goal]
     best: tuple[int, int, int, int, int, bool] = (p, -1, -1, -1, -1, False)
-    budget = WORK_PER_CELL * n
+    budget = min(WORK_PER_CELL * n, MAX_WORK)
     for i in range(body - 1, p):
         a, b = order[i], order[i + 1]
         for c in adj[b]:
