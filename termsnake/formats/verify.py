@@ -290,6 +290,5 @@ class _SeedCheck:
             index, want, got = max((m for m in self.mismatch if m is not None), key=lambda m: m[0])
             raise ReplayError(
                 f"food {index} at ({want.x}, {want.y}) is not what seed {shorten(str(self.seed))} "
-                "gives "
-                f"(({got.x}, {got.y}))"
+                f"gives (({got.x}, {got.y}))"
             )

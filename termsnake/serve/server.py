@@ -103,7 +103,7 @@ class Connection(asyncssh.SSHServer):
         self.admitted = self.refusal is None  # counted by the gate until it closes
         loop = asyncio.get_running_loop()
         if isinstance(pushed_out, Connection) and pushed_out.conn is not None:
-            loop.call_soon(pushed_out.conn.abort)  # waited longest of those got least far
+            loop.call_soon(pushed_out.conn.abort)  # waited longest of those that got least far
         # Refused ones too: they may talk until they are cut off.
         rate = self.app.config.max_input_rate
         _meter(conn, loop, rate, lambda: gate.advance(self, HEARD))
@@ -358,10 +358,11 @@ def _meter(
             second[:] = [now, 0]
         second[1] += len(data)
         received(data)
-        transport = getattr(conn, "_transport", None)
-        if second[1] > rate and transport is not None:
-            transport.pause_reading()
-            loop.call_at(second[0] + 1.0, _resume, transport)
+        if second[1] > rate:  # the transport is looked up only then: this runs at every read
+            transport = getattr(conn, "_transport", None)
+            if transport is not None:
+                transport.pause_reading()
+                loop.call_at(second[0] + 1.0, _resume, transport)
 
     setattr(conn, "data_received", metered)  # noqa: B010
 

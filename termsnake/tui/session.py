@@ -177,8 +177,8 @@ class Session:
                 if command is Command.PAUSE:
                     next_tick = self.clock() + 1 / self.speed
                 elif command in (Command.FASTER, Command.SLOWER):
-                    # A move due later than one at the new speed would be comes then: at 0.2
-                    # moves a second, `+` must not wait out the old 5 s.
+                    # The move already due comes no later than one at the new speed would:
+                    # at 0.2 moves a second, `+` must not wait out the old 5 s.
                     next_tick = min(next_tick, self.clock() + 1 / self.speed)
                 continue
             # Behind the clock, catch up, but no longer than a frame's worth of moves or of
