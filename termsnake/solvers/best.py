@@ -35,7 +35,7 @@ SAFE: Final[tuple[Callable[[], Solver], ...]] = (
 )
 # On boards of at most this many free cells replan's lanes beat the tree (docs/tuning.md), so
 # replan is tried first there.
-SMALL_BOARD: Final = 64
+SMALL_BOARD: Final = 80
 # Where replan has its lanes it beats the tree round a hole too, so hole-tree is left out on
 # boards of SMALL_BOARD to this many free cells (the tree refuses boards a cell short of a cycle,
 # so replan plays those); on smaller ones replan, tried first, plays every board it would take.

@@ -60,8 +60,8 @@ def test_small_boards_without_whole_2x2_blocks_are_played_with_the_rebuilt_cycle
 
 def test_walled_boards_no_2x2_grid_fits_are_played_by_the_tree_on_other_blocks() -> None:
     # A post one cell wide, off every grid of 2x2 blocks, on a board above SMALL_BOARD cells.
-    rows = ["." * 10] * 7
-    rows[2] = rows[3] = "...#......"
+    rows = ["." * 12] * 7
+    rows[2] = rows[3] = "...#........"
     level = Level(Board.from_rows(rows), (Point(0, 0),), Direction.RIGHT)
     assert level.board.size > SMALL_BOARD
     game = Game(level, seed=1)
