@@ -151,12 +151,14 @@ class ScoreEntry:
 
 @dataclass(frozen=True, slots=True)
 class RecordResult:
-    """What recording a result did: new best or not, the best before, whether it was saved."""
+    """What recording a result did: new best or not, the best before, whether it was saved,
+    and whether the player's row is in the file after it (not when a full board dropped it)."""
 
     new_best: bool
     previous: ScoreEntry | None
     saved: bool
     warnings: tuple[str, ...] = field(default=())
+    kept: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,6 +304,7 @@ class ScoreStore:
         """Keep ``entry`` if it beats the stored best; never raises for file-system trouble."""
         warnings: list[str] = []
         previous: ScoreEntry | None = None
+        kept = True
         try:
             with self._locked():
                 current = self.read()
@@ -324,6 +327,8 @@ class ScoreStore:
                     if new_best:
                         scores[key] = entry
                     scores = _bounded(scores)
+                    # A file from before the bound may hold the player's old row past it too.
+                    kept = key in scores
                     new_best = scores.get(key) is entry  # not if the board's table is full
                     self._write(scores)
         except _LockTimeout:
@@ -339,7 +344,7 @@ class ScoreStore:
                 previous = self.best(key)
             warnings.append(f"scores not saved: {_describe(e)}")
             return RecordResult(entry.beats(previous), previous, False, tuple(warnings))
-        return RecordResult(new_best, previous, True, tuple(warnings))
+        return RecordResult(new_best, previous, True, tuple(warnings), kept)
 
     def set_aside_unreadable(self) -> list[str]:
         """Move an unreadable scores file aside (under the lock); the warnings to show."""
@@ -422,6 +427,8 @@ def keep_score(
         return [f"new best! length {game.length} for {key.player} on {key.level}{saved}"], (
             result.warnings
         )
+    if not result.kept:  # the board's best players are all better: no row to speak of
+        return [], result.warnings
     best = entry if result.new_best else (result.previous or previous)
     if best is None:
         return [], result.warnings

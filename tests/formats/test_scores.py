@@ -13,6 +13,9 @@ from pathlib import Path
 import pytest
 
 from termsnake.commands import cli
+from termsnake.core.game import Game
+from termsnake.core.geometry import Direction
+from termsnake.core.level import open_level
 from termsnake.formats.scores import (
     FORMAT,
     MAX_PLAYERS,
@@ -20,6 +23,7 @@ from termsnake.formats.scores import (
     ScoreKey,
     ScoreStore,
     default_path,
+    keep_score,
     parse,
     to_json,
 )
@@ -95,6 +99,24 @@ def test_each_board_keeps_its_best_players_only(tmp_path: Path) -> None:
     assert not result.new_best and store.best(late) is None
     other = ScoreKey.of("classic", 30, 10, 3, "late")  # another board has room
     assert store.record(other, entry(1, 1)).new_best and store.best(other) == entry(1, 1)
+
+
+def test_a_player_the_write_drops_is_not_told_a_best_so_far(tmp_path: Path) -> None:
+    # A file written before the bound held 150 players on a board: one outside the best 100
+    # who improved was told "best so far" from the row that same write had just dropped.
+    path = tmp_path / "scores.json"
+    rows = {ScoreKey.of("open-8x8", 8, 8, 3, f"p{i}"): entry(5, 100) for i in range(150)}
+    low = ScoreKey.of("open-8x8", 8, 8, 3, "low")
+    rows[low] = entry(3, 50)
+    path.write_text(to_json(rows), encoding="utf-8")
+    store = ScoreStore(path)
+    game = Game(open_level(8, 8, 3), seed=1)
+    for _ in range(3):
+        game.step(Direction.RIGHT)  # length 3 in 3 steps: beats its own row, not the others
+    game.quit()
+    lines, warnings = keep_score(store, low, game, store.best(low))
+    assert low not in parse(path.read_bytes())
+    assert lines == [] and warnings == ()
 
 
 def test_players_as_good_as_the_last_kept_are_kept_in_time_order_across_offsets(
