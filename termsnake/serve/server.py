@@ -170,7 +170,7 @@ class Channel(asyncssh.SSHServerSession[bytes]):
         self.app = app
         self.conn = conn
         self.chan: asyncssh.SSHServerChannel[bytes] | None = None
-        self.size: tuple[int, int] | None = None
+        self.size: tuple[int, int] | None = None  # the last the client gave (from its pty)
         self.term: ChannelTerminal | None = None
         self.loop = asyncio.get_running_loop()
         # Frames handed over by the visit's thread and not yet written: under load the loop
@@ -232,21 +232,21 @@ class Channel(asyncssh.SSHServerSession[bytes]):
             self.chan.resume_reading()
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
-        # Each wake draws the screen whole: a storm of window changes (thousands a second)
-        # wakes the game once per RESIZE_SETTLE, with the last size.
+        # A new size draws the screen whole on any draw (a key's, a move's): the visit gets
+        # one per RESIZE_SETTLE, the last, however many changes and keys come between.
         if self.term is None:
             if self.size is not None:  # after the pty, before the shell: the size to start at
                 self.size = (width or 80, height or 24)
             return
-        self.term.resize(width, height, wake=False)
+        self.size = (width, height)
         if not self.resizing:
             self.resizing = True
             self.loop.call_later(caps.RESIZE_SETTLE, self._resized)
 
     def _resized(self) -> None:
         self.resizing = False
-        if self.term is not None:
-            self.term.wake()
+        if self.term is not None and self.size is not None:
+            self.term.resize(*self.size)
 
     def eof_received(self) -> bool:
         # Half-open: the keys sent before the EOF are still read and answered (``printf q |

@@ -133,11 +133,10 @@ class ChannelTerminal(TypedAhead):
             self._ready.notify_all()
             return kept
 
-    def resize(self, width: int, height: int, *, wake: bool = True) -> None:
-        """The client's window changed (with ``wake``, the screen is drawn again at once)."""
+    def resize(self, width: int, height: int) -> None:
+        """The client's window changed: the screen is drawn again at once."""
         self._size = window(width, height)
-        if wake:
-            self.wake()
+        self.wake()
 
     def wake(self) -> None:
         """Cut short a wait for a key (or the next one, if none is under way): ``check`` runs

@@ -21,6 +21,8 @@ from termsnake.core.level import open_level, with_length
 from termsnake.serve.server import App, Channel, Config, Connection, _meter
 from termsnake.serve.visit import set_up
 
+CLEAR = b"\x1b[2J"  # how every whole redraw begins (after the cursor's move home)
+
 
 def run(coro: object) -> None:
     asyncio.run(coro)  # type: ignore[arg-type]
@@ -126,6 +128,36 @@ def test_a_storm_of_window_changes_wakes_the_game_once_per_settle(tmp_path: Path
         assert term.wakes == 2 and term.size == (80, 24)
 
     run(go())
+
+
+@pytest.mark.parametrize("where", ["lobby", "game"])
+def test_window_changes_with_a_key_after_each_are_drawn_at_most_20_times_a_second(
+    tmp_path: Path, where: str
+) -> None:
+    # The new size was the terminal's at once, so a key right after a window change drew the
+    # screen whole at that size: resize and key pairs got a redraw each, not one per settle.
+    async def go(s: Server) -> None:
+        async with await connect(s.port, "rex") as conn:
+            p = await player(conn)
+            await p.wait_for("hello, rex")
+            if where == "game":
+                await p.keys(b"\r\r")  # Play a level: classic, waiting for a direction key
+                await p.wait_for("a direction key starts")
+            await p.pump(0.3)
+            before, started = p.received.count(CLEAR), time.monotonic()
+            for i in range(150):
+                p.process.change_terminal_size(60 + i, 24)  # each settle finds a new size
+                p.process.stdin.write(b"x")  # a key no screen takes: only a redraw
+                await asyncio.sleep(0.005)
+            seen = -1
+            while seen != len(p.received):  # read until the redraws stop coming
+                seen = len(p.received)
+                await p.pump(0.3)
+            redraws = p.received.count(CLEAR) - before
+            assert 2 <= redraws <= 20 * (time.monotonic() - started) + 1
+
+    with running(tmp_path) as s:
+        run(go(s))
 
 
 def test_a_window_change_before_the_shell_sets_the_size_the_visit_starts_at(
