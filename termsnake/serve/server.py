@@ -13,7 +13,6 @@ import logging
 import signal
 import threading
 import traceback
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
@@ -26,6 +25,7 @@ from termsnake.formats.scores import ScoreStore
 from termsnake.serve import limits as caps  # "limits" is also a Config field
 from termsnake.serve.gate import AUTHENTICATING, HEARD, Gate
 from termsnake.serve.hub import Hub
+from termsnake.serve.rates import meter
 from termsnake.serve.terminal import ChannelOutput, ChannelTerminal, Closed
 from termsnake.serve.visit import Idle, Limits, TimeUp, Visit
 
@@ -106,7 +106,7 @@ class Connection(asyncssh.SSHServer):
             loop.call_soon(pushed_out.conn.abort)  # waited longest of those that got least far
         # Refused ones too: they may talk until they are cut off.
         rate = self.app.config.max_input_rate
-        _meter(conn, loop, rate, lambda: gate.advance(self, HEARD))
+        meter(conn, loop, rate, lambda: gate.advance(self, HEARD))
         if self.refusal is not None and gate.crowded():
             loop.call_soon(conn.abort)  # a flood of refused connections: no word for each
             return
@@ -336,40 +336,6 @@ class Channel(asyncssh.SSHServerSession[bytes]):
             self.loop.call_later(
                 min(caps.REFUSED_GRACE, self.app.config.login_timeout), self.conn.conn.close
             )
-
-
-def _meter(
-    conn: asyncssh.SSHServerConnection,
-    loop: asyncio.AbstractEventLoop,
-    rate: int,
-    heard: Callable[[], None],
-) -> None:
-    """Call ``heard`` when the client's first bytes arrive, and stop reading it for the rest
-    of a second once it has sent ``rate`` bytes in it (the transport looks its protocol's
-    ``data_received`` up at each read, so a hook set on the connection is called)."""
-    received = conn.data_received
-    second = [0.0, 0]  # when the second began, and the bytes sent in it
-
-    def metered(data: bytes) -> None:
-        if second[0] == 0.0:
-            heard()
-        now = loop.time()
-        if now - second[0] >= 1.0:
-            second[:] = [now, 0]
-        second[1] += len(data)
-        received(data)
-        if second[1] > rate:  # the transport is looked up only then: this runs at every read
-            transport = getattr(conn, "_transport", None)
-            if transport is not None:
-                transport.pause_reading()
-                loop.call_at(second[0] + 1.0, _resume, transport)
-
-    setattr(conn, "data_received", metered)  # noqa: B010
-
-
-def _resume(transport: asyncio.BaseTransport) -> None:
-    if not transport.is_closing() and isinstance(transport, asyncio.ReadTransport):
-        transport.resume_reading()
 
 
 def _refuse_request(packet: object) -> bool:

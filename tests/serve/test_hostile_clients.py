@@ -18,7 +18,8 @@ from ssh_client import Player, Server, connect, player, running
 
 from termsnake.core.game import Game
 from termsnake.core.level import open_level, with_length
-from termsnake.serve.server import App, Channel, Config, Connection, _meter
+from termsnake.serve.rates import meter
+from termsnake.serve.server import App, Channel, Config, Connection
 from termsnake.serve.visit import set_up
 
 CLEAR = b"\x1b[2J"  # how every whole redraw begins (after the cursor's move home)
@@ -205,7 +206,7 @@ def test_a_connection_sending_too_much_is_not_read_for_the_rest_of_the_second() 
     async def go() -> None:
         conn, heard = Conn(), []
         loop = asyncio.get_running_loop()
-        _meter(conn, loop, 50_000, lambda: heard.append(True))  # type: ignore[arg-type]
+        meter(conn, loop, 50_000, lambda: heard.append(True))  # type: ignore[arg-type]
         conn.data_received(b"x" * 1000)
         assert heard == [True] and conn._transport.paused == 0
         while conn.got <= 50_000:
