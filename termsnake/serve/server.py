@@ -41,6 +41,7 @@ MACS: Final = (
     "hmac-sha2-512",
 )  # fmt: skip
 NO_PTY: Final = "termsnake needs a terminal: connect with ssh -t (and no command)\r\n"
+SHUTTING_DOWN: Final = "the server is shutting down; your game was scored"
 
 
 @dataclass
@@ -70,6 +71,7 @@ class App:
         self.hub = Hub(ScoreStore(config.scores))
         self.visits: set[Visit] = set()
         self.threads: set[threading.Thread] = set()
+        self.channels: set[Channel] = set()  # those whose visit began, until they close
         self.lock = threading.Lock()
 
     def stop_all(self) -> None:
@@ -216,6 +218,7 @@ class Channel(asyncssh.SSHServerSession[bytes]):
         thread = threading.Thread(target=self._visit, args=(out,), daemon=True)
         with self.app.lock:
             self.app.threads.add(thread)
+        self.app.channels.add(self)
         thread.start()
 
     def data_received(self, data: bytes, datatype: int | None) -> None:
@@ -258,6 +261,7 @@ class Channel(asyncssh.SSHServerSession[bytes]):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.lost = True
+        self.app.channels.discard(self)
         if self.term is not None:
             self.term.close()
 
@@ -306,11 +310,13 @@ class Channel(asyncssh.SSHServerSession[bytes]):
             most = _span(self.app.config.limits.max_time)
             status, farewell = 1, f"this server ends a visit after {most}; your game was scored"
         except Terminated:
-            status, farewell = 1, "the server is shutting down; your game was scored"
+            status, farewell = 1, SHUTTING_DOWN
         except Closed:
-            if out.behind():  # the client reads nothing: drop what it left unread and go
+            # At shutdown a client behind on its output is still told, after what it has not
+            # read; the server waits for that only while it reads (_farewells).
+            status, farewell = 1, SHUTTING_DOWN if out.ending else ""
+            if out.behind() and not out.ending:  # it reads nothing: drop what it left unread
                 self.loop.call_soon_threadsafe(self._abort)
-            status, farewell = 1, ""
         except Exception:
             log.error("a session of %s failed:\n%s", name, traceback.format_exc())
             status, farewell = 1, "termsnake hit an error and ends this session (it is logged)"
@@ -397,5 +403,24 @@ async def serve(config: Config, ready: asyncio.Event | None = None) -> None:
     deadline = loop.time() + 5
     while app.threads and loop.time() < deadline:
         await asyncio.sleep(0.05)
-    await asyncio.sleep(0.1)  # let the farewells reach the clients
+    await _farewells(app, deadline)
     print("termsnake serve: stopped", flush=True)
+
+
+async def _farewells(app: App, deadline: float) -> None:
+    """Let the farewells reach the clients: until ``deadline``, wait while a client has output
+    it has not read and has read some within SHUTDOWN_STALL (one that reads nothing is not
+    waited for)."""
+    loop = asyncio.get_running_loop()
+    await asyncio.sleep(0.1)  # the visits' last writes are handed to the loop
+    seen: dict[Channel, tuple[int, float]] = {}  # what each had unsent, and when it last read
+    while loop.time() < deadline:
+        now, reading = loop.time(), False
+        for channel in list(app.channels):
+            unsent = channel._unsent()
+            before, read_at = seen.get(channel, (unsent + 1, now))
+            seen[channel] = (unsent, now if unsent < before else read_at)
+            reading |= unsent > 0 and now - seen[channel][1] < caps.SHUTDOWN_STALL
+        if not reading:
+            return
+        await asyncio.sleep(0.05)

@@ -12,6 +12,7 @@ import struct
 import time
 from pathlib import Path
 
+import asyncssh
 import pytest
 from asyncssh.packet import String
 from ssh_client import Player, Server, connect, player, running
@@ -91,6 +92,44 @@ def test_at_sigterm_a_client_reading_nothing_has_its_game_scored_at_once(tmp_pat
         assert s.proc.returncode == 0
     scores = (tmp_path / "data" / "termsnake" / "serve" / "scores.json").read_text()
     assert '"player": "best"' in scores
+
+
+async def sip(p: Player, seconds: float) -> None:
+    """Read slowly for ``seconds``: a window's worth (the channel's) a quarter of a second."""
+    channel = p.process.stdout.channel
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        channel.resume_reading()
+        await p.pump(0.02)
+        channel.pause_reading()  # (asyncssh drops what waits here if the channel closes)
+        await asyncio.sleep(0.25)
+    channel.resume_reading()
+
+
+def test_at_sigterm_a_client_reading_slowly_is_still_told(tmp_path: Path) -> None:
+    # A client behind on its output got no farewell: the server exited as soon as the games
+    # were scored, with the farewell still waiting behind what the client had not read.
+    async def go(s: Server) -> None:
+        async with await connect(s.port, "sid") as conn:
+            p = await player(conn, (200, 60), window=512)
+            await watch_best(p, "sid")
+            await p.keys(b"+" * 25)  # more output than it reads: the game waits for it
+            p.process.stdout.channel.pause_reading()
+            await asyncio.sleep(1.5)
+            await sip(p, 1)
+            stopped = time.monotonic()
+            s.proc.send_signal(signal.SIGTERM)
+            await sip(p, 1)
+            with contextlib.suppress(asyncssh.Error, ConnectionError):  # the server has gone
+                while not p.process.stdout.at_eof() and time.monotonic() - stopped < 8:
+                    await p.pump(0.2)
+            assert b"the server is shutting down; your game was scored" in p.received
+            await asyncio.to_thread(s.proc.wait, 10)
+            assert time.monotonic() - stopped < 7
+
+    with running(tmp_path, "--max-unsent", "4000") as s:
+        run(go(s))
+        assert s.proc.returncode == 0
 
 
 def test_a_reset_after_a_burst_of_requests_writes_a_line_or_two_to_the_log(
