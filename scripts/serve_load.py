@@ -158,7 +158,8 @@ async def main(args: argparse.Namespace) -> None:
         env = {**os.environ, "XDG_DATA_HOME": home, "HOME": home}
         server = subprocess.Popen(
             [TERMSNAKE, "serve", "--port", "0", "--max-per-address", str(args.sessions + 10),
-             "--max-sessions", str(args.sessions + 10)],
+             "--max-sessions", str(args.sessions + 10),
+             "--max-connect-rate", str(args.sessions + args.churn + 10)],
             stdout=subprocess.PIPE, text=True, env=env,
         )  # fmt: skip
         try:

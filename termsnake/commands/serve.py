@@ -56,6 +56,11 @@ def add_parsers(sub: Subparsers) -> None:
         help="connections per address (default %(default)s)",
     )
     parser.add_argument(
+        "--max-connect-rate", type=cliargs.positive_int, default=limits.MAX_CONNECT_RATE,
+        metavar="N", help="new connections an address may open a minute (N at once, then one "
+        "every 60/N s); past it one is dropped before the key exchange (default %(default)s)",
+    )  # fmt: skip
+    parser.add_argument(
         "--idle", type=cliargs.seconds, default=limits.IDLE, metavar="SECONDS",
         help="disconnect a player who presses nothing this long where nothing moves "
         "(default %(default)s)",
@@ -118,6 +123,7 @@ def run(args: argparse.Namespace) -> int:
     config = server.Config(
         host=args.host, port=args.port, host_key=key, authorized_keys=authorized,
         max_sessions=args.max_sessions, max_per_address=args.max_per_address,
+        max_connect_rate=args.max_connect_rate,
         limits=Limits(idle=args.idle, max_time=args.max_time), stall=args.stall,
         max_unsent=args.max_unsent, login_timeout=args.login_timeout,
         max_input_rate=args.max_input_rate,

@@ -11,6 +11,9 @@ HOST: Final = "127.0.0.1"  # this machine only: every interface must be asked fo
 PORT: Final = 2222
 MAX_SESSIONS: Final = 64  # players at once (Gate)
 MAX_PER_ADDRESS: Final = 3  # connections from one address (Gate)
+# New connections from one address a minute (Arrivals): that many at once, then one every
+# 60/N s. Each costs the server a key exchange; a person reconnecting needs a few.
+MAX_CONNECT_RATE: Final = 30
 LOGIN_TIMEOUT: Final = 30.0  # seconds to log in and start a game
 IDLE: Final = 600.0  # seconds without a key where nothing moves (Visit)
 MAX_TIME: Final = 3 * 3600.0  # seconds a connection may last, whatever it does (Visit)
@@ -23,6 +26,7 @@ MAX_INPUT_RATE: Final = 96 * 1024
 
 # Fixed.
 SHUTDOWN_STALL: Final = 0.5  # seconds a client behind on its output may read nothing at SIGTERM
+CONNECT_ADDRESSES: Final = 16384  # addresses whose new connections are counted, at most
 REFUSED_GRACE: Final = 5.0  # seconds a refused client has to read why before it is cut off
 MAX_AUTH_TRIES: Final = 6  # keys a connection may offer that are not authorized (as OpenSSH)
 KEEPALIVE_INTERVAL: Final = 30  # seconds between keepalives to a silent client...

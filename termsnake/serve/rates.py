@@ -1,11 +1,50 @@
-"""How fast a client may send: its bytes a second, every SSH message counted."""
+"""How fast a client may come and send: new connections from its address a minute, and its
+bytes a second, every SSH message counted."""
 
 from __future__ import annotations
 
 import asyncio
+from collections import OrderedDict
 from collections.abc import Callable
 
 import asyncssh
+
+from termsnake.serve.limits import CONNECT_ADDRESSES
+
+MINUTE = 60.0
+
+
+class Arrivals:
+    """New connections from each address: a bucket of ``per_minute`` that fills again at that
+    many a minute. A connection with none left is dropped before its key exchange, which costs
+    the server far more than the client; a person reconnecting never comes near it."""
+
+    def __init__(self, per_minute: int, most: int = CONNECT_ADDRESSES) -> None:
+        self.burst = float(per_minute)
+        self.refill = per_minute / MINUTE  # a second
+        self.most = most
+        # The addresses seen, least recently first: how much each has left, and when.
+        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
+
+    def __len__(self) -> int:
+        """Addresses remembered."""
+        return len(self._buckets)
+
+    def allow(self, address: str, now: float) -> bool:
+        """Whether a new connection from ``address`` at ``now`` (seconds) may go on."""
+        left, at = self._buckets.pop(address, (self.burst, now))
+        left = min(self.burst, left + (now - at) * self.refill)
+        allowed = left >= 1.0
+        self._buckets[address] = (left - allowed, now)
+        # One untouched for a minute is full again, as if never seen: forgotten. Past ``most``
+        # the least recent goes too, so that connections from many addresses cannot fill the
+        # memory (its count starts again).
+        while True:
+            _, oldest = next(iter(self._buckets.values()))
+            if len(self._buckets) <= self.most and now - oldest < MINUTE:
+                break
+            self._buckets.popitem(last=False)
+        return allowed
 
 
 def meter(

@@ -2,7 +2,8 @@
 
 Only interactive shells with a pty get in; exec, subsystems (sftp), forwarding and X11 are
 refused. Each limit a client controls is bounded here: connections in all and per address
-(Gate), login time, keepalives, unread output (ChannelOutput), pending input and window size
+(Gate), new connections an address opens a minute and bytes a connection sends a second
+(rates), login time, keepalives, unread output (ChannelOutput), pending input and window size
 (ChannelTerminal), time without a key (Visit); their values are all in ``termsnake.serve.limits``.
 """
 
@@ -25,7 +26,7 @@ from termsnake.formats.scores import ScoreStore
 from termsnake.serve import limits as caps  # "limits" is also a Config field
 from termsnake.serve.gate import AUTHENTICATING, HEARD, Gate
 from termsnake.serve.hub import Hub
-from termsnake.serve.rates import meter
+from termsnake.serve.rates import Arrivals, meter
 from termsnake.serve.terminal import ChannelOutput, ChannelTerminal, Closed
 from termsnake.serve.visit import Idle, Limits, TimeUp, Visit
 
@@ -54,6 +55,7 @@ class Config:
     authorized_keys: asyncssh.SSHAuthorizedKeys | None = None
     max_sessions: int = caps.MAX_SESSIONS
     max_per_address: int = caps.MAX_PER_ADDRESS
+    max_connect_rate: int = caps.MAX_CONNECT_RATE
     limits: Limits = field(default_factory=Limits)
     login_timeout: float = caps.LOGIN_TIMEOUT
     stall: float = caps.STALL
@@ -68,6 +70,7 @@ class App:
     def __init__(self, config: Config) -> None:
         self.config = config
         self.gate = Gate(config.max_sessions, config.max_per_address)
+        self.arrivals = Arrivals(config.max_connect_rate)
         self.hub = Hub(ScoreStore(config.scores))
         self.visits: set[Visit] = set()
         self.threads: set[threading.Thread] = set()
@@ -90,6 +93,7 @@ class Connection(asyncssh.SSHServer):
         self.address = ""
         self.refusal: str | None = None
         self.admitted = False
+        self.dropped = False  # unanswered, the gate never asked
         self.failed_keys = 0
         self.username = "player"
         self.conn: asyncssh.SSHServerConnection | None = None
@@ -100,10 +104,16 @@ class Connection(asyncssh.SSHServer):
         peer = conn.get_extra_info("peername")
         self.address = str(peer[0]) if peer else "?"
         self.conn = conn
+        loop = asyncio.get_running_loop()
+        if not self.app.arrivals.allow(self.address, loop.time()):
+            # Before the key exchange, which is what an address opening connection after
+            # connection makes the server pay for; not a word, which would cost as much.
+            self.dropped = True
+            loop.call_soon(conn.abort)
+            return
         gate = self.app.gate
         self.refusal, pushed_out = gate.admit(self, self.address)
         self.admitted = self.refusal is None  # counted by the gate until it closes
-        loop = asyncio.get_running_loop()
         if isinstance(pushed_out, Connection) and pushed_out.conn is not None:
             loop.call_soon(pushed_out.conn.abort)  # waited longest of those that got least far
         # Refused ones too: they may talk until they are cut off.
@@ -123,7 +133,7 @@ class Connection(asyncssh.SSHServer):
             self.timer.cancel()
         if self.admitted:
             self.app.gate.release(self)
-        else:
+        elif not self.dropped:
             self.app.gate.release_refused()
 
     def start(self) -> str | None:

@@ -251,6 +251,33 @@ def test_a_refused_connection_is_metered_too(tmp_path: Path) -> None:
     run(go())
 
 
+def test_a_connection_dropped_for_its_rate_is_not_counted_as_refused(tmp_path: Path) -> None:
+    # Dropped before the gate saw it: its end must not take a refusal off the gate's count.
+    class Conn:
+        def get_extra_info(self, name: str) -> tuple[str, int]:
+            return ("10.1.2.3", 5555)
+
+        def data_received(self, data: bytes) -> None:
+            pass
+
+        def close(self) -> None:
+            pass
+
+        def abort(self) -> None:
+            pass
+
+    async def go() -> None:
+        app = App(Config(scores=tmp_path / "scores.json", max_connect_rate=1))
+        Connection(app).connection_made(Conn())  # type: ignore[arg-type]
+        dropped = Connection(app)
+        dropped.connection_made(Conn())  # type: ignore[arg-type]
+        assert dropped.dropped and app.gate.total == 1
+        dropped.connection_lost(None)
+        assert app.gate.refused == 0 and app.gate.total == 1
+
+    run(go())
+
+
 def test_the_private_hooks_these_limits_use_are_still_there() -> None:
     # asyncssh and blessed offer no public way to do these; if an upgrade renames one, the
     # limit would silently stop holding.
@@ -294,6 +321,50 @@ def test_silent_connections_from_many_addresses_do_not_keep_a_player_out(
                 writer.close()
 
     with running(tmp_path, "--max-sessions", "3", "--max-per-address", "1") as s:
+        run(go(s))
+
+
+async def _probe(port: int) -> tuple[bytes, bool]:
+    """A client's version sent to the server (its KEXINIT, the key exchange's start, is
+    next): what comes back, and whether the server closed within 3 s."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(b"SSH-2.0-probe\r\n")
+    got = b""
+    try:
+        while chunk := await asyncio.wait_for(reader.read(4096), 3):
+            got += chunk
+        return got, True
+    except ConnectionError:
+        return got, True
+    except TimeoutError:
+        return got, False
+    finally:
+        writer.close()
+
+
+@pytest.mark.parametrize("limit", [None, 3], ids=["default", "max-connect-rate-3"])
+def test_an_address_opening_connection_after_connection_is_dropped_before_key_exchange(
+    tmp_path: Path, limit: int | None
+) -> None:
+    # One address could open connection after connection (each closed in turn, so that
+    # --max-per-address never saw many at once), and the server paid for a key exchange each.
+    async def go(s: Server) -> None:
+        for i in range(100 if limit is None else limit):  # far past the default, in a moment
+            if i < 3:
+                async with await connect(s.port, f"kit{i}"):  # logged in, then closed
+                    pass
+            else:
+                (await asyncio.open_connection("127.0.0.1", s.port))[1].close()
+        got, closed = await _probe(s.port)
+        assert closed and not got.partition(b"\r\n")[2]  # its version at most, no key exchange
+        with pytest.raises((asyncssh.Error, OSError)):
+            await connect(s.port, "kit")
+        async with await connect(s.port, "kit", local_addr=("127.0.4.1", 0)) as conn:
+            p = await player(conn)  # another address has its own count
+            await p.wait_for("hello, kit")
+
+    args = () if limit is None else ("--max-connect-rate", str(limit))
+    with running(tmp_path, *args) as s:
         run(go(s))
 
 

@@ -15,6 +15,7 @@ from termsnake.commands import cli
 from termsnake.serve.gate import AUTHENTICATING, HEARD, SILENT, Gate
 from termsnake.serve.hostkey import HostKeyError, load_or_create, read_authorized_keys
 from termsnake.serve.limits import MAX_COLUMNS, MAX_PENDING_INPUT, MAX_ROWS
+from termsnake.serve.rates import Arrivals
 from termsnake.serve.terminal import ChannelOutput, ChannelTerminal
 
 
@@ -136,6 +137,17 @@ def test_refused_connections_are_counted_until_they_close() -> None:
     assert not gate.crowded()
     gate.release(1)
     assert gate.admit(4, "a") == (None, None)
+
+
+def test_new_connections_from_an_address_take_from_a_bucket_that_fills_in_a_minute() -> None:
+    arrivals = Arrivals(per_minute=3, most=2)
+    assert [arrivals.allow("a", 0.0) for _ in range(4)] == [True, True, True, False]
+    assert arrivals.allow("b", 0.0)  # each address has its own
+    assert not arrivals.allow("a", 19.0)  # one comes back every 20 s
+    assert arrivals.allow("a", 21.0) and not arrivals.allow("a", 21.0)
+    assert arrivals.allow("c", 22.0) and len(arrivals) == 2  # past ``most``, b is forgotten
+    assert arrivals.allow("d", 100.0) and len(arrivals) == 1  # a minute untouched: as new
+    assert [arrivals.allow("a", 100.0) for _ in range(4)] == [True, True, True, False]
 
 
 def test_the_places_count_games_and_the_longest_waiting_is_let_go_for_a_newcomer() -> None:
