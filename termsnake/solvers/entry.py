@@ -1,5 +1,5 @@
-"""A way onto a Hamiltonian cycle for a body no cycle holds (a bent start, or a snake a person
-steered while a bot was paused): moves that reach a position whose body closes into a cycle.
+"""A way onto a Hamiltonian cycle for a body no cycle holds (a level's bent start, say): moves
+that reach a position whose body closes into a cycle.
 
 Following a fixed cycle from such a body may run into the body, and the roomiest move may eat
 its way into a pocket: a board with a cycle then killed ``hamilton`` (helper-41's fuzz). This

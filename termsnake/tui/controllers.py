@@ -154,7 +154,7 @@ class Controller(Protocol):
 
     who: str
 
-    def on_key(self, key: str, game: Game) -> Command | None: ...
+    def on_key(self, key: str, game: Game, *, paused: bool = False) -> Command | None: ...
 
     def next_direction(self, game: Game) -> Direction: ...
 
@@ -175,13 +175,18 @@ class KeyboardController:
         self.command_keys = command_keys
         self.queue = TurnQueue()
 
-    def on_key(self, key: str, game: Game) -> Command | None:
+    def on_key(self, key: str, game: Game, *, paused: bool = False) -> Command | None:
         """A direction key queues a turn (and steps once while paused); others are commands."""
         key = normalize_key(key)
         turn = self.direction_keys.get(key)
         if turn is not None:
-            if turn is self.queue.last(game.direction).opposite:
+            ahead = game.direction if paused else self.queue.last(game.direction)
+            if turn is ahead.opposite:
                 return None  # dropped: it must neither start the game nor step a paused one
+            if paused:
+                # The step goes the way pressed: turns queued before the pause would each be
+                # taken one key late.
+                self.queue.clear()
             self.queue.push(turn, game.direction)
             return Command.STEP
         return self.command_keys.get(key)
@@ -211,7 +216,7 @@ class AIController:
         self.keys.update(command_keys)
         self.keys.update(BOT_KEYS)
 
-    def on_key(self, key: str, game: Game) -> Command | None:
+    def on_key(self, key: str, game: Game, *, paused: bool = False) -> Command | None:
         """`n` or a direction key steps once while paused; `c` toggles the plan overlay."""
         return self.keys.get(normalize_key(key))
 

@@ -266,7 +266,8 @@ class Session:
             self.mode = self.after_help
             screen.invalidate()
             return None
-        command = self.controller.on_key(name, self.game)
+        paused = self.mode is Mode.PAUSED and allow_steps
+        command = self.controller.on_key(name, self.game, paused=paused)
         if self.mode is Mode.WAITING and command in (Command.STEP, Command.PAUSE):
             self.mode = Mode.RUNNING
             return Command.PAUSE  # the clock starts now

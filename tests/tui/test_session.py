@@ -375,3 +375,14 @@ def test_a_slower_speed_keeps_the_move_already_due(clock: FakeClock) -> None:
     s.run()
     assert s.speed < 10
     assert s.game.steps == 1  # the move due at 0.1 s came then
+
+
+def test_a_step_while_paused_goes_the_way_pressed_even_with_a_turn_queued_before_the_pause(
+    clock: FakeClock,
+) -> None:
+    # 'w' and space within one tick: each later step took the turn queued one key before.
+    keys = [(0.25, "w"), (0.26, " "), (1.0, "d"), (1.1, "s"), (1.2, "s"), (1.3, "a"), (2.0, "q")]
+    s = session(clock, keys, speed=10)
+    s.run()
+    assert s.game.outcome is Outcome.QUIT
+    assert "".join(m.value for m in s.game.moves) == "RRRDDL"
