@@ -79,8 +79,9 @@ KEY_PRESETS: Final[Mapping[str, KeyPreset]] = {
 }
 
 
-def help_lines(preset: KeyPreset, bot: bool) -> list[str]:
-    """The keys of a preset, for the help overlay."""
+def help_lines(preset: KeyPreset, bot: bool, *, plan: bool | None = None) -> list[str]:
+    """The keys of a preset, for the help overlay; ``plan``: whether `c` has a plan to show
+    (a bot's, by default; a replay has none)."""
 
     def keys_for(value: object, table: Mapping[str, object]) -> str:
         names = [
@@ -100,7 +101,7 @@ def help_lines(preset: KeyPreset, bot: bool) -> list[str]:
         f"{'speed':>6}  {keys_for(Command.FASTER, preset.commands)} faster, "
         f"{keys_for(Command.SLOWER, preset.commands)} slower"
     )
-    if bot:
+    if bot if plan is None else plan:
         lines.append(f"{'plan':>6}  c shows the bot's plan")
     lines.append(f"{'quit':>6}  {keys_for(Command.QUIT, preset.commands)}")
     lines += ["", "? or any key closes this help"]

@@ -169,7 +169,9 @@ def run(
             best=r.best,
             glyphs=glyphs,
             color=color,
-            help_text=help_lines(preset, bot=r.solver is not None),
+            help_text=help_lines(
+                preset, bot=r.solver is not None, plan=getattr(r.solver, "has_plan", None)
+            ),
             offer_again=again is not None,
         )
 

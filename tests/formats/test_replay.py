@@ -503,6 +503,30 @@ def test_the_command_plays_a_replay_back_in_a_terminal(tmp_path: Path) -> None:
     assert f"Moves ({replay.result.steps}): " in summary
 
 
+@pytest.mark.terminal
+def test_a_replays_help_offers_no_plan(tmp_path: Path) -> None:
+    # `c` shows nothing in a replay (it has the moves, no plan), yet the help offered it.
+    import pexpect
+
+    path = tmp_path / "won.json"
+    write_atomic(path, won_replay().to_json().encode())
+    child = pexpect.spawn(
+        command(), ["replay", str(path), "--speed", "1"], dimensions=(24, 80), encoding="utf-8"
+    )
+    try:
+        child.expect("replay of")
+        child.send("?")
+        child.expect("closes this help", timeout=30)
+        help_box = child.before
+        child.send("x")
+        child.send("q")
+        child.expect(pexpect.EOF, timeout=30)
+    finally:
+        child.close(force=True)
+    assert "pause" in help_box and "plan" not in help_box
+    assert child.exitstatus == 0
+
+
 @pytest.mark.parametrize(
     ("text", "why"),
     [
