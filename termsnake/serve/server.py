@@ -42,7 +42,8 @@ MACS: Final = (
     "hmac-sha2-512",
 )  # fmt: skip
 NO_PTY: Final = "termsnake needs a terminal: connect with ssh -t (and no command)\r\n"
-SHUTTING_DOWN: Final = "the server is shutting down; your game was scored"
+SHUTTING_DOWN: Final = "the server is shutting down"
+SCORED: Final = "; your game was scored"
 
 
 @dataclass
@@ -318,13 +319,13 @@ class Channel(asyncssh.SSHServerSession[bytes]):
             status, farewell = 1, "no key for a long while: disconnected"
         except TimeUp:
             most = _span(self.app.config.limits.max_time)
-            status, farewell = 1, f"this server ends a visit after {most}; your game was scored"
+            status, farewell = 1, f"this server ends a visit after {most}{scored(visit)}"
         except Terminated:
-            status, farewell = 1, SHUTTING_DOWN
+            status, farewell = 1, SHUTTING_DOWN + scored(visit)
         except Closed:
             # At shutdown a client behind on its output is still told, after what it has not
             # read; the server waits for that only while it reads (_farewells).
-            status, farewell = 1, SHUTTING_DOWN if out.ending else ""
+            status, farewell = 1, SHUTTING_DOWN + scored(visit) if out.ending else ""
             if out.behind() and not out.ending:  # it reads nothing: drop what it left unread
                 self.loop.call_soon_threadsafe(self._abort)
         except Exception:
@@ -356,6 +357,11 @@ class Channel(asyncssh.SSHServerSession[bytes]):
 
 def _refuse_request(packet: object) -> bool:
     return False
+
+
+def scored(visit: Visit) -> str:
+    """What a farewell adds for a visit that ended in a game, which was scored."""
+    return SCORED if visit.cut_short else ""
 
 
 def _span(seconds: float) -> str:

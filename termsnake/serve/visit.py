@@ -84,6 +84,7 @@ class Visit:
         self.session: Session | None = None
         self.idle_ok = True
         self.stopping: int | None = None
+        self.cut_short = False  # whether the visit ended in a game (scored), not in a menu
         self.started = time.monotonic()
         term.check = self._check
 
@@ -211,6 +212,9 @@ class Visit:
         self.session = session
         try:
             session.run()
+        except BaseException:
+            self.cut_short = True  # scored below: the farewell says so
+            raise
         finally:
             self.session = None
             self.term.last_key = time.monotonic()  # a summary's idleness counts from here
