@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from termsnake.core.game import Game
+from termsnake.core.speed import DEFAULT_SPEED
 from termsnake.formats.scores import ScoreStore
 
 MAX_NAME = 16
@@ -22,6 +23,8 @@ class Live:
     who: str
     level: str
     game: Game
+    speed: float = DEFAULT_SPEED
+    paused: bool = False
     # The pages drawn of this state, by terminal size: every watcher of that size shares one.
     pages: dict[tuple[int, int], list[str]] = field(default_factory=dict, compare=False)
 
@@ -60,14 +63,15 @@ class Hub:
             self._live[live_id] = Live(who, level, game.copy())
             return live_id
 
-    def publish(self, live_id: int, game: Game) -> None:
-        """The game moved: watchers see the new state, and are woken to draw it."""
+    def publish(self, live_id: int, game: Game, speed: float, paused: bool) -> None:
+        """The game moved, or its speed or pause changed: watchers see the new state, and are
+        woken to draw it."""
         copy = game.copy()
         with self._lock:
             live = self._live.get(live_id)
             if live is None:
                 return
-            self._live[live_id] = Live(live.who, live.level, copy)
+            self._live[live_id] = Live(live.who, live.level, copy, speed, paused)
             wake = list(self._watchers.get(live_id, ()))
         for w in wake:
             w()

@@ -207,7 +207,7 @@ class Visit:
             mode=Mode.WAITING if bot is None else Mode.RUNNING,
             color=self.term.number_of_colors >= 8, stream=self.out, max_speed=limits.MAX_SPEED,
             help_text=help_lines(KEY_PRESETS["default"], bot=bot is not None),
-            on_step=lambda g: self.hub.publish(live, g),
+            on_change=lambda s: self.hub.publish(live, s.game, s.speed, s.paused),
         )  # fmt: skip
         self.session = session
         try:
@@ -251,7 +251,8 @@ class Visit:
     def follow(self, live_id: int) -> None:
         """Draw another session's game each time it moves; q goes back."""
         self.screen.invalidate()
-        shown: tuple[Game | None, tuple[int, int]] = (None, (0, 0))
+        shown: Live | None = None
+        shown_size = (0, 0)
         self.hub.watch(live_id, self.term.wake)  # each move ends the wait for a key below
         # Not idle while watching, as while watching a bot: the game watched ends at its own
         # player's idle limit, and the visit at --max-time.
@@ -259,9 +260,10 @@ class Visit:
         try:
             while (live := self.hub.look(live_id)) is not None:
                 size = (self.term.width, self.term.height)
-                if (live.game, size) != shown:  # draw only what changed: a move or a resize
+                # Draw only what changed: each move, pause or speed is a new Live; or a resize.
+                if live is not shown or size != shown_size:
                     self.put(watched_page(live, size))
-                    shown = (live.game, size)
+                    shown, shown_size = live, size
                 key = self.key(WATCH_WAIT)
                 if key.lower() == "q" or key == "KEY_ESCAPE":  # a name: lower() would miss it
                     return
@@ -290,7 +292,13 @@ def watched_page(live: Live, size: tuple[int, int]) -> list[str]:
             # A watcher that keeps changing its size while the game stands still would fill
             # the cache without end: start it again (clear is one step for other threads).
             live.pages.clear()
-        hud = Hud(who=live.who, level=live.level, message="watching (q leaves)")
+        hud = Hud(
+            who=live.who,
+            level=live.level,
+            speed=live.speed,
+            paused=live.paused,
+            message="watching (q leaves)",
+        )
         cell_width = pick_cell_width(live.game, size[0])
         need = screen_size(live.game, cell_width)
         if not fits_in(need, size):  # as the player is told, but the game goes on

@@ -117,7 +117,8 @@ class Session:
     seconds_played: float = 0.0  # the snake moving (not waiting, paused or in the help)
     offer_again: bool = False  # the final board offers r: another game
     again: bool = False  # set when r dismissed the final board
-    on_step: Callable[[Game], None] | None = None
+    # Called after each move, and when the speed or the pause changes (watchers show both).
+    on_change: Callable[[Session], None] | None = None
     stream: Stream | None = None  # where frames go; stdout when None
     clock: Callable[[], float] = time.monotonic
     # Whether the board fits the terminal: if not, the screen is a plain message, not tiles.
@@ -215,6 +216,12 @@ class Session:
     def _running(self) -> bool:
         return self.mode is Mode.RUNNING and not self.game.over
 
+    @property
+    def paused(self) -> bool:
+        """Whether the status line says paused: paused, or in the help of a paused game."""
+        during_help = self.after_help if self.mode is Mode.HELP else None
+        return not self.game.over and Mode.PAUSED in (self.mode, during_help)
+
     def _frame(
         self, cell_width: int, size: tuple[int, int], message: str = ""
     ) -> tuple[list[str], tuple[int, int]]:
@@ -226,8 +233,7 @@ class Session:
             who=self.controller.who,
             level=self.level_name,
             speed=self.speed,
-            paused=not self.game.over
-            and Mode.PAUSED in (self.mode, self.after_help if self.mode is Mode.HELP else None),
+            paused=self.paused,
             message=message,
             best=self.best,
         )
@@ -253,14 +259,23 @@ class Session:
         if direction is None:
             return  # the bot broke down: the game is lost, and its cause says why
         self.game.step(direction)
-        if self.on_step is not None:
-            self.on_step(self.game)
+        if self.on_change is not None:
+            self.on_change(self)
 
     def _handle(
         self, key: blessed.keyboard.Keystroke, screen: Screen, *, allow_steps: bool
     ) -> Command | None:
         if not key:
             return None
+        status = (self.speed, self.paused)
+        command = self._command(key, screen, allow_steps=allow_steps)
+        if self.on_change is not None and (self.speed, self.paused) != status:
+            self.on_change(self)
+        return command
+
+    def _command(
+        self, key: blessed.keyboard.Keystroke, screen: Screen, *, allow_steps: bool
+    ) -> Command | None:
         name = key_name(key)
         if self.mode is Mode.HELP:  # any key closes the help; a started game stays paused
             self.mode = self.after_help

@@ -82,6 +82,27 @@ def test_watching_another_players_game_live_and_shared_scores(server: Server) ->
     run(go())
 
 
+def test_a_watcher_sees_the_players_speed_and_pause(server: Server) -> None:
+    # The watcher's status line said the default speed whatever the player chose, and never
+    # that the game was paused.
+    async def go() -> None:
+        async with await connect(server.port, "ike") as c1, await connect(server.port, "jo") as c2:
+            ike, jo = await play_and_watch(c1, c2, ("ike", "jo"))
+            await ike.keys(b"d")
+            await ike.keys(b"---")
+            await ike.wait_for("speed 4/s")
+            await jo.wait_for("speed 4/s")
+            await ike.keys(b" ")
+            await ike.wait_for("PAUSED")
+            await jo.wait_for("PAUSED  watching (q leaves)")
+            await ike.keys(b" ")
+            await jo.wait_for(lambda text: "PAUSED" not in text)
+            await ike.keys(b"q")
+            await jo.keys(b"q")
+
+    run(go())
+
+
 def test_a_watcher_who_resizes_sees_the_whole_board_again(server: Server) -> None:
     async def go() -> None:
         async with await connect(server.port, "fay") as c1, await connect(server.port, "gus") as c2:

@@ -37,7 +37,7 @@ def test_a_move_wakes_the_watchers_and_the_end_too(tmp_path: Path) -> None:
     hub.watch(live_id, lambda: woken.append("a"))
     hub.watch(live_id, lambda: woken.append("b"))
     game.step(Direction.RIGHT)
-    hub.publish(live_id, game)
+    hub.publish(live_id, game, 8, False)
     assert sorted(woken) == ["a", "b"]
     hub.end(live_id)
     assert len(woken) == 4 and hub.look(live_id) is None
@@ -53,7 +53,7 @@ def test_watchers_of_one_size_share_the_page_of_each_state(tmp_path: Path) -> No
     assert watched_page(live, (80, 24)) is page and "watching (q leaves)" in page[-1]
     assert all(len(line) <= 30 for line in watched_page(live, (30, 10)))
     game.step(Direction.RIGHT)
-    hub.publish(live_id, game)
+    hub.publish(live_id, game, 8, False)
     moved = hub.look(live_id)
     assert moved is not None and watched_page(moved, (80, 24)) != page
 
