@@ -39,7 +39,11 @@ def add_parsers(sub: Subparsers) -> None:
         default=limits.PORT,
         help="port (default %(default)s; 0: any free one)",
     )
-    parser.add_argument("--host-key", metavar="PATH", help="a private host key to use")
+    parser.add_argument(
+        "--host-key",
+        metavar="PATH",
+        help="a private host key to use (made there if missing, and said)",
+    )
     parser.add_argument(
         "--authorized-keys", metavar="FILE", help="admit only these public keys (default: anyone)"
     )

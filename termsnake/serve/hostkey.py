@@ -4,6 +4,7 @@ pipes or devices), with one-line errors."""
 
 from __future__ import annotations
 
+import logging
 import re
 import warnings
 from collections.abc import Iterator
@@ -15,7 +16,7 @@ import asyncssh
 
 from termsnake.formats.fileio import TooLarge, read_capped, write_atomic
 from termsnake.formats.places import data_dir
-from termsnake.formats.text import shorten
+from termsnake.formats.text import printable, shorten
 
 KEY_NAME: Final = "ssh_host_ed25519_key"
 MAX_KEY_BYTES: Final = 64 * 1024  # far above any private key asyncssh reads
@@ -39,6 +40,11 @@ def load_or_create(path: Path) -> asyncssh.SSHKey:
             path.parent.mkdir(parents=True, exist_ok=True)
             key = asyncssh.generate_private_key("ssh-ed25519")
             write_atomic(path, key.export_private_key(), mode=0o600)
+            # Said, so that a mistyped --host-key is seen (clients would meet a new key).
+            fingerprint = key.get_fingerprint()
+            logging.getLogger("termsnake.serve").info(
+                "made a new host key at %s (%s)", printable(str(path)), fingerprint
+            )
             return key
         data = _read(path, MAX_KEY_BYTES, "a private key")
         with _quiet_patterns():

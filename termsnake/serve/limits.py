@@ -39,3 +39,11 @@ MAX_COLUMNS: Final = 1000  # a client's window is taken as at most this wide...
 MAX_ROWS: Final = 500  # ...and this high, whatever it says
 RESIZE_SETTLE: Final = 0.05  # seconds a window change waits for more before the redraw
 # Refused connections still open beyond max_sessions (Gate.crowded) are dropped unanswered.
+
+
+def span(seconds: float) -> str:
+    """A time limit as a person reads it: ``3 h``, ``90 min``, ``4 s``."""
+    for unit, size in (("h", 3600), ("min", 60)):
+        if seconds >= size and seconds % size == 0:
+            return f"{seconds / size:g} {unit}"
+    return f"{seconds:g} s"

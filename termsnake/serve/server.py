@@ -10,8 +10,10 @@ refused. Each limit a client controls is bounded here: connections in all and pe
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import logging
 import signal
+import socket
 import threading
 import traceback
 from dataclasses import dataclass, field
@@ -318,7 +320,7 @@ class Channel(asyncssh.SSHServerSession[bytes]):
         except Idle:
             status, farewell = 1, "no key for a long while: disconnected"
         except TimeUp:
-            most = _span(self.app.config.limits.max_time)
+            most = caps.span(self.app.config.limits.max_time)
             status, farewell = 1, f"this server ends a visit after {most}{scored(visit)}"
         except Terminated:
             status, farewell = 1, SHUTTING_DOWN + scored(visit)
@@ -364,12 +366,14 @@ def scored(visit: Visit) -> str:
     return SCORED if visit.cut_short else ""
 
 
-def _span(seconds: float) -> str:
-    """A time limit as a person reads it: ``3 h``, ``90 min``, ``4 s``."""
-    for unit, size in (("h", 3600), ("min", 60)):
-        if seconds >= size and seconds % size == 0:
-            return f"{seconds / size:g} {unit}"
-    return f"{seconds:g} s"
+def reached_at(host: str) -> str:
+    """The host a client names to connect: this machine's name where the server listens on
+    every address (0.0.0.0, ::), which no client can connect to."""
+    try:
+        unspecified = ipaddress.ip_address(host).is_unspecified
+    except ValueError:  # a host name
+        unspecified = host == ""
+    return socket.gethostname() if unspecified else host
 
 
 async def serve(config: Config, ready: asyncio.Event | None = None) -> None:
@@ -400,7 +404,7 @@ async def serve(config: Config, ready: asyncio.Event | None = None) -> None:
     port = sockets[0].getsockname()[1] if sockets else config.port
     print(
         f"termsnake serve: listening on {config.host}:{port}; "
-        f"connect with: ssh -p {port} NAME@{config.host}",
+        f"connect with: ssh -p {port} NAME@{reached_at(config.host)}",
         flush=True,
     )
     # A plain handler and a look every 0.2 s, not loop.add_signal_handler: under load the

@@ -4,7 +4,9 @@ options said in one line, window sizes clamped, refused connections counted."""
 
 from __future__ import annotations
 
+import logging
 import os
+import socket
 import stat
 from pathlib import Path
 
@@ -16,14 +18,20 @@ from termsnake.serve.gate import AUTHENTICATING, HEARD, SILENT, Gate
 from termsnake.serve.hostkey import HostKeyError, load_or_create, read_authorized_keys
 from termsnake.serve.limits import MAX_COLUMNS, MAX_PENDING_INPUT, MAX_ROWS
 from termsnake.serve.rates import Arrivals
+from termsnake.serve.server import reached_at
 from termsnake.serve.terminal import ChannelOutput, ChannelTerminal
 
 
-def test_a_new_host_key_is_private_and_a_link_to_it_stays(tmp_path: Path) -> None:
+def test_a_new_host_key_is_private_and_a_link_to_it_stays(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     link = tmp_path / "key"
     link.symlink_to(tmp_path / "keys" / "host")  # points nowhere yet
     (tmp_path / "keys").mkdir()
-    key = load_or_create(link)
+    with caplog.at_level(logging.INFO, logger="termsnake.serve"):
+        key = load_or_create(link)
+    # Said with its fingerprint: a mistyped --host-key made a new key without a word.
+    assert caplog.messages == [f"made a new host key at {link} ({key.get_fingerprint()})"]
     assert link.is_symlink()
     target = tmp_path / "keys" / "host"
     assert stat.S_IMODE(target.stat().st_mode) == 0o600
@@ -178,3 +186,14 @@ def test_a_newcomer_pushes_out_the_longest_waiting_of_those_got_least_far() -> N
     # once and then stalled kept every newcomer out until the login timeout.
     assert gate.admit(6, "10.0.0.6") == (None, 2)  # the longest waiting of those heard
     assert gate.start(6) is None and gate.start(1) is None and gate.start(5) is None
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "::", ""])
+def test_a_server_on_every_address_says_to_connect_to_this_machines_name(host: str) -> None:
+    # It said "ssh -p 2222 NAME@0.0.0.0", which reaches no server.
+    assert reached_at(host) == socket.gethostname()
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "::1", "192.0.2.7", "snake.example.org"])
+def test_a_server_on_one_address_says_that_address(host: str) -> None:
+    assert reached_at(host) == host
