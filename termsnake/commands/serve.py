@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
     logging.getLogger("asyncio").setLevel(logging.ERROR)
     try:
         path = Path(args.host_key) if args.host_key else hostkey.default_path()
-        key = hostkey.load_or_create(path)
+        key, made = hostkey.load_or_create(path)
     except hostkey.HostKeyError as e:
         print(f"termsnake serve: host key {printable(f'{path}: {e}')}", file=sys.stderr)
         return EXIT_USAGE
@@ -131,6 +131,9 @@ def run(args: argparse.Namespace) -> int:
         limits=Limits(idle=args.idle, max_time=args.max_time), stall=args.stall,
         max_unsent=args.max_unsent, login_timeout=args.login_timeout,
         max_input_rate=args.max_input_rate,
+        # Said, so that a mistyped --host-key is seen: clients would meet a new key.
+        notes=(f"made a new host key at {printable(str(path))} ({key.get_fingerprint()})",)
+        if made else (),
     )  # fmt: skip
     try:
         asyncio.run(server.serve(config))

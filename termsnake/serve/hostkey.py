@@ -4,7 +4,6 @@ pipes or devices), with one-line errors."""
 
 from __future__ import annotations
 
-import logging
 import re
 import warnings
 from collections.abc import Iterator
@@ -16,7 +15,7 @@ import asyncssh
 
 from termsnake.formats.fileio import TooLarge, read_capped, write_atomic
 from termsnake.formats.places import data_dir
-from termsnake.formats.text import printable, shorten
+from termsnake.formats.text import shorten
 
 KEY_NAME: Final = "ssh_host_ed25519_key"
 MAX_KEY_BYTES: Final = 64 * 1024  # far above any private key asyncssh reads
@@ -32,23 +31,19 @@ def default_path() -> Path:
     return data_dir() / KEY_NAME
 
 
-def load_or_create(path: Path) -> asyncssh.SSHKey:
-    """The key at ``path``; a new ed25519 key written there first if there is none (through a
-    symbolic link that points nowhere yet: the link is the user's, and stays)."""
+def load_or_create(path: Path) -> tuple[asyncssh.SSHKey, bool]:
+    """The key at ``path``, and whether it was made: a new ed25519 key is written there first
+    if there is none (through a symbolic link that points nowhere yet: the link is the user's,
+    and stays)."""
     try:
         if not _exists(path):
             path.parent.mkdir(parents=True, exist_ok=True)
             key = asyncssh.generate_private_key("ssh-ed25519")
             write_atomic(path, key.export_private_key(), mode=0o600)
-            # Said, so that a mistyped --host-key is seen (clients would meet a new key).
-            fingerprint = key.get_fingerprint()
-            logging.getLogger("termsnake.serve").info(
-                "made a new host key at %s (%s)", printable(str(path)), fingerprint
-            )
-            return key
+            return key, True
         data = _read(path, MAX_KEY_BYTES, "a private key")
         with _quiet_patterns():
-            return asyncssh.import_private_key(data)
+            return asyncssh.import_private_key(data), False
     except (asyncssh.KeyImportError, ValueError, re.error) as e:
         raise HostKeyError(f"not a private key asyncssh can read ({_why(e)})") from None
     except OSError as e:

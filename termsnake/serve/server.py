@@ -65,6 +65,7 @@ class Config:
     max_unsent: int = caps.MAX_UNSENT
     max_input_rate: int = caps.MAX_INPUT_RATE
     scores: Path = field(default_factory=lambda: data_dir() / "serve" / "scores.json")
+    notes: tuple[str, ...] = ()  # said once listening (the "listening on" line comes first)
 
 
 class App:
@@ -407,6 +408,8 @@ async def serve(config: Config, ready: asyncio.Event | None = None) -> None:
         f"connect with: ssh -p {port} NAME@{reached_at(config.host)}",
         flush=True,
     )
+    for note in config.notes:
+        log.info("%s", note)
     # A plain handler and a look every 0.2 s, not loop.add_signal_handler: under load the
     # threads' call_soon_threadsafe fill the loop's wake-up pipe, and a signal sent through it
     # would be lost.

@@ -4,14 +4,15 @@ options said in one line, window sizes clamped, refused connections counted."""
 
 from __future__ import annotations
 
-import logging
 import os
+import signal
 import socket
 import stat
 from pathlib import Path
 
 import asyncssh
 import pytest
+from ssh_client import running
 
 from termsnake.commands import cli
 from termsnake.serve.gate import AUTHENTICATING, HEARD, SILENT, Gate
@@ -22,20 +23,30 @@ from termsnake.serve.server import reached_at
 from termsnake.serve.terminal import ChannelOutput, ChannelTerminal
 
 
-def test_a_new_host_key_is_private_and_a_link_to_it_stays(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
-) -> None:
+def test_a_new_host_key_is_private_and_a_link_to_it_stays(tmp_path: Path) -> None:
     link = tmp_path / "key"
     link.symlink_to(tmp_path / "keys" / "host")  # points nowhere yet
     (tmp_path / "keys").mkdir()
-    with caplog.at_level(logging.INFO, logger="termsnake.serve"):
-        key = load_or_create(link)
-    # Said with its fingerprint: a mistyped --host-key made a new key without a word.
-    assert caplog.messages == [f"made a new host key at {link} ({key.get_fingerprint()})"]
-    assert link.is_symlink()
+    key, made = load_or_create(link)
+    assert made and link.is_symlink()
     target = tmp_path / "keys" / "host"
     assert stat.S_IMODE(target.stat().st_mode) == 0o600
-    assert load_or_create(link).public_data == key.public_data  # made once, then reused
+    again, made = load_or_create(link)
+    assert not made and again.public_data == key.public_data  # made once, then reused
+
+
+def test_the_server_says_when_it_makes_a_host_key_after_where_it_listens(tmp_path: Path) -> None:
+    # A mistyped --host-key made a new key without a word (clients then meet a new key).
+    said = []
+    for _ in range(2):  # the second time, the same key again: nothing to say
+        with running(tmp_path) as s:
+            assert s.proc.stdout is not None
+            s.proc.send_signal(signal.SIGTERM)
+            said.append(s.proc.stdout.read())
+    made, *_ = said[0].splitlines()
+    assert made.startswith("termsnake serve: made a new host key at ") and "(SHA256:" in made
+    assert str(tmp_path / "data" / "termsnake" / "ssh_host_ed25519_key") in made
+    assert "host key" not in said[1]
 
 
 @pytest.mark.parametrize("kind", ["junk", "pem", "device", "pipe", "directory", "loop"])
