@@ -17,7 +17,7 @@ from termsnake.formats.settings import Settings, SettingsError, load_settings
 from termsnake.formats.text import printable
 from termsnake.solvers.base import Solver, finish
 from termsnake.tui import terminal
-from termsnake.tui.controllers import KEY_PRESETS, help_lines, make_controller
+from termsnake.tui.controllers import KEY_PRESETS, KeyPreset, help_lines, make_controller
 from termsnake.tui.session import Mode, Session
 from termsnake.tui.summary import summary
 from termsnake.tui.view import GLYPH_SETS, Glyphs
@@ -82,6 +82,11 @@ def _write(stream: TextIO, texts: Sequence[str], end: str = "\n") -> bool:
     except (OSError, ValueError):
         return False
     return True
+
+
+def _help(preset: KeyPreset, solver: Solver | None) -> list[str]:
+    """The help's keys for a person or a bot (`c` only for one with a plan to show)."""
+    return help_lines(preset, bot=solver is not None, plan=getattr(solver, "has_plan", None))
 
 
 def watch(game: Game, solver: Solver, *, speed: float | None, who: str, level_name: str) -> int:
@@ -169,9 +174,7 @@ def run(
             best=r.best,
             glyphs=glyphs,
             color=color,
-            help_text=help_lines(
-                preset, bot=r.solver is not None, plan=getattr(r.solver, "has_plan", None)
-            ),
+            help_text=_help(preset, r.solver),
             offer_again=again is not None,
         )
 
