@@ -17,17 +17,21 @@ def csv_text(curve: Sequence[dict[str, float]]) -> str:
 
 
 def chart(curve: Sequence[dict[str, float]], width: int = 60) -> list[str]:
-    """A text chart: ``*`` the best network's score, ``.`` the population's mean."""
+    """A text chart: ``*`` the best network's score, over a bar of ``.`` up to the population's
+    mean (bars for the best would hide the mean, which is never above it)."""
     if not curve:
         return ["(no generation yet)"]
     top = max(p["best"] for p in curve) or 1.0
+
+    def row(score: float) -> int:
+        return int(score / top * HEIGHT + 0.5)  # the rows a bar of this score fills
+
     step = max(1, -(-len(curve) // width))
-    points = curve[::step]
+    points = [(row(p["best"]), row(p["mean"])) for p in curve[::step]]
     rows = []
     for level in range(HEIGHT, 0, -1):
-        cut = top * (level - 0.5) / HEIGHT
         marks = "".join(
-            "*" if p["best"] >= cut else "." if p["mean"] >= cut else " " for p in points
+            "*" if best == level else "." if mean >= level else " " for best, mean in points
         )
         rows.append(f"{top * level / HEIGHT:6.1f} |{marks}")
     rows.append("       +" + "-" * len(points))

@@ -11,6 +11,7 @@ import pytest
 
 from termsnake.commands import cli
 from termsnake.learn import training
+from termsnake.learn.curve import HEIGHT, chart
 from termsnake.learn.evolve import step
 
 TRAIN = ["train", "neuro", "--size", "6x6", "--population", "2", "--games", "1"]
@@ -179,3 +180,18 @@ def test_resuming_to_fewer_generations_than_are_held_says_so(
     err = capsys.readouterr().err
     assert "holds generations 0 to 1: --generations 1 asks for no more" in err
     assert out.read_bytes() == weights
+
+
+def test_the_chart_shows_the_mean_below_the_best() -> None:
+    # Bars of `*` up to the best hid every `.` of the mean, which is never above it.
+    curve = [
+        {"generation": g, "best": 10.0 + g, "mean": 2.0 + g / 2, "elite": 5.0} for g in range(20)
+    ]
+    rows = chart(curve)
+    grid = [r.split("|", 1)[1] for r in rows[:HEIGHT]]
+    for column, p in enumerate(curve):
+        marks = "".join(line[column] for line in grid)  # from the top
+        best_at = marks.index("*")
+        assert marks[best_at + 1 :].lstrip(" ").strip(".") == ""  # below: the mean's bar only
+        assert marks.count(".") == int(p["mean"] / 29.0 * HEIGHT + 0.5)
+    assert "* best   . mean" in rows[-1]
