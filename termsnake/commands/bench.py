@@ -84,7 +84,8 @@ DESCRIPTION: Final = (
 )
 EPILOG: Final = (
     "A solver that cannot play a board (say, hamilton on a board with no Hamiltonian "
-    "cycle) gets no row: one line on stderr says why, and the rest goes on. Exit "
+    "cycle), or cannot be made at all (a plugin that fails to import, a missing extra), "
+    "gets no row: one line on stderr says why, and the rest goes on. Exit "
     "codes: 0 if at least one row was measured, 1 if a solver crashed, 2 for bad "
     "usage, a bad level file, or nothing that could be measured."
 )
@@ -237,6 +238,18 @@ def solver_names(text: str) -> list[str]:
     return [*names, name]
 
 
+def _can_be_made(solver: str) -> bool:
+    """Whether ``solver`` can be made here; if not (a plugin that fails to import, a missing
+    extra), one line says why before any game, and the other solvers play on without it."""
+    try:
+        create(solver)
+    except ValueError as e:
+        why = printable(str(e))
+        print(f"termsnake bench: {shorten(solver)}: unavailable: {why}", file=sys.stderr)
+        return False
+    return True
+
+
 @dataclass(frozen=True, slots=True)
 class Setup:
     """What a bench run plays: the solvers, the boards, where replays and engine logs go."""
@@ -252,12 +265,11 @@ def prepare(args: argparse.Namespace) -> Setup | int:
     try:
         names = [n for text in args.ai for n in solver_names(text)]
         solvers = _unique(resolve_name(n) for n in names if n.strip())
-        for name in solvers:
-            create(name)  # a plugin that fails to import, a missing extra: said before any game
     except ValueError as e:
         return _fail(str(e))
     if not solvers:
         return _fail("--ai names no solver")
+    solvers = [name for name in solvers if _can_be_made(name)]
     boards = args.boards or [("size", "{}x{}".format(*BOT_SIZE))]
     specs = _unique(LevelSpec(kind, value, args.length) for kind, value in boards)
     levels: list[Level] = []

@@ -103,7 +103,8 @@ def resolve_name(name: str) -> str:
     return key
 
 
-def _load(target: str) -> Callable[..., Any]:
+def _load(target: str, name: str) -> Callable[..., Any]:
+    """The factory ``target`` names; ValueError naming the solver ``name`` if it cannot load."""
     module_name, _, attr = target.partition(":")
     try:
         module = importlib.import_module(module_name)
@@ -111,7 +112,7 @@ def _load(target: str) -> Callable[..., Any]:
         if e.name is None or e.name.startswith("termsnake"):
             raise
         extra = " (pip install 'termsnake[learn]')" if e.name in ("numpy", "gymnasium") else ""
-        raise ValueError(f"this solver needs {e.name}, which is not installed{extra}") from None
+        raise ValueError(f"{name} needs {e.name}, which is not installed{extra}") from None
     try:
         factory: Callable[..., Any] = getattr(module, attr)
     except AttributeError:
@@ -128,18 +129,18 @@ def create(
     key = resolve_name(name)
     for prefix, target in _PREFIXES.items():
         if key.startswith(prefix):
-            arg = key[len(prefix) :]
+            arg, make = key[len(prefix) :], _load(target, prefix.rstrip(":"))
             if prefix != "exec:":
-                return _load(target)(arg)  # type: ignore[no-any-return]
+                return make(arg)  # type: ignore[no-any-return]
             limit = {} if engine_timeout is None else {"move_timeout": engine_timeout}
-            return _load(target)(arg, log_dir=engine_logs, **limit)  # type: ignore[no-any-return]
+            return make(arg, log_dir=engine_logs, **limit)  # type: ignore[no-any-return]
     factory = _REGISTRY.get(key)
     if factory is None:
         try:
             return plugins()[key].make()
         except PluginError as e:
             raise ValueError(str(e)) from None
-    made: Solver = (_load(factory) if isinstance(factory, str) else factory)()
+    made: Solver = (_load(factory, key) if isinstance(factory, str) else factory)()
     return made
 
 

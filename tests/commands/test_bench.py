@@ -265,6 +265,35 @@ def test_unavailable_rows_are_skipped(capsys: pytest.CaptureFixture[str]) -> Non
     assert err.splitlines()[-1] == "termsnake bench: error: nothing could be measured"
 
 
+def without_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As if the learn extra were not installed: importing numpy fails, and neuro's module is
+    imported anew (it may have been already)."""
+    monkeypatch.setitem(sys.modules, "numpy", None)
+    monkeypatch.delitem(sys.modules, "termsnake.solvers.neuro", raising=False)
+
+
+NO_NUMPY = (
+    "termsnake bench: neuro: unavailable: neuro needs numpy, which is not installed "
+    "(pip install 'termsnake[learn]')"
+)
+
+
+def test_a_solver_that_cannot_be_made_gets_no_row_and_the_others_play(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    without_numpy(monkeypatch)
+    args = ["bench", "--size", "4x4", "--games", "2", "--json"]
+    assert cli.main([*args, "--ai", "zigzag,neuro,straight"]) == 0
+    out, err = capsys.readouterr()
+    assert [row["solver"] for row in json.loads(out)] == ["zigzag", "straight"]
+    assert err == NO_NUMPY + "\n"
+    # Nothing left to measure: the documented exit 2.
+    assert cli.main([*args, "--ai", "neuro"]) == 2
+    out, err = capsys.readouterr()
+    assert json.loads(out) == []
+    assert err.splitlines() == [NO_NUMPY, "termsnake bench: error: nothing could be measured"]
+
+
 def test_a_crashing_solver_is_reported(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["bench", "--ai", "broken,zigzag", "--size", "4x4", "--games", "2"]) == 1
     out, err = capsys.readouterr()

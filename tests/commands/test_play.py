@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from termsnake.commands.play import (
     check_record_path,
     choose_level,
     history_hint,
+    prepare_solver,
     save_record,
 )
 from termsnake.core.game import Game
@@ -104,3 +106,16 @@ def test_a_replay_path_with_control_characters_is_shown_escaped(tmp_path: Path) 
     assert history_hint(saved) == f"the replay {tmp_path}/r\\x1b[31m\\n.json"
     with pytest.raises(UsageError, match=r"r\\x1b\[31m\\n\.json: the file exists"):
         check_record_path(path)
+
+
+def test_a_solver_whose_extra_is_missing_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "numpy", None)  # as if the learn extra were not installed
+    monkeypatch.delitem(sys.modules, "termsnake.solvers.neuro", raising=False)
+    game = Game(open_level(8, 8, 1), seed=1)
+    with pytest.raises(UsageError) as info:
+        prepare_solver("neuro", game)
+    assert str(info.value) == (
+        "termsnake: neuro needs numpy, which is not installed (pip install 'termsnake[learn]')"
+    )
+    with pytest.raises(UsageError, match=r"^termsnake: neuro needs numpy"):
+        prepare_solver("neuro:weights.json", game)

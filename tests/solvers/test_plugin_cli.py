@@ -36,8 +36,6 @@ def assert_clean(text: str) -> None:
 @pytest.mark.parametrize(
     ("args", "said"),
     [
-        (["bench", "--ai", "explodes"], r"could not be made: RuntimeError: factory exploded \x1b"),
-        (["bench", "--ai", "importraises"], r"failed to import: RuntimeError: import boom \x1b]"),
         pytest.param(
             ["--ai", "explodes", "--size", "6x6"],
             "could not be made: RuntimeError",
@@ -53,6 +51,26 @@ def test_a_plugin_that_cannot_play_is_one_escaped_line_and_exit_2(
     done = termsnake(tmp_path, *args)
     assert done.returncode == 2
     assert said in done.stderr and len(done.stderr.splitlines()) == 1
+    assert_clean(done.stderr)
+
+
+@pytest.mark.parametrize(
+    ("name", "said"),
+    [
+        ("explodes", r"could not be made: RuntimeError: factory exploded \x1b"),
+        ("importraises", r"failed to import: RuntimeError: import boom \x1b]"),
+    ],
+)
+def test_bench_says_in_one_escaped_line_that_a_plugin_cannot_be_made(
+    tmp_path: Path, name: str, said: str
+) -> None:
+    # No row for it, as for a board it refuses; with nothing else to measure, exit 2.
+    done = termsnake(tmp_path, "bench", "--ai", name, "--size", "6x6", "--games", "1")
+    assert done.returncode == 2
+    first, last = done.stderr.splitlines()
+    assert first.startswith(f"termsnake bench: {name}: unavailable: plugin '{name}'")
+    assert said in first
+    assert last == "termsnake bench: error: nothing could be measured"
     assert_clean(done.stderr)
 
 
