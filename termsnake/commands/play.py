@@ -23,7 +23,7 @@ from termsnake.exits import (
 )
 from termsnake.formats import presets
 from termsnake.formats.diagnostics import LevelError
-from termsnake.formats.fileio import write_new
+from termsnake.formats.fileio import check_can_write_new, write_new
 from termsnake.formats.replay import replay_from_game
 from termsnake.formats.scores import ScoreKey, ScoreStore, as_player, keep_score
 from termsnake.formats.settings import SettingsError, load_settings, merge, settings_path
@@ -304,8 +304,12 @@ def check_record_path(path: str) -> None:
     parent = target.parent
     if not parent.is_dir():
         raise UsageError(f"termsnake: --record {shown}: no directory {str(parent)!r}")
-    if not os.access(parent, os.W_OK):
-        raise UsageError(f"termsnake: --record {shown}: cannot write in {str(parent)!r}")
+    try:
+        check_can_write_new(parent)
+    except OSError as e:
+        raise UsageError(
+            f"termsnake: --record {shown}: cannot make a file in {str(parent)!r}: {e.strerror or e}"
+        ) from None
 
 
 @dataclass(frozen=True, slots=True)

@@ -161,3 +161,18 @@ def write_new(path: str | os.PathLike[str], data: bytes, *, limit: int = 1000) -
             except (OSError, TooLarge):
                 pass  # another file, a directory, a pipe or an unreadable file: the next name
     raise AssertionError("unreachable")
+
+
+def check_can_write_new(folder: str | os.PathLike[str]) -> None:
+    """Raise the OSError that ``write_new`` would meet in ``folder``, before there is anything
+    to lose: make a file there as it does (a temporary file, then a second name linked to it)
+    and remove it. Permission bits alone miss /proc, read-only mounts and root's rights."""
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".termsnake-", suffix=".tmp")
+    os.close(fd)
+    try:
+        os.link(tmp, f"{tmp}.link")
+        os.unlink(f"{tmp}.link")
+    except FileExistsError:  # someone else's file by that name: links work there all the same
+        pass
+    finally:
+        os.unlink(tmp)

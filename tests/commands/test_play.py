@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -119,3 +120,20 @@ def test_a_solver_whose_extra_is_missing_is_named(monkeypatch: pytest.MonkeyPatc
     )
     with pytest.raises(UsageError, match=r"^termsnake: neuro needs numpy"):
         prepare_solver("neuro:weights.json", game)
+
+
+def test_the_record_path_check_leaves_nothing_behind(tmp_path: Path) -> None:
+    check_record_path(str(tmp_path / "g.json"))
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes through chmod 0o500")
+def test_a_record_path_in_a_read_only_folder_is_refused(tmp_path: Path) -> None:
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    folder.chmod(0o500)
+    try:
+        with pytest.raises(UsageError, match=r"cannot make a file in .*: Permission denied"):
+            check_record_path(str(folder / "g.json"))
+    finally:
+        folder.chmod(0o700)

@@ -263,6 +263,25 @@ def test_a_record_name_no_file_can_have_is_one_line(tmp_path: Path, name: str, s
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc (Linux)")
+def test_a_record_path_in_a_folder_no_file_can_be_made_in_is_refused_before_the_game(
+    tmp_path: Path,
+) -> None:
+    # /proc passes the permission check, even root's; the game was played, then not saved.
+    r = subprocess.run(
+        [termsnake_command(), "--size", "8x6", "--seed", "1", "--record", "/proc/nope.json"],
+        capture_output=True,
+        text=True,
+        env=quiet_env(tmp_path),
+        timeout=30,
+    )
+    assert r.returncode == 2
+    assert r.stderr == (
+        "termsnake: --record /proc/nope.json: cannot make a file in '/proc': "
+        "No such file or directory\n"
+    )
+
+
 @pytest.mark.parametrize(("key", "code"), [("\x03", 130), ("q", 0)])
 def test_ctrl_c_or_q_ends_a_game_at_once_while_an_engine_thinks(  # type: ignore[no-untyped-def]
     run, tmp_path: Path, key: str, code: int
