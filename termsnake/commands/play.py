@@ -300,6 +300,8 @@ def check_record_path(path: str) -> None:
     except OSError as e:  # a name too long for the system, say
         raise UsageError(f"termsnake: --record {shown}: {e.strerror or e}") from None
     if taken:
+        if target.is_dir():
+            raise UsageError(f"termsnake: --record {shown}: a folder; give the name of a new file")
         raise UsageError(f"termsnake: --record {shown}: the file exists; pick a new name")
     parent = target.parent
     if not parent.is_dir():

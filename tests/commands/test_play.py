@@ -137,3 +137,13 @@ def test_a_record_path_in_a_read_only_folder_is_refused(tmp_path: Path) -> None:
             check_record_path(str(folder / "g.json"))
     finally:
         folder.chmod(0o700)
+
+
+def test_a_record_path_that_is_a_folder_is_called_a_folder(tmp_path: Path) -> None:
+    (tmp_path / "rec").mkdir()
+    with pytest.raises(UsageError) as info:
+        check_record_path(str(tmp_path / "rec"))
+    assert (
+        str(info.value)
+        == f"termsnake: --record {tmp_path}/rec: a folder; give the name of a new file"
+    )
