@@ -14,7 +14,9 @@ from termsnake.exits import EXIT_USAGE
 from termsnake.formats.text import printable, shorten
 
 MAX_DIGITS: Final = 30  # more than any count or seed needs, few enough to show in a message
-_WHOLE: Final = re.compile(r"[+-]?[0-9]+")
+# ASCII digits with no sign (int() takes '+5', ' 5', '1_000', '٣'). A negative number passes
+# only for the range check to name it ('at least 0, not -1'); '-0' is no number of ours.
+_WHOLE: Final = re.compile(r"[0-9]+|-0*[1-9][0-9]*")
 # A decimal number in ASCII, as float() reads one, less its spaces round it, '1_000', '٣', 'inf'
 # and 'nan'.
 _DECIMAL: Final = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
@@ -59,11 +61,11 @@ def int_at_least(minimum: int, at_most: int | None = None) -> Callable[[str], in
     """An integer type of at least ``minimum`` (and, if given, at most ``at_most``)."""
 
     def parse(text: str) -> int:
-        # ASCII digits only, as level files have them (int() would take '٣' and '1_000'),
-        # and few enough to echo: the message shows the number it refuses.
+        # ASCII digits only, as level files have them (_WHOLE), and few enough to echo: the
+        # message shows the number it refuses.
         if not _WHOLE.fullmatch(text):
             raise argparse.ArgumentTypeError(f"expected a whole number, not '{shorten(text)}'")
-        if len(text.lstrip("+-").lstrip("0")) > MAX_DIGITS:
+        if len(text.lstrip("-").lstrip("0")) > MAX_DIGITS:
             raise argparse.ArgumentTypeError(
                 f"expected a number of at most {MAX_DIGITS} digits, not '{shorten(text, 30)}'"
             )

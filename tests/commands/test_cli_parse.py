@@ -73,6 +73,28 @@ def test_a_line_loads_only_its_command_and_only_a_game_loads_the_terminal_code()
     ]
 
 
+@pytest.mark.parametrize(
+    "text", ["+5", "+0", "-0", "-00", " 5", "5 ", "5\n", "1_000", "\u0663", "\uff15", "0x10"]
+)
+def test_a_whole_number_is_ascii_digits_with_no_sign(
+    text: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # int() takes every one of these; DESIGN and README say numbers are ASCII digits.
+    for kind in (args.seed, args.positive_int, args.int_at_least(0, 10)):
+        with pytest.raises(argparse.ArgumentTypeError, match=r"^expected a whole number, not "):
+            kind(text)
+    assert cli.main(["--seed", text]) == 2
+    assert capsys.readouterr().err.startswith("termsnake: error: argument --seed: expected a whole")
+
+
+def test_a_negative_number_is_named_by_the_range_it_is_out_of() -> None:
+    with pytest.raises(
+        argparse.ArgumentTypeError, match=r"^expected a number of at least 0, not -1$"
+    ):
+        args.seed("-1")
+    assert args.seed("007") == 7
+
+
 @pytest.mark.parametrize("text", ["1_0", "\u0663", "nan", "inf", "0x10", "1.5.2", ""])
 def test_a_speed_or_a_time_is_an_ascii_decimal_as_a_whole_number_is(text: str) -> None:
     for kind in (args.speed, args.seconds):
