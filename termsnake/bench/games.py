@@ -171,7 +171,8 @@ def play_one(task: GameTask, moved: Moved | None = None) -> GameRecord:
             length=game.length,
             bound=food_bound(game),
             ms_per_move=1000.0 * sum(times) / len(times) if times else None,
-            replay=replay_from_game(game, task.solver) if task.record else None,
+            # The name the solver goes by, as a watched game's replay has it (a plugin's own).
+            replay=replay_from_game(game, solver.name) if task.record else None,
             cause=game.cause,
             label=display_name(task.solver, solver),
             log=engine_log(solver, game),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -10,6 +11,7 @@ import pytest
 from plugin_dist import make_dist
 
 from termsnake.commands import cli
+from termsnake.formats.replay import load_replay
 from termsnake.solvers import registry
 from termsnake.solvers.plugins import PluginError, discover
 
@@ -100,3 +102,16 @@ def test_a_clash_is_warned_once_whatever_the_jobs(
     assert cli.main(argv) == 0
     err = capfd.readouterr().err  # the workers' lines too
     assert err.count("termsnake: warning: plugin 'greedy'") == 1
+
+
+def test_bench_replays_name_a_plugin_by_its_own_name_as_a_watched_game_s_do(
+    site: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The entry point is "mybot"; the solver's own name is "circler" (README, Plugins).
+    make_dist(site, "mybotdist", {"mybot": "mybot_own:Circler"}, module="mybot_own")
+    args = ["bench", "--ai", "mybot", "--size", "4x4", "--games", "1", "--json"]
+    assert cli.main([*args, "--record-dir", str(site / "games")]) == 0
+    assert json.loads(capsys.readouterr().out)[0]["solver"] == "mybot"  # the name asked for
+    replay = load_replay(site / "games" / "mybot-open-4x4-len1-seed1.json")
+    assert replay.solver == registry.create("mybot").name == "circler"
+    del sys.modules["mybot_own"]
