@@ -109,6 +109,7 @@ class GameRecord:
     error: str | None = None
     label: str = ""  # how the row names the solver: ``best (tree)`` for a composite
     cause: str | None = None
+    forfeited: bool = False  # lost by the bot's own failure (``cause``), not by a move
     log: str | None = None  # where an engine that lost its game wrote its stderr
 
 
@@ -174,6 +175,7 @@ def play_one(task: GameTask, moved: Moved | None = None) -> GameRecord:
             # The name the solver goes by, as a watched game's replay has it (a plugin's own).
             replay=replay_from_game(game, solver.name) if task.record else None,
             cause=game.cause,
+            forfeited=game.forfeited,
             label=display_name(task.solver, solver),
             log=engine_log(solver, game),
         )

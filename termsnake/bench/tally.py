@@ -33,7 +33,7 @@ class Tally:
     labels: dict[str, None] = field(default_factory=dict)  # in the order games gave them
     unavailable: str | None = None  # the first game's reason the solver cannot play
     failed: tuple[int, str] | None = None  # the first game that crashed, and how
-    causes: list[tuple[int, str]] = field(default_factory=list)  # engines' own failures
+    causes: list[tuple[int, str]] = field(default_factory=list)  # bots' own failures
 
     def add(self, record: GameRecord) -> None:
         """Count the next game."""
@@ -43,7 +43,7 @@ class Tally:
             self.unavailable = record.unavailable
         if record.error is not None and self.failed is None:
             self.failed = (g, record.error)
-        if record.cause and record.cause.startswith(("engine ", "plugin ")):
+        if record.forfeited and record.cause:
             where = f" (its stderr: {record.log})" if record.log else ""
             self.causes.append((g, record.cause + where))
         self.outcomes[record.outcome] += 1

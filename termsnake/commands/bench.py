@@ -327,9 +327,8 @@ def row_of(
         g, error = tally.failed
         say(f"termsnake bench: error: {where} failed (seed {first_seed + g}): {printable(error)}")
         return None, 1
-    if solver.startswith(ENGINE):
-        for g, cause in tally.causes:
-            say(f"termsnake bench: {where} (seed {first_seed + g}): {printable(cause)}")
+    for g, cause in tally.causes:  # an engine's or a plugin's own failure, game by game
+        say(f"termsnake bench: {where} (seed {first_seed + g}): {printable(cause)}")
     return summarize(solver, level, first_seed, tally), 0
 
 

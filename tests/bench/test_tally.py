@@ -70,9 +70,11 @@ def test_the_first_failure_and_reason_are_kept() -> None:
             GameRecord(error="ZeroDivisionError: oops"),
             GameRecord(error="later"),
             GameRecord(unavailable="no cycle"),
-            GameRecord(Outcome.DIED, 1, 1, 1, 0.1, cause="engine exited"),
+            GameRecord(Outcome.DIED, 1, 1, 1, 0.1, cause="engine exited", forfeited=True),
             GameRecord(Outcome.DIED, 1, 1, 1, 0.1, cause="hit the wall"),
-            GameRecord(Outcome.DIED, 1, 1, 1, 0.1, cause="plugin p raised KeyError: 1"),
+            GameRecord(
+                Outcome.DIED, 1, 1, 1, 0.1, cause="plugin p raised KeyError: 1", forfeited=True
+            ),
         ]
     )
     assert tally.failed == (1, "ZeroDivisionError: oops")

@@ -60,6 +60,12 @@ class Seven(Walker):
         return 7
 
 
+class OwnFailure(Walker):
+    def next_direction(self, game):
+        from termsnake.solvers import SolverFailed
+        raise SolverFailed("gave up \\x1b[2J")
+
+
 class Exits(Walker):
     def next_direction(self, game):
         sys.exit(3)
@@ -164,6 +170,7 @@ ENTRIES = {
     "moveraises": "badbots:MoveRaises",
     "seven": "badbots:Seven",
     "exits": "badbots:Exits",
+    "ownfailure": "badbots:OwnFailure",
     "basic": "badbots:Basic",
     "genexit": "badbots:GenExit",
     "mutator": "badbots:Mutator",

@@ -90,6 +90,25 @@ def test_bench_counts_a_failing_plugin_as_lost_games_and_keeps_its_prints_off_st
     assert_clean(done.stdout + done.stderr)
 
 
+def test_bench_says_game_by_game_how_a_plugin_broke_down_escaped(tmp_path: Path) -> None:
+    # As it does for an engine; a plugin's lost games went by without a word.
+    done = termsnake(
+        tmp_path, "bench", "--ai", "moveraises,seven,ownfailure", "--games", "2", "--size", "6x6"
+    )
+    assert done.returncode == 0
+    said = {
+        "moveraises": r"plugin moveraises raised ZeroDivisionError: move boom \x1b]0;title\x07",
+        "seven": "plugin seven answered 7, not a direction",
+        "ownfailure": r"gave up \x1b[2J",
+    }
+    assert done.stderr.splitlines() == [
+        f"termsnake bench: {name} on open-6x6 (seed {seed}): {cause}"
+        for name, cause in said.items()
+        for seed in (1, 2)
+    ]
+    assert_clean(done.stderr)
+
+
 def test_solvers_lists_plugins_escaped_and_aligned(tmp_path: Path) -> None:
     done = termsnake(tmp_path, "solvers")
     assert done.returncode == 0
