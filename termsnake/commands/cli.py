@@ -72,6 +72,7 @@ def build_parser(only: str = _ALL) -> OneLineParser:
 
     parser = OneLineParser(
         prog="termsnake",
+        formatter_class=_OptionalSubcommand,
         description="Snake in the terminal: play it, watch bots play it, measure them.",
         epilog="termsnake SUBCOMMAND --help tells more of each. Exit status: 0 ok, 2 bad "
         "usage or a bad file, 130 on Ctrl-C, 128+n on signal n.",
@@ -80,6 +81,15 @@ def build_parser(only: str = _ALL) -> OneLineParser:
     play_options.add_arguments(parser)
     _add_commands(parser, only, _Subcommand)
     return parser
+
+
+class _OptionalSubcommand(argparse.HelpFormatter):
+    """Usage shows ``[SUBCOMMAND ...]``: plain ``termsnake`` plays, yet argparse writes an
+    optional subcommand as if it were required."""
+
+    def _format_args(self, action: argparse.Action, default_metavar: str) -> str:
+        text = super()._format_args(action, default_metavar)
+        return f"[{text}]" if action.nargs == argparse.PARSER and not action.required else text
 
 
 class _Subcommand(OneLineParser):

@@ -181,3 +181,14 @@ def test_an_empty_level_name_is_refused_as_an_argument(
     assert cli.main(argv) == 2
     err = capsys.readouterr().err
     assert "argument --level: give a preset name or a level file, not an empty string" in err
+
+
+def test_the_usage_line_shows_the_subcommand_as_optional(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Plain `termsnake` plays; argparse wrote `SUBCOMMAND ...` as if one were required.
+    assert cli.main(["--help"]) == 0
+    usage, _, rest = capsys.readouterr().out.partition("\n\n")
+    assert usage.startswith("usage: termsnake [-h] [--version] ")
+    assert usage.endswith(" [SUBCOMMAND ...]") and usage.count("SUBCOMMAND") == 1
+    assert "\nsubcommands:\n  SUBCOMMAND\n" in rest  # the listing below is as it was
