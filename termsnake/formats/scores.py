@@ -418,7 +418,7 @@ def keep_score(
 ) -> tuple[list[str], tuple[str, ...]]:
     """Record the game's result (if it moved at all): the summary lines and any warnings."""
     if game.steps == 0:
-        return ([] if previous is None else [f"best so far: length {previous.length}"]), ()
+        return ([] if previous is None else [_best_so_far(previous)]), ()
     won = game.outcome is Outcome.WON
     entry = ScoreEntry.now(game.length, game.steps, won, game.seed)
     result = scores.record(key, entry)
@@ -432,5 +432,10 @@ def keep_score(
     best = entry if result.new_best else (result.previous or previous)
     if best is None:
         return [], result.warnings
+    return [_best_so_far(best)], result.warnings
+
+
+def _best_so_far(best: ScoreEntry) -> str:
+    """The summary's line for the best result kept for the board and player."""
     steps = "1 step" if best.steps == 1 else f"{best.steps} steps"
-    return [f"best so far: length {best.length} in {steps}"], result.warnings
+    return f"best so far: length {best.length} in {steps}"

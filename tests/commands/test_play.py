@@ -48,6 +48,9 @@ def test_the_summary_names_the_best_as_it_is_after_the_game(tmp_path: Path) -> N
     assert best is not None and best.steps == 1
     lines, _ = keep_score(store, key, quit_after(2), best)
     assert lines == ["best so far: length 3 in 1 step"]
+    # A game quit before its first move is not kept; the best is said the same way.
+    lines, _ = keep_score(store, key, quit_after(0), best)
+    assert lines == ["best so far: length 3 in 1 step"]
 
 
 def test_the_summary_shows_the_time_it_is_given() -> None:
