@@ -401,6 +401,12 @@ async def serve(config: Config, ready: asyncio.Event | None = None) -> None:
         window=caps.INPUT_WINDOW,
         **options,
     )
+    # A plain handler and a look every 0.2 s, not loop.add_signal_handler: under load the
+    # threads' call_soon_threadsafe fill the loop's wake-up pipe, and a signal sent through it
+    # would be lost. Set before "listening" is said, which a supervisor may answer with one.
+    stopping: list[int] = []
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda s, f: stopping.append(s))
     sockets = server.sockets or []
     port = sockets[0].getsockname()[1] if sockets else config.port
     print(
@@ -410,12 +416,6 @@ async def serve(config: Config, ready: asyncio.Event | None = None) -> None:
     )
     for note in config.notes:
         log.info("%s", note)
-    # A plain handler and a look every 0.2 s, not loop.add_signal_handler: under load the
-    # threads' call_soon_threadsafe fill the loop's wake-up pipe, and a signal sent through it
-    # would be lost.
-    stopping: list[int] = []
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(signum, lambda s, f: stopping.append(s))
     loop = asyncio.get_running_loop()
     if ready is not None:
         ready.set()
