@@ -22,7 +22,7 @@ from typing import Final
 
 import asyncssh
 
-from termsnake.exits import Terminated
+from termsnake.exits import ENDING_SIGNALS, Terminated
 from termsnake.formats.places import data_dir
 from termsnake.formats.scores import ScoreStore
 from termsnake.serve import limits as caps  # "limits" is also a Config field
@@ -404,9 +404,12 @@ async def serve(config: Config, ready: asyncio.Event | None = None) -> None:
     # A plain handler and a look every 0.2 s, not loop.add_signal_handler: under load the
     # threads' call_soon_threadsafe fill the loop's wake-up pipe, and a signal sent through it
     # would be lost. Set before "listening" is said, which a supervisor may answer with one.
+    # Every signal that would kill the server unscored stops it as SIGTERM does; one ignored
+    # already stays so (nohup's SIGHUP: the server outlives the terminal it was started from).
     stopping: list[int] = []
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(signum, lambda s, f: stopping.append(s))
+    for signum in ENDING_SIGNALS:
+        if signal.getsignal(signum) is not signal.SIG_IGN:
+            signal.signal(signum, lambda s, f: stopping.append(s))
     sockets = server.sockets or []
     port = sockets[0].getsockname()[1] if sockets else config.port
     print(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -259,6 +260,49 @@ def test_sigterm_tells_every_player_scores_the_game_and_exits_0(tmp_path: Path) 
         assert s.proc.wait(10) == 0
     scores = (tmp_path / "data" / "termsnake" / "serve" / "scores.json").read_text()
     assert '"player": "hal"' in scores
+
+
+@pytest.mark.parametrize("signum", [signal.SIGHUP, signal.SIGQUIT])
+def test_a_hang_up_or_quit_signal_stops_the_server_as_sigterm_does(
+    tmp_path: Path, signum: int
+) -> None:
+    # They killed the server: the game under way unscored, the player left in the alternate
+    # screen with no word.
+    async def go(s: Server) -> None:
+        async with await connect(s.port, "kit") as conn:
+            p = await player(conn)
+            await p.wait_for("hello, kit")
+            await p.keys(b"\r\r")
+            await p.wait_for("a direction key starts")
+            await p.keys(b"s")
+            await p.wait_steps(1)
+            s.proc.send_signal(signum)
+            await asyncio.wait_for(p.process.wait_closed(), 10)
+            await p.pump()
+            assert b"the server is shutting down; your game was scored\r\n" in p.received
+
+    # As from a shell: a hang-up not ignored (a server started under nohup ignores it).
+    hangup = signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    try:
+        with running(tmp_path) as s:
+            run(go(s))
+            assert s.proc.wait(10) == 0
+            assert s.log().rstrip().endswith("termsnake serve: stopped")
+    finally:
+        signal.signal(signal.SIGHUP, hangup)
+    scores = (tmp_path / "data" / "termsnake" / "serve" / "scores.json").read_text()
+    assert '"player": "kit"' in scores
+
+
+def test_a_server_started_under_nohup_outlives_a_hang_up(tmp_path: Path) -> None:
+    hangup = signal.signal(signal.SIGHUP, signal.SIG_IGN)  # what nohup does
+    try:
+        with running(tmp_path) as s:
+            s.proc.send_signal(signal.SIGHUP)
+            time.sleep(0.5)
+            assert s.proc.poll() is None
+    finally:
+        signal.signal(signal.SIGHUP, hangup)
 
 
 @pytest.mark.slow
