@@ -331,7 +331,9 @@ def _foods(value: object, most: int) -> tuple[tuple[int, Point], ...]:
 
 
 def replay_from_game(game: Game, solver_name: str | None) -> Replay:
-    """The replay of ``game`` as it stands; a game not over is recorded as ``quit``."""
+    """The replay of ``game`` as it stands; a game not over is recorded as ``quit``. The
+    solver's name is kept printable: it may come from a command line (``exec:``, ``neuro:``),
+    with a tab or a byte that is not UTF-8 in it, which no replay may hold."""
     level = game.level
     return Replay(
         board_name=level.name,
@@ -340,7 +342,7 @@ def replay_from_game(game: Game, solver_name: str | None) -> Replay:
         body=level.body,
         direction=level.direction,
         seed=game.seed,
-        solver=solver_name,
+        solver=None if solver_name is None else printable(solver_name),
         moves=tuple(game.moves),
         foods=tuple(game.foods),
         result=Result(

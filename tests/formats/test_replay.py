@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import shutil
@@ -35,6 +36,7 @@ from termsnake.formats.replay import (
     move_limit,
     replay_from_game,
 )
+from termsnake.formats.text import printable
 from termsnake.formats.verify import PlaybackGame, verify
 from termsnake.solvers.base import Solver, play
 from termsnake.solvers.greedy import GreedySolver
@@ -96,6 +98,30 @@ def test_round_trip() -> None:
     replay = won_replay()
     assert Replay.from_json(replay.to_json()) == replay
     assert Replay.from_json(replay.to_json()).to_json() == replay.to_json()
+
+
+@pytest.mark.parametrize("name", ["exec:bot \udcff", "exec:python3\tbot.py", "neuro:w\x1b[2J.json"])
+def test_a_solver_named_from_a_command_line_is_recorded_so_it_replays(name: str) -> None:
+    # A byte that is not UTF-8 (read as a surrogate) failed the save with a traceback, and a
+    # tab or ESC made a file termsnake replay refused.
+    replay = replay_from_game(played(ZigZag()), name)
+    text = replay.to_json().encode("utf-8").decode("utf-8")
+    again = Replay.from_json(text)
+    assert again.solver == printable(name) != name
+
+
+def test_bench_records_the_replay_of_an_engine_named_with_a_byte_not_utf8(tmp_path: Path) -> None:
+    engine = Path(__file__).parents[2] / "examples" / "engines" / "greedy_engine.py"
+    ai = b"exec:" + os.fsencode(sys.executable) + b" " + os.fsencode(engine) + b" \xff"
+    done = subprocess.run(
+        [command(), "bench", "--ai", ai, "--size", "5x5", "--games", "1", "--record-dir", "rd"],
+        capture_output=True, cwd=tmp_path, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    (path,) = (tmp_path / "rd").iterdir()
+    replay = load_replay(path)
+    assert replay.solver is not None and replay.solver.endswith(" \\udcff")
+    verify(replay)
 
 
 def test_a_person_has_no_solver() -> None:
