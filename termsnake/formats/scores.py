@@ -31,7 +31,8 @@ MAX_BYTES: Final = 16 * 1024 * 1024
 # takes to read and write it, without end.
 MAX_PLAYERS: Final = 100
 
-_SIZE: Final = re.compile(r"[1-9][0-9]{0,5}x[1-9][0-9]{0,5}")
+# Seven digits a side: a level file (at most 1 MiB) can be a row of a million cells.
+_SIZE: Final = re.compile(r"[1-9][0-9]{0,6}x[1-9][0-9]{0,6}")
 # Bounds a file edited by hand must keep: no game comes near them, and what is past them would
 # stretch the table (a name of 100,000 characters, a length of 400 digits).
 MAX_NAME: Final = 200

@@ -487,3 +487,25 @@ def test_a_lock_that_is_a_symbolic_link_is_said_so(tmp_path: Path) -> None:
     assert result.warnings == (
         f"scores not saved: {store.lock_path} is a symbolic link, which is not followed",
     )
+
+
+@pytest.mark.terminal
+def test_a_level_a_million_cells_wide_is_played_and_scored(tmp_path: Path) -> None:
+    # `check` passed it, and the game then stopped on a traceback: the scores' size had at
+    # most six digits a side.
+    import pexpect
+
+    level = tmp_path / "wide.txt"
+    level.write_text("length: 1\n\n>" + "." * 1_000_000 + "\n")
+    termsnake = shutil.which("termsnake") or str(Path(sys.executable).parent / "termsnake")
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data")}
+    child = pexpect.spawn(
+        termsnake, ["--level", str(level)], dimensions=(24, 80), env=env, encoding="utf-8"
+    )
+    try:
+        child.expect("need", timeout=60)  # the board cannot be shown here
+        child.send("q")
+        child.expect(pexpect.EOF, timeout=60)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0 and "Traceback" not in (child.before or "")
