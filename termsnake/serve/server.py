@@ -45,7 +45,6 @@ MACS: Final = (
 )  # fmt: skip
 NO_PTY: Final = "termsnake needs a terminal: connect with ssh -t (and no command)\r\n"
 SHUTTING_DOWN: Final = "the server is shutting down"
-SCORED: Final = "; your game was scored"
 
 
 @dataclass
@@ -322,13 +321,13 @@ class Channel(asyncssh.SSHServerSession[bytes]):
             status, farewell = 1, "no key for a long while: disconnected"
         except TimeUp:
             most = caps.span(self.app.config.limits.max_time)
-            status, farewell = 1, f"this server ends a visit after {most}{scored(visit)}"
+            status, farewell = 1, f"this server ends a visit after {most}{visit.scored}"
         except Terminated:
-            status, farewell = 1, SHUTTING_DOWN + scored(visit)
+            status, farewell = 1, SHUTTING_DOWN + visit.scored
         except Closed:
             # At shutdown a client behind on its output is still told, after what it has not
             # read; the server waits for that only while it reads (_farewells).
-            status, farewell = 1, SHUTTING_DOWN + scored(visit) if out.ending else ""
+            status, farewell = 1, SHUTTING_DOWN + visit.scored if out.ending else ""
             if out.behind() and not out.ending:  # it reads nothing: drop what it left unread
                 self.loop.call_soon_threadsafe(self._abort)
         except Exception:
@@ -360,11 +359,6 @@ class Channel(asyncssh.SSHServerSession[bytes]):
 
 def _refuse_request(packet: object) -> bool:
     return False
-
-
-def scored(visit: Visit) -> str:
-    """What a farewell adds for a visit that ended in a game, which was scored."""
-    return SCORED if visit.cut_short else ""
 
 
 def reached_at(host: str) -> str:

@@ -103,6 +103,11 @@ class Visit:
         if now - self.started > self.limits.max_time:
             raise TimeUp
 
+    @property
+    def scored(self) -> str:
+        """What a farewell adds for a visit that ended in a game: it was scored."""
+        return "; your game was scored" if self.cut_short else ""
+
     def stop(self, signum: int = signal.SIGTERM) -> None:
         """The server is going down: unwind at the next wait (a game is scored first)."""
         self.stopping = signum

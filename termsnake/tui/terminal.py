@@ -25,6 +25,7 @@ from termsnake.exits import (
     raise_terminated,
     signal_handlers,
 )
+from termsnake.formats.text import printable
 
 MAX_TYPED_AHEAD: Final = 64  # characters of keys: more than a person types in a frame (a paste)
 
@@ -131,8 +132,8 @@ def check_terminal() -> str | None:
     kind = os.environ.get("TERM", "")
     if kind == "dumb" or kind.startswith("dumb-"):
         return (
-            f"termsnake: this terminal (TERM={kind}) cannot move the cursor; set TERM to its "
-            "real type (such as xterm-256color or linux), or measure bots: termsnake bench"
+            f"termsnake: this terminal (TERM={printable(kind)}) cannot move the cursor; set TERM "
+            "to its real type (such as xterm-256color or linux), or measure bots: termsnake bench"
         )
     return None
 

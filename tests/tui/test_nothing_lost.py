@@ -94,8 +94,10 @@ def test_without_an_alternate_screen_the_summary_starts_on_a_clear_line(
     assert lines[0] == "Game over: quit" and lines[1].startswith("Level open-20x8")
 
 
-def test_a_dumb_terminal_is_refused_in_one_line(run: Callable[..., Pty]) -> None:
-    t = run("--size", "20x8", env={"TERM": "dumb"})
+@pytest.mark.parametrize("kind", ["dumb", "dumb-\x1b]0;pwned\x07"])
+def test_a_dumb_terminal_is_refused_in_one_line(run: Callable[..., Pty], kind: str) -> None:
+    # TERM may come from an ssh client: its ESC reached the terminal as it was.
+    t = run("--size", "20x8", env={"TERM": kind})
     assert t.wait_exit() == 2
     said = bytes(t.raw).decode()
     assert "TERM=dumb" in said and len(said.strip().splitlines()) == 1 and "\x1b" not in said
