@@ -42,10 +42,14 @@ def add_parsers(sub: Subparsers) -> None:
     parser.add_argument(
         "--host-key",
         metavar="PATH",
+        type=cliargs.not_empty("give the key file's path, not an empty string"),
         help="a private host key to use (made there if missing, and said)",
     )
     parser.add_argument(
-        "--authorized-keys", metavar="FILE", help="admit only these public keys (default: anyone)"
+        "--authorized-keys",
+        metavar="FILE",
+        type=cliargs.not_empty("give the file of keys, not an empty string"),
+        help="admit only these public keys (default: anyone)",
     )
     parser.add_argument(
         "--max-sessions",

@@ -95,6 +95,9 @@ def test_authorized_keys_are_read_and_junk_is_refused(tmp_path: Path) -> None:
         (["--host", ""], "--host: give an address (0.0.0.0 or :: for every interface)"),
         (["--authorized-keys", "JUNK"], "--authorized-keys JUNK: no public keys"),
         (["--host-key", "/dev/zero"], "host key /dev/zero: a pipe, socket or device, not a file"),
+        # An empty path took the default key without a word.
+        (["--host-key", ""], "--host-key: give the key file's path, not an empty string"),
+        (["--authorized-keys", ""], "--authorized-keys: give the file of keys, not an empty"),
         (["--login-timeout", "0"], "must be at least 0.001 and at most 3600, not 0"),
     ],
 )
