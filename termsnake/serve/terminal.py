@@ -16,7 +16,7 @@ from typing import IO, Final, cast
 
 from blessed.keyboard import DEFAULT_ESCDELAY, Keystroke
 
-from termsnake.serve.limits import MAX_COLUMNS, MAX_PENDING_INPUT, MAX_ROWS, SHUTDOWN_STALL
+from termsnake.serve.limits import MAX_COLUMNS, MAX_PENDING_INPUT, MAX_ROWS
 from termsnake.tui.terminal import TypedAhead
 
 # Every session uses one terminal kind: curses reads one capability database per process.
@@ -53,8 +53,8 @@ class ChannelOutput:
         self.stall = stall
         self.encoding = "utf-8"
         self.waits = 0
-        # Set when the server goes down: a client that reads nothing is waited for no longer
-        # than SHUTDOWN_STALL then, or its game would not be scored before the server exits.
+        # Set when the server goes down: a client behind is then waited for no more, or its
+        # game would not be scored before the server exits.
         self.ending = False
 
     def behind(self) -> bool:
@@ -65,15 +65,13 @@ class ChannelOutput:
         """Send ``text`` once the client has room for it; Closed if it never makes room."""
         if self.behind():
             self.waits += 1
-            now = time.monotonic()
-            deadline, read_at, unsent = now + self.stall, now, self._unsent()
-            while (left := self._unsent()) > self.limit:
-                now = time.monotonic()
-                if left < unsent:  # the client reads, if slowly
-                    read_at, unsent = now, left
-                if self.ending and now - read_at > SHUTDOWN_STALL:
+            deadline = time.monotonic() + self.stall
+            while self._unsent() > self.limit:
+                # Going down, a game waits for no client, however it reads: it is scored
+                # now, and the farewell goes after what the client has not read (_farewells).
+                if self.ending:
                     raise Closed("the server is shutting down")
-                if now > deadline:
+                if time.monotonic() > deadline:
                     raise Closed(f"the client read nothing for {self.stall:g} s")
                 time.sleep(0.05)
         self._send(text)

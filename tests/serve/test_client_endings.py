@@ -132,6 +132,32 @@ def test_at_sigterm_a_client_reading_slowly_is_still_told(tmp_path: Path) -> Non
         assert s.proc.returncode == 0
 
 
+@pytest.mark.slow
+def test_at_sigterm_a_client_reading_slowly_all_along_has_its_game_scored(tmp_path: Path) -> None:
+    # helper-53: a game waited on such a client up to --stall, past the server's 5 s, and
+    # was never scored.
+    async def go(s: Server) -> None:
+        async with await connect(s.port, "zed") as conn:
+            p = await player(conn, (200, 60), window=128)
+            await watch_best(p, "zed")
+            await p.keys(b"+" * 25)
+            p.process.stdout.channel.pause_reading()
+            await asyncio.sleep(1.5)
+            for columns in (150, 200, 150, 200):  # whole redraws queued behind
+                p.process.change_terminal_size(columns, 60)
+                await sip(p, 0.7)
+            s.proc.send_signal(signal.SIGTERM)
+            with contextlib.suppress(asyncssh.Error, ConnectionError, OSError):
+                await sip(p, 8)
+            await asyncio.to_thread(s.proc.wait, 20)
+
+    with running(tmp_path, "--max-unsent", "4000", "--stall", "30") as s:
+        run(go(s))
+        assert s.proc.returncode == 0
+    scores = (tmp_path / "data" / "termsnake" / "serve" / "scores.json").read_text()
+    assert '"player": "best"' in scores
+
+
 def test_a_reset_after_a_burst_of_requests_writes_a_line_or_two_to_the_log(
     tmp_path: Path,
 ) -> None:
