@@ -19,6 +19,7 @@ from multiprocessing import Pool
 
 from termsnake.bench.games import LevelSpec
 from termsnake.core.game import Game
+from termsnake.core.level import Level
 from termsnake.solvers.celltree import TreeSolver
 
 BANDS = 10
@@ -52,9 +53,9 @@ def walls_only(game: Game) -> int:
     return game.board.distance_map(game.head)[game.food]
 
 
-def _play(job: tuple[LevelSpec, int]) -> list[Row]:
-    spec, seed = job
-    game = Game(spec.load(), seed)
+def _play(job: tuple[Level, int]) -> list[Row]:
+    level, seed = job
+    game = Game(level, seed)
     solver = TreeSolver()
     solver.setup(game)
     rows = [[0] * 7 for _ in range(BANDS)]
@@ -96,9 +97,9 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
     kind = "size" if "x" in args.board and args.board.replace("x", "").isdigit() else "level"
-    spec = LevelSpec(kind, args.board, 1)
+    level = LevelSpec(kind, args.board, 1).load()  # read once, here
     with Pool(args.jobs) as pool:
-        games = pool.map(_play, [(spec, args.seed + i) for i in range(args.games)])
+        games = pool.map(_play, [(level, args.seed + i) for i in range(args.games)])
     print(
         "| filled | foods | moves | walls | round the body | cut: foods | moves | round the body "
         "| not cut: moves | round the body |"

@@ -21,14 +21,15 @@ from typing import Any
 
 from termsnake.bench.games import LevelSpec, food_bound
 from termsnake.core.game import Game
+from termsnake.core.level import Level
 from termsnake.solvers.celltree import TreeConfig, TreeSolver
 
-Job = tuple[LevelSpec, int, dict[str, Any]]
+Job = tuple[Level, int, dict[str, Any]]
 
 
 def _play(job: Job) -> tuple[str, int, int, Counter[int], float]:
-    spec, seed, fields = job
-    game = Game(spec.load(), seed)
+    level, seed, fields = job
+    game = Game(level, seed)
     solver = TreeSolver(dataclasses.replace(TreeConfig(), **fields))
     solver.setup(game)
     lags: Counter[int] = Counter()
@@ -53,8 +54,8 @@ def main() -> None:
     args = parser.parse_intermixed_args()
     fields: dict[str, Any] = {k: int(v) for k, v in (f.split("=", 1) for f in args.fields)}
     kind = "size" if "x" in args.board and args.board.replace("x", "").isdigit() else "level"
-    spec = LevelSpec(kind, args.board, 1)
-    jobs = [(spec, args.seed + i, fields) for i in range(args.games)]
+    level = LevelSpec(kind, args.board, 1).load()  # read once, here
+    jobs = [(level, args.seed + i, fields) for i in range(args.games)]
     with Pool(args.jobs) as pool:
         results = pool.map(_play, jobs)
     steps = sum(r[1] for r in results)

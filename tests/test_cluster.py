@@ -77,6 +77,31 @@ def test_bench_and_train_on_a_cluster_print_the_local_numbers(
     assert (tmp_path / "a.json").read_text() == (tmp_path / "b.json").read_text()
 
 
+def test_a_level_file_is_the_clients_as_it_is_now(
+    scheduler: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # A worker kept the board it had first read for a path, run after run, and read a relative
+    # path in its own folder.
+    boards = {  # one name, 28 and 27 free cells
+        "A": "name: swap\n#########\n#.......#\n#.>.....#\n#.......#\n#.......#\n#########\n",
+        "B": "name: swap\n###########\n#.........#\n#.>.......#\n#.........#\n###########\n",
+    }
+    monkeypatch.chdir(tmp_path)
+    for name, level in (("A", tmp_path / "lv.txt"), ("B", tmp_path / "lv.txt"), ("A", "rel.txt")):
+        Path(level).write_text(boards[name])
+        args = ["bench", "--ai", "greedy", "--level", str(level), "--games", "8", "--json"]
+        rows = []
+        for where in ([], ["--scheduler", scheduler]):
+            assert cli.main([*args, *where]) == 0
+            (row,) = json.loads(capsys.readouterr().out)
+            row.pop("ms_per_move")
+            rows.append(row)
+        assert rows[0] == rows[1] and rows[0]["free_cells"] == {"A": 28, "B": 27}[name]
+
+
 BENCH = ["bench", "--ai", "greedy", "--size", "6x6", "--games", "2"]
 
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from termsnake.core.board import Board
 from termsnake.core.game import Game, Outcome
@@ -25,6 +25,9 @@ from termsnake.solvers.base import (
     finish,
 )
 from termsnake.solvers.registry import create
+
+if TYPE_CHECKING:
+    from termsnake.solvers.neuro import Network
 
 BENCH_LENGTH: Final = 1
 DEFAULT_GAMES: Final = 100
@@ -52,11 +55,11 @@ class LevelSpec:
     length: int
 
     def load(self) -> Level:
-        """The level this spec names, the snake ``length`` long; BenchError if there is none."""
+        """The level this spec names, the snake ``length`` long, read now (a file may have
+        changed since the last call); BenchError if there is none."""
         return _load_level(self)
 
 
-@lru_cache(maxsize=64)
 def _load_level(spec: LevelSpec) -> Level:
     if spec.kind == "size":
         try:
@@ -78,6 +81,49 @@ def _load_level(spec: LevelSpec) -> Level:
         raise BenchError(str(e).rstrip("\n"), located=True) from None
     except (OSError, ValueError) as e:
         raise BenchError(f"--level {spec.value}: {e}") from None
+
+
+NEURO: Final = "neuro:"
+
+
+@dataclass(frozen=True, slots=True)
+class Kit:
+    """What the games take from the user's files, read once in the bench's own process and
+    shipped to wherever they play: a worker re-reading them could find another file, or none
+    (a Dask worker has its own disk and folder), or a file changed since, mid-run."""
+
+    levels: Mapping[LevelSpec, Level]
+    # ``neuro:PATH`` -> its network, or why it cannot play (the game's ``unavailable``)
+    networks: Mapping[str, Network | str] = field(default_factory=dict)
+
+    @classmethod
+    def read(cls, specs: Iterable[LevelSpec], solvers: Iterable[str]) -> Kit:
+        """Each board and ``neuro:PATH`` network, read now; BenchError for a bad board."""
+        levels = {spec: spec.load() for spec in specs}
+        return cls(levels, {s: read_network(s) for s in solvers if s.startswith(NEURO)})
+
+
+def read_network(solver: str) -> Network | str:
+    """The network of ``neuro:PATH``'s file, or why it cannot be played."""
+    # numpy (the learn extra) is imported only when neuro plays
+    from termsnake.solvers.neuro import WeightsError, load_network
+
+    try:
+        return load_network(solver[len(NEURO) :])
+    except WeightsError as e:
+        return str(e)
+
+
+def _make(task: GameTask, kit: Kit) -> Solver | str:
+    """The task's solver, or why it cannot play (weights that could not be read)."""
+    network = kit.networks.get(task.solver)
+    if isinstance(network, str):
+        return network
+    if network is not None:
+        from termsnake.solvers.neuro import NeuroSolver
+
+        return NeuroSolver(task.solver[len(NEURO) :], network=network)
+    return create(task.solver, engine_timeout=task.engine_timeout, engine_logs=task.engine_logs)
 
 
 # -- one game -----------------------------------------------------------------------------------
@@ -150,15 +196,16 @@ def _distance_maps(board: Board) -> dict[Point, dict[Point, int]]:
 Moved = Callable[[int], None]
 
 
-def play_one(task: GameTask, moved: Moved | None = None) -> GameRecord:
-    """Play one benchmark game headless; raises nothing but KeyboardInterrupt (a Ctrl-C, or a
-    bot's own: ``play_apart``) and Terminated (a signal), so a worker always answers.
-    ``moved(n)``, if given, hears of the moves as they are made (see ``play_counted``)."""
+def play_one(task: GameTask, kit: Kit, moved: Moved | None = None) -> GameRecord:
+    """Play one benchmark game headless, its board and weights taken from ``kit``; raises
+    nothing but KeyboardInterrupt (a Ctrl-C, or a bot's own: ``play_apart``) and Terminated
+    (a signal), so a worker always answers. ``moved(n)``, if given, hears of the moves as they
+    are made (see ``play_counted``)."""
     try:
-        level = task.spec.load()
-        solver = create(
-            task.solver, engine_timeout=task.engine_timeout, engine_logs=task.engine_logs
-        )
+        level = kit.levels[task.spec]
+        solver = _make(task, kit)
+        if isinstance(solver, str):
+            return GameRecord(unavailable=printable(solver))
         game = Game(level, task.seed)
         stats = PlayStats()
         try:
@@ -190,11 +237,11 @@ def play_one(task: GameTask, moved: Moved | None = None) -> GameRecord:
 BOT_INTERRUPT: Final = "KeyboardInterrupt, raised by the bot (no Ctrl-C was pressed)"
 
 
-def play_apart(task: GameTask) -> GameRecord:
+def play_apart(task: GameTask, kit: Kit) -> GameRecord:
     """``play_one`` where no Ctrl-C raises KeyboardInterrupt (a Dask worker plays in a thread):
     one raised is the bot's, and ends its game as an error instead of the worker."""
     try:
-        return play_one(task)
+        return play_one(task, kit)
     except KeyboardInterrupt:
         return GameRecord(error=BOT_INTERRUPT)
 

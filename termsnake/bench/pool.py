@@ -15,7 +15,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from multiprocessing.sharedctypes import Synchronized
 from typing import Final
 
-from termsnake.bench.games import BOT_INTERRUPT, GameRecord, GameTask, play_one
+from termsnake.bench.games import BOT_INTERRUPT, GameRecord, GameTask, Kit, play_one
 from termsnake.orphans import die_with, spawning
 from termsnake.solvers import plugins
 
@@ -40,21 +40,30 @@ class Watcher:
 
 
 def records(
-    tasks: Iterable[GameTask], total: int, jobs: int, watcher: Watcher, *, singly: bool = False
+    tasks: Iterable[GameTask],
+    total: int,
+    jobs: int,
+    watcher: Watcher,
+    kit: Kit,
+    *,
+    singly: bool = False,
 ) -> Generator[GameRecord, None, None]:
-    """Each of the ``total`` tasks' record, in task order, the games played in ``jobs``
-    processes if more than one, handed out in batches (one game at a time if ``singly``: each
+    """Each of the ``total`` tasks' record, in task order, the games played with ``kit``'s
+    boards and weights (sent once to each worker) in ``jobs`` processes if more than one,
+    handed out in batches (one game at a time if ``singly``: each
     record comes back as soon as its game, and those before it, have ended). Close the
     iterator (``contextlib.closing``) to stop early: the games not started are dropped, those
     under way are waited for."""
     if jobs <= 1 or total <= 1:
-        return _here(tasks, watcher)
+        return _here(tasks, watcher, kit)
     workers = min(jobs, total)
     size = 1 if singly else batch_size(total, workers)
-    return _in_workers(tasks, workers, size, watcher)
+    return _in_workers(tasks, workers, size, watcher, kit)
 
 
-def _here(tasks: Iterable[GameTask], watcher: Watcher) -> Generator[GameRecord, None, None]:
+def _here(
+    tasks: Iterable[GameTask], watcher: Watcher, kit: Kit
+) -> Generator[GameRecord, None, None]:
     made = 0
 
     def moved(n: int) -> None:
@@ -63,7 +72,7 @@ def _here(tasks: Iterable[GameTask], watcher: Watcher) -> Generator[GameRecord, 
         watcher.moves(made)
 
     for task in tasks:
-        record = play_one(task, moved)
+        record = play_one(task, kit, moved)
         watcher.done(1)
         yield record
 
@@ -74,7 +83,7 @@ def batch_size(total: int, workers: int) -> int:
 
 
 def _in_workers(
-    tasks: Iterable[GameTask], workers: int, size: int, watcher: Watcher
+    tasks: Iterable[GameTask], workers: int, size: int, watcher: Watcher, kit: Kit
 ) -> Generator[GameRecord, None, None]:
     context = multiprocessing.get_context(START_METHOD)
     made = context.Value("q", 0)
@@ -82,7 +91,7 @@ def _in_workers(
         max_workers=workers,
         mp_context=context,
         initializer=_worker_init,
-        initargs=(made, os.getpid()),
+        initargs=(made, os.getpid(), kit),
     )
     pending = iter(tasks)
     batches = iter(lambda: list(itertools.islice(pending, size)), [])
@@ -134,13 +143,14 @@ def _interrupt(workers: Iterable[multiprocessing.process.BaseProcess]) -> None:
 _in_game = False
 _interrupted = False
 _made: Synchronized[int] | None = None
+_kit = Kit({})
 
 
-def _worker_init(made: Synchronized[int], parent: int) -> None:
+def _worker_init(made: Synchronized[int], parent: int, kit: Kit) -> None:
     # Ctrl-C reaches the whole process group: a worker stops the game it plays (the parent
     # then cancels the rest) but ignores it while idle, where it would only print a traceback.
-    global _made
-    _made = made
+    global _made, _kit
+    _made, _kit = made, kit
     die_with(parent)  # a bench killed outright (SIGKILL) took no worker with it
     plugins.quiet_warnings()  # the parent warned once already; --jobs 2 said each three times
     signal.signal(signal.SIGINT, _worker_sigint)
@@ -171,7 +181,7 @@ def _play_in_worker(batch: list[GameTask]) -> list[GameRecord]:
             raise KeyboardInterrupt
         _in_game = True
         try:
-            played.append(play_one(task, _add_moves))
+            played.append(play_one(task, _kit, _add_moves))
         except KeyboardInterrupt:
             if _interrupted:  # a Ctrl-C: _worker_sigint noted it
                 raise

@@ -23,6 +23,7 @@ from termsnake.bench.games import (
     BenchError,
     GameRecord,
     GameTask,
+    Kit,
     LevelSpec,
 )
 from termsnake.bench.progress import Progress
@@ -252,12 +253,18 @@ def _can_be_made(solver: str) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class Setup:
-    """What a bench run plays: the solvers, the boards, where replays and engine logs go."""
+    """What a bench run plays: the solvers, the boards (each read once: ``kit``), where
+    replays and engine logs go."""
 
     solvers: list[str]
     specs: list[LevelSpec]
-    levels: list[Level]
+    kit: Kit
     record_dir: Path | None
+
+    @property
+    def levels(self) -> list[Level]:
+        """The boards, in the order of ``specs``."""
+        return [self.kit.levels[spec] for spec in self.specs]
 
 
 def prepare(args: argparse.Namespace) -> Setup | int:
@@ -272,15 +279,13 @@ def prepare(args: argparse.Namespace) -> Setup | int:
     solvers = [name for name in solvers if _can_be_made(name)]
     boards = args.boards or [("size", "{}x{}".format(*BOT_SIZE))]
     specs = _unique(LevelSpec(kind, value, args.length) for kind, value in boards)
-    levels: list[Level] = []
-    for spec in specs:
-        try:
-            levels.append(spec.load())
-        except BenchError as e:
-            if e.located:
-                print(e, file=sys.stderr)
-                return EXIT_USAGE
-            return _fail(str(e))
+    try:
+        kit = Kit.read(specs, solvers)
+    except BenchError as e:
+        if e.located:
+            print(e, file=sys.stderr)
+            return EXIT_USAGE
+        return _fail(str(e))
     record_dir = Path(args.record_dir) if args.record_dir is not None else None
     if record_dir is not None:
         try:
@@ -295,7 +300,7 @@ def prepare(args: argparse.Namespace) -> Setup | int:
                 pass
         except OSError as e:
             return _fail(f"--record-dir {record_dir}: cannot write in it ({e.strerror or e})")
-    return Setup(solvers, specs, levels, record_dir)
+    return Setup(solvers, specs, kit, record_dir)
 
 
 def keep_game(record: GameRecord, solver: str, level: Level, seed: int, record_dir: Path) -> None:
@@ -343,8 +348,9 @@ def measure(
     tally them. The rows and the exit code so far."""
     rows: list[dict[str, Any]] = []
     status = 0
+    levels = setup.levels
     for solver, i in pairs:
-        level = setup.levels[i]
+        level = levels[i]
         tally = Tally()
         for g, record in enumerate(itertools.islice(played, args.games)):
             tally.add(record)
@@ -390,11 +396,11 @@ def run(args: argparse.Namespace) -> int:
             _dropped_if_empty(engine_logs, setup.record_dir),
         ):
             if args.scheduler is not None:
-                records = on_cluster(args.scheduler, tasks, progress)
+                records = on_cluster(args.scheduler, tasks, setup.kit, progress)
             else:
                 # Replays are written as their games end: a Ctrl-C then keeps those ended.
                 singly = setup.record_dir is not None
-                records = pool.records(tasks, total, jobs, progress, singly=singly)
+                records = pool.records(tasks, total, jobs, progress, setup.kit, singly=singly)
             with contextlib.closing(records) as played:
                 rows, status = measure(args, setup, pairs, played, progress)
     except KeyboardInterrupt:

@@ -13,7 +13,7 @@ import pytest
 from solver_doubles import ZigZag
 
 from termsnake.bench import pool
-from termsnake.bench.games import GameRecord, GameTask, LevelSpec
+from termsnake.bench.games import GameRecord, GameTask, Kit, LevelSpec
 from termsnake.commands import cli
 from termsnake.core.game import Game
 from termsnake.solvers import registry
@@ -51,11 +51,15 @@ class Seen(pool.Watcher):
         self.made = max(self.made, total)
 
 
+SPEC = LevelSpec("size", "4x4", 1)
+KIT = Kit.read([SPEC], [])
+
+
 def tasks(n: int, taken: list[int] | None = None) -> Iterator[GameTask]:
     for seed in range(n):
         if taken is not None:
             taken.append(seed)
-        yield GameTask("zigzag", LevelSpec("size", "4x4", 1), seed, False)
+        yield GameTask("zigzag", SPEC, seed, False)
 
 
 def figures(records: list[GameRecord]) -> list[tuple[object, ...]]:
@@ -64,8 +68,8 @@ def figures(records: list[GameRecord]) -> list[tuple[object, ...]]:
 
 def test_records_come_in_task_order_whatever_the_jobs() -> None:
     here, there = Seen(), Seen()
-    one = list(pool.records(tasks(40), 40, 1, here))
-    two = list(pool.records(tasks(40), 40, 2, there))
+    one = list(pool.records(tasks(40), 40, 1, here, KIT))
+    two = list(pool.records(tasks(40), 40, 2, there, KIT))
     assert figures(one) == figures(two)
     assert len({r.steps for r in one}) > 1  # the seeds give different games
     assert here.games == there.games == 40
@@ -76,7 +80,9 @@ def test_only_a_bounded_number_of_games_is_taken_ahead() -> None:
     taken: list[int] = []
     total = 10_000
     workers = 2
-    with contextlib.closing(pool.records(tasks(total, taken), total, workers, Seen())) as played:
+    with contextlib.closing(
+        pool.records(tasks(total, taken), total, workers, Seen(), KIT)
+    ) as played:
         next(played)
         ahead = len(taken)
     # Stopping early drops the rest: nothing more is taken.
@@ -99,8 +105,8 @@ def test_singly_each_game_comes_back_alone() -> None:
 
     batched, singly = Counts(), Counts()
     total = 400  # batches of 16 on two workers
-    assert figures(list(pool.records(tasks(total), total, 2, batched))) == figures(
-        list(pool.records(tasks(total), total, 2, singly, singly=True))
+    assert figures(list(pool.records(tasks(total), total, 2, batched, KIT))) == figures(
+        list(pool.records(tasks(total), total, 2, singly, KIT, singly=True))
     )
     assert max(batched.sizes) == pool.MAX_BATCH and set(singly.sizes) == {1}
 

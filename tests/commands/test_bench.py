@@ -120,7 +120,7 @@ def test_same_arguments_same_numbers_whatever_jobs(capsys: pytest.CaptureFixture
 def test_game_i_uses_seed_s_plus_i() -> None:
     spec = games.LevelSpec("size", "4x4", 1)
     tasks = [games.GameTask("zigzag", spec, s, True) for s in (7, 8)]
-    records = list(pool.records(tasks, len(tasks), 1, pool.Watcher()))
+    records = list(pool.records(tasks, len(tasks), 1, pool.Watcher(), games.Kit.read([spec], [])))
     assert [r.replay.seed for r in records if r.replay] == [7, 8]
     game = Game(open_level(4, 4, 1), 8)
     assert records[1].replay is not None
@@ -203,7 +203,8 @@ def test_record_dir_never_overwrites_within_a_run(
 
 def test_save_new_keeps_a_directory_of_that_name(tmp_path: Path) -> None:
     (tmp_path / "g.json").mkdir()
-    replay = games.play_one(games.GameTask("zigzag", games.LevelSpec("size", "4x4", 1), 1, True))
+    spec = games.LevelSpec("size", "4x4", 1)
+    replay = games.play_one(games.GameTask("zigzag", spec, 1, True), games.Kit.read([spec], []))
     assert replay.replay is not None
     path = report.save_new(replay.replay, tmp_path, "g.json")
     assert path == tmp_path / "g-2.json" and (tmp_path / "g.json").is_dir()
@@ -495,8 +496,9 @@ def test_best_is_reported_with_what_it_played(
 
 def test_a_solver_a_cluster_worker_lacks_says_it_must_be_installed_there() -> None:
     # The client knew the name (a plugin installed here), the worker did not.
-    task = games.GameTask("nosuchplugin", games.LevelSpec("size", "4x4", 1), 1, False)
-    record = remote.play_shipped(task)
+    spec = games.LevelSpec("size", "4x4", 1)
+    task = games.GameTask("nosuchplugin", spec, 1, False)
+    record = remote.play_shipped(task, games.Kit.read([spec], []))
     assert record.error is not None and "unknown solver 'nosuchplugin'" in record.error
     assert record.error.endswith(
         "(on a Dask worker: a plugin must be installed on every worker too)"

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from bad_plugin_dist import make_bad_dist
 
-from termsnake.bench.games import BOT_INTERRUPT, GameTask, LevelSpec, play_apart
+from termsnake.bench.games import BOT_INTERRUPT, GameTask, Kit, LevelSpec, play_apart
 from termsnake.core.game import Game, Outcome
 from termsnake.core.geometry import Direction, Point
 from termsnake.core.level import open_level
@@ -244,5 +244,6 @@ def test_a_plugin_going_by_a_built_in_s_name_goes_by_its_own_entry_point_s(bad: 
 
 def test_a_dask_worker_s_game_whose_bot_raises_keyboardinterrupt_is_an_error(bad: None) -> None:
     # No Ctrl-C reaches a Dask worker's game (it plays in a thread): the bot raised it.
-    record = play_apart(GameTask("kbimove", LevelSpec("size", "6x6", 3), 1, False))
+    spec = LevelSpec("size", "6x6", 3)
+    record = play_apart(GameTask("kbimove", spec, 1, False), Kit.read([spec], []))
     assert record.error == BOT_INTERRUPT
