@@ -10,8 +10,9 @@ import functools
 import os
 import signal
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from multiprocessing import resource_tracker
+from multiprocessing.process import BaseProcess
 
 _PR_SET_PDEATHSIG = 1
 
@@ -55,3 +56,19 @@ def spawning(spawns: bool = True) -> Iterator[None]:
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def how_one_died(workers: Iterable[BaseProcess]) -> str:
+    """How the worker that broke a pool ended (``killed by SIGKILL``, ``exit code 3``), from
+    the exit codes of ``workers`` once the pool has shut down; "" if none is known."""
+    codes = [w.exitcode for w in workers if w.exitcode]
+    # Once one has died the pool ends the others by SIGTERM: the odd one out is the first.
+    first = next((c for c in codes if c != -signal.SIGTERM), codes[0] if codes else None)
+    if first is None:
+        return ""
+    if first > 0:
+        return f"exit code {first}"
+    try:
+        return f"killed by {signal.Signals(-first).name}"
+    except ValueError:
+        return f"killed by signal {-first}"

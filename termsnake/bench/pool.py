@@ -12,11 +12,14 @@ import signal
 from collections import deque
 from collections.abc import Generator, Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.process import BaseProcess
 from multiprocessing.sharedctypes import Synchronized
 from typing import Final
 
 from termsnake.bench.games import BOT_INTERRUPT, GameRecord, GameTask, Kit, play_one
-from termsnake.orphans import die_with, spawning
+from termsnake.formats.text import printable, shorten
+from termsnake.orphans import die_with, how_one_died, spawning
 from termsnake.solvers import plugins
 
 # spawn, not fork: safe whatever threads the parent runs (tqdm's monitor, the pool's own).
@@ -26,6 +29,11 @@ START_METHOD = "spawn"
 IN_FLIGHT: Final = 4
 MAX_BATCH: Final = 16  # games a worker plays per call: fewer round trips, yet steady progress
 POLL: Final = 0.25  # seconds between looks at the moves the workers made
+
+
+class WorkerDied(Exception):
+    """A worker process died (killed, out of memory, a plugin's ``os._exit``): the run cannot
+    go on. The message says how, and which games were under way."""
 
 
 class Watcher:
@@ -97,6 +105,8 @@ def _in_workers(
     batches = iter(lambda: list(itertools.islice(pending, size)), [])
     flight: deque[Future[list[GameRecord]]] = deque()
     counted: set[Future[list[GameRecord]]] = set()
+    batch_of: dict[Future[list[GameRecord]], list[GameTask]] = {}
+    started: set[BaseProcess] = set()  # to tell how one died
     submitted = 0
     try:
         while True:
@@ -106,6 +116,9 @@ def _in_workers(
                     break
                 with spawning(submitted < workers):
                     flight.append(pool.submit(_play_in_worker, batch))
+                if submitted < workers:
+                    started.update(multiprocessing.active_children())
+                batch_of[flight[-1]] = batch
                 submitted += 1
             if not flight:
                 break
@@ -118,12 +131,18 @@ def _in_workers(
                         watcher.done(len(future.result()))
                 watcher.moves(made.value)
             while flight and flight[0] in counted:
+                played = flight[0].result()  # kept in flight if it raises: its games were lost
                 head = flight.popleft()
                 counted.discard(head)
-                yield from head.result()
+                del batch_of[head]
+                yield from played
     except GeneratorExit:  # the caller stopped early: drop the games not started
         pool.shutdown(wait=True, cancel_futures=True)
         raise
+    except BrokenProcessPool:  # the pool has ended the other workers already
+        pool.shutdown(wait=True, cancel_futures=True)
+        lost = [t for f in flight if not f.done() or f.exception() for t in batch_of[f]]
+        raise WorkerDied(_died(how_one_died(started), lost, kit)) from None
     except BaseException:
         # Ctrl-C, or a signal that ended the run (SIGTERM): the workers stop their games as a
         # Ctrl-C stops them, letting go of their engines, and the games not started are dropped.
@@ -131,6 +150,25 @@ def _in_workers(
         pool.shutdown(wait=True, cancel_futures=True)
         raise
     pool.shutdown()
+
+
+def _died(how: str, lost: list[GameTask], kit: Kit) -> str:
+    """What a worker's death is said as: how it died, and the games under way then (the one
+    that killed it, if a game did, among them)."""
+    said = f"a worker process died ({how})" if how else "a worker process died"
+    if not lost:
+        return said
+
+    def where(task: GameTask) -> str:
+        level = kit.levels.get(task.spec)
+        return f"{shorten(task.solver)} on {printable(level.name if level else task.spec.value)}"
+
+    first, last = lost[0], lost[-1]
+    if where(first) != where(last):
+        span = f"{where(first)} seed {first.seed} to {where(last)} seed {last.seed}"
+        return f"{said} during the games from {span}"
+    seeds = f"seed {first.seed}" if first is last else f"one of seeds {first.seed} to {last.seed}"
+    return f"{said} during {where(first)} ({seeds})"
 
 
 def _interrupt(workers: Iterable[multiprocessing.process.BaseProcess]) -> None:
@@ -154,6 +192,9 @@ def _worker_init(made: Synchronized[int], parent: int, kit: Kit) -> None:
     die_with(parent)  # a bench killed outright (SIGKILL) took no worker with it
     plugins.quiet_warnings()  # the parent warned once already; --jobs 2 said each three times
     signal.signal(signal.SIGINT, _worker_sigint)
+    # As in a spawned worker, not the parent's handler a forked one inherits: the pool ends
+    # the other workers by SIGTERM when one dies, and how that one died is told apart by it.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 

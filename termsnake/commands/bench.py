@@ -87,7 +87,8 @@ EPILOG: Final = (
     "A solver that cannot play a board (say, hamilton on a board with no Hamiltonian "
     "cycle), or cannot be made at all (a plugin that fails to import, a missing extra), "
     "gets no row: one line on stderr says why, and the rest goes on. Exit "
-    "codes: 0 if at least one row was measured, 1 if a solver crashed, 2 for bad "
+    "codes: 0 if at least one row was measured, 1 if a solver crashed or a worker process "
+    "died, 2 for bad "
     "usage, a bad level file, or nothing that could be measured."
 )
 
@@ -411,6 +412,9 @@ def run(args: argparse.Namespace) -> int:
         return 128 + e.signum
     except (ClusterError, ReplayNotSaved) as e:
         return _fail(str(e))
+    except pool.WorkerDied as e:  # no row: as for any other failure that stops the run
+        _fail(str(e))
+        return 1
     if args.json:
         print("[" + ",\n ".join(json.dumps(row) for row in rows) + "]")
     elif rows:

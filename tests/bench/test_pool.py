@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import contextlib
 import json
+import multiprocessing
 import os
+import re
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -31,10 +34,22 @@ class WhereZigZag(ZigZag):
         super().setup(game)
 
 
+class Killer(ZigZag):
+    """ZigZag whose game of seed 5 kills the worker process that plays it, as the kernel's
+    out-of-memory killer would."""
+
+    name = "killer"
+
+    def setup(self, game: Game) -> None:
+        if game.seed == 5 and multiprocessing.parent_process() is not None:
+            os.kill(os.getpid(), signal.SIGKILL)
+        super().setup(game)
+
+
 @pytest.fixture(autouse=True)
 def forked(monkeypatch: pytest.MonkeyPatch) -> None:
     """The test solvers, seen by workers too: they are forked."""
-    for name, cls in (("zigzag", ZigZag), ("where", WhereZigZag)):
+    for name, cls in (("zigzag", ZigZag), ("where", WhereZigZag), ("killer", Killer)):
         monkeypatch.setitem(registry._REGISTRY, name, f"{cls.__module__}:{cls.__name__}")
     monkeypatch.setattr(pool, "START_METHOD", "fork")
 
@@ -129,3 +144,19 @@ def test_workers_are_never_more_than_the_cpus(
     notes = [p.name.split("-") for p in tmp_path.iterdir()]
     assert sorted(int(seed) for _, seed in notes) == list(range(1, 61))
     assert 1 <= len({pid for pid, _ in notes} - {str(os.getpid())}) <= 2
+
+
+def test_a_worker_that_dies_is_one_line_naming_the_games_under_way(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # It was a traceback of concurrent.futures.process.BrokenProcessPool.
+    args = ["bench", "--ai", "killer", "--size", "4x4", "--games", "8", "--jobs", "2"]
+    assert cli.main(args) == 1
+    out, err = capsys.readouterr()
+    assert out == ""  # no row, as for any failure that stops the run
+    said = re.fullmatch(
+        r"termsnake bench: error: a worker process died \(killed by SIGKILL\) during killer "
+        r"on open-4x4 \((?:seed 5|one of seeds ([1-5]) to ([5-8]))\)\n",
+        err,
+    )
+    assert said is not None, err
