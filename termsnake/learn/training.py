@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import re
 import signal
 import stat
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass
-from multiprocessing import get_context
+from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Final
 
@@ -29,13 +32,14 @@ from termsnake.learn.evolve import (
     Plan,
     Runner,
     State,
+    Task,
     parse_checkpoint,
     run_here,
     score,
     start,
     step,
 )
-from termsnake.orphans import die_with, spawning
+from termsnake.orphans import die_with, how_one_died, spawning
 from termsnake.solvers.neuro import MAX_WEIGHTS_BYTES, Network
 
 MAX_CHECKPOINT: Final = 64 * 1024 * 1024
@@ -62,6 +66,11 @@ def board(args: argparse.Namespace) -> Level:
     return open_level(width, height, 1)
 
 
+class WorkerDied(Exception):
+    """A worker process died (killed, out of memory): its games are lost, and the run stops.
+    The message says how it died."""
+
+
 @contextmanager
 def runner(args: argparse.Namespace) -> Iterator[Runner]:
     """Where the games run: here, in worker processes, or on a cluster."""
@@ -75,10 +84,39 @@ def runner(args: argparse.Namespace) -> Iterator[Runner]:
     if jobs == 1:
         yield run_here
         return
-    with spawning():
-        pool = get_context("spawn").Pool(jobs, initializer=_worker_init, initargs=(os.getpid(),))
-    with pool:
-        yield lambda tasks: pool.map(score, tasks)
+    # An executor, not multiprocessing.Pool: a Pool replaces a worker that dies and waits for
+    # ever for the games it had; an executor says that one died.
+    pool = ProcessPoolExecutor(
+        jobs,
+        multiprocessing.get_context("spawn"),
+        initializer=_worker_init,
+        initargs=(os.getpid(),),
+    )
+    started: set[BaseProcess] = set()
+
+    def go(tasks: Sequence[Task]) -> list[float]:
+        try:
+            with spawning():  # the workers start as the first tasks are handed out
+                scores = pool.map(score, tasks, chunksize=-(-len(tasks) // (4 * jobs)))
+                started.update(multiprocessing.active_children())
+            return list(scores)
+        except BrokenProcessPool:  # raised by map too, if one died between generations
+            pool.shutdown(wait=True, cancel_futures=True)
+            how = how_one_died(started)
+            said = f"a worker process died ({how})" if how else "a worker process died"
+            raise WorkerDied(said) from None
+
+    try:
+        yield go
+    except BaseException:
+        # Ctrl-C or a signal: the workers (which leave Ctrl-C to this process) are ended now,
+        # not once they have played the generation's games.
+        for worker in started:
+            if worker.is_alive():
+                worker.terminate()
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown()
 
 
 def _worker_init(parent: int) -> None:
@@ -207,10 +245,15 @@ def train(plan: Plan, run: Run, generations: int, out: Path, go: Runner) -> None
 
 def interrupted(out: Path, saved: int | None) -> str:
     """What Ctrl-C leaves: the checkpoint's generation, or nothing written at all."""
+    return stopped("interrupted", out, saved)
+
+
+def stopped(why: str, out: Path, saved: int | None) -> str:
+    """What a run that stopped (``why``) leaves: the checkpoint's generations, or nothing."""
     if saved is None:
-        return "interrupted before a generation was done; nothing was written"
+        return f"{why} before a generation was done; nothing was written"
     where = printable(str(checkpoint_path(out)))
-    return f"interrupted; {where} holds {_first(saved)}: --resume goes on from there"
+    return f"{why}; {where} holds {_first(saved)}: --resume goes on from there"
 
 
 def _first(done: int) -> str:
@@ -248,6 +291,9 @@ def main(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print(f"termsnake train: {interrupted(out, run.saved)}", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except WorkerDied as e:
+        print(f"termsnake train: error: {stopped(str(e), out, run.saved)}", file=sys.stderr)
+        return 1
     except OSError as e:
         return _error(f"cannot write {shown}: {e.strerror or e}")
     except ClusterError as e:

@@ -82,23 +82,18 @@ def test_a_path_is_escaped_in_messages(
 def test_jobs_are_capped_at_the_cpus(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     pools: list[int] = []
 
-    class Context:
-        def Pool(self, jobs: int, **kwargs: Any) -> Any:
-            pools.append(jobs)
-            return FakePool()
-
     class FakePool:
-        def __enter__(self) -> FakePool:
-            return self
+        def __init__(self, jobs: int, *args: Any, **kwargs: Any) -> None:
+            pools.append(jobs)
 
-        def __exit__(self, *exc: object) -> None:
-            pass
-
-        def map(self, f: Any, tasks: Any) -> list[float]:
+        def map(self, f: Any, tasks: Any, chunksize: int = 1) -> list[float]:
             return [f(t) for t in tasks]
 
+        def shutdown(self, *args: Any, **kwargs: Any) -> None:
+            pass
+
     monkeypatch.setattr(os, "cpu_count", lambda: 3)
-    monkeypatch.setattr(training, "get_context", lambda method: Context())
+    monkeypatch.setattr(training, "ProcessPoolExecutor", FakePool)
     assert cli.main([*TRAIN, "--population", "8", "--jobs", "1000000", "--generations", "1",
                      "--out", str(tmp_path / "w.json")]) == 0  # fmt: skip
     assert pools == [3]

@@ -1,0 +1,62 @@
+"""`train --jobs 2` whose worker process dies (kill -9, the out-of-memory killer) stops with one
+line, keeping the checkpoint, instead of waiting for ever for the lost worker's games."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+TRAIN = ["train", "neuro", "--size", "6x6", "--population", "8", "--games", "2"]
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux's /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rpartition(")")[2].split()[1]) == pid:
+                found.append(int(entry))
+    return found
+
+
+def test_a_worker_killed_ends_the_run_with_one_line_and_the_checkpoint_kept(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "w.json"
+    train = subprocess.Popen(
+        [sys.executable, "-m", "termsnake", *TRAIN, "--generations", "100000", "--jobs", "2",
+         "--out", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        curve = tmp_path / "w.json.curve.csv"
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and (
+            not curve.exists() or curve.read_text().count("\n") < 2
+        ):
+            time.sleep(0.05)
+        workers = children(train.pid)
+        assert len(workers) >= 2, workers  # the two workers (and the resource tracker)
+        for worker in workers:
+            if "spawn_main" in Path(f"/proc/{worker}/cmdline").read_text():
+                os.kill(worker, signal.SIGKILL)
+                break
+        stdout, stderr = train.communicate(timeout=30)
+    finally:
+        train.kill()
+        train.wait()
+    assert train.returncode == 1 and stdout == ""
+    done = curve.read_text().count("\n") - 1  # generations the checkpoint holds
+    assert stderr == (
+        f"termsnake train: error: a worker process died (killed by SIGKILL); {out}.checkpoint.json "
+        f"holds generations 0 to {done - 1}: --resume goes on from there\n"
+    )
+    assert out.exists()
