@@ -22,7 +22,15 @@ from tqdm import tqdm
 
 from termsnake.cluster import ClusterError, connect, map_on
 from termsnake.core.level import BOT_SIZE, Level, open_level
-from termsnake.exits import EXIT_INTERRUPTED, EXIT_USAGE
+from termsnake.exits import (
+    ENDING_SIGNALS,
+    EXIT_INTERRUPTED,
+    EXIT_USAGE,
+    Handler,
+    Terminated,
+    raise_terminated,
+    signal_handlers,
+)
 from termsnake.formats.diagnostics import LevelError
 from termsnake.formats.fileio import TooLarge, read_capped, write_atomic
 from termsnake.formats.presets import load_level
@@ -124,6 +132,7 @@ def _worker_init(parent: int) -> None:
     # and says so in one line, where each worker printed a traceback. A worker whose parent
     # went while it wrote a result ends by SIGPIPE instead of printing BrokenPipeError.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)  # a hang-up too: the terminal's whole group
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     die_with(parent)
 
@@ -285,12 +294,18 @@ def main(args: argparse.Namespace) -> int:
         held = f"{printable(str(checkpoint_path(out)))} holds {_first(state.generation)}"
         asked = f"--generations {args.generations}"
         print(f"termsnake train: {held}: {asked} asks for no more", file=sys.stderr)
+    # SIGTERM, SIGHUP and the like end the run as Ctrl-C does, saying what the checkpoint holds.
+    ending: dict[int, Handler] = {s: raise_terminated for s in ENDING_SIGNALS if s != signal.SIGINT}
     try:
-        with runner(args) as go:
+        with signal_handlers(ending), runner(args) as go:
             train(plan, run, args.generations, out, go)
     except KeyboardInterrupt:
         print(f"termsnake train: {interrupted(out, run.saved)}", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except Terminated as e:
+        why = f"stopped by {signal.Signals(e.signum).name}"
+        print(f"termsnake train: {stopped(why, out, run.saved)}", file=sys.stderr)
+        return 128 + e.signum
     except WorkerDied as e:
         print(f"termsnake train: error: {stopped(str(e), out, run.saved)}", file=sys.stderr)
         return 1

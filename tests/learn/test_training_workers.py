@@ -1,14 +1,18 @@
 """`train --jobs 2` whose worker process dies (kill -9, the out-of-memory killer) stops with one
-line, keeping the checkpoint, instead of waiting for ever for the lost worker's games."""
+line, keeping the checkpoint, instead of waiting for ever for the lost worker's games; SIGTERM
+and SIGHUP end a run as Ctrl-C does."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+import pytest
 
 TRAIN = ["train", "neuro", "--size", "6x6", "--population", "8", "--games", "2"]
 
@@ -27,22 +31,48 @@ def children(pid: int) -> list[int]:
     return found
 
 
+def started(out: Path, jobs: str) -> subprocess.Popen[str]:
+    """A long training run into ``out``, once two generations are saved."""
+    train = subprocess.Popen(
+        [sys.executable, "-m", "termsnake", *TRAIN, "--generations", "100000", "--jobs", jobs,
+         "--out", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    curve = out.with_name(out.name + ".curve.csv")
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not curve.exists() or curve.read_text().count("\n") < 3):
+        time.sleep(0.05)
+    return train
+
+
+@pytest.mark.parametrize(("signum", "jobs"), [(signal.SIGTERM, "2"), (signal.SIGHUP, "1")])
+def test_sigterm_and_sighup_end_a_run_as_ctrl_c_does(
+    signum: signal.Signals, jobs: str, tmp_path: Path
+) -> None:
+    # They ended it by their default action: no word of the checkpoint, and now and then a
+    # warning of a leaked semaphore.
+    out = tmp_path / "w.json"
+    train = started(out, jobs)
+    try:
+        train.send_signal(signum)
+        stdout, stderr = train.communicate(timeout=30)
+    finally:
+        train.kill()
+        train.wait()
+    assert train.returncode == 128 + signum and stdout == ""
+    done = json.loads((tmp_path / "w.json.checkpoint.json").read_text())["generation"]
+    assert stderr == (
+        f"termsnake train: stopped by {signum.name}; {out}.checkpoint.json holds "
+        f"generations 0 to {done - 1}: --resume goes on from there\n"
+    )
+
+
 def test_a_worker_killed_ends_the_run_with_one_line_and_the_checkpoint_kept(
     tmp_path: Path,
 ) -> None:
     out = tmp_path / "w.json"
-    train = subprocess.Popen(
-        [sys.executable, "-m", "termsnake", *TRAIN, "--generations", "100000", "--jobs", "2",
-         "--out", str(out)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
+    train = started(out, "2")
     try:
-        curve = tmp_path / "w.json.curve.csv"
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and (
-            not curve.exists() or curve.read_text().count("\n") < 2
-        ):
-            time.sleep(0.05)
         workers = children(train.pid)
         assert len(workers) >= 2, workers  # the two workers (and the resource tracker)
         for worker in workers:
@@ -54,7 +84,7 @@ def test_a_worker_killed_ends_the_run_with_one_line_and_the_checkpoint_kept(
         train.kill()
         train.wait()
     assert train.returncode == 1 and stdout == ""
-    done = curve.read_text().count("\n") - 1  # generations the checkpoint holds
+    done = json.loads((tmp_path / "w.json.checkpoint.json").read_text())["generation"]
     assert stderr == (
         f"termsnake train: error: a worker process died (killed by SIGKILL); {out}.checkpoint.json "
         f"holds generations 0 to {done - 1}: --resume goes on from there\n"
