@@ -233,15 +233,20 @@ class Run:
 def save(plan: Plan, run: Run, out: Path) -> None:
     """The weights of the best network so far, its checkpoint and the curve, each atomic."""
     state = run.state
-    network = Network.from_vector(state.best, plan.hidden)
-    write_atomic(out, (network.to_json() + "\n").encode())
+    _save_weights(plan, state, out)
     write_atomic(checkpoint_path(out), state.to_json(plan).encode())
     run.saved = state.generation
     write_atomic(curve_path(out), csv_text(state.curve).encode())
 
 
+def _save_weights(plan: Plan, state: State, out: Path) -> None:
+    network = Network.from_vector(state.best, plan.hidden)
+    write_atomic(out, (network.to_json() + "\n").encode())
+
+
 def train(plan: Plan, run: Run, generations: int, out: Path, go: Runner) -> None:
-    """Evolve until ``generations``, saving after each one, with a progress bar."""
+    """Evolve until ``generations``, saving after each one, with a progress bar; weights
+    deleted since the checkpoint was saved are written again from it."""
     with tqdm(total=generations, initial=run.state.generation, desc="train", unit="gen",
               file=sys.stderr, disable=not sys.stderr.isatty()) as bar:  # fmt: skip
         while run.state.generation < generations:
@@ -250,6 +255,11 @@ def train(plan: Plan, run: Run, generations: int, out: Path, go: Runner) -> None
             point = run.state.curve[-1]
             bar.set_postfix(best=f"{point['best']:.1f}", mean=f"{point['mean']:.1f}")
             bar.update(1)
+    if not out.exists():  # a --resume with no generation left to play: the last line names it
+        _save_weights(plan, run.state, out)
+        shown = printable(str(out))
+        print(f"termsnake train: {shown} was missing: written again from the checkpoint",
+              file=sys.stderr)  # fmt: skip
 
 
 def interrupted(out: Path, saved: int | None) -> str:

@@ -49,3 +49,22 @@ def test_a_bad_checkpoint_is_one_line_and_kept(
     assert cli.main(["train", "neuro", "--size", "6x6", "--population", "6", "--generations",
                      "2", "--out", str(out), "--resume"]) == 2  # fmt: skip
     assert "other settings (population, games, seed differ)" in capsys.readouterr().err
+
+
+def test_resuming_with_nothing_left_writes_deleted_weights_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The last line named the weights to play, which were not there.
+    out = tmp_path / "w.json"
+    assert cli.main([*TRAIN, "--generations", "2", "--out", str(out)]) == 0
+    trained = out.read_bytes()
+    out.unlink()
+    capsys.readouterr()
+    assert cli.main([*TRAIN, "--generations", "2", "--out", str(out), "--resume"]) == 0
+    said = capsys.readouterr()
+    assert out.read_bytes() == trained
+    assert f"{out} was missing: written again from the checkpoint" in said.err
+    assert f"weights: {out} (the best network of generation 1)" in said.out
+    before = out.stat().st_mtime_ns
+    assert cli.main([*TRAIN, "--generations", "2", "--out", str(out), "--resume"]) == 0
+    assert out.stat().st_mtime_ns == before and "missing" not in capsys.readouterr().err
