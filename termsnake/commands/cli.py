@@ -214,12 +214,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         _silence_stdout()
         return code or EXIT_OUTPUT
     except OSError as e:
-        if e.errno not in (errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EFBIG):
+        if e.errno == errno.EBADF and _stdout_closed():  # closed under us (a plugin's doing)
+            said = "standard output is closed"
+        elif e.errno in (errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EFBIG):
+            said = f"cannot write the output: {e.strerror}"
+        else:
             raise
         _silence_stdout()
-        print(f"termsnake: error: cannot write the output: {e.strerror}", file=sys.stderr)
+        print(f"termsnake: error: {said}", file=sys.stderr)
         return code or EXIT_OUTPUT  # a hang-up's 129 says more than the lost output's 1
     return code
+
+
+def _stdout_closed() -> bool:
+    try:
+        os.fstat(sys.stdout.fileno())
+    except (OSError, ValueError):
+        return True
+    return False
 
 
 def dispatch(argv: list[str]) -> int:

@@ -6,6 +6,7 @@ import errno
 import io
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -34,6 +35,28 @@ def test_a_full_disk_is_a_one_line_error(tmp_path: Path) -> None:
 
 def test_a_closed_stdout_is_a_one_line_error(tmp_path: Path) -> None:
     r = run_shell(tmp_path, '"$1" levels >&-')
+    assert r.returncode == EXIT_OUTPUT
+    assert r.stderr == "termsnake: error: standard output is closed\n"
+
+
+@pytest.mark.parametrize("command", [["levels"], ["bench", "--ai", "greedy", "--games", "1"]])
+def test_a_stdout_closed_while_the_command_runs_is_a_one_line_error(
+    command: list[str], tmp_path: Path
+) -> None:
+    # A plugin may close fd 1 (os.close(1)) while bench plays: its table was a traceback.
+    script = (
+        "import os, sys\n"
+        "from termsnake.commands import cli\n"
+        "os.close(1)\n"
+        f"sys.exit(cli.main({command!r}))\n"
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        env=quiet_env(tmp_path),
+        timeout=60,
+    )
     assert r.returncode == EXIT_OUTPUT
     assert r.stderr == "termsnake: error: standard output is closed\n"
 
