@@ -124,9 +124,15 @@ def map_on(
     results in the order of ``items`` (so the numbers are those of a local run); ``done(n)``
     as n more end. ClusterError if the scheduler is lost, if the cluster has no worker for
     NO_WORKERS_TIMEOUT seconds, or if the games keep killing their workers."""
+    if shared:
+        _first_worker(client)  # scattering to a cluster with none fails at once
     # On every worker, so that losing some of them loses no data (a list of one: a dict or a
     # list alone would be scattered piecewise).
-    shared = {k: client.scatter([v], broadcast=True, hash=False)[0] for k, v in shared.items()}
+    try:
+        shared = {k: client.scatter([v], broadcast=True, hash=False)[0] for k, v in shared.items()}
+    except Exception as e:  # the workers or the scheduler lost meanwhile
+        reason = " ".join(str(e).split()) or type(e).__name__
+        raise ClusterError(f"cannot send the games' data to the Dask cluster: {reason}") from None
     futures = client.map(fn, items, pure=False, **shared)
     try:
         _wait_all(client, futures, done)
@@ -142,6 +148,25 @@ def map_on(
         with contextlib.suppress(Exception):  # a client already closed has nothing to cancel
             client.cancel(futures)
     return results
+
+
+def _first_worker(client: Client) -> None:
+    """Until the cluster has a worker; ClusterError, as ``_wait_all`` says it, if it loses
+    its scheduler or has none for NO_WORKERS_TIMEOUT seconds."""
+    address = getattr(client.scheduler, "address", "?")
+    began = time.monotonic()
+    while True:
+        if client.status != "running":
+            raise ClusterError(f"lost the connection to the Dask scheduler at {address}")
+        with contextlib.suppress(Exception):  # a lost scheduler: said on the next look
+            if client.scheduler_info(n_workers=0).get("n_workers", 0):
+                return
+        if time.monotonic() - began > NO_WORKERS_TIMEOUT:
+            raise ClusterError(
+                f"the Dask cluster at {address} has had no worker for "
+                f"{NO_WORKERS_TIMEOUT:g} s: the games cannot go on"
+            )
+        time.sleep(POLL)
 
 
 def _wait_all(client: Client, futures: list[Any], done: Callable[[int], None] | None) -> None:
