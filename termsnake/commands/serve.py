@@ -40,17 +40,13 @@ def add_parsers(sub: Subparsers) -> None:
         help="port (default %(default)s; 0: any free one)",
     )
     parser.add_argument(
-        "--host-key",
-        metavar="PATH",
-        type=cliargs.not_empty("give the key file's path, not an empty string"),
-        help="a private host key to use (made there if missing, and said)",
-    )
+        "--host-key", metavar="PATH", type=cliargs.not_empty("give the key file's path, not an "
+        "empty string"), help="a private host key to use (made there if missing, and said)",
+    )  # fmt: skip
     parser.add_argument(
-        "--authorized-keys",
-        metavar="FILE",
-        type=cliargs.not_empty("give the file of keys, not an empty string"),
-        help="admit only these public keys (default: anyone)",
-    )
+        "--authorized-keys", metavar="FILE", type=cliargs.not_empty("give the file of keys, not "
+        "an empty string"), help="admit only these public keys (default: anyone)",
+    )  # fmt: skip
     parser.add_argument(
         "--max-sessions",
         type=cliargs.positive_int,
