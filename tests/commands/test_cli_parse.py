@@ -103,12 +103,15 @@ def test_a_speed_or_a_time_is_an_ascii_decimal_as_a_whole_number_is(text: str) -
 
 
 def test_decimals_in_every_spelling_float_has_for_them_are_read() -> None:
-    assert [args.speed(t) for t in ["1.5", ".5", "5.", "1e2", "+3"]] == [
-        1.5, 0.5, 5.0, 100.0, 3.0,
+    assert [args.speed(t) for t in ["1.5", ".5", "5.", "1e2", "1e+2"]] == [
+        1.5, 0.5, 5.0, 100.0, 100.0,
     ]  # fmt: skip
-    for spaced in (" 2", "2 ", " 2 "):  # as whole numbers with spaces are refused
+    # As whole numbers with spaces or a sign are refused (the README: numbers have no sign).
+    for refused in (" 2", "2 ", " 2 ", "+3", "-0.5"):
         with pytest.raises(argparse.ArgumentTypeError):
-            args.speed(spaced)
+            args.speed(refused)
+        with pytest.raises(argparse.ArgumentTypeError):
+            args.seconds(refused)
 
 
 @pytest.mark.parametrize(
