@@ -218,7 +218,7 @@ class Visit:
         try:
             session.run()
         except BaseException:
-            self.cut_short = True  # scored below: the farewell says so
+            self.cut_short = game.steps > 0  # scored below (a game with no move is not)
             raise
         finally:
             self.session = None

@@ -166,6 +166,8 @@ class Session:
             if not self.fits:
                 if self.mode is Mode.RUNNING:
                     self.mode = Mode.PAUSED  # once enlarged, the player starts it again
+                    if self.on_change is not None:
+                        self.on_change(self)  # watchers see the pause too
                 self._handle(self.term.inkey(timeout=POLL), screen, allow_steps=False)
                 if isinstance(self.controller, KeyboardController):
                     self.controller.queue.clear()  # turns typed with the board hidden

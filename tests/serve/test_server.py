@@ -239,21 +239,30 @@ def test_names_are_made_printable_and_unique(server: Server) -> None:
 
 def test_sigterm_tells_every_player_scores_the_game_and_exits_0(tmp_path: Path) -> None:
     async def go(s: Server) -> None:
-        async with await connect(s.port, "hal") as conn, await connect(s.port, "ivy") as other:
-            p, lobby = await player(conn), await player(other)
+        async with (
+            await connect(s.port, "hal") as conn,
+            await connect(s.port, "ivy") as other,
+            await connect(s.port, "jan") as third,
+        ):
+            p, lobby, idle = await player(conn), await player(other), await player(third)
             await lobby.wait_for("hello, ivy")
+            await idle.wait_for("hello, jan")
+            await idle.keys(b"\r\r")
+            await idle.wait_for("a direction key starts")
             await p.wait_for("hello, hal")
             await p.keys(b"\r\r")
             await p.wait_for("a direction key starts")
             await p.keys(b"s")
             await p.wait_steps(2)
             s.proc.send_signal(signal.SIGTERM)
-            for client in (p, lobby):
+            for client in (p, lobby, idle):
                 await asyncio.wait_for(client.process.wait_closed(), 10)
                 await client.pump()
             assert b"the server is shutting down; your game was scored\r\n" in p.received
-            # In the lobby there was no game to score: it was said all the same.
+            # In the lobby, or in a game with no move yet, there was no game to score: it was
+            # said all the same.
             assert b"the server is shutting down\r\n" in lobby.received
+            assert b"the server is shutting down\r\n" in idle.received
 
     with running(tmp_path) as s:
         run(go(s))

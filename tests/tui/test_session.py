@@ -386,3 +386,24 @@ def test_a_step_while_paused_goes_the_way_pressed_even_with_a_turn_queued_before
     s.run()
     assert s.game.outcome is Outcome.QUIT
     assert "".join(m.value for m in s.game.moves) == "RRRDDL"
+
+
+def test_watchers_are_told_of_every_pause_and_speed_the_player_sees(clock: FakeClock) -> None:
+    # The pause a too-small terminal makes reached no watcher: they saw the game run on.
+    keys = [(0.15, "+"), (0.3, " "), (0.6, " "), (3.0, " "), (4.0, "q")]
+    s = session(clock, keys, speed=10)
+    seen: list[tuple[float, bool]] = []
+    s.on_change = lambda changed: seen.append((changed.speed, changed.paused))
+    small = (1.0, 2.0)  # the terminal too small for the board meanwhile
+    term: FakeTerminal = s.term  # type: ignore[assignment]
+    inkey = term.inkey
+
+    def sized_inkey(timeout: float | None = None) -> Keystroke:
+        shrunk = small[0] <= clock.now - 1000 < small[1]
+        term.width, term.height = (20, 10) if shrunk else (80, 24)
+        return inkey(timeout)
+
+    term.inkey = sized_inkey  # type: ignore[method-assign]
+    s.run()
+    changes = [c for i, c in enumerate(seen) if i == 0 or c != seen[i - 1]]
+    assert changes == [(10, False), (12, False), (12, True), (12, False), (12, True), (12, False)]
