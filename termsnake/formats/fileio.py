@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import re
@@ -168,11 +169,14 @@ def check_can_write_new(folder: str | os.PathLike[str]) -> None:
     to lose: make a file there as it does (a temporary file, then a second name linked to it)
     and remove it. Permission bits alone miss /proc, read-only mounts and root's rights."""
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=".termsnake-", suffix=".tmp")
-    os.close(fd)
+    link = f"{tmp}.link"
     try:
-        os.link(tmp, f"{tmp}.link")
-        os.unlink(f"{tmp}.link")
+        os.close(fd)
+        os.link(tmp, link)
     except FileExistsError:  # someone else's file by that name: links work there all the same
         pass
-    finally:
+    finally:  # a Ctrl-C at any point leaves neither name behind
+        with contextlib.suppress(OSError):  # no link made
+            if os.path.samefile(tmp, link):  # ours, not another file of that name
+                os.unlink(link)
         os.unlink(tmp)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from termsnake.formats.diagnostics import LevelError
-from termsnake.formats.fileio import read_capped, write_new
+from termsnake.formats.fileio import check_can_write_new, read_capped, write_new
 from termsnake.formats.levelfile import parse_level
 from termsnake.formats.presets import UnknownLevelError, load_level
 
@@ -71,3 +71,21 @@ def test_a_level_name_too_long_for_any_file_is_one_clear_error() -> None:
 def test_a_length_of_thousands_of_digits_is_a_located_error() -> None:
     with pytest.raises(LevelError, match=r"x\.txt:1:9: error: length must be a whole number"):
         parse_level("length: " + "9" * 5000 + "\n\n..>..\n", "x.txt")
+
+
+@pytest.mark.parametrize("stop_in", ["close", "link"])
+def test_the_write_check_leaves_nothing_behind_when_stopped_half_way(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stop_in: str
+) -> None:
+    # A Ctrl-C just after the link, or at the close, left a .termsnake-*.tmp file behind.
+    real = getattr(os, stop_in)
+
+    def stopped(*args: object) -> None:
+        real(*args)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, stop_in, stopped)
+    with pytest.raises(KeyboardInterrupt):
+        check_can_write_new(tmp_path)
+    monkeypatch.undo()
+    assert list(tmp_path.iterdir()) == []
