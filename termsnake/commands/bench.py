@@ -288,7 +288,7 @@ def prepare(args: argparse.Namespace) -> Setup | int:
             return EXIT_USAGE
         return _fail(str(e))
     record_dir = Path(args.record_dir) if args.record_dir is not None else None
-    if record_dir is not None:
+    if record_dir is not None and solvers:  # no folder made for a run that plays no game
         try:
             record_dir.mkdir(parents=True, exist_ok=True)
         except FileExistsError:  # mkdir's word for "exists, and is not a directory"

@@ -280,7 +280,7 @@ NO_NUMPY = (
 
 
 def test_a_solver_that_cannot_be_made_gets_no_row_and_the_others_play(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     without_numpy(monkeypatch)
     args = ["bench", "--size", "4x4", "--games", "2", "--json"]
@@ -288,11 +288,12 @@ def test_a_solver_that_cannot_be_made_gets_no_row_and_the_others_play(
     out, err = capsys.readouterr()
     assert [row["solver"] for row in json.loads(out)] == ["zigzag", "straight"]
     assert err == NO_NUMPY + "\n"
-    # Nothing left to measure: the documented exit 2.
-    assert cli.main([*args, "--ai", "neuro"]) == 2
+    # Nothing left to measure: the documented exit 2, and no --record-dir made for it.
+    assert cli.main([*args, "--ai", "neuro", "--record-dir", str(tmp_path / "rd")]) == 2
     out, err = capsys.readouterr()
     assert json.loads(out) == []
     assert err.splitlines() == [NO_NUMPY, "termsnake bench: error: nothing could be measured"]
+    assert not (tmp_path / "rd").exists()
 
 
 def test_a_crashing_solver_is_reported(capsys: pytest.CaptureFixture[str]) -> None:
