@@ -4,6 +4,7 @@ bytes a second, every SSH message counted."""
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 from collections import OrderedDict
 from collections.abc import Callable
 
@@ -12,6 +13,21 @@ import asyncssh
 from termsnake.serve.limits import CONNECT_ADDRESSES
 
 MINUTE = 60.0
+
+
+def client_of(address: str) -> str:
+    """Whom the per-address limits count ``address`` as: an IPv6 address by its /64, which one
+    client (a home, a host) is given whole, so that it cannot take a fresh allowance with each
+    address in it; an IPv4 address mapped into IPv6 as that IPv4 address."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return address
 
 
 class Arrivals:
@@ -35,7 +51,7 @@ class Arrivals:
         left, at = self._buckets.pop(address, (self.burst, now))
         left = min(self.burst, left + (now - at) * self.refill)
         allowed = left >= 1.0
-        self._buckets[address] = (left - allowed, now)
+        self._buckets[address] = (left - 1.0 if allowed else left, now)
         # One untouched for a minute is full again, as if never seen: forgotten. Past ``most``
         # the least recent goes too, so that connections from many addresses cannot fill the
         # memory (its count starts again).

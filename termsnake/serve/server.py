@@ -28,7 +28,7 @@ from termsnake.formats.scores import ScoreStore
 from termsnake.serve import limits as caps  # "limits" is also a Config field
 from termsnake.serve.gate import AUTHENTICATING, HEARD, Gate
 from termsnake.serve.hub import Hub
-from termsnake.serve.rates import Arrivals, meter
+from termsnake.serve.rates import Arrivals, client_of, meter
 from termsnake.serve.terminal import ChannelOutput, ChannelTerminal, Closed
 from termsnake.serve.visit import Idle, Limits, TimeUp, Visit
 
@@ -105,7 +105,7 @@ class Connection(asyncssh.SSHServer):
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         peer = conn.get_extra_info("peername")
-        self.address = str(peer[0]) if peer else "?"
+        self.address = client_of(str(peer[0])) if peer else "?"
         self.conn = conn
         loop = asyncio.get_running_loop()
         if not self.app.arrivals.allow(self.address, loop.time()):
@@ -327,7 +327,7 @@ class Channel(asyncssh.SSHServerSession[bytes]):
         except Closed:
             # At shutdown a client behind on its output is still told, after what it has not
             # read; the server waits for that only while it reads (_farewells).
-            status, farewell = 1, SHUTTING_DOWN + visit.scored if out.ending else ""
+            status, farewell = 1, (SHUTTING_DOWN + visit.scored) if out.ending else ""
             if out.behind() and not out.ending:  # it reads nothing: drop what it left unread
                 self.loop.call_soon_threadsafe(self._abort)
         except Exception:

@@ -18,7 +18,7 @@ from termsnake.commands import cli
 from termsnake.serve.gate import AUTHENTICATING, HEARD, SILENT, Gate
 from termsnake.serve.hostkey import HostKeyError, load_or_create, read_authorized_keys
 from termsnake.serve.limits import MAX_COLUMNS, MAX_PENDING_INPUT, MAX_ROWS
-from termsnake.serve.rates import Arrivals
+from termsnake.serve.rates import Arrivals, client_of
 from termsnake.serve.server import reached_at
 from termsnake.serve.terminal import ChannelOutput, ChannelTerminal
 
@@ -211,3 +211,13 @@ def test_a_server_on_every_address_says_to_connect_to_this_machines_name(host: s
 @pytest.mark.parametrize("host", ["127.0.0.1", "::1", "192.0.2.7", "snake.example.org"])
 def test_a_server_on_one_address_says_that_address(host: str) -> None:
     assert reached_at(host) == host
+
+
+def test_the_per_address_limits_count_an_ipv6_client_by_its_64() -> None:
+    # helper-53: each address of a /64 had its own 30 connections a minute and 3 at once.
+    arrivals = Arrivals(30)
+    allowed = [arrivals.allow(client_of(f"2001:db8::{i:x}"), 0.0) for i in range(1, 101)]
+    assert sum(allowed) == 30
+    assert client_of("2001:db8:0:1::5") != client_of("2001:db8::5")  # another /64
+    assert client_of("::ffff:192.0.2.7") == client_of("192.0.2.7") == "192.0.2.7"
+    assert client_of("?") == "?"
