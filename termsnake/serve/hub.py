@@ -17,8 +17,9 @@ MAX_NAME = 16
 
 @dataclass(frozen=True)
 class Live:
-    """A game in progress as it stands after one move: who plays, where, and a copy of the
-    game (never the live game itself). Each move replaces it whole."""
+    """A game in progress as it stands: who plays, where, a copy of the game (never the live
+    game itself), its speed and whether it is paused. Each move, pause or change of speed
+    replaces it whole."""
 
     who: str
     level: str

@@ -101,7 +101,9 @@ def help_lines(preset: KeyPreset, bot: bool, *, plan: bool | None = None) -> lis
         f"{'speed':>6}  {keys_for(Command.FASTER, preset.commands)} faster, "
         f"{keys_for(Command.SLOWER, preset.commands)} slower"
     )
-    if bot if plan is None else plan:
+    if plan is None:
+        plan = bot
+    if plan:
         lines.append(f"{'plan':>6}  c shows the bot's plan")
     lines.append(f"{'quit':>6}  {keys_for(Command.QUIT, preset.commands)}")
     lines += ["", "? or any key closes this help"]
