@@ -398,11 +398,13 @@ async def serve(config: Config, ready: asyncio.Event | None = None) -> None:
     # A plain handler and a look every 0.2 s, not loop.add_signal_handler: under load the
     # threads' call_soon_threadsafe fill the loop's wake-up pipe, and a signal sent through it
     # would be lost. Set before "listening" is said, which a supervisor may answer with one.
-    # Every signal that would kill the server unscored stops it as SIGTERM does; one ignored
-    # already stays so (nohup's SIGHUP: the server outlives the terminal it was started from).
+    # Every signal that would kill the server unscored stops it as SIGTERM does. Others than
+    # SIGTERM and SIGINT ignored already stay so: nohup's SIGHUP (the server outlives the
+    # terminal it was started from), the SIGQUIT a shell's `&` ignores.
     stopping: list[int] = []
     for signum in ENDING_SIGNALS:
-        if signal.getsignal(signum) is not signal.SIG_IGN:
+        ignored = signal.getsignal(signum) is signal.SIG_IGN
+        if not ignored or signum in (signal.SIGTERM, signal.SIGINT):
             signal.signal(signum, lambda s, f: stopping.append(s))
     sockets = server.sockets or []
     port = sockets[0].getsockname()[1] if sockets else config.port

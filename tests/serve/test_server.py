@@ -290,28 +290,37 @@ def test_a_hang_up_or_quit_signal_stops_the_server_as_sigterm_does(
             await p.pump()
             assert b"the server is shutting down; your game was scored\r\n" in p.received
 
-    # As from a shell: a hang-up not ignored (a server started under nohup ignores it).
-    hangup = signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    # As from a shell in the foreground: neither ignored (nohup ignores SIGHUP, `&` SIGQUIT).
+    kept = {signum: signal.signal(signum, signal.SIG_DFL) for signum in (signal.SIGHUP, signum)}
     try:
         with running(tmp_path) as s:
             run(go(s))
             assert s.proc.wait(10) == 0
             assert s.log().rstrip().endswith("termsnake serve: stopped")
     finally:
-        signal.signal(signal.SIGHUP, hangup)
+        for ignored, handler in kept.items():
+            signal.signal(ignored, handler)
     scores = (tmp_path / "data" / "termsnake" / "serve" / "scores.json").read_text()
     assert '"player": "kit"' in scores
 
 
-def test_a_server_started_under_nohup_outlives_a_hang_up(tmp_path: Path) -> None:
-    hangup = signal.signal(signal.SIGHUP, signal.SIG_IGN)  # what nohup does
+@pytest.mark.parametrize(("signum", "stops"), [(signal.SIGHUP, False), (signal.SIGINT, True)])
+def test_a_signal_ignored_at_the_start_stays_so_but_sigint_and_sigterm(
+    tmp_path: Path, signum: int, stops: bool
+) -> None:
+    # nohup ignores SIGHUP: the server outlives the terminal. A shell's `&` ignores SIGINT,
+    # which must still stop the server (kill -INT from a script did before).
+    kept = signal.signal(signum, signal.SIG_IGN)
     try:
         with running(tmp_path) as s:
-            s.proc.send_signal(signal.SIGHUP)
-            time.sleep(0.5)
-            assert s.proc.poll() is None
+            s.proc.send_signal(signum)
+            if stops:
+                assert s.proc.wait(10) == 0
+            else:
+                time.sleep(0.5)
+                assert s.proc.poll() is None
     finally:
-        signal.signal(signal.SIGHUP, hangup)
+        signal.signal(signum, kept)
 
 
 @pytest.mark.slow
