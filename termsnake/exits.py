@@ -66,6 +66,12 @@ def raise_terminated(signum: int, frame: FrameType | None) -> None:
     raise Terminated(signum)
 
 
+def terminating() -> contextlib.AbstractContextManager[None]:
+    """A block in which every ending signal but SIGINT (a KeyboardInterrupt, as ever) raises
+    Terminated: a command without a terminal of its own (bench, train) ends as at Ctrl-C."""
+    return signal_handlers({s: raise_terminated for s in ENDING_SIGNALS if s != signal.SIGINT})
+
+
 @contextlib.contextmanager
 def signal_handlers(handlers: Mapping[int, Handler]) -> Iterator[None]:
     """``handlers`` (signal -> handler) installed for the block, the earlier ones put back

@@ -35,13 +35,10 @@ from termsnake.commands import args as cliargs
 from termsnake.commands.args import Subparsers
 from termsnake.core.level import BOT_SIZE, MAX_SIDE, Level
 from termsnake.exits import (
-    ENDING_SIGNALS,
     EXIT_INTERRUPTED,
     EXIT_USAGE,
-    Handler,
     Terminated,
-    raise_terminated,
-    signal_handlers,
+    terminating,
 )
 from termsnake.formats.text import printable, shorten
 from termsnake.solvers.registry import create, resolve_name
@@ -389,10 +386,9 @@ def run(args: argparse.Namespace) -> int:
     )
     # SIGTERM and the like end the run as Ctrl-C does: the engines' processes go, and the
     # temporary folder of their logs if nothing was kept in it.
-    ending: dict[int, Handler] = {s: raise_terminated for s in ENDING_SIGNALS if s != signal.SIGINT}
     try:
         with (
-            signal_handlers(ending),
+            terminating(),
             Progress(total) as progress,
             _dropped_if_empty(engine_logs, setup.record_dir),
         ):

@@ -23,13 +23,10 @@ from tqdm import tqdm
 from termsnake.cluster import ClusterError, connect, map_on
 from termsnake.core.level import BOT_SIZE, Level, open_level
 from termsnake.exits import (
-    ENDING_SIGNALS,
     EXIT_INTERRUPTED,
     EXIT_USAGE,
-    Handler,
     Terminated,
-    raise_terminated,
-    signal_handlers,
+    terminating,
 )
 from termsnake.formats.diagnostics import LevelError
 from termsnake.formats.fileio import TooLarge, read_capped, write_atomic
@@ -305,9 +302,8 @@ def main(args: argparse.Namespace) -> int:
         asked = f"--generations {args.generations}"
         print(f"termsnake train: {held}: {asked} asks for no more", file=sys.stderr)
     # SIGTERM, SIGHUP and the like end the run as Ctrl-C does, saying what the checkpoint holds.
-    ending: dict[int, Handler] = {s: raise_terminated for s in ENDING_SIGNALS if s != signal.SIGINT}
     try:
-        with signal_handlers(ending), runner(args) as go:
+        with terminating(), runner(args) as go:
             train(plan, run, args.generations, out, go)
     except KeyboardInterrupt:
         print(f"termsnake train: {interrupted(out, run.saved)}", file=sys.stderr)
