@@ -8,6 +8,7 @@ from enum import Enum
 from typing import Final
 
 from termsnake.formats.text import printable
+from termsnake.tui.controllers import CTRL_C
 
 
 class Pick(Enum):
@@ -22,7 +23,7 @@ class Pick(Enum):
 UP_KEYS: Final = frozenset({"KEY_UP", "w", "k"})
 DOWN_KEYS: Final = frozenset({"KEY_DOWN", "s", "j"})
 CHOOSE_KEYS: Final = frozenset({"KEY_ENTER", "\r", "\n", " ", "d", "l", "KEY_RIGHT"})
-BACK_KEYS: Final = frozenset({"q", "KEY_ESCAPE", "KEY_LEFT", "a", "h"})
+BACK_KEYS: Final = frozenset({"q", "KEY_ESCAPE", "KEY_LEFT", "a", "h", CTRL_C})
 
 
 @dataclass

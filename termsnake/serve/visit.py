@@ -28,7 +28,13 @@ from termsnake.serve.menu import Menu, Pick
 from termsnake.serve.terminal import ChannelOutput, ChannelTerminal
 from termsnake.solvers.base import Solver, SolverUnavailable, finish
 from termsnake.solvers.registry import create, known_names, plugins
-from termsnake.tui.controllers import KEY_PRESETS, help_lines, key_name, make_controller
+from termsnake.tui.controllers import (
+    CTRL_C,
+    KEY_PRESETS,
+    help_lines,
+    key_name,
+    make_controller,
+)
 from termsnake.tui.screen import Screen
 from termsnake.tui.session import Mode, Session
 from termsnake.tui.summary import summary
@@ -218,7 +224,9 @@ class Visit:
         try:
             session.run()
         except BaseException:
-            self.cut_short = game.steps > 0  # scored below (a game with no move is not)
+            # Scored below: the farewell says so to a player whose game moved (a bot's is the
+            # bot's, and a game with no move is not kept).
+            self.cut_short = bot is None and game.steps > 0
             raise
         finally:
             self.session = None
@@ -270,7 +278,7 @@ class Visit:
                     self.put(watched_page(live, size))
                     shown, shown_size = live, size
                 key = self.key(WATCH_WAIT)
-                if key.lower() == "q" or key == "KEY_ESCAPE":  # a name: lower() would miss it
+                if key.lower() == "q" or key in ("KEY_ESCAPE", CTRL_C):  # names: not lower()
                     return
         finally:
             self.idle_ok = True

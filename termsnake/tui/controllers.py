@@ -47,9 +47,12 @@ def _steer(up: str, left: str, down: str, right: str) -> dict[str, Direction]:
 
 DIRECTION_KEYS: Final[Mapping[str, Direction]] = _steer("w", "a", "s", "d")
 
+CTRL_C: Final = "\x03"
 COMMAND_KEYS: Final[Mapping[str, Command]] = {
     "q": Command.QUIT,
     "KEY_ESCAPE": Command.QUIT,
+    # Ctrl-C as a key: a terminal sends it as SIGINT, but over SSH it comes as this byte.
+    CTRL_C: Command.QUIT,
     " ": Command.PAUSE,
     "p": Command.PAUSE,
     "+": Command.FASTER,
@@ -89,7 +92,8 @@ def help_lines(preset: KeyPreset, bot: bool, *, plan: bool | None = None) -> lis
             for k, v in table.items()
             if v == value
         ]
-        return " ".join("space" if n == " " else n for n in names)
+        shown = {" ": "space", CTRL_C: "ctrl-c"}
+        return " ".join(shown.get(n, n) for n in names)
 
     lines = ["termsnake keys", ""]
     if not bot:

@@ -11,6 +11,7 @@ from pathlib import Path
 import asyncssh
 import pytest
 from ssh_client import Player, Server, connect, player, running
+from test_hostile_clients import watch_best
 
 
 @pytest.fixture(scope="module")
@@ -100,6 +101,28 @@ def test_a_watcher_sees_the_players_speed_and_pause(server: Server) -> None:
             await jo.wait_for(lambda text: "PAUSED" not in text)
             await ike.keys(b"q")
             await jo.keys(b"q")
+
+    run(go())
+
+
+def test_ctrl_c_over_ssh_ends_the_game_and_goes_back_as_locally(server: Server) -> None:
+    # Ctrl-C comes over SSH as a byte, not as SIGINT: it did nothing, in a game or a menu.
+    async def go() -> None:
+        async with await connect(server.port, "lou") as conn:
+            p = await player(conn)
+            await p.wait_for("hello, lou")
+            await p.keys(b"\r\r")
+            await p.wait_for("a direction key starts")
+            await p.keys(b"s")
+            await p.wait_steps(1)
+            await p.keys(b"\x03")
+            await p.wait_for("Moves (")
+            await p.keys(b"x")
+            await p.wait_for("hello, lou")
+            await p.keys(b"\x03")
+            await asyncio.wait_for(p.process.wait_closed(), 10)
+            await p.pump()
+            assert b"bye!" in p.received
 
     run(go())
 
@@ -243,8 +266,11 @@ def test_sigterm_tells_every_player_scores_the_game_and_exits_0(tmp_path: Path) 
             await connect(s.port, "hal") as conn,
             await connect(s.port, "ivy") as other,
             await connect(s.port, "jan") as third,
+            await connect(s.port, "kai") as fourth,
         ):
             p, lobby, idle = await player(conn), await player(other), await player(third)
+            bot = await player(fourth)
+            await watch_best(bot, "kai")
             await lobby.wait_for("hello, ivy")
             await idle.wait_for("hello, jan")
             await idle.keys(b"\r\r")
@@ -255,16 +281,16 @@ def test_sigterm_tells_every_player_scores_the_game_and_exits_0(tmp_path: Path) 
             await p.keys(b"s")
             await p.wait_steps(2)
             s.proc.send_signal(signal.SIGTERM)
-            for client in (p, lobby, idle):
+            for client in (p, lobby, idle, bot):
                 await asyncio.wait_for(client.process.wait_closed(), 10)
                 await client.pump()
             assert b"the server is shutting down; your game was scored\r\n" in p.received
-            # In the lobby, or in a game with no move yet, there was no game to score: it was
-            # said all the same.
-            assert b"the server is shutting down\r\n" in lobby.received
-            assert b"the server is shutting down\r\n" in idle.received
+            # In the lobby, in a game with no move yet, or watching a bot (its game is the
+            # bot's), there was no game of theirs to score: it was said all the same.
+            for other_client in (lobby, idle, bot):
+                assert b"the server is shutting down\r\n" in other_client.received
 
-    with running(tmp_path) as s:
+    with running(tmp_path, "--max-per-address", "4") as s:
         run(go(s))
         assert s.proc.wait(10) == 0
     scores = (tmp_path / "data" / "termsnake" / "serve" / "scores.json").read_text()
