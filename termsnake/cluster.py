@@ -150,6 +150,17 @@ def map_on(
     return results
 
 
+def _lost(address: str) -> ClusterError:
+    return ClusterError(f"lost the connection to the Dask scheduler at {address}")
+
+
+def _no_workers(address: str) -> ClusterError:
+    return ClusterError(
+        f"the Dask cluster at {address} has had no worker for {NO_WORKERS_TIMEOUT:g} s: "
+        "the games cannot go on"
+    )
+
+
 def _first_worker(client: Client) -> None:
     """Until the cluster has a worker; ClusterError, as ``_wait_all`` says it, if it loses
     its scheduler or has none for NO_WORKERS_TIMEOUT seconds."""
@@ -157,15 +168,12 @@ def _first_worker(client: Client) -> None:
     began = time.monotonic()
     while True:
         if client.status != "running":
-            raise ClusterError(f"lost the connection to the Dask scheduler at {address}")
+            raise _lost(address)
         with contextlib.suppress(Exception):  # a lost scheduler: said on the next look
             if client.scheduler_info(n_workers=0).get("n_workers", 0):
                 return
         if time.monotonic() - began > NO_WORKERS_TIMEOUT:
-            raise ClusterError(
-                f"the Dask cluster at {address} has had no worker for "
-                f"{NO_WORKERS_TIMEOUT:g} s: the games cannot go on"
-            )
+            raise _no_workers(address)
         time.sleep(POLL)
 
 
@@ -188,7 +196,7 @@ def _wait_all(client: Client, futures: list[Any], done: Callable[[int], None] | 
             done(len(left) - len(now))
         left = now
         if client.status != "running":
-            raise ClusterError(f"lost the connection to the Dask scheduler at {address}")
+            raise _lost(address)
         if any(f.cancelled() for f in futures):
             raise ClusterError(f"the Dask cluster at {address} lost its workers and their data")
         if not left or time.monotonic() - looked < LOOK_EVERY:
@@ -199,7 +207,4 @@ def _wait_all(client: Client, futures: list[Any], done: Callable[[int], None] | 
         elif alone_since is None:
             alone_since = looked
         elif looked - alone_since > NO_WORKERS_TIMEOUT:
-            raise ClusterError(
-                f"the Dask cluster at {address} has had no worker for "
-                f"{NO_WORKERS_TIMEOUT:g} s: the games cannot go on"
-            )
+            raise _no_workers(address)
