@@ -40,6 +40,7 @@ from termsnake.exits import (
     Terminated,
     terminating,
 )
+from termsnake.formats.fileio import check_can_write_new
 from termsnake.formats.text import printable, shorten
 from termsnake.solvers.registry import create, resolve_name
 
@@ -294,8 +295,7 @@ def prepare(args: argparse.Namespace) -> Setup | int:
             return _fail(f"--record-dir {record_dir}: {e.strerror or e}")
         try:
             # Games and engine logs are written there: say it cannot be before any game.
-            with tempfile.NamedTemporaryFile(dir=record_dir, prefix=".termsnake-"):
-                pass
+            check_can_write_new(record_dir)
         except OSError as e:
             return _fail(f"--record-dir {record_dir}: cannot write in it ({e.strerror or e})")
     return Setup(solvers, specs, kit, record_dir)
