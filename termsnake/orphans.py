@@ -58,17 +58,22 @@ def spawning(spawns: bool = True) -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
-def how_one_died(workers: Iterable[BaseProcess]) -> str:
-    """How the worker that broke a pool ended (``killed by SIGKILL``, ``exit code 3``), from
-    the exit codes of ``workers`` once the pool has shut down; "" if none is known."""
+class WorkerDied(Exception):
+    """A worker process died (killed, out of memory, a plugin's ``os._exit``): its games are
+    lost, and the run stops. The message says how (``dead_worker``)."""
+
+
+def dead_worker(workers: Iterable[BaseProcess]) -> str:
+    """That a worker process died, and how (``killed by SIGKILL``, ``exit code 3``) if the exit
+    codes of ``workers`` tell, once the pool that one broke has shut down."""
     codes = [w.exitcode for w in workers if w.exitcode]
     # Once one has died the pool ends the others by SIGTERM: the odd one out is the first.
     first = next((c for c in codes if c != -signal.SIGTERM), codes[0] if codes else None)
     if first is None:
-        return ""
+        return "a worker process died"
     if first > 0:
-        return f"exit code {first}"
+        return f"a worker process died (exit code {first})"
     try:
-        return f"killed by {signal.Signals(-first).name}"
+        return f"a worker process died (killed by {signal.Signals(-first).name})"
     except ValueError:
-        return f"killed by signal {-first}"
+        return f"a worker process died (killed by signal {-first})"

@@ -19,7 +19,7 @@ from typing import Final
 
 from termsnake.bench.games import BOT_INTERRUPT, GameRecord, GameTask, Kit, play_one
 from termsnake.formats.text import printable, shorten
-from termsnake.orphans import die_with, how_one_died, spawning
+from termsnake.orphans import WorkerDied, dead_worker, die_with, spawning
 from termsnake.solvers import plugins
 
 # spawn, not fork: safe whatever threads the parent runs (tqdm's monitor, the pool's own).
@@ -29,11 +29,6 @@ START_METHOD = "spawn"
 IN_FLIGHT: Final = 4
 MAX_BATCH: Final = 16  # games a worker plays per call: fewer round trips, yet steady progress
 POLL: Final = 0.25  # seconds between looks at the moves the workers made
-
-
-class WorkerDied(Exception):
-    """A worker process died (killed, out of memory, a plugin's ``os._exit``): the run cannot
-    go on. The message says how, and which games were under way."""
 
 
 class Watcher:
@@ -142,7 +137,7 @@ def _in_workers(
     except BrokenProcessPool:  # the pool has ended the other workers already
         pool.shutdown(wait=True, cancel_futures=True)
         lost = [t for f in flight if not f.done() or f.exception() for t in batch_of[f]]
-        raise WorkerDied(_died(how_one_died(started), lost, kit)) from None
+        raise WorkerDied(_died(dead_worker(started), lost, kit)) from None
     except BaseException:
         # Ctrl-C, or a signal that ended the run (SIGTERM): the workers stop their games as a
         # Ctrl-C stops them, letting go of their engines, and the games not started are dropped.
@@ -152,10 +147,9 @@ def _in_workers(
     pool.shutdown()
 
 
-def _died(how: str, lost: list[GameTask], kit: Kit) -> str:
-    """What a worker's death is said as: how it died, and the games under way then (the one
-    that killed it, if a game did, among them)."""
-    said = f"a worker process died ({how})" if how else "a worker process died"
+def _died(said: str, lost: list[GameTask], kit: Kit) -> str:
+    """What a worker's death is said as: ``said`` (how it died), and the games under way then
+    (the one that killed it, if a game did, among them)."""
     if not lost:
         return said
 

@@ -42,6 +42,7 @@ from termsnake.exits import (
 )
 from termsnake.formats.fileio import check_can_write_new
 from termsnake.formats.text import printable, shorten
+from termsnake.orphans import WorkerDied
 from termsnake.solvers.registry import create, resolve_name
 
 
@@ -408,7 +409,7 @@ def run(args: argparse.Namespace) -> int:
         return 128 + e.signum
     except (ClusterError, ReplayNotSaved) as e:
         return _fail(str(e))
-    except pool.WorkerDied as e:  # no row: as for any other failure that stops the run
+    except WorkerDied as e:  # no row: as for any other failure that stops the run
         _fail(str(e))
         return 1
     if args.json:

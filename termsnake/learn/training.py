@@ -44,7 +44,7 @@ from termsnake.learn.evolve import (
     start,
     step,
 )
-from termsnake.orphans import die_with, how_one_died, spawning
+from termsnake.orphans import WorkerDied, dead_worker, die_with, spawning
 from termsnake.solvers.neuro import MAX_WEIGHTS_BYTES, Network
 
 MAX_CHECKPOINT: Final = 64 * 1024 * 1024
@@ -69,11 +69,6 @@ def board(args: argparse.Namespace) -> Level:
         return load_level(args.level, length=1)
     width, height = args.size or BOT_SIZE
     return open_level(width, height, 1)
-
-
-class WorkerDied(Exception):
-    """A worker process died (killed, out of memory): its games are lost, and the run stops.
-    The message says how it died."""
 
 
 @contextmanager
@@ -107,9 +102,7 @@ def runner(args: argparse.Namespace) -> Iterator[Runner]:
             return list(scores)
         except BrokenProcessPool:  # raised by map too, if one died between generations
             pool.shutdown(wait=True, cancel_futures=True)
-            how = how_one_died(started)
-            said = f"a worker process died ({how})" if how else "a worker process died"
-            raise WorkerDied(said) from None
+            raise WorkerDied(dead_worker(started)) from None
 
     try:
         yield go
