@@ -166,8 +166,7 @@ class Session:
             if not self.fits:
                 if self.mode is Mode.RUNNING:
                     self.mode = Mode.PAUSED  # once enlarged, the player starts it again
-                    if self.on_change is not None:
-                        self.on_change(self)  # watchers see the pause too
+                    self._changed()  # watchers see the pause too
                 self._handle(self.term.inkey(timeout=POLL), screen, allow_steps=False)
                 if isinstance(self.controller, KeyboardController):
                     self.controller.queue.clear()  # turns typed with the board hidden
@@ -218,6 +217,10 @@ class Session:
     def _running(self) -> bool:
         return self.mode is Mode.RUNNING and not self.game.over
 
+    def _changed(self) -> None:
+        if self.on_change is not None:
+            self.on_change(self)
+
     @property
     def paused(self) -> bool:
         """Whether the status line says paused: paused, or in the help of a paused game."""
@@ -261,8 +264,7 @@ class Session:
         if direction is None:
             return  # the bot broke down: the game is lost, and its cause says why
         self.game.step(direction)
-        if self.on_change is not None:
-            self.on_change(self)
+        self._changed()
 
     def _handle(
         self, key: blessed.keyboard.Keystroke, screen: Screen, *, allow_steps: bool
@@ -271,8 +273,8 @@ class Session:
             return None
         status = (self.speed, self.paused)
         command = self._command(key, screen, allow_steps=allow_steps)
-        if self.on_change is not None and (self.speed, self.paused) != status:
-            self.on_change(self)
+        if (self.speed, self.paused) != status:
+            self._changed()
         return command
 
     def _command(
