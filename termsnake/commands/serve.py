@@ -77,8 +77,8 @@ def add_parsers(sub: Subparsers) -> None:
     )  # fmt: skip
     parser.add_argument(
         "--stall", type=cliargs.seconds, default=limits.STALL, metavar="SECONDS",
-        help="disconnect a client that reads nothing this long while 1 MiB waits for it "
-        "(default %(default)s)",
+        help="disconnect a client that reads nothing this long while --max-unsent bytes wait "
+        "for it (default %(default)s)",
     )  # fmt: skip
     parser.add_argument(
         "--login-timeout", type=cliargs.seconds, default=limits.LOGIN_TIMEOUT, metavar="SECONDS",

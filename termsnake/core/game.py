@@ -229,15 +229,17 @@ class Game:
         self.food = p
         self.foods.append((self.steps, p))
 
-    def copy(self) -> Game:
-        """An independent copy (generator state included), for look-ahead without side effects."""
+    def copy(self, *, history: bool = True) -> Game:
+        """An independent copy (generator state included), for look-ahead without side effects;
+        without ``history``, its ``moves`` and ``foods`` start empty (a copy to draw, made at
+        every move, then costs the body's length, not the game's)."""
         other = Game.__new__(Game)
         for name in Game.__slots__:
             setattr(other, name, getattr(self, name))
         other.body = deque(self.body)
         other._cells = set(self._cells)
-        other.moves = list(self.moves)
-        other.foods = list(self.foods)
+        other.moves = list(self.moves) if history else []
+        other.foods = list(self.foods) if history else []
         # An iterator cannot be copied; a look-ahead copy draws from the generator instead.
         other.food_plan = None
         other.rng = random.Random()

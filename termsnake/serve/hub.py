@@ -61,13 +61,13 @@ class Hub:
         """Show a new game to watchers; its id."""
         with self._lock:
             live_id = next(self._ids)
-            self._live[live_id] = Live(who, level, game.copy())
+            self._live[live_id] = Live(who, level, game.copy(history=False))
             return live_id
 
     def publish(self, live_id: int, game: Game, speed: float, paused: bool) -> None:
         """The game moved, or its speed or pause changed: watchers see the new state, and are
         woken to draw it."""
-        copy = game.copy()
+        copy = game.copy(history=False)  # watchers draw the board; the past is the player's
         with self._lock:
             live = self._live.get(live_id)
             if live is None:

@@ -37,8 +37,9 @@ SAFE: Final[tuple[Callable[[], Solver], ...]] = (
 # replan is tried first there.
 SMALL_BOARD: Final = 80
 # Where replan has its lanes it beats the tree round a hole too, so hole-tree is left out on
-# boards of SMALL_BOARD to this many free cells (the tree refuses boards a cell short of a cycle,
-# so replan plays those); on smaller ones replan, tried first, plays every board it would take.
+# boards above SMALL_BOARD and below this many free cells (the tree refuses boards a cell short
+# of a cycle, so replan plays those); on smaller ones replan, tried first, plays every board it
+# would take.
 HOLE_TREE_MIN_CELLS: Final = ReplanSolver.lane_cells + 1
 
 

@@ -12,7 +12,7 @@ from typing import Final
 import wcwidth
 
 from termsnake.core.board import Board
-from termsnake.core.game import Game
+from termsnake.core.game import Game, Outcome
 from termsnake.core.geometry import Point
 from termsnake.core.speed import DEFAULT_SPEED
 from termsnake.formats.text import printable
@@ -176,7 +176,7 @@ def render(
         grid[p.y][p.x] = body_cell
     tail, head = body[-1], body[0]
     grid[tail.y][tail.x] = cell(glyphs.tail)
-    dead = game.cause and game.outcome is not None
+    dead = game.outcome is Outcome.DIED  # a stall has a cause too, but the snake lives
     grid[head.y][head.x] = cell(glyphs.dead if dead else glyphs.head)
     rows = ["".join(row) for row in grid]
     if framed(board):

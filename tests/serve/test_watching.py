@@ -95,3 +95,18 @@ def test_a_watcher_too_small_for_the_board_is_told_what_it_needs(tmp_path: Path)
     assert "paused" not in text and "q to leave" in text
     assert len(page) <= 8 and all(len(line) <= 40 for line in page)
     assert "#" in "".join(watched_page(live, (80, 24)))  # big enough: the board
+
+
+def test_what_watchers_are_shown_holds_no_history_so_each_move_costs_the_same(
+    tmp_path: Path,
+) -> None:
+    hub = Hub(ScoreStore(tmp_path / "scores.json"))
+    game = Game(open_level(10, 6, 3), 1)
+    live_id = hub.start("ada", "box", game)
+    for d in (Direction.DOWN, Direction.LEFT, Direction.UP, Direction.RIGHT) * 30:  # a 2x2 loop
+        game.step(d)
+        hub.publish(live_id, game, 8, False)
+    live = hub.look(live_id)
+    assert live is not None and not game.over and len(game.moves) == 120
+    assert live.game.moves == [] and live.game.foods == []  # not copied at every move
+    assert (live.game.body, live.game.food, live.game.steps) == (game.body, game.food, 120)

@@ -213,3 +213,20 @@ def test_place_on_a_terminal_the_board_fills_is_the_top_left_corner() -> None:
 def test_the_too_small_message_on_the_final_board_does_not_say_paused() -> None:
     said = " ".join(render_too_small((26, 19), (80, 24), over=True))
     assert "to show the final board" in said and "paused" not in said
+
+
+def test_a_stalled_snake_keeps_its_head_and_only_a_dead_one_is_drawn_dead() -> None:
+    board = Board.from_rows(["...."], name="line")
+    stalled = Game(Level(board, (Point(1, 0),), L, Point(3, 0), "line"), seed=1)
+    stalled.stall_limit = 2
+    stalled.step(L)
+    stalled.step(R)  # no food in two steps: stalled, with a cause, alive
+    assert stalled.cause and stalled.outcome is not None and stalled.outcome.value == "stalled"
+    dead = Game(Level(board, (Point(0, 0),), L, Point(3, 0), "line"), seed=1)
+    dead.step(L)  # off the edge
+    head_row = {
+        name: render(game, Hud(level="line"))[1]
+        for name, game in (("stalled", stalled), ("dead", dead))
+    }
+    assert ASCII.dead not in head_row["stalled"] and ASCII.head in head_row["stalled"]
+    assert ASCII.dead in head_row["dead"]
