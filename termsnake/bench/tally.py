@@ -15,6 +15,9 @@ from termsnake.core.game import Outcome
 # Per-game times are kept to this many decimals of a millisecond, one below the report's
 # four: a row's times then take a bounded number of distinct values however many games.
 MS_DECIMALS: Final = 5
+# A row's games lost by the bot's own failure told one by one: the first few, then a count
+# (a broken bot over a million games would print a million lines, and keep them all).
+CAUSES_TOLD: Final = 3
 
 N = TypeVar("N", int, float)
 
@@ -33,7 +36,8 @@ class Tally:
     labels: dict[str, None] = field(default_factory=dict)  # in the order games gave them
     unavailable: str | None = None  # the first game's reason the solver cannot play
     failed: tuple[int, str] | None = None  # the first game that crashed, and how
-    causes: list[tuple[int, str]] = field(default_factory=list)  # bots' own failures
+    causes: list[tuple[int, str]] = field(default_factory=list)  # the first bots' own failures
+    more_causes: int = 0  # games lost so after the first CAUSES_TOLD
 
     def add(self, record: GameRecord) -> None:
         """Count the next game."""
@@ -44,8 +48,11 @@ class Tally:
         if record.error is not None and self.failed is None:
             self.failed = (g, record.error)
         if record.forfeited and record.cause:
-            where = f" (its stderr: {record.log})" if record.log else ""
-            self.causes.append((g, record.cause + where))
+            if len(self.causes) < CAUSES_TOLD:
+                where = f" (its stderr: {record.log})" if record.log else ""
+                self.causes.append((g, record.cause + where))
+            else:
+                self.more_causes += 1
         self.outcomes[record.outcome] += 1
         self.steps[record.steps] += 1
         self.total_steps += record.steps

@@ -333,6 +333,10 @@ def row_of(
         return None, 1
     for g, cause in tally.causes:  # an engine's or a plugin's own failure, game by game
         say(f"termsnake bench: {where} (seed {first_seed + g}): {printable(cause)}")
+    if tally.more_causes:
+        more = tally.more_causes
+        games = f"{more} more game{'s' * (more != 1)}"
+        say(f"termsnake bench: {where}: {games} lost by the bot's own failure, not listed")
     return summarize(solver, level, first_seed, tally), 0
 
 

@@ -58,9 +58,13 @@ def test_a_row_from_the_tally_is_the_row_from_the_list(games: list[GameRecord]) 
 def test_the_tally_keeps_counts_not_games() -> None:
     tally = Tally()
     for g in range(100_000):
-        tally.add(GameRecord(Outcome.DIED, 10 + g % 7, 2, 3, 0.25 + (g % 3) / 1000, label="b"))
+        ms = 0.25 + (g % 3) / 1000
+        # Every game lost by the bot's own failure: the causes are kept of the first few only.
+        lost = GameRecord(Outcome.DIED, 10 + g % 7, 2, 3, ms, label="b", cause="x", forfeited=True)
+        tally.add(lost)
     assert tally.games == 100_000
     assert len(tally.steps) == 7 and len(tally.ms) == 3 and list(tally.labels) == ["b"]
+    assert tally.causes == [(0, "x"), (1, "x"), (2, "x")] and tally.more_causes == 99_997
 
 
 def test_the_first_failure_and_reason_are_kept() -> None:

@@ -540,3 +540,28 @@ def test_ai_given_twice_adds_the_solvers_as_a_list_does(capsys: pytest.CaptureFi
     once = run_json(capsys, "--ai", "zigzag,straight", "--size", "4x4", "--games", "2")
     assert [r["solver"] for r in twice] == ["zigzag", "straight"]
     assert without_timing(twice) == without_timing(once)
+
+
+def test_a_bot_that_loses_every_game_is_told_of_three_times_a_row_then_counted(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # A line for every game: a broken engine benched over a million games printed a million.
+    ai = f"exec:{shlex.quote(sys.executable)} -c pass"
+    boards = ["--size", "4x4", "--size", "5x4"]
+    argv = ["bench", "--ai", f"{ai},zigzag", *boards, "--games", "12", "--jobs", "2", "--json"]
+    assert cli.main(argv) == 0
+    out, err = capsys.readouterr()
+    rows = json.loads(out)
+    assert [(r["solver"], r["games"], r["deaths"]) for r in rows[:2]] == [(ai, 12, 12)] * 2
+    assert [r["solver"] for r in rows[2:]] == ["zigzag"] * 2
+    assert all(tuple(r) == ROW_KEYS for r in rows)
+    exited = f"engine {sys.executable} exited with status 0"
+    assert err.splitlines()[1:] == [
+        line
+        for board in ("open-4x4", "open-5x4")
+        for line in (
+            *(f"termsnake bench: {ai} on {board} (seed {seed}): {exited}" for seed in (1, 2, 3)),
+            f"termsnake bench: {ai} on {board}: 9 more games lost by the bot's own failure, "
+            "not listed",
+        )
+    ]
