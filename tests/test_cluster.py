@@ -276,3 +276,30 @@ def test_relative_weights_are_the_clients_file(
         row.pop("ms_per_move")
     assert here == there and here[0]["solver"] == "neuro:rel/wts.json"
     assert {p.name: p.read_bytes() for p in (tmp_path / "replays").iterdir()} == kept
+
+
+# As tests/commands/test_bench.py's without_numpy does it, in a worker's process: importing
+# numpy fails, and neuro's module is imported anew.
+WITHOUT_NUMPY = (
+    "import sys; sys.modules['numpy'] = None; sys.modules.pop('termsnake.solvers.neuro', None)"
+)
+
+
+def test_a_worker_without_numpy_says_neuro_is_unavailable_and_the_others_play(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # It was a crash there (exit 1, 'failed (seed 1): ValueError: ...'), where a local run
+    # says neuro is unavailable in one line and measures the rest.
+    with LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0"
+    ) as lone:
+        with connect(lone.scheduler_address) as client:
+            client.run(exec, WITHOUT_NUMPY, {})
+        args = ["bench", "--ai", "neuro,greedy", "--size", "6x6", "--games", "2", "--json"]
+        assert cli.main([*args, "--scheduler", lone.scheduler_address]) == 0
+    out, err = capsys.readouterr()
+    assert [row["solver"] for row in json.loads(out)] == ["greedy"]
+    assert err == (
+        "termsnake bench: neuro on open-6x6: unavailable: neuro needs numpy, which is not "
+        "installed (pip install 'termsnake[learn]') (on a Dask worker)\n"
+    )

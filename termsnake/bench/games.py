@@ -114,8 +114,21 @@ def read_network(solver: str) -> Network | str:
         return str(e)
 
 
+def made(
+    solver: str, *, engine_timeout: float | None = None, engine_logs: str | None = None
+) -> Solver | str:
+    """``create``'s solver, or why it cannot be made here (a plugin that fails to import or to
+    be made, an extra not installed): bench's check of each solver before any game, and each
+    game's where it is played (a Dask worker may lack what the bench's own process has)."""
+    try:
+        return create(solver, engine_timeout=engine_timeout, engine_logs=engine_logs)
+    except ValueError as e:
+        return str(e)
+
+
 def _make(task: GameTask, kit: Kit) -> Solver | str:
-    """The task's solver, or why it cannot play (weights that could not be read)."""
+    """The task's solver, or why it cannot play (weights that could not be read, a solver
+    that cannot be made)."""
     network = kit.networks.get(task.solver)
     if isinstance(network, str):
         return network
@@ -123,7 +136,7 @@ def _make(task: GameTask, kit: Kit) -> Solver | str:
         from termsnake.solvers.neuro import NeuroSolver
 
         return NeuroSolver(task.solver[len(NEURO) :], network=network)
-    return create(task.solver, engine_timeout=task.engine_timeout, engine_logs=task.engine_logs)
+    return made(task.solver, engine_timeout=task.engine_timeout, engine_logs=task.engine_logs)
 
 
 # -- one game -----------------------------------------------------------------------------------

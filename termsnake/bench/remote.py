@@ -1,13 +1,15 @@
 """Bench's games on a Dask cluster (``--scheduler``): sent a batch at a time, the boards and
-``neuro:PATH`` weights read here and shipped with them, a plugin missing on a worker said so."""
+``neuro:PATH`` weights read here and shipped with them, a plugin missing on a worker said so,
+and a solver a worker cannot make (an extra it lacks) said unavailable there."""
 
 from __future__ import annotations
 
 import itertools
 from collections.abc import Generator, Iterable
+from dataclasses import replace
 from typing import Final
 
-from termsnake.bench.games import ERROR_LIMIT, GameRecord, GameTask, Kit, play_apart
+from termsnake.bench.games import ERROR_LIMIT, GameRecord, GameTask, Kit, made, play_apart
 from termsnake.bench.pool import Watcher
 from termsnake.cluster import connect, map_on
 from termsnake.formats.text import shorten
@@ -29,7 +31,8 @@ def on_cluster(
 
 
 def play_shipped(task: GameTask, kit: Kit) -> GameRecord:
-    """``play_apart`` on a worker, with the client's ``kit``; a plugin the worker lacks said so."""
+    """``play_apart`` on a worker, with the client's ``kit``; a plugin the worker lacks said so,
+    and a solver it cannot make said unavailable on a worker."""
     if task.solver not in kit.networks:
         try:
             resolve_name(task.solver)
@@ -37,4 +40,8 @@ def play_shipped(task: GameTask, kit: Kit) -> GameRecord:
             # Known to the client (it checked), so a plugin this worker has not installed.
             where = "on a Dask worker: a plugin must be installed on every worker too"
             return GameRecord(error=f"{shorten(f'ValueError: {e}', ERROR_LIMIT)} ({where})")
-    return play_apart(task, kit)
+    record = play_apart(task, kit)
+    if record.unavailable is not None and isinstance(made(task.solver), str):
+        # Made by the client (it checked), so this worker lacks what the solver needs (numpy).
+        return replace(record, unavailable=f"{record.unavailable} (on a Dask worker)")
+    return record

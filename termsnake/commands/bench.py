@@ -25,6 +25,7 @@ from termsnake.bench.games import (
     GameTask,
     Kit,
     LevelSpec,
+    made,
 )
 from termsnake.bench.progress import Progress
 from termsnake.bench.remote import on_cluster
@@ -43,7 +44,7 @@ from termsnake.exits import (
 from termsnake.formats.fileio import check_can_write_new
 from termsnake.formats.text import printable, shorten
 from termsnake.orphans import WorkerDied
-from termsnake.solvers.registry import create, resolve_name
+from termsnake.solvers.registry import resolve_name
 
 
 def size_arg(text: str) -> str:
@@ -242,13 +243,11 @@ def solver_names(text: str) -> list[str]:
 def _can_be_made(solver: str) -> bool:
     """Whether ``solver`` can be made here; if not (a plugin that fails to import, a missing
     extra), one line says why before any game, and the other solvers play on without it."""
-    try:
-        create(solver)
-    except ValueError as e:
-        why = printable(str(e))
-        print(f"termsnake bench: {shorten(solver)}: unavailable: {why}", file=sys.stderr)
-        return False
-    return True
+    why = made(solver)
+    if not isinstance(why, str):
+        return True
+    print(f"termsnake bench: {shorten(solver)}: unavailable: {printable(why)}", file=sys.stderr)
+    return False
 
 
 @dataclass(frozen=True, slots=True)
