@@ -113,6 +113,21 @@ def connect(address: str, timeout: float | None = None) -> Iterator[Client]:
             client.close()
 
 
+def share(client: Client, value: Any) -> Any:
+    """``value`` sent once to every worker the cluster has (one that joins later fetches it
+    from another), and the future that stands for it: pass it to ``map_on`` as many times as
+    wanted, the value itself is not sent again. ClusterError if the cluster has no worker for
+    NO_WORKERS_TIMEOUT seconds, or loses it or its scheduler meanwhile."""
+    _first_worker(client)  # scattering to a cluster with none fails at once
+    # On every worker, so that losing some of them loses no data (a list of one: a dict or a
+    # list alone would be scattered piecewise).
+    try:
+        return client.scatter([value], broadcast=True, hash=False)[0]
+    except Exception as e:  # the workers or the scheduler lost meanwhile
+        reason = " ".join(str(e).split()) or type(e).__name__
+        raise ClusterError(f"cannot send the games' data to the Dask cluster: {reason}") from None
+
+
 def map_on(
     client: Client,
     fn: Callable[..., R],
@@ -120,19 +135,10 @@ def map_on(
     done: Callable[[int], None] | None = None,
     **shared: Any,
 ) -> list[R]:
-    """``fn`` over ``items`` on the cluster (each call also given ``shared``, sent once),
-    results in the order of ``items`` (so the numbers are those of a local run); ``done(n)``
-    as n more end. ClusterError if the scheduler is lost, if the cluster has no worker for
-    NO_WORKERS_TIMEOUT seconds, or if the games keep killing their workers."""
-    if shared:
-        _first_worker(client)  # scattering to a cluster with none fails at once
-    # On every worker, so that losing some of them loses no data (a list of one: a dict or a
-    # list alone would be scattered piecewise).
-    try:
-        shared = {k: client.scatter([v], broadcast=True, hash=False)[0] for k, v in shared.items()}
-    except Exception as e:  # the workers or the scheduler lost meanwhile
-        reason = " ".join(str(e).split()) or type(e).__name__
-        raise ClusterError(f"cannot send the games' data to the Dask cluster: {reason}") from None
+    """``fn`` over ``items`` on the cluster (each call also given ``shared``: futures from
+    ``share``), results in the order of ``items`` (so the numbers are those of a local run);
+    ``done(n)`` as n more end. ClusterError if the scheduler is lost, if the cluster has no
+    worker for NO_WORKERS_TIMEOUT seconds, or if the games keep killing their workers."""
     futures = client.map(fn, items, pure=False, **shared)
     try:
         _wait_all(client, futures, done)

@@ -13,12 +13,14 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
-from distributed import LocalCluster
+from distributed import Client, LocalCluster
 
 from termsnake import cluster
+from termsnake.bench import remote
 from termsnake.cluster import ClusterError, connect, map_on
 from termsnake.commands import cli
 from termsnake.core.level import open_level
@@ -303,3 +305,28 @@ def test_a_worker_without_numpy_says_neuro_is_unavailable_and_the_others_play(
         "termsnake bench: neuro on open-6x6: unavailable: neuro needs numpy, which is not "
         "installed (pip install 'termsnake[learn]') (on a Dask worker)\n"
     )
+
+
+def test_the_boards_and_weights_are_sent_once_a_run_whatever_its_batches(
+    scheduler: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # They went with every batch of games: 400 KB a 200x200 board, again and again.
+    sent: list[object] = []
+    scatter = Client.scatter
+
+    def counted(self: Client, data: Any, *args: Any, **kwargs: Any) -> Any:
+        sent.extend(data)
+        return scatter(self, data, *args, **kwargs)
+
+    monkeypatch.setattr(Client, "scatter", counted)
+    monkeypatch.setattr(remote, "CLUSTER_BATCH", 2)
+    args = ["bench", "--ai", "greedy,hamilton", "--size", "4x4", "--size", "6x4", "--games", "3"]
+    args += ["--json"]
+    assert cli.main(args) == 0
+    here = json.loads(capsys.readouterr().out)
+    assert cli.main([*args, "--scheduler", scheduler]) == 0  # 12 games: 6 batches
+    there = json.loads(capsys.readouterr().out)
+    for row in (*here, *there):
+        row.pop("ms_per_move")
+    assert here == there
+    assert [type(value).__name__ for value in sent] == ["Kit"]

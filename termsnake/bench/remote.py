@@ -1,6 +1,6 @@
 """Bench's games on a Dask cluster (``--scheduler``): sent a batch at a time, the boards and
-``neuro:PATH`` weights read here and shipped with them, a plugin missing on a worker said so,
-and a solver a worker cannot make (an extra it lacks) said unavailable there."""
+``neuro:PATH`` weights read here shipped once to every worker, a plugin missing on a worker
+said so, and a solver a worker cannot make (an extra it lacks) said unavailable there."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Final
 
 from termsnake.bench.games import ERROR_LIMIT, GameRecord, GameTask, Kit, made, play_apart
 from termsnake.bench.pool import Watcher
-from termsnake.cluster import connect, map_on
+from termsnake.cluster import connect, map_on, share
 from termsnake.formats.text import shorten
 from termsnake.solvers.registry import resolve_name
 
@@ -22,12 +22,13 @@ def on_cluster(
     address: str, tasks: Iterable[GameTask], kit: Kit, watcher: Watcher
 ) -> Generator[GameRecord, None, None]:
     """The tasks' records, in order, played on the Dask cluster at ``address`` a batch at a
-    time, ``kit`` (the boards and weights read here) sent with each batch; ClusterError if it
-    cannot be reached or used."""
+    time, ``kit`` (the boards and weights read here) sent to the workers once for them all;
+    ClusterError if it cannot be reached or used."""
     with connect(address) as client:
+        shared = share(client, kit)
         pending = iter(tasks)
         while batch := list(itertools.islice(pending, CLUSTER_BATCH)):
-            yield from map_on(client, play_shipped, batch, watcher.done, kit=kit)
+            yield from map_on(client, play_shipped, batch, watcher.done, kit=shared)
 
 
 def play_shipped(task: GameTask, kit: Kit) -> GameRecord:
