@@ -107,3 +107,13 @@ def test_ai_controller_asks_its_solver_and_listens_to_bot_keys() -> None:
     assert ai.on_key("c", g) is Command.OVERLAY
     assert ai.on_key("q", g) is Command.QUIT
     assert ai.overlay(g) == {g.head: "^"}
+
+
+def test_config_toml_offers_exactly_the_key_presets_and_glyph_sets_there_are() -> None:
+    # settings names them without importing the terminal side; a name in one list only would
+    # be refused in config.toml, or crash the game when chosen there.
+    from termsnake.formats import settings
+    from termsnake.tui import controllers, view
+
+    assert sorted(settings.KEY_PRESETS) == sorted(controllers.KEY_PRESETS)
+    assert sorted(settings.GLYPHS) == sorted(view.GLYPH_SETS)
