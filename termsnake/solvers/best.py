@@ -20,10 +20,11 @@ from termsnake.core.game import Game
 from termsnake.core.geometry import Direction, Point
 from termsnake.solvers.base import Composite, Solver, SolverUnavailable
 from termsnake.solvers.celltree import TreeSolver
-from termsnake.solvers.deadends import DeadEndSolver, after_laps, last_chance, way_arrows
+from termsnake.solvers.deadends import DeadEndSolver
 from termsnake.solvers.greedy import GreedySolver
 from termsnake.solvers.holecycle import HoleCycleSolver
 from termsnake.solvers.holetree import HoleTreeSolver
+from termsnake.solvers.lastfood import after_laps, last_chance, way_arrows
 from termsnake.solvers.replan import ReplanSolver
 
 # The solvers that never die on a board they take at the start of a game, in this order.

@@ -10,7 +10,7 @@ in. Once food falls in a dead end, ``greedy`` plays on to the end of the game: i
 food where that is safe (a short snake can still get out of a pocket); in a one-wide alley the
 snake goes for it at once all the same, as no other food comes until it is eaten and no snake
 that eats there gets out: eating it scores one more than the stall the game would end in
-(``best`` does the same for any food no safe way reaches: ``after_laps``, ``last_chance``).
+(``best`` does the same for any food no safe way reaches: ``lastfood``).
 The safe solver is not set up again after that: mid-game, ``replan`` takes a body it cannot
 always keep alive. A short snake that starts in a dead end (an entry tunnel) is walked out by
 ``greedy`` first, and the safe solver takes it before it eats, its body as short as at the
@@ -23,21 +23,15 @@ from collections.abc import Callable, Mapping
 from typing import Final
 
 from termsnake.core.board import Board
-from termsnake.core.game import STALL_FACTOR, Game
+from termsnake.core.game import Game
 from termsnake.core.geometry import Direction, Point
 from termsnake.solvers.base import Composite, Solver, SolverUnavailable
 from termsnake.solvers.greedy import GreedySolver
-from termsnake.solvers.grid import body_free_at, grid_of, path_arrows, shortest_path
+from termsnake.solvers.lastfood import eat_anyway
 
 # A snake that starts in a dead end is walked out and handed to a safe solver only if it is this
 # short: a longer body, bent by the walk, is one replan's set-up might take and not keep alive.
 WALK_OUT_LENGTH: Final = 3
-# ``after_laps`` takes the way to the food after this many laps of the free cells without food.
-LAST_FOOD_LAPS: Final = STALL_FACTOR - 1
-# ``last_chance`` takes the way to the food once it would end LAST_FOOD_SLACK moves and a
-# LAST_FOOD_SHARE-th of the free cells before the stall (the way can grow as the body moves).
-LAST_FOOD_SLACK: Final = 4
-LAST_FOOD_SHARE: Final = 8
 
 
 def dead_ends(board: Board, near: Point | None = None) -> frozenset[Point]:
@@ -49,56 +43,6 @@ def dead_ends(board: Board, near: Point | None = None) -> frozenset[Point]:
     if len(part) < 3:
         return frozenset(board.free_cells)
     return frozenset(p for p in board.free_cells if p not in part)
-
-
-def eat_anyway(game: Game) -> Direction | None:
-    """The first move of the shortest way to the food, safe or not (None if there is none): for
-    a food no safe way reaches, where waiting can only end the game in a stall."""
-    way = _way_to_food(game)
-    return None if not way else _first_move(game, way)
-
-
-def after_laps(game: Game) -> Direction | None:
-    """``eat_anyway``'s move once LAST_FOOD_LAPS laps of the free cells have gone without food,
-    else None: a safe solver that has found no way to the food by then finds none before the
-    game stalls, a lap later (docs/tuning.md, "The last food")."""
-    return eat_anyway(game) if game.since_food >= LAST_FOOD_LAPS * game.board.size else None
-
-
-def last_chance(game: Game) -> Direction | None:
-    """``eat_anyway``'s move once the way would reach the food only LAST_FOOD_SLACK moves and
-    an eighth of the free cells before the game stalls (no food for ``stall_limit`` moves), else
-    None: eating then scores one more than the stall, and the solver had every move till then
-    to find a safe way."""
-    if game.since_food < game.stall_limit - game.board.size:
-        return None  # no way is longer than the free cells
-    way = _way_to_food(game)
-    slack = LAST_FOOD_SLACK + game.board.size // LAST_FOOD_SHARE
-    if not way or game.since_food + len(way) + slack < game.stall_limit:
-        return None
-    return _first_move(game, way)
-
-
-def way_arrows(game: Game) -> dict[Point, str]:
-    """The shortest way to the food that ``eat_anyway`` walks, drawn as arrows (an overlay)."""
-    way = _way_to_food(game)
-    if not way:
-        return {}
-    grid = grid_of(game.board)
-    return path_arrows(grid, grid.index(game.head), way)
-
-
-def _way_to_food(game: Game) -> list[int] | None:
-    if game.food is None:
-        return None
-    grid = grid_of(game.board)
-    head = grid.index(game.head)
-    return shortest_path(grid, head, grid.index(game.food), body_free_at(grid, game.body))
-
-
-def _first_move(game: Game, way: list[int]) -> Direction | None:
-    grid = grid_of(game.board)
-    return grid.direction(grid.index(game.head), way[0])
 
 
 def alleys(board: Board, ends: frozenset[Point]) -> frozenset[Point]:

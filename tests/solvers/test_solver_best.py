@@ -17,9 +17,9 @@ from termsnake.solvers.base import display_name
 from termsnake.solvers.best import SMALL_BOARD, BestSolver
 from termsnake.solvers.celltree import TreeSolver
 from termsnake.solvers.celltree.tiling import cuts_of
-from termsnake.solvers.deadends import LAST_FOOD_LAPS
 from termsnake.solvers.greedy import GreedySolver
 from termsnake.solvers.grid import ARROWS
+from termsnake.solvers.lastfood import LAST_FOOD_LAPS
 
 
 def _moves(level: Level, seed: int, name: str) -> tuple[Outcome | None, list[Direction]]:
