@@ -164,7 +164,7 @@ def spread(grid: BlockGrid, sources: int = 8) -> int:
     return total
 
 
-def dead_ends(grid: BlockGrid) -> int:
+def leaf_blocks(grid: BlockGrid) -> int:
     """How many blocks have only one neighbouring block: every cycle of the blocks goes into
     each of them and back out the same side, like the snake into a dead end."""
     free = grid.block_free

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping
 from termsnake.core.game import Game
 from termsnake.core.geometry import Direction, Point
 from termsnake.solvers.base import SolverUnavailable
-from termsnake.solvers.celltree.blocks import BlockGrid, cuts, dead_ends, direction
+from termsnake.solvers.celltree.blocks import BlockGrid, cuts, direction, leaf_blocks
 from termsnake.solvers.celltree.config import TreeConfig
 from termsnake.solvers.celltree.distances import FoodMaps
 from termsnake.solvers.celltree.late import LateGame
@@ -109,7 +109,7 @@ class TreeSolver:
                 hug = config.hug_on(len(grid.blocks))
                 self.policy = Policy(config, mirror, maps, shut=config.shut, hug=hug)
                 blocks, free = len(grid.blocks), len(grid.open_cells)
-                longest = config.opening_length(blocks, dead_ends(grid), free)
+                longest = config.opening_length(blocks, leaf_blocks(grid), free)
                 if game.length <= longest:
                     margin = config.opening_margin
                     self.opening = Opening(mirror, game, length=longest, margin=margin)
