@@ -19,7 +19,7 @@ class Command(Enum):
     PAUSE = "pause"
     FASTER = "faster"
     SLOWER = "slower"
-    STEP = "step"
+    STEP = "step"  # a direction key taken: it starts a waiting game, steps a paused one
     OVERLAY = "overlay"
     HELP = "help"
 
@@ -157,11 +157,12 @@ class TurnQueue:
 
 class Controller(Protocol):
     """Feeds the app: ``on_key`` maps a key to a command (or None); ``next_direction`` is asked
-    once per tick. ``who`` names the player in the status line and scores."""
+    once per tick. ``who`` names the player in the status line and scores. ``stepping``: the
+    game is paused and a direction key will step it once (the session then plays that move)."""
 
     who: str
 
-    def on_key(self, key: str, game: Game, *, paused: bool = False) -> Command | None: ...
+    def on_key(self, key: str, game: Game, *, stepping: bool = False) -> Command | None: ...
 
     def next_direction(self, game: Game) -> Direction: ...
 
@@ -182,15 +183,16 @@ class KeyboardController:
         self.command_keys = command_keys
         self.queue = TurnQueue()
 
-    def on_key(self, key: str, game: Game, *, paused: bool = False) -> Command | None:
-        """A direction key queues a turn (and steps once while paused); others are commands."""
+    def on_key(self, key: str, game: Game, *, stepping: bool = False) -> Command | None:
+        """A direction key queues a turn and is Command.STEP (None if it is dropped as a U-turn);
+        others are their commands."""
         key = normalize_key(key)
         turn = self.direction_keys.get(key)
         if turn is not None:
-            ahead = game.direction if paused else self.queue.last(game.direction)
+            ahead = game.direction if stepping else self.queue.last(game.direction)
             if turn is ahead.opposite:
                 return None  # dropped: it must neither start the game nor step a paused one
-            if paused:
+            if stepping:
                 # The step goes the way pressed: turns queued before the pause would each be
                 # taken one key late.
                 self.queue.clear()
@@ -223,7 +225,7 @@ class AIController:
         self.keys.update(command_keys)
         self.keys.update(BOT_KEYS)
 
-    def on_key(self, key: str, game: Game, *, paused: bool = False) -> Command | None:
+    def on_key(self, key: str, game: Game, *, stepping: bool = False) -> Command | None:
         """`n` or a direction key steps once while paused; `c` toggles the plan overlay."""
         return self.keys.get(normalize_key(key))
 

@@ -285,8 +285,8 @@ class Session:
             self.mode = self.after_help
             screen.invalidate()
             return None
-        paused = self.mode is Mode.PAUSED and allow_steps
-        command = self.controller.on_key(name, self.game, paused=paused)
+        stepping = self.mode is Mode.PAUSED and allow_steps
+        command = self.controller.on_key(name, self.game, stepping=stepping)
         if self.mode is Mode.WAITING and command in (Command.STEP, Command.PAUSE):
             self.mode = Mode.RUNNING
             return Command.PAUSE  # the clock starts now
