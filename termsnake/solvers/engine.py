@@ -290,6 +290,7 @@ class EngineSolver:
                 if self.interrupted():
                     self._thinking = True
                     raise Interrupted
+                self._fail_if_exited()  # a process it started may hold its stdin
                 continue
             try:
                 data = data[os.write(fd, data) :]
@@ -324,13 +325,7 @@ class EngineSolver:
                 self._fail(f"wrote more than {MAX_LINE} bytes without a newline")
             left = deadline - time.monotonic()
             if left <= 0:
-                if _exit_code(proc, 0.0) is not None:
-                    if self._poll.poll(0):  # it exited since the last look: no child has stdout
-                        self._fail(self._exit_story())
-                    self._fail(
-                        f"{self._exit_story()} without answering {what} within {timeout:g} s "
-                        "(a process it started keeps its stdout open)"
-                    )
+                self._fail_if_exited()
                 self._fail(f"did not answer with {what} within {timeout:g} s")
             # Waited for in slices, so that a signal meanwhile (Ctrl-C while watching) ends
             # the wait at once instead of at the engine's time limit.
@@ -338,6 +333,10 @@ class EngineSolver:
                 if self.interrupted():
                     self._thinking = True
                     raise Interrupted
+                # A process it started may keep its stdout open: its exit is seen here, not at
+                # the time limit. What it wrote before it exited is read first.
+                if _exit_code(proc, 0.0) is not None and not self._poll.poll(0):
+                    self._fail(self._exit_story())
                 continue
             chunk = os.read(fd, 65536)
             if not chunk:
@@ -347,6 +346,12 @@ class EngineSolver:
         if len(line) > MAX_LINE:
             self._fail(f"wrote a line of more than {MAX_LINE} bytes")
         return line
+
+    def _fail_if_exited(self) -> None:
+        """Lose the game if the engine has exited (a process it started may hold its pipes
+        open, so their ends say nothing)."""
+        if self._proc is not None and _exit_code(self._proc, 0.0) is not None:
+            self._fail(self._exit_story())
 
     def _write_story(self) -> str:
         """What the engine did when a write to it failed: it exited, or closed its stdin."""

@@ -129,3 +129,30 @@ def test_a_signal_in_the_grace_second_of_a_normal_end_still_lets_the_engine_go(
         signal.signal(signal.SIGALRM, previous)
     assert solver._proc is None and dead(int(pidfile.read_text()))
     assert not list(tmp_path.glob("*.log"))
+
+
+# Each exits with status 3 once asked (for its name, or for its first move), leaving a child
+# that holds its stdout open; the child's pid goes to the file named by its last argument.
+SH_LEAVES_A_CHILD = 'read game; sleep 30 & echo $! >"$1"; exit 3'
+LEAVES_A_CHILD = {
+    "name": f"sh -c {shlex.quote(SH_LEAVES_A_CHILD)} engine",
+    "move": f"{PY} -c {shlex.quote(HELLO + 'sys.stdin.readline();' + SPAWNS + 'sys.exit(3)')}",
+}
+
+
+@pytest.mark.parametrize("asked", sorted(LEAVES_A_CHILD))
+def test_an_engine_that_exits_leaving_a_child_on_its_stdout_is_said_to_have_exited_at_once(
+    tmp_path: Path, asked: str
+) -> None:
+    # Its stdout did not end while the child lived: the game waited out the whole time limit
+    # (10 s for the name) before it said the engine had exited.
+    pidfile = tmp_path / "child.pid"
+    command = f"{LEAVES_A_CHILD[asked]} {shlex.quote(str(pidfile))}"
+    solver = EngineSolver(command, hello_timeout=60, move_timeout=60, log_dir=tmp_path)
+    game = Game(open_level(8, 8, 1), 3)
+    t0 = time.monotonic()
+    play(game, solver)
+    assert time.monotonic() - t0 < 10
+    assert game.forfeited and game.steps == 0
+    assert game.cause is not None and game.cause.endswith(" exited with status 3")
+    assert solver._proc is None and dead(int(pidfile.read_text()))
