@@ -24,7 +24,7 @@ from termsnake.tui.runner import watch
 class ReplaySolver:
     """A Solver that plays back recorded moves in order."""
 
-    has_plan = False  # the help leaves out `c`: there is no plan to show
+    has_plan = False  # PlanShowing: the help leaves out `c`, as there is no plan to show
 
     def __init__(self, moves: Sequence[Direction], name: str = "replay") -> None:
         """Play ``moves`` one per call of ``next_direction``."""

@@ -26,7 +26,7 @@ from termsnake.serve import limits
 from termsnake.serve.hub import Hub, Live
 from termsnake.serve.menu import Menu, Pick
 from termsnake.serve.terminal import ChannelOutput, ChannelTerminal
-from termsnake.solvers.base import Solver, SolverUnavailable, finish
+from termsnake.solvers.base import Solver, SolverUnavailable, finish, shows_plan
 from termsnake.solvers.registry import create, known_names, plugins
 from termsnake.tui.controllers import (
     CTRL_C,
@@ -217,7 +217,10 @@ class Visit:
             self.term, game, controller, level.name,
             mode=Mode.WAITING if bot is None else Mode.RUNNING,
             color=self.term.number_of_colors >= 8, stream=self.out, max_speed=limits.MAX_SPEED,
-            help_text=help_lines(KEY_PRESETS["default"], bot=bot is not None),
+            help_text=help_lines(
+                KEY_PRESETS["default"], bot=bot is not None,
+                plan=solver is not None and shows_plan(solver),
+            ),
             on_change=lambda s: self.hub.publish(live, s.game, s.speed, s.paused),
         )  # fmt: skip
         self.session = session

@@ -54,10 +54,12 @@ class Solver(Protocol):
 
     Optional parts, each a protocol below: ``finish(game)``, called when the game has ended,
     for a solver holding a resource (Finishing); a ``played`` string naming the solver that
-    plays the board, for one made of others like ``best`` (Composite); ``interrupted``, for a
-    bot that can wait long (Interruptible); ``log_path``, where an engine's stderr went
-    (LogKeeping). They are found by ``isinstance``, so define them on the class or set them in
-    ``__init__``: from Python 3.12 on, a ``__getattr__`` that supplies them is not looked at.
+    plays the board, for one made of others like ``best`` (Composite); ``has_plan = False``,
+    for one whose ``overlay`` is always empty, so that the help does not offer `c` to show it
+    (PlanShowing); ``interrupted``, for a bot that can wait long (Interruptible); ``log_path``,
+    where an engine's stderr went (LogKeeping). They are found by ``isinstance``, so define
+    them on the class or set them in ``__init__``: from Python 3.12 on, a ``__getattr__`` that
+    supplies them is not looked at.
     """
 
     name: str
@@ -83,6 +85,19 @@ class Composite(Protocol):
 
     @property
     def played(self) -> str: ...
+
+
+@runtime_checkable
+class PlanShowing(Protocol):
+    """A solver that says whether ``overlay`` ever shows a plan: with ``has_plan`` False the
+    help leaves out `c` (show the plan). One without it is taken to have a plan."""
+
+    has_plan: bool
+
+
+def shows_plan(solver: object) -> bool:
+    """Whether the help offers `c` for ``solver``'s plan (PlanShowing; yes if it does not say)."""
+    return solver.has_plan is not False if isinstance(solver, PlanShowing) else True
 
 
 @runtime_checkable

@@ -229,6 +229,16 @@ class Guarded:
             return ""
         return shorten(played, NAME_LIMIT) if isinstance(played, str) else ""
 
+    @property
+    def has_plan(self) -> bool:
+        """Whether the plugin has a plan to show (PlanShowing): yes unless it says False."""
+        try:
+            return getattr(self.solver, "has_plan", True) is not False
+        except _USERS:
+            raise
+        except BaseException:  # a plugin's own, SystemExit too: never past the guard
+            return True
+
     def setup(self, game: Game) -> None:
         """The plugin's setup on a fresh copy; SolverUnavailable (escaped) if it fails."""
         self._shadow, self._live = game.copy(), game

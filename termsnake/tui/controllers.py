@@ -82,9 +82,9 @@ KEY_PRESETS: Final[Mapping[str, KeyPreset]] = {
 }
 
 
-def help_lines(preset: KeyPreset, bot: bool, *, plan: bool | None = None) -> list[str]:
-    """The keys of a preset, for the help overlay; ``plan``: whether `c` has a plan to show
-    (a bot's, by default; a replay has none)."""
+def help_lines(preset: KeyPreset, bot: bool, *, plan: bool = False) -> list[str]:
+    """The keys of a preset, for the help overlay; ``plan``: whether `c` has a bot's plan to
+    show (``shows_plan``: a replay has none)."""
 
     def keys_for(value: object, table: Mapping[str, object]) -> str:
         names = [
@@ -105,8 +105,6 @@ def help_lines(preset: KeyPreset, bot: bool, *, plan: bool | None = None) -> lis
         f"{'speed':>6}  {keys_for(Command.FASTER, preset.commands)} faster, "
         f"{keys_for(Command.SLOWER, preset.commands)} slower"
     )
-    if plan is None:
-        plan = bot
     if plan:
         lines.append(f"{'plan':>6}  c shows the bot's plan")
     lines.append(f"{'quit':>6}  {keys_for(Command.QUIT, preset.commands)}")

@@ -15,7 +15,7 @@ from termsnake.core.game import Game
 from termsnake.exits import EXIT_INTERRUPTED, EXIT_TERMINAL_GONE, EXIT_USAGE, Terminated
 from termsnake.formats.settings import Settings, SettingsError, load_settings
 from termsnake.formats.text import printable
-from termsnake.solvers.base import Solver, finish
+from termsnake.solvers.base import Solver, finish, shows_plan
 from termsnake.tui import terminal
 from termsnake.tui.controllers import KEY_PRESETS, KeyPreset, help_lines, make_controller
 from termsnake.tui.session import Mode, Session
@@ -86,7 +86,9 @@ def _write(stream: TextIO, texts: Sequence[str], end: str = "\n") -> bool:
 
 def _help(preset: KeyPreset, solver: Solver | None) -> list[str]:
     """The help's keys for a person or a bot (`c` only for one with a plan to show)."""
-    return help_lines(preset, bot=solver is not None, plan=getattr(solver, "has_plan", None))
+    return help_lines(
+        preset, bot=solver is not None, plan=solver is not None and shows_plan(solver)
+    )
 
 
 def watch(game: Game, solver: Solver, *, speed: float | None, who: str, level_name: str) -> int:

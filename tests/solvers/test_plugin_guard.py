@@ -18,6 +18,8 @@ from termsnake.core.level import open_level
 from termsnake.exits import Terminated
 from termsnake.solvers import SolverUnavailable, create, play, registry
 from termsnake.solvers.plugins import Guarded
+from termsnake.tui.controllers import KEY_PRESETS
+from termsnake.tui.runner import _help
 
 
 @pytest.fixture
@@ -247,3 +249,48 @@ def test_a_dask_worker_s_game_whose_bot_raises_keyboardinterrupt_is_an_error(bad
     spec = LevelSpec("size", "6x6", 3)
     record = play_apart(GameTask("kbimove", spec, 1, False), Kit.read([spec], []))
     assert record.error == BOT_INTERRUPT
+
+
+class Upward:
+    """A plugin written before has_plan was part of the interface: it goes up, and draws no
+    plan."""
+
+    name = "upward"
+
+    def setup(self, game: Game) -> None:
+        pass
+
+    def next_direction(self, game: Game) -> Direction:
+        return Direction.UP
+
+    def overlay(self, game: Game) -> dict[Point, str]:
+        return {}
+
+
+class NoPlan(Upward):
+    """One that says it has no plan to show (PlanShowing)."""
+
+    has_plan = False
+
+
+class BrokenHasPlan(Upward):
+    """One whose has_plan raises."""
+
+    @property
+    def has_plan(self) -> bool:
+        raise ValueError("boom")
+
+
+def offers_c(solver: object) -> bool:
+    """Whether the help of a watched game offers `c` for the bot's plan."""
+    lines = _help(KEY_PRESETS["default"], solver)  # type: ignore[arg-type]
+    return any("c shows the bot's plan" in line for line in lines)
+
+
+def test_the_help_offers_c_for_a_plugins_plan_unless_it_says_it_has_none() -> None:
+    # A plugin's has_plan was not looked at behind its guard: `c` was offered all the same.
+    assert not offers_c(Guarded(NoPlan(), "noplan"))
+    assert offers_c(Guarded(Upward(), "upward")) and offers_c(Guarded(BrokenHasPlan(), "b"))
+    g = game()
+    play(g, Guarded(Upward(), "upward"))  # the old plugin plays as it did
+    assert g.outcome is Outcome.DIED and g.cause == "left the board"
