@@ -45,6 +45,8 @@ _MOVES: Final = {d.value: d for d in Direction}
 class EngineSolver:
     """A bot that runs as a child process speaking termsnake-engine/1 (README, "Engines")."""
 
+    has_plan = False  # PlanShowing: the help leaves out `c`, as the protocol sends no plan
+
     def __init__(
         self,
         command: str,

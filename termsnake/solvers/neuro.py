@@ -273,6 +273,8 @@ def _relative(heading: Direction, dx: int, dy: int) -> tuple[int, int]:
 class NeuroSolver:
     """Plays the move whose network output is highest among straight on, left and right."""
 
+    has_plan = False  # PlanShowing: the help leaves out `c`, as the network has no plan
+
     def __init__(self, path: str | None = None, network: Network | None = None) -> None:
         self.name = "neuro" if path is None else PREFIX + path
         self._path = path

@@ -17,6 +17,7 @@ from termsnake.core.geometry import Direction, Point
 from termsnake.core.level import open_level
 from termsnake.exits import Terminated
 from termsnake.solvers import SolverUnavailable, create, play, registry
+from termsnake.solvers.engine import EngineSolver
 from termsnake.solvers.plugins import Guarded
 from termsnake.tui.controllers import KEY_PRESETS
 from termsnake.tui.runner import _help
@@ -294,3 +295,9 @@ def test_the_help_offers_c_for_a_plugins_plan_unless_it_says_it_has_none() -> No
     g = game()
     play(g, Guarded(Upward(), "upward"))  # the old plugin plays as it did
     assert g.outcome is Outcome.DIED and g.cause == "left the board"
+
+
+def test_the_help_offers_no_c_for_an_engine_or_the_network() -> None:
+    # `c` was offered for their plan, and showed nothing: neither has one.
+    assert not offers_c(EngineSolver("./mybot")) and not offers_c(create("neuro"))
+    assert offers_c(create("greedy"))
