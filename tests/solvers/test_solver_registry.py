@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import itertools
 import re
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -11,7 +13,9 @@ from termsnake.core.board import Board
 from termsnake.core.game import Game, Outcome
 from termsnake.core.geometry import Direction, Point
 from termsnake.core.level import Level, open_level
+from termsnake.exits import Terminated
 from termsnake.formats import presets
+from termsnake.solvers import registry
 from termsnake.solvers.base import Solver, SolverUnavailable
 from termsnake.solvers.registry import create, known_names, resolve_name
 
@@ -132,3 +136,33 @@ def test_every_preset_plays_legally(name: str) -> None:
             game.step(solver.next_direction(game))
             if not game.over:
                 _assert_legal(game)
+
+
+# A module that a signal interrupts while it makes a class: its handler's exception comes out
+# of a __set_name__, as when SIGTERM lands while a dataclass of the module is being made.
+INTERRUPTED_MODULE = """
+import signal
+from termsnake.exits import Terminated
+
+
+class Field:
+    def __set_name__(self, owner, name):
+        raise Terminated(signal.SIGTERM)
+
+
+class Bot:
+    step = Field()
+"""
+
+
+def test_a_signal_while_a_solver_module_loads_ends_as_that_signal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Python 3.11 wraps it in a RuntimeError: `termsnake --ai best` on a big board, sent SIGTERM
+    # while it loaded best, printed a traceback and exited 1 instead of 143.
+    (tmp_path / "interrupted_bot.py").write_text(INTERRUPTED_MODULE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(registry._REGISTRY, "interrupted", "interrupted_bot:Bot")
+    monkeypatch.delitem(sys.modules, "interrupted_bot", raising=False)
+    with pytest.raises(Terminated):
+        create("interrupted")
