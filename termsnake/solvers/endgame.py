@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from termsnake.solvers.grid import Grid, distances
+from termsnake.solvers.grid import Grid, distances, legal_moves, moved
 from termsnake.solvers.hampath import Limit, completion
 
 
@@ -36,7 +36,6 @@ def lock_route(
     each with a completion search within ``completion_limit``.
     Depth-first over the snake's moves, by the game's rules, at most ``max_depth`` moves.
     """
-    adj = grid.adj
     seen: set[tuple[int, ...]] = set()
     states = [limit.nodes]
     moves: list[int] = []
@@ -51,25 +50,15 @@ def lock_route(
             return moves + done
         if depth == 0:
             return None
-        head = snake[0]
-        neck = snake[1] if len(snake) > 1 else -1
-        tail = snake[-1]
-        occupied = set(snake)
-        for v in adj[head]:
-            if v == neck:
-                continue
-            if v == food:
-                grown = (v, *snake)
-                moves.append(v)
-                done = completion(grid, grown, completion_limit)
+        for v in legal_moves(grid, snake):
+            moves.append(v)
+            if v == food:  # the last move: the completion starts from the grown body
+                done = completion(grid, moved(snake, v, food), completion_limit)
                 if done is not None:
                     return moves + done
                 moves.pop()
                 continue
-            if v in occupied and v != tail:
-                continue
-            moves.append(v)
-            found = search((v, *snake[:-1]), depth - 1)
+            found = search(moved(snake, v, food), depth - 1)
             if found is not None:
                 return found
             moves.pop()

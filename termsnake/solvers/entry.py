@@ -15,7 +15,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from termsnake.solvers.grid import Grid
+from termsnake.solvers.grid import Grid, legal_moves, moved
 
 MAX_POSITIONS: Final = 20_000  # positions the search may look at, unless told fewer
 MAX_MOVES: Final = 200  # moves a way may have
@@ -71,28 +71,17 @@ def _breadth_first(
 
 
 def _moves(grid: Grid, position: _Position, edible: int, food: int) -> list[int]:
-    """The cells the head may move to without dying (free, or the tail leaving it), and not onto
-    food it may not eat."""
+    """The cells the head may move to by the rules, but not onto food it may not eat."""
     body, food_left = position
-    head, tail = body[0], body[-1]
-    neck = body[1] if len(body) > 1 else -1
-    cells = set(body)
-    out = []
-    for nxt in grid.adj[head]:
-        eats = food_left and nxt == edible
-        if nxt == neck or (food_left and nxt == food and not eats):
-            continue
-        if nxt in cells and (nxt != tail or eats):
-            continue
-        out.append(nxt)
-    return out
+    if not food_left or food == edible:
+        return legal_moves(grid, body)
+    return [v for v in legal_moves(grid, body) if v != food]
 
 
 def _moved(position: _Position, nxt: int, edible: int) -> _Position:
     body, food_left = position
-    if food_left and nxt == edible:
-        return (nxt, *body), False
-    return (nxt, *body[:-1]), food_left
+    eats = food_left and nxt == edible
+    return moved(body, nxt, nxt if eats else -1), food_left and not eats
 
 
 def _way_to(came: dict[_Position, tuple[_Position, int] | None], end: _Position) -> list[int]:

@@ -15,6 +15,7 @@ from termsnake.solvers.grid import (
     distances,
     extend_path,
     grid_of,
+    moved,
     path_arrows,
     roomiest_move,
     safe_directions,
@@ -77,9 +78,9 @@ class GreedySolver:
         direction = grid.direction(head, plan[0]) if plan else None
         if locked and plan and direction is not None and game.is_safe(direction):
             # Remember the rest of the plan, and the body it should find at the next move.
-            ate = game.food is not None and plan[0] == grid.index(game.food)
+            food = -1 if game.food is None else grid.index(game.food)
             self._route = plan[1:]
-            self._expect = (plan[0], *(body if ate else body[:-1]))
+            self._expect = moved(body, plan[0], food)
         if direction is None or not game.is_safe(direction):
             # 5. No plan: keep away from the food, out of the way until the tail opens up.
             plan = None

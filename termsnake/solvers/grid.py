@@ -313,6 +313,23 @@ def direction_number(direction: Direction) -> int:
 _DIR_NUMBER: dict[Direction, int] = {d: i for i, d in enumerate(DIRECTIONS)}
 
 
+def legal_moves(grid: Grid, body: Sequence[int]) -> list[int]:
+    """The cells the head of ``body`` (cells, head first) may move to by the game's rules, as
+    ``Game.is_safe`` has them, for searches over many bodies: a neighbour that is not the neck,
+    nor body but the tail, which leaves as the head comes (eating keeps it, but the food is
+    never on the body)."""
+    neck = body[1] if len(body) > 1 else -1
+    tail = body[-1]
+    occupied = set(body)
+    return [v for v in grid.adj[body[0]] if v != neck and (v not in occupied or v == tail)]
+
+
+def moved(body: Sequence[int], cell: int, food: int) -> tuple[int, ...]:
+    """``body`` after its head moves to ``cell`` (``Game.step``): longer by one if it eats
+    ``food`` there, the tail staying (-1: no food to eat)."""
+    return (cell, *body) if cell == food else (cell, *body[:-1])
+
+
 def safe_directions(game: Game) -> list[Direction]:
     """The moves that do not kill the snake on this step."""
     return [d for d in DIRECTIONS if game.is_safe(d)]
@@ -359,6 +376,8 @@ __all__ = [
     "extend_path",
     "flood_count",
     "grid_of",
+    "legal_moves",
+    "moved",
     "path_arrows",
     "roomiest_move",
     "safe_directions",

@@ -5,15 +5,16 @@ from __future__ import annotations
 import itertools
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from termsnake.core.board import Board
 from termsnake.core.game import Game
-from termsnake.core.geometry import Direction
+from termsnake.core.geometry import DIRECTIONS, Direction
 from termsnake.core.level import Level
 from termsnake.solvers.endgame import closing_path, lock_route
-from termsnake.solvers.grid import Grid, grid_of
+from termsnake.solvers.grid import Grid, grid_of, legal_moves, moved
 from termsnake.solvers.hampath import Limit, completion
 
 
@@ -212,3 +213,37 @@ def test_closing_path_is_the_shortest_safe_way_that_closes() -> None:
         # A limit below the shortest way finds nothing.
         assert closing_path(grid, body, food, want - 1, Limit(10**6), Limit(2000)) is None
     assert found > 30  # most cases have a way, so the comparison is not vacuous
+
+
+@pytest.mark.parametrize(
+    "board",
+    [
+        Board.open(5, 4),
+        Board.open(5, 4, wrap=True),
+        Board.open(2, 3, wrap=True),  # two ways round to the same cell
+        Board.from_rows(["..#..", ".....", "#...#", "....."]),
+    ],
+    ids=["open", "wrap", "narrow-wrap", "walls"],
+)
+def test_the_searches_step_the_snake_by_the_games_rules(board: Board) -> None:
+    # The searches (lock_route, entry) step bodies of cell numbers by a rule of their own: it
+    # must agree with Game's, which a search cannot afford to copy at every position.
+    rng = random.Random(5)
+    grid = grid_of(board)
+    for _ in range(300):
+        body = random_body(rng, grid, rng.randint(1, 10))
+        free = [c for c in range(grid.cells) if grid.free[c] and body and c not in body]
+        if body is None or not free:
+            continue
+        points = tuple(grid.points[c] for c in body)
+        food = rng.choice(free)
+        game = Game(Level(board, points, Direction.UP, grid.points[food]), 1)
+        head = body[0]
+        allowed = {grid.step[d][head] for d in range(4) if game.is_safe(DIRECTIONS[d])}
+        assert set(legal_moves(grid, body)) == allowed
+        for v in allowed:
+            after = game.copy()
+            direction = grid.direction(head, v)
+            assert direction is not None
+            after.step(direction)
+            assert moved(tuple(body), v, food) == tuple(grid.index(p) for p in after.body)
