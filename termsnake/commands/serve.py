@@ -100,7 +100,7 @@ def add_parsers(sub: Subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     """Start the server; 0 after SIGTERM or Ctrl-C, 2 if it cannot start."""
     try:
-        from termsnake.serve import hostkey, server
+        from termsnake.serve import address, hostkey, server
         from termsnake.serve.visit import Limits
     except ImportError as e:
         print(f"termsnake serve: needs the serve extra ({e.name} is missing): "
@@ -138,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         asyncio.run(server.serve(config))
     except OSError as e:
-        where = printable(f"{args.host}:{args.port}")
+        where = printable(address.with_port(args.host, args.port))
         print(f"termsnake serve: cannot listen on {where}: {e.strerror or e}",
               file=sys.stderr)  # fmt: skip
         return EXIT_USAGE

@@ -10,10 +10,8 @@ refused. Each limit a client controls is bounded here: connections in all and pe
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import logging
 import signal
-import socket
 import threading
 import traceback
 from dataclasses import dataclass, field
@@ -26,6 +24,7 @@ from termsnake.exits import ENDING_SIGNALS, Terminated
 from termsnake.formats.places import data_dir
 from termsnake.formats.scores import ScoreStore
 from termsnake.serve import limits as caps  # "limits" is also a Config field
+from termsnake.serve.address import reached_at, with_port
 from termsnake.serve.gate import AUTHENTICATING, HEARD, Gate
 from termsnake.serve.hub import Hub
 from termsnake.serve.rates import Arrivals, client_of, meter
@@ -361,16 +360,6 @@ def _refuse_request(packet: object) -> bool:
     return False
 
 
-def reached_at(host: str) -> str:
-    """The host a client names to connect: this machine's name where the server listens on
-    every address (0.0.0.0, ::), which no client can connect to."""
-    try:
-        unspecified = ipaddress.ip_address(host).is_unspecified
-    except ValueError:  # a host name
-        unspecified = host == ""
-    return socket.gethostname() if unspecified else host
-
-
 async def serve(config: Config, ready: asyncio.Event | None = None) -> None:
     """Run the server until SIGTERM or SIGINT; every player is told, and scores are kept."""
     app = App(config)
@@ -409,7 +398,7 @@ async def serve(config: Config, ready: asyncio.Event | None = None) -> None:
     sockets = server.sockets or []
     port = sockets[0].getsockname()[1] if sockets else config.port
     print(
-        f"termsnake serve: listening on {config.host}:{port}; "
+        f"termsnake serve: listening on {with_port(config.host, port)}; "
         f"connect with: ssh -p {port} NAME@{reached_at(config.host)}",
         flush=True,
     )

@@ -27,6 +27,7 @@ class Server:
 
     proc: subprocess.Popen[str]
     port: int
+    first_line: str  # "listening on ...; connect with: ..."
 
     def log(self) -> str:
         """Everything the server printed so far (after it stopped)."""
@@ -47,7 +48,7 @@ def running(tmp_path: Path, *args: str) -> Iterator[Server]:
     )
     assert proc.stdout is not None
     line = proc.stdout.readline()
-    match = re.search(r"listening on 127\.0\.0\.1:(\d+)", line)
+    match = re.search(r"listening on (?:127\.0\.0\.1|\[::1\]):(\d+);", line)
     if not match:
         # A server that did not start (or was killed) is reaped here, not left to warn in
         # whichever test runs next.
@@ -56,7 +57,7 @@ def running(tmp_path: Path, *args: str) -> Iterator[Server]:
         proc.wait(10)
         proc.stdout.close()
         raise AssertionError(f"termsnake serve did not start: {line}{rest}")
-    server = Server(proc, int(match.group(1)))
+    server = Server(proc, int(match.group(1)), line)
     try:
         yield server
     finally:
@@ -64,6 +65,17 @@ def running(tmp_path: Path, *args: str) -> Iterator[Server]:
             proc.send_signal(signal.SIGTERM)
             proc.wait(10)
         proc.stdout.close()
+
+
+def openssh(port: int, destination: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """OpenSSH's ssh to ``destination`` (no config, keys or agent, any host key), as a person
+    would run it: what it printed, and its exit status."""
+    options = ("BatchMode=yes", "StrictHostKeyChecking=no", "UserKnownHostsFile=/dev/null",
+               "IdentityAgent=none", "PubkeyAuthentication=no", "LogLevel=error")  # fmt: skip
+    command = ["ssh", "-F", "/dev/null", *(f"-o{o}" for o in options), "-p", str(port)]
+    return subprocess.run(
+        [*command, *args, destination], capture_output=True, text=True, timeout=20, check=False
+    )
 
 
 class Player:

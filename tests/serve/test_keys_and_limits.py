@@ -5,6 +5,7 @@ options said in one line, window sizes clamped, refused connections counted."""
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import stat
@@ -12,14 +13,14 @@ from pathlib import Path
 
 import asyncssh
 import pytest
-from ssh_client import running
+from ssh_client import openssh, running
 
 from termsnake.commands import cli
+from termsnake.serve.address import reached_at, with_port
 from termsnake.serve.gate import AUTHENTICATING, HEARD, SILENT, Gate
 from termsnake.serve.hostkey import HostKeyError, load_or_create, read_authorized_keys
 from termsnake.serve.limits import MAX_COLUMNS, MAX_PENDING_INPUT, MAX_ROWS
 from termsnake.serve.rates import Arrivals, client_of
-from termsnake.serve.server import reached_at
 from termsnake.serve.terminal import ChannelOutput, ChannelTerminal
 
 
@@ -211,6 +212,51 @@ def test_a_server_on_every_address_says_to_connect_to_this_machines_name(host: s
 @pytest.mark.parametrize("host", ["127.0.0.1", "::1", "192.0.2.7", "snake.example.org"])
 def test_a_server_on_one_address_says_that_address(host: str) -> None:
     assert reached_at(host) == host
+
+
+def ipv6_loopback() -> bool:
+    try:
+        with socket.socket(socket.AF_INET6) as s:
+            s.bind(("::1", 0))
+    except OSError:
+        return False
+    return True
+
+
+needs_ipv6 = pytest.mark.skipif(not ipv6_loopback(), reason="no IPv6 loopback here")
+
+
+@pytest.mark.parametrize(
+    ("host", "written"),
+    [("::", "[::]:2614"), ("2001:db8::7", "[2001:db8::7]:2614"), ("0.0.0.0", "0.0.0.0:2614")],
+)
+def test_an_ipv6_address_is_written_in_brackets_before_its_port(host: str, written: str) -> None:
+    # It said "listening on :::2614": which colon is the port's?
+    assert with_port(host, 2614) == written
+
+
+@needs_ipv6
+@pytest.mark.skipif(shutil.which("ssh") is None, reason="no OpenSSH client here")
+def test_a_server_on_ipv6_says_where_in_brackets_and_how_ssh_connects(tmp_path: Path) -> None:
+    with running(tmp_path, "--host", "::1") as s:
+        assert s.first_line.startswith(f"termsnake serve: listening on [::1]:{s.port}; ")
+        hint = s.first_line.partition("connect with: ")[2].split()
+        assert hint == ["ssh", "-p", str(s.port), "NAME@::1"]  # ssh takes no brackets there
+        done = openssh(s.port, "ada@::1", "-T")  # the hint as typed (no -t: told to add it)
+        assert "termsnake needs a terminal" in done.stdout, done.stderr
+
+
+@needs_ipv6
+def test_a_server_that_cannot_listen_on_ipv6_says_where_in_brackets(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    with socket.socket(socket.AF_INET6) as taken:
+        taken.bind(("::1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert cli.main(["serve", "--host", "::1", "--port", str(port)]) == 2
+    assert f"cannot listen on [::1]:{port}: " in capsys.readouterr().err
 
 
 def test_the_per_address_limits_count_an_ipv6_client_by_its_64() -> None:
