@@ -103,6 +103,9 @@ class Connection(asyncssh.SSHServer):
         self.timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        # asyncssh asks begin_auth only for a name other than the last, which starts as '':
+        # an empty name (ssh -l '') was refused unasked. No client can send NUL (saslprep).
+        setattr(conn, "_username", "\0")  # noqa: B010
         peer = conn.get_extra_info("peername")
         self.address = client_of(str(peer[0])) if peer else "?"
         self.conn = conn

@@ -127,16 +127,9 @@ class Player:
 
 
 async def connect(port: int, name: str, **kwargs: object) -> asyncssh.SSHClientConnection:
-    """An ssh connection as ``name`` (no keys, no agent, any host key)."""
-    return await asyncssh.connect(
-        "127.0.0.1",
-        port=port,
-        username=name,
-        known_hosts=None,
-        client_keys=None,
-        agent_path=None,
-        **kwargs,
-    )
+    """An ssh connection as ``name`` (no keys unless given, no agent, any host key)."""
+    options: dict[str, object] = {"known_hosts": None, "client_keys": None, "agent_path": None}
+    return await asyncssh.connect("127.0.0.1", port=port, username=name, **(options | kwargs))
 
 
 async def player(

@@ -283,6 +283,8 @@ def test_the_private_hooks_these_limits_use_are_still_there() -> None:
     # limit would silently stop holding.
     assert callable(asyncssh.SSHServerChannel._process_env_request)
     assert "self._transport = " in inspect.getsource(asyncssh.SSHServerConnection.connection_made)
+    userauth = inspect.getsource(asyncssh.SSHServerConnection._process_userauth_request)
+    assert "if username != self._username:" in userauth
     assert callable(blessed.Terminal._apply_errant_response)
     assert "self._keyboard_buf" in inspect.getsource(blessed.Terminal.__init__)
 

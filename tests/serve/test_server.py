@@ -260,6 +260,22 @@ def test_names_are_made_printable_and_unique(server: Server) -> None:
     run(go())
 
 
+@pytest.mark.parametrize("keys", [False, True], ids=["anyone", "authorized-keys"])
+def test_an_empty_user_name_plays_as_player(tmp_path: Path, keys: bool) -> None:
+    # `ssh -l '' host`: asyncssh asked begin_auth only for a name other than the '' it starts
+    # with, and refused this one unasked ("Permission denied ()").
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    (tmp_path / "keys").write_text(key.export_public_key().decode())
+
+    async def go(s: Server) -> None:
+        async with await connect(s.port, "", client_keys=[key] if keys else None) as conn:
+            p = await player(conn)
+            await p.wait_for("hello, player")
+
+    with running(tmp_path, *(("--authorized-keys", str(tmp_path / "keys")) if keys else ())) as s:
+        run(go(s))
+
+
 def test_sigterm_tells_every_player_scores_the_game_and_exits_0(tmp_path: Path) -> None:
     async def go(s: Server) -> None:
         async with (
