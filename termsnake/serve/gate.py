@@ -7,11 +7,14 @@ from __future__ import annotations
 import threading
 from collections import Counter
 from collections.abc import Hashable
+from typing import Final
 
 # How far a waiting connection has got: a newcomer pushes out the longest waiting of the lowest.
 SILENT = 0  # has sent nothing (a flood of these must not push out a client that talks)
 HEARD = 1  # has sent something: its SSH version, a key exchange
 AUTHENTICATING = 2  # has asked to log in
+# What the connection let go for a newcomer is told (its SSH disconnect's reason).
+PUSHED_OUT: Final = "termsnake: too many connections are logging in at once; try again"
 
 
 class Gate:

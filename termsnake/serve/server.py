@@ -25,7 +25,7 @@ from termsnake.formats.places import data_dir
 from termsnake.formats.scores import ScoreStore
 from termsnake.serve import limits as caps  # "limits" is also a Config field
 from termsnake.serve.address import reached_at, with_port
-from termsnake.serve.gate import AUTHENTICATING, HEARD, Gate
+from termsnake.serve.gate import AUTHENTICATING, HEARD, PUSHED_OUT, Gate
 from termsnake.serve.hub import Hub
 from termsnake.serve.rates import Arrivals, client_of, meter
 from termsnake.serve.terminal import ChannelOutput, ChannelTerminal, Closed
@@ -112,7 +112,8 @@ class Connection(asyncssh.SSHServer):
         loop = asyncio.get_running_loop()
         if not self.app.arrivals.allow(self.address, loop.time()):
             # Before the key exchange, which is what an address opening connection after
-            # connection makes the server pay for; not a word, which would cost as much.
+            # connection makes the server pay for. No word: a disconnect message here is mostly
+            # lost, as ssh writes its key exchange first and meets the reset (README).
             self.dropped = True
             loop.call_soon(conn.abort)
             return
@@ -120,7 +121,10 @@ class Connection(asyncssh.SSHServer):
         self.refusal, pushed_out = gate.admit(self, self.address)
         self.admitted = self.refusal is None  # counted by the gate until it closes
         if isinstance(pushed_out, Connection) and pushed_out.conn is not None:
-            loop.call_soon(pushed_out.conn.abort)  # waited longest of those that got least far
+            # Waited longest of those that got least far. Told why in one packet (no key
+            # exchange; before one, not even encrypted), which ssh prints if it was waiting
+            # for the server (logged in, in the handshake); closed at once all the same.
+            pushed_out.conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, PUSHED_OUT)
         # Refused ones too: they may talk until they are cut off.
         rate = self.app.config.max_input_rate
         meter(conn, loop, rate, lambda: gate.advance(self, HEARD))

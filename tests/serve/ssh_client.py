@@ -67,15 +67,18 @@ def running(tmp_path: Path, *args: str) -> Iterator[Server]:
         proc.stdout.close()
 
 
-def openssh(port: int, destination: str, *args: str) -> subprocess.CompletedProcess[str]:
-    """OpenSSH's ssh to ``destination`` (no config, keys or agent, any host key), as a person
-    would run it: what it printed, and its exit status."""
+def openssh_command(port: int, destination: str, *args: str) -> list[str]:
+    """OpenSSH's ssh to ``destination`` (no config, keys or agent, any host key)."""
     options = ("BatchMode=yes", "StrictHostKeyChecking=no", "UserKnownHostsFile=/dev/null",
                "IdentityAgent=none", "PubkeyAuthentication=no", "LogLevel=error")  # fmt: skip
-    command = ["ssh", "-F", "/dev/null", *(f"-o{o}" for o in options), "-p", str(port)]
-    return subprocess.run(
-        [*command, *args, destination], capture_output=True, text=True, timeout=20, check=False
-    )
+    return ["ssh", "-F", "/dev/null", *(f"-o{o}" for o in options), "-p", str(port), *args,
+            destination]  # fmt: skip
+
+
+def openssh(port: int, destination: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """OpenSSH's ssh run as a person would run it: what it printed, and its exit status."""
+    command = openssh_command(port, destination, *args)
+    return subprocess.run(command, capture_output=True, text=True, timeout=20, check=False)
 
 
 class Player:

@@ -6,6 +6,9 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import inspect
+import shutil
+import socket
+import subprocess
 import threading
 import time
 from pathlib import Path
@@ -14,7 +17,7 @@ import asyncssh
 import blessed
 import pytest
 from asyncssh.packet import String
-from ssh_client import Player, Server, connect, player, running
+from ssh_client import Player, Server, connect, openssh_command, player, running
 
 from termsnake.core.game import Game
 from termsnake.core.level import open_level, with_length
@@ -324,6 +327,32 @@ def test_silent_connections_from_many_addresses_do_not_keep_a_player_out(
 
     with running(tmp_path, "--max-sessions", "3", "--max-per-address", "1") as s:
         run(go(s))
+
+
+@pytest.mark.skipif(shutil.which("ssh") is None, reason="no OpenSSH client here")
+def test_a_connection_pushed_out_for_a_newcomer_is_told_why(tmp_path: Path) -> None:
+    # It was reset with no word: ssh said "Connection to 127.0.0.1 closed by remote host."
+    with running(tmp_path, "--max-sessions", "1") as s:
+        # Logged in, no game yet (-N): it waits, and is the one let go for the next.
+        ssh = subprocess.Popen(
+            openssh_command(s.port, "ada@127.0.0.1", "-N", "-v"),
+            stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        assert ssh.stderr is not None
+        killer = threading.Timer(20, ssh.kill)  # if it never logs in, or is never let go
+        killer.start()
+        try:
+            while "Authenticated to" not in (line := ssh.stderr.readline()):
+                assert line, "ssh never logged in"
+            newcomer = socket.create_connection(("127.0.0.1", s.port))
+            said = ssh.stderr.read()
+            newcomer.close()
+        finally:
+            killer.cancel()
+            ssh.stderr.close()
+        assert ssh.wait(10) == 255
+        assert "Received disconnect from 127.0.0.1 port" in said
+        assert "too many connections are logging in at once; try again" in said
 
 
 async def _probe(port: int) -> tuple[bytes, bool]:
