@@ -283,30 +283,29 @@ def test_sigterm_tells_every_player_scores_the_game_and_exits_0(tmp_path: Path) 
             await connect(s.port, "ivy") as other,
             await connect(s.port, "jan") as third,
             await connect(s.port, "kai") as fourth,
+            await connect(s.port, "lea") as fifth,
         ):
-            p, lobby, idle = await player(conn), await player(other), await player(third)
-            bot = await player(fourth)
+            p, watcher = await play_and_watch(conn, fifth, ("hal", "lea"))  # the first game
+            lobby, idle, bot = await player(other), await player(third), await player(fourth)
             await watch_best(bot, "kai")
             await lobby.wait_for("hello, ivy")
             await idle.wait_for("hello, jan")
             await idle.keys(b"\r\r")
             await idle.wait_for("a direction key starts")
-            await p.wait_for("hello, hal")
-            await p.keys(b"\r\r")
-            await p.wait_for("a direction key starts")
             await p.keys(b"s")
             await p.wait_steps(2)
+            await watcher.wait_steps(2)
             s.proc.send_signal(signal.SIGTERM)
-            for client in (p, lobby, idle, bot):
+            for client in (p, lobby, idle, bot, watcher):
                 await asyncio.wait_for(client.process.wait_closed(), 10)
                 await client.pump()
             assert b"the server is shutting down; your game was scored\r\n" in p.received
-            # In the lobby, in a game with no move yet, or watching a bot (its game is the
-            # bot's), there was no game of theirs to score: it was said all the same.
-            for other_client in (lobby, idle, bot):
+            # In the lobby, in a game with no move yet, watching a bot (its game is the bot's)
+            # or another player's game, there was no game of theirs to score: said all the same.
+            for other_client in (lobby, idle, bot, watcher):
                 assert b"the server is shutting down\r\n" in other_client.received
 
-    with running(tmp_path, "--max-per-address", "4") as s:
+    with running(tmp_path, "--max-per-address", "5") as s:
         run(go(s))
         assert s.proc.wait(10) == 0
     scores = (tmp_path / "data" / "termsnake" / "serve" / "scores.json").read_text()
