@@ -292,7 +292,7 @@ class EngineSolver:
                 if self.interrupted():
                     self._thinking = True
                     raise Interrupted
-                self._fail_if_exited()  # a process it started may hold its stdin
+                self._fail_if_failed()  # a process it started may hold its stdin
                 continue
             try:
                 data = data[os.write(fd, data) :]
@@ -327,7 +327,13 @@ class EngineSolver:
                 self._fail(f"wrote more than {MAX_LINE} bytes without a newline")
             left = deadline - time.monotonic()
             if left <= 0:
-                self._fail_if_exited()
+                if _exit_code(proc, 0.0) is not None:
+                    if self._poll.poll(0):  # it exited since the last look: no child has stdout
+                        self._fail(self._exit_story())
+                    self._fail(
+                        f"{self._exit_story()} without answering {what} within {timeout:g} s "
+                        "(a process it started keeps its stdout open)"
+                    )
                 self._fail(f"did not answer with {what} within {timeout:g} s")
             # Waited for in slices, so that a signal meanwhile (Ctrl-C while watching) ends
             # the wait at once instead of at the engine's time limit.
@@ -335,10 +341,10 @@ class EngineSolver:
                 if self.interrupted():
                     self._thinking = True
                     raise Interrupted
-                # A process it started may keep its stdout open: its exit is seen here, not at
-                # the time limit. What it wrote before it exited is read first.
-                if _exit_code(proc, 0.0) is not None and not self._poll.poll(0):
-                    self._fail(self._exit_story())
+                # A process it started may keep its stdout open: its failure is seen here, not
+                # at the time limit. What it wrote before it exited is read first.
+                if not self._poll.poll(0):
+                    self._fail_if_failed()
                 continue
             chunk = os.read(fd, 65536)
             if not chunk:
@@ -349,10 +355,12 @@ class EngineSolver:
             self._fail(f"wrote a line of more than {MAX_LINE} bytes")
         return line
 
-    def _fail_if_exited(self) -> None:
-        """Lose the game if the engine has exited (a process it started may hold its pipes
-        open, so their ends say nothing)."""
-        if self._proc is not None and _exit_code(self._proc, 0.0) is not None:
+    def _fail_if_failed(self) -> None:
+        """Lose the game if the engine has exited with a failure (a process it started may hold
+        its pipes open, so their ends say nothing). One that exited with status 0 may have
+        handed over to that process (a launcher such as ``setsid``), which plays on."""
+        code = None if self._proc is None else _exit_code(self._proc, 0.0)
+        if code is not None and code != 0:
             self._fail(self._exit_story())
 
     def _write_story(self) -> str:

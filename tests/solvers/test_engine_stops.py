@@ -157,3 +157,23 @@ def test_an_engine_that_exits_leaving_a_child_on_its_stdout_is_said_to_have_exit
     assert game.forfeited and game.steps == 0
     assert game.cause is not None and game.cause.endswith(" exited with status 3")
     assert solver._proc is None and dead(int(pidfile.read_text()))
+
+
+# Says its name only after a while, then goes right at every move.
+SLOW_TO_START = (
+    "import time;time.sleep(0.5);"
+    + HELLO
+    + "\nwhile sys.stdin.readline():\n print(json.dumps({'move':'R'}),flush=True)"
+)
+
+
+def test_an_engine_whose_launcher_exits_0_handing_it_the_pipes_plays(tmp_path: Path) -> None:
+    # As `setsid` does when it must fork: the launcher's exit is no failure of the engine.
+    # It keeps the pipes, as setsid's child does (sh gives a job started with & /dev/null).
+    launched = f"exec 3<&0; {PY} -c {shlex.quote(SLOW_TO_START)} <&3 3<&- & exit 0"
+    command = f"sh -c {shlex.quote(launched)}"
+    solver = EngineSolver(command, hello_timeout=30, move_timeout=30, log_dir=tmp_path)
+    game = Game(open_level(8, 8, 1), 3)
+    play(game, solver)
+    assert not game.forfeited and game.cause == "left the board", game.cause
+    assert game.steps == 4  # right from the middle to the edge, then off it
