@@ -31,6 +31,17 @@ class Terminated(Exception):
         self.signum = signum
 
 
+def users_signal(e: BaseException) -> KeyboardInterrupt | Terminated | None:
+    """The Ctrl-C or ending signal ``e`` carries, or None: ``e`` itself, or the cause of the
+    RuntimeError Python 3.11 wraps it in when it came while a module made a dataclass
+    (``__set_name__``), which must end the command all the same."""
+    if isinstance(e, KeyboardInterrupt | Terminated):
+        return e
+    if isinstance(e, RuntimeError) and isinstance(e.__cause__, KeyboardInterrupt | Terminated):
+        return e.__cause__
+    return None
+
+
 @contextlib.contextmanager
 def interrupt_after() -> Iterator[None]:
     """A Ctrl-C while the body runs (modules loading) is raised once it is done. Raised at

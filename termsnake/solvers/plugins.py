@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from termsnake.core.game import Game
 from termsnake.core.geometry import Direction, Point
-from termsnake.exits import Terminated
+from termsnake.exits import Terminated, users_signal
 from termsnake.formats.text import printable, shorten
 from termsnake.solvers.base import SolverFailed, SolverUnavailable
 
@@ -100,6 +100,8 @@ class Plugin:
         except _USERS:  # Ctrl-C and ending signals stay the user's
             raise
         except BaseException as e:  # a broken plugin must not take termsnake down
+            if (caught := users_signal(e)) is not None:  # a signal, wrapped by Python 3.11
+                raise caught from None
             raise PluginError(f"{self.describe()} failed to import: {what(e)}") from None
         if not callable(factory):
             raise PluginError(f"{self.describe()} is not callable")

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Final
 
-from termsnake.exits import Terminated
+from termsnake.exits import users_signal
 from termsnake.formats.text import shorten
 from termsnake.solvers.base import Solver
 from termsnake.solvers.plugins import NAME_LIMIT, Plugin, PluginError, discover, name_problem, warn
@@ -110,10 +110,8 @@ def _load(target: str, name: str) -> Callable[..., Any]:
     try:
         module = importlib.import_module(module_name)
     except RuntimeError as e:
-        # Python 3.11 wraps what a __set_name__ raised: a signal's Terminated, or Ctrl-C, that
-        # came while a dataclass of the module was made. It ends the command as it would anyway.
-        if isinstance(e.__cause__, KeyboardInterrupt | Terminated):
-            raise e.__cause__ from None
+        if (caught := users_signal(e)) is not None:  # a signal, wrapped by Python 3.11
+            raise caught from None
         raise
     except ImportError as e:
         if e.name is None or e.name.startswith("termsnake"):

@@ -23,6 +23,21 @@ class Circler:
         return {}
 '''
 
+# A module a signal hits while it makes a class (in __set_name__, as a dataclass field's).
+INTERRUPTED_MODULE = """
+import signal
+from termsnake.exits import Terminated
+
+
+class Field:
+    def __set_name__(self, owner, name):
+        raise Terminated(signal.SIGTERM)
+
+
+class Bot:
+    step = Field()
+"""
+
 
 def make_dist(root: Path, dist: str, entries: dict[str, str], module: str | None = None) -> None:
     """A distribution `dist` 1.0 in `root` advertising `entries`; `module` gets BOT as code."""

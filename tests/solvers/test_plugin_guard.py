@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from bad_plugin_dist import make_bad_dist
+from plugin_dist import INTERRUPTED_MODULE, make_dist
 
 from termsnake.bench.games import BOT_INTERRUPT, GameTask, Kit, LevelSpec, play_apart
 from termsnake.core.game import Game, Outcome
@@ -301,3 +302,21 @@ def test_the_help_offers_no_c_for_an_engine_or_the_network() -> None:
     # `c` was offered for their plan, and showed nothing: neither has one.
     assert not offers_c(EngineSolver("./mybot")) and not offers_c(create("neuro"))
     assert offers_c(create("greedy"))
+
+
+def test_a_signal_while_a_plugins_module_loads_ends_as_that_signal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Python 3.11 wraps it in a RuntimeError, which the guard took for the plugin's failure to
+    # import: bench went on without it and exited 0.
+    make_dist(tmp_path, "ibot", {"ibot": "interrupted_plugin:Bot"})
+    (tmp_path / "interrupted_plugin.py").write_text(INTERRUPTED_MODULE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "interrupted_plugin", raising=False)
+    registry.plugins.cache_clear()
+    try:
+        with pytest.raises(Terminated):
+            registry.create("ibot")
+    finally:
+        registry.plugins.cache_clear()
+        sys.modules.pop("interrupted_plugin", None)

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from plugin_dist import INTERRUPTED_MODULE
 
 from termsnake.core.board import Board
 from termsnake.core.game import Game, Outcome
@@ -140,21 +141,6 @@ def test_every_preset_plays_legally(name: str) -> None:
 
 # A module that a signal interrupts while it makes a class: its handler's exception comes out
 # of a __set_name__, as when SIGTERM lands while a dataclass of the module is being made.
-INTERRUPTED_MODULE = """
-import signal
-from termsnake.exits import Terminated
-
-
-class Field:
-    def __set_name__(self, owner, name):
-        raise Terminated(signal.SIGTERM)
-
-
-class Bot:
-    step = Field()
-"""
-
-
 def test_a_signal_while_a_solver_module_loads_ends_as_that_signal(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
