@@ -5,6 +5,7 @@ workers or that loses its scheduler are one line and a prompt exit."""
 from __future__ import annotations
 
 import json
+import os
 import signal
 import socket
 import subprocess
@@ -330,3 +331,44 @@ def test_the_boards_and_weights_are_sent_once_a_run_whatever_its_batches(
         row.pop("ms_per_move")
     assert here == there
     assert [type(value).__name__ for value in sent] == ["Kit"]
+
+
+def test_the_kit_is_sent_again_once_every_worker_that_held_it_is_gone(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Sent once a run, it was lost with the last worker holding it: the next batch failed with
+    # "lost its workers and their data", though the nanny had started a new worker.
+    real_map_on = map_on
+    batches: list[int] = []
+
+    def then_kill_the_worker(client: Client, *args: Any, **kwargs: Any) -> Any:
+        out = real_map_on(client, *args, **kwargs)
+        if not batches:
+            old = set(client.run(os.getpid).values())
+            for pid in old:
+                os.kill(pid, signal.SIGKILL)
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:  # the nanny starts another
+                time.sleep(0.2)
+                try:
+                    now = set(client.run(os.getpid).values())
+                except Exception:  # none yet
+                    continue
+                if now and not now & old:
+                    break
+        batches.append(len(out))
+        return out
+
+    args = ["bench", "--ai", "greedy", "--size", "4x4", "--games", "4", "--json"]
+    assert cli.main(args) == 0
+    here = json.loads(capsys.readouterr().out)
+    monkeypatch.setattr(remote, "map_on", then_kill_the_worker)
+    monkeypatch.setattr(remote, "CLUSTER_BATCH", 2)
+    with LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0"
+    ) as one:
+        assert cli.main([*args, "--scheduler", one.scheduler_address]) == 0
+    there = json.loads(capsys.readouterr().out)
+    for row in (*here, *there):
+        row.pop("ms_per_move")
+    assert batches == [2, 2] and here == there

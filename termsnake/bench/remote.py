@@ -28,6 +28,8 @@ def on_cluster(
         shared = share(client, kit)
         pending = iter(tasks)
         while batch := list(itertools.islice(pending, CLUSTER_BATCH)):
+            if shared.status != "finished":  # every worker that held it has gone since
+                shared = share(client, kit)
             yield from map_on(client, play_shipped, batch, watcher.done, kit=shared)
 
 
