@@ -53,7 +53,7 @@ def _breadth_first(
 ) -> list[int] | None:
     """A shortest way to a body that closes, eating ``edible`` (-1: none) where it is passed and
     never entering ``food`` otherwise."""
-    start: _Position = (body, edible >= 0)
+    start: _Position = (body, food >= 0)  # the food is there, eaten only if edible
     came: dict[_Position, tuple[_Position, int] | None] = {start: None}
     queue = deque([(start, 0)])
     while queue:

@@ -15,6 +15,8 @@ from termsnake.core.level import Level
 from termsnake.solvers import create, play
 from termsnake.solvers import hamilton as hamilton_mod
 from termsnake.solvers import replan as replan_mod
+from termsnake.solvers.entry import way_to_closure
+from termsnake.solvers.grid import grid_of
 from termsnake.solvers.hampath import Limit
 from termsnake.solvers.hampath.holes import find_hole_cycle
 
@@ -132,3 +134,11 @@ def test_a_search_that_finds_no_way_waits_longer_each_time(monkeypatch: pytest.M
             break
         game.step(solver.next_direction(game))
     assert 1 <= len(searches) <= 10
+
+
+def test_a_way_round_the_food_never_passes_over_it_uneaten() -> None:
+    # The pass round the food walked through it as through a free cell: the body it said the
+    # way ends with was one short of the body the game gives, which eats the food on the way.
+    grid = grid_of(Board.open(5, 1))
+    assert way_to_closure(grid, (1,), 2, lambda body: body[0] == 4 and len(body) == 1) is None
+    assert way_to_closure(grid, (1,), 2, lambda body: body[0] == 4) == [2, 3, 4]  # eating it
