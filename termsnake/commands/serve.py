@@ -7,6 +7,7 @@ import asyncio
 import logging
 import sys
 from pathlib import Path
+from typing import Final
 
 from termsnake.commands import args as cliargs
 from termsnake.commands.args import Subparsers
@@ -26,10 +27,7 @@ def add_parsers(sub: Subparsers) -> None:
     )
     parser.add_argument(
         "--host",
-        # asyncio takes an empty address as every interface: no one should get that by a slip.
-        type=cliargs.not_empty(
-            "give an address (0.0.0.0 or :: for every interface)", blank_too=True
-        ),
+        type=host_arg,
         default=limits.HOST,
         help="address to listen on (default %(default)s; 0.0.0.0 or :: for every interface)",
     )
@@ -95,6 +93,19 @@ def add_parsers(sub: Subparsers) -> None:
         "counted, before it is not read for the rest of the second (default 96 KiB)",
     )  # fmt: skip
     parser.set_defaults(run=run)
+
+
+# asyncio takes an empty address as every interface: no one should get that by a slip.
+_not_empty: Final = cliargs.not_empty(
+    "give an address (0.0.0.0 or :: for every interface)", blank_too=True
+)
+
+
+def host_arg(text: str) -> str:
+    """--host: an address or host name; an IPv6 address may come in brackets, as it is written
+    before a port ([::1]), which asyncio would take for a host name."""
+    text = _not_empty(text)
+    return text[1:-1] if text.startswith("[") and text.endswith("]") and ":" in text else text
 
 
 def run(args: argparse.Namespace) -> int:

@@ -256,7 +256,11 @@ def test_a_server_that_cannot_listen_on_ipv6_says_where_in_brackets(
         taken.listen()
         port = taken.getsockname()[1]
         assert cli.main(["serve", "--host", "::1", "--port", str(port)]) == 2
-    assert f"cannot listen on [::1]:{port}: " in capsys.readouterr().err
+        assert f"cannot listen on [::1]:{port}: " in capsys.readouterr().err
+        # Given in brackets, as it is written before a port: the same address, not a name.
+        assert cli.main(["serve", "--host", "[::1]", "--port", str(port)]) == 2
+        err = capsys.readouterr().err
+        assert f"cannot listen on [::1]:{port}: " in err and "already in use" in err, err
 
 
 def test_the_per_address_limits_count_an_ipv6_client_by_its_64() -> None:
