@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import errno
 import json
 import os
 import select
@@ -25,6 +24,7 @@ from termsnake.formats.text import shorten
 from termsnake.orphans import die_with_parent
 from termsnake.solvers.base import Interrupted, SolverFailed, SolverUnavailable
 from termsnake.solvers.enginelog import keep_log
+from termsnake.solvers.enginetext import show_bytes, silence, why_not_started
 
 PROTOCOL: Final = "termsnake-engine/1"
 PREFIX: Final = "exec:"
@@ -73,6 +73,7 @@ class EngineSolver:
         self._poll = select.poll()  # kept per engine: a move costs one poll, not a new selector
         self._poll_out = select.poll()  # only used when the engine's stdin is full
         self._buffer = b""
+        self._heard = False  # whether it has written anything on its stdout in this game
         self._thinking = False  # stopped while it thought about a move (Interrupted)
         self._log: tuple[threading.Thread, threading.Event] | None = None
         self._broken: str | None = None  # why the engine lost its game at the start, if it did
@@ -166,9 +167,7 @@ class EngineSolver:
             if self.log_path is not None:  # nothing will ever be written to it
                 self.log_path.unlink(missing_ok=True)
                 self.log_path = None
-            why = e.strerror
-            if e.errno == errno.ENOENT and os.path.isfile(self.argv[0]):
-                why = "the interpreter its first line (#!) names was not found"
+            why = why_not_started(self.argv[0], e)
             program = shorten(repr(self.argv[0]), PROGRAM_SHOWN)
             raise SolverUnavailable(f"cannot start engine {program}: {why}") from None
         proc = self._proc
@@ -179,6 +178,7 @@ class EngineSolver:
         self._poll_out = select.poll()
         self._poll_out.register(proc.stdin.fileno(), select.POLLOUT)
         self._buffer = b""
+        self._heard = False
         self._thinking = False
         stop = threading.Event()
         reader = threading.Thread(
@@ -261,7 +261,7 @@ class EngineSolver:
             self._buffer = chunk
         if self._buffer:
             early = self._buffer.partition(b"\n")[0]
-            self._fail(f"wrote {_show_bytes(early)} before it was asked for {what}")
+            self._fail(f"wrote {show_bytes(early)} before it was asked for {what}")
 
     def _send(self, message: Mapping[str, Any], timeout: float, what: str) -> float:
         """Write ``message`` (``what``) to the engine, which must read it within ``timeout``
@@ -312,7 +312,7 @@ class EngineSolver:
             # is said so: the line may be valid JSON.
             plain = isinstance(e, UnicodeDecodeError | json.JSONDecodeError)
             why = "" if plain else f" ({describe_parse_error(e)})"
-            self._fail(f"wrote {_show_bytes(line)}, not one JSON object{why}, for {what}")
+            self._fail(f"wrote {show_bytes(line)}, not one JSON object{why}, for {what}")
         if not isinstance(obj, dict):
             self._fail(f"wrote {_show(obj)}, not a JSON object, for {what}")
         return {str(k): v for k, v in obj.items()}
@@ -334,7 +334,7 @@ class EngineSolver:
                         f"{self._exit_story()} without answering {what} within {timeout:g} s "
                         "(a process it started keeps its stdout open)"
                     )
-                self._fail(f"did not answer with {what} within {timeout:g} s")
+                self._fail(silence(what, timeout, self._buffer, self._heard))
             # Waited for in slices, so that a signal meanwhile (Ctrl-C while watching) ends
             # the wait at once instead of at the engine's time limit.
             if not self._poll.poll(min(left, INTERRUPT_SLICE) * 1000):
@@ -350,6 +350,7 @@ class EngineSolver:
             if not chunk:
                 self._fail(self._exit_story())
             self._buffer += chunk
+            self._heard = True
         line, _, self._buffer = self._buffer.partition(b"\n")
         if len(line) > MAX_LINE:
             self._fail(f"wrote a line of more than {MAX_LINE} bytes")
@@ -440,9 +441,3 @@ def _whole_number(text: str) -> int | float:
     if not limit or len(text) - text.startswith("-") <= limit:
         return int(text)
     return float("-inf") if text.startswith("-") else float("inf")
-
-
-def _show_bytes(data: bytes) -> str:
-    """The first bytes of a line an engine wrote, quoted, with every byte a terminal would
-    not show as it is escaped (an ESC as \\x1b, a backslash as \\\\: no two lines look alike)."""
-    return repr(data[:60])[1:] + ("..." if len(data) > 60 else "")

@@ -3,6 +3,7 @@ started go at once; and what it did is said in text a terminal shows as it is.""
 
 from __future__ import annotations
 
+import re
 import shlex
 import signal
 import time
@@ -17,7 +18,8 @@ from termsnake.core.game import Game
 from termsnake.core.level import open_level
 from termsnake.exits import Terminated
 from termsnake.solvers.base import Interrupted, PlayStats, SolverFailed, SolverUnavailable, play
-from termsnake.solvers.engine import EngineSolver, _show_bytes
+from termsnake.solvers.engine import EngineSolver
+from termsnake.solvers.enginetext import show_bytes
 
 
 def test_a_program_named_with_control_characters_is_escaped_in_the_cause(tmp_path: Path) -> None:
@@ -35,8 +37,8 @@ def test_a_program_named_with_control_characters_is_escaped_in_the_cause(tmp_pat
 
 def test_lines_that_differ_are_shown_differently() -> None:
     # An ESC and the four characters \x1b were both shown as '\\x1b'.
-    assert _show_bytes(b"\x1b") != _show_bytes(b"\\x1b")
-    assert all(_show_bytes(b).isprintable() for b in (b"\x00\x07\x1b\x9b", "é\u202e".encode()))
+    assert show_bytes(b"\x1b") != show_bytes(b"\\x1b")
+    assert all(show_bytes(b).isprintable() for b in (b"\x00\x07\x1b\x9b", "é\u202e".encode()))
 
 
 def test_a_stop_while_the_engine_starts_lets_it_go(tmp_path: Path) -> None:
@@ -101,6 +103,55 @@ def test_a_script_whose_interpreter_is_missing_says_so(tmp_path: Path) -> None:
     solver = EngineSolver(shlex.quote(str(script)), log_dir=tmp_path)
     with pytest.raises(SolverUnavailable, match="the interpreter its first line"):
         solver.setup(Game(open_level(8, 8, 1), 3))
+
+
+def test_a_program_named_without_a_path_is_said_to_be_missing_from_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `exec:bot` for a program in this folder blamed the #! line of a program with none (a
+    # compiled one): a name without a slash is looked for on PATH only.
+    (tmp_path / "bot").write_bytes(b"\x7fELF")
+    (tmp_path / "bot").chmod(0o755)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    with pytest.raises(SolverUnavailable) as info:
+        EngineSolver("bot", log_dir=tmp_path).setup(Game(open_level(8, 8, 1), 3))
+    assert str(info.value) == (
+        "cannot start engine 'bot': not found on PATH (the one in this folder is './bot')"
+    )
+    with pytest.raises(SolverUnavailable, match=r"'nosuch': not found on PATH$"):
+        EngineSolver("nosuch", log_dir=tmp_path).setup(Game(open_level(8, 8, 1), 3))
+
+
+def test_a_script_on_path_whose_interpreter_is_missing_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "bot").write_text("#!/no/such/python3\n")
+    (tmp_path / "bot").chmod(0o755)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    with pytest.raises(SolverUnavailable, match="the interpreter its first line"):
+        EngineSolver("bot", log_dir=tmp_path).setup(Game(open_level(8, 8, 1), 3))
+
+
+# Engines whose name never arrives as a line: what the cause says of each.
+SILENT = {
+    # Its output sat in its buffer (C's stdout to a pipe, mawk): "did not answer" alone did
+    # not say where the answer was.
+    "buffers": ("import time;time.sleep(5)", r"wrote nothing on its stdout \(does it flush"),
+    "no newline": (
+        'import sys,time;sys.stdin.readline();sys.stdout.write(\'{"name":"x"}\');'
+        "sys.stdout.flush();time.sleep(5)",
+        r"""did not end its line within 0\.3 s: it wrote '\{"name":"x"\}'""",
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(SILENT))
+def test_an_engine_whose_name_never_comes_as_a_line_is_told_why(tmp_path: Path, kind: str) -> None:
+    code, cause = SILENT[kind]
+    game = Game(open_level(8, 8, 1), 3)
+    play(game, engine(code, hello_timeout=0.3, log_dir=tmp_path))
+    assert game.forfeited and re.search(cause, game.cause or ""), game.cause
 
 
 def test_a_signal_in_the_grace_second_of_a_normal_end_still_lets_the_engine_go(
