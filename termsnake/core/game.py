@@ -172,6 +172,8 @@ class Game:
         """Move the head one cell ``direction`` and apply the rules (README, "Rules")."""
         if self.outcome is not None:
             raise RuntimeError(f"the game is over ({self.outcome.value})")
+        if type(direction) is not Direction:  # a bot's "U" would fail half-way through the step
+            raise TypeError(f"a move is a Direction (Direction.UP, ...), not {direction!r:.60}")
         self.moves.append(direction)
         self.steps += 1
         self.direction = direction

@@ -222,3 +222,13 @@ def test_a_board_with_more_walls_keeps_its_size_wrap_and_name_and_loses_those_ce
     assert walled.walls == {Point(0, 0), Point(1, 0), Point(2, 1)}
     assert walled.size == board.size - 2 and Point(1, 0) not in walled.free_cells
     assert board.size == 7  # the board it came from is as it was
+
+
+@pytest.mark.parametrize("move", ["U", "up", 0, None])
+def test_a_move_that_is_not_a_direction_is_refused_and_changes_nothing(move: object) -> None:
+    # A bot of a script's own (`register`) that answered "U" raised AttributeError: 'str'
+    # object has no attribute 'dx', and left the game one step on with no move made.
+    g = game_on(["......"], [(2, 0), (1, 0)], food=(5, 0))
+    with pytest.raises(TypeError, match=r"a move is a Direction \(Direction.UP"):
+        g.step(move)  # type: ignore[arg-type]
+    assert g.steps == 0 and g.moves == [] and g.direction is R and g.outcome is None
