@@ -32,6 +32,12 @@ _PREFIXES: Final[dict[str, str]] = {
     "neuro:": "termsnake.solvers.neuro:NeuroSolver",
 }
 
+# What each prefix takes, said when it is given nothing.
+_ARGUMENTS: Final = {
+    "exec:": "a command to run: exec:COMMAND, as in exec:./mybot",
+    "neuro:": "a weights file: neuro:PATH",
+}
+
 
 def register(name: str, factory: str | Factory, *, source: str = "your code") -> None:
     """Make ``factory`` (a "module:attr" string, imported lazily, or a zero-argument callable
@@ -96,7 +102,7 @@ def resolve_name(name: str) -> str:
     for prefix in _PREFIXES:
         if name.startswith(prefix):
             if not name[len(prefix) :].strip():
-                raise ValueError(f"{prefix} needs an argument, e.g. {prefix}...")
+                raise ValueError(f"{prefix} needs {_ARGUMENTS[prefix]}")
             return name
     key = name.strip().lower()
     if key not in _REGISTRY and key not in plugins():

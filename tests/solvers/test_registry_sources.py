@@ -86,8 +86,11 @@ def test_exec_and_neuro_names_make_their_solvers(tmp_path: Path) -> None:
     assert isinstance(engine, EngineSolver) and engine.move_timeout == 2.5
     neuro = create(f"neuro:{tmp_path / 'w.json'}")
     assert isinstance(neuro, NeuroSolver) and neuro.name == f"neuro:{tmp_path / 'w.json'}"
-    with pytest.raises(ValueError, match="exec: needs an argument"):
+    # It said "e.g. exec:...", which showed nothing of what goes after the colon.
+    with pytest.raises(ValueError, match=r"^exec: needs a command to run: exec:COMMAND, as in "):
         create("exec:  ")
+    with pytest.raises(ValueError, match=r"^neuro: needs a weights file: neuro:PATH$"):
+        create("neuro:")
 
 
 def test_an_unknown_name_lists_the_known_ones_and_the_prefixes() -> None:
