@@ -150,10 +150,11 @@ def quiet_warnings() -> None:
     _warnings[0] = False
 
 
-def warn(message: str) -> None:
-    """One warning line on stderr (a broken plugin is skipped; the rest work)."""
+def warn(message: str, then: str = "skipped") -> None:
+    """One warning line on stderr, saying ``then`` what becomes of the plugin (a broken one is
+    skipped; the rest work)."""
     if _warnings[0]:
-        print(f"termsnake: warning: {printable(message)}; skipped", file=sys.stderr)
+        print(f"termsnake: warning: {printable(message)}; {then}", file=sys.stderr)
 
 
 def name_problem(key: str) -> str | None:

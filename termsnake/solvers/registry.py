@@ -172,7 +172,7 @@ def listing() -> list[Listing]:
         try:
             plugin.load()
         except PluginError as e:
-            warn(str(e))
+            warn(str(e), "listed as not loading")  # not skipped: the list says so
             rows.append(Listing(name, plugin.source, "does not load"))
             continue
         rows.append(Listing(name, plugin.source))
