@@ -225,7 +225,8 @@ def play_one(task: GameTask, kit: Kit, moved: Moved | None = None) -> GameRecord
             play_counted(game, solver, stats, moved)
         except SolverUnavailable as e:
             return GameRecord(unavailable=printable(str(e)) or "the solver cannot play this board")
-        times = stats.think_times
+        # A decision that made no move (a bot that broke down) is not a move's time.
+        times = stats.think_times[: game.steps]
         return GameRecord(
             outcome=game.outcome,
             steps=game.steps,

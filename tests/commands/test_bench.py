@@ -553,6 +553,8 @@ def test_a_bot_that_loses_every_game_is_told_of_three_times_a_row_then_counted(
     out, err = capsys.readouterr()
     rows = json.loads(out)
     assert [(r["solver"], r["games"], r["deaths"]) for r in rows[:2]] == [(ai, 12, 12)] * 2
+    # It never made a move, so it has no time a move (its one failed answer is not one).
+    assert [r["ms_per_move"] for r in rows[:2]] == [0.0, 0.0]
     assert [r["solver"] for r in rows[2:]] == ["zigzag"] * 2
     assert all(tuple(r) == ROW_KEYS for r in rows)
     exited = f"engine {sys.executable} exited with status 0"
