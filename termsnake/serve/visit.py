@@ -208,8 +208,11 @@ class Visit:
         if bot is not None:
             try:
                 solver = create(bot)
+            except ValueError as e:  # a plugin that cannot be made: on no board at all
+                return self.page([printable(f"{bot} cannot be used: {e}")])
+            try:
                 set_up(solver, game, bot)
-            except (SolverUnavailable, ValueError) as e:  # ValueError: a plugin not made
+            except (SolverUnavailable, ValueError) as e:
                 return self.page([printable(f"{bot} cannot play {level.name}: {e}")])
         controller = make_controller(solver, who)
         live = self.hub.start(who, level.name, game)

@@ -391,3 +391,29 @@ def test_a_client_that_stops_reading_is_cut_off(tmp_path: Path) -> None:
         run(go(s))
         s.proc.send_signal(signal.SIGTERM)
         assert s.proc.wait(10) == 0
+
+
+def test_a_plugin_that_cannot_be_made_is_not_said_to_fail_on_one_level(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The lobby offers every plugin it finds; one that fails to import was "cannot play classic".
+    info = tmp_path / "plugs" / "brokenbots-1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: brokenbots\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[termsnake.solvers]\nzzbroken = no_such_module:Bot\n")
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path / "plugs"))
+
+    async def go(s: Server) -> None:
+        async with await connect(s.port, "ann") as conn:
+            p = await player(conn, (100, 30))
+            await p.wait_for("hello, ann")
+            await p.keys(b"s\r")  # Watch a bot
+            await p.wait_for("zzbroken")  # last: the built-ins come first
+            await p.keys(b"w\r")  # up from the top wraps round to the last
+            await p.wait_for("zzbroken plays which level?")
+            await p.keys(b"\r")
+            text = await p.wait_for("zzbroken cannot")
+            assert "zzbroken cannot be used: " in text and "cannot play" not in text
+
+    with running(tmp_path, "--max-time", "60") as s:
+        run(go(s))
