@@ -19,10 +19,9 @@ from termsnake.solvers.base import (
     PlayStats,
     Solver,
     SolverUnavailable,
-    decide,
     display_name,
     engine_log,
-    finish,
+    play,
 )
 from termsnake.solvers.registry import create
 
@@ -261,31 +260,25 @@ def play_apart(task: GameTask, kit: Kit) -> GameRecord:
 
 
 def play_counted(game: Game, solver: Solver, stats: PlayStats, moved: Moved | None) -> None:
-    """``solvers.base.play`` to the end of the game, the same moves timed the same way, and
-    ``moved(n)`` told of the n moves made since it was last told: at most every REPORT_EVERY
-    seconds, and once at the end. The clock read after each decision serves both, so the
-    report costs a move nothing more."""
-    if not game.over:
-        solver.setup(game)
-    clock = time.perf_counter
-    times = stats.think_times
-    unreported = 0
-    reported_at = clock()
+    """``solvers.base.play`` to the end of the game, and ``moved(n)`` told of the n moves made
+    since it was last told: at most every REPORT_EVERY seconds, and once at the end (stopped
+    by Ctrl-C too). The clock read after each decision serves both, so the report costs a move
+    nothing more."""
+    if moved is None:
+        play(game, solver, stats=stats)
+        return
+    tell = moved
+    unreported, reported_at = 0, time.perf_counter()
+
+    def one_more(now: float) -> None:
+        nonlocal unreported, reported_at
+        unreported += 1
+        if now - reported_at >= REPORT_EVERY:
+            tell(unreported)
+            unreported, reported_at = 0, now
+
     try:
-        while not game.over:
-            t0 = clock()
-            direction = decide(solver, game)
-            t1 = clock()
-            times.append(t1 - t0)
-            if direction is None:
-                break
-            game.step(direction)
-            unreported += 1
-            if moved is not None and t1 - reported_at >= REPORT_EVERY:
-                moved(unreported)
-                unreported, reported_at = 0, t1
+        play(game, solver, stats=stats, moved=one_more)
     finally:
-        # Over, or stopped (Ctrl-C): an engine's processes must not outlive the game.
-        finish(solver, game)
-        if moved is not None and unreported:
+        if unreported:
             moved(unreported)

@@ -157,9 +157,11 @@ def play(
     *,
     max_steps: int | None = None,
     stats: PlayStats | None = None,
+    moved: Callable[[float], None] | None = None,
 ) -> Outcome | None:
     """Let ``solver`` play ``game`` headless until it ends (or ``max_steps`` more moves); a
-    solver that breaks down loses the game (SolverFailed: the cause says what it did)."""
+    solver that breaks down loses the game (SolverFailed: the cause says what it did).
+    ``moved(t)`` is called after each move with the clock read as its decision came."""
     if not game.over:
         solver.setup(game)
     clock = time.perf_counter
@@ -168,12 +170,15 @@ def play(
         while not game.over and (max_steps is None or moves < max_steps):
             t0 = clock()
             direction = decide(solver, game)
+            t1 = clock()
             if stats is not None:
-                stats.think_times.append(clock() - t0)
+                stats.think_times.append(t1 - t0)
             if direction is None:
                 break
             game.step(direction)
             moves += 1
+            if moved is not None:
+                moved(t1)
     except BaseException:
         finish(solver, game)  # Ctrl-C, say: an engine's processes must not outlive the game
         raise
