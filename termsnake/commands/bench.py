@@ -347,7 +347,8 @@ def measure(
     progress: Progress,
 ) -> tuple[list[dict[str, Any]], int]:
     """Take the games as they end, in order, a row's worth at a time: keep their replays and
-    tally them. The rows and the exit code so far."""
+    tally them. The rows and the exit code so far. ``played`` must give ``args.games`` records
+    for each of ``pairs`` in turn, as ``run`` makes the tasks from the same ``pairs``."""
     rows: list[dict[str, Any]] = []
     status = 0
     levels = setup.levels
