@@ -44,6 +44,7 @@ MACS: Final = (
 )  # fmt: skip
 NO_PTY: Final = "termsnake needs a terminal: connect with ssh -t (and no command)\r\n"
 SHUTTING_DOWN: Final = "the server is shutting down"
+NAME_CHANGED: Final = "termsnake: the user name may not change while logging in"
 
 
 @dataclass
@@ -97,7 +98,7 @@ class Connection(asyncssh.SSHServer):
         self.admitted = False
         self.dropped = False  # unanswered, the gate never asked
         self.failed_keys = 0
-        self.username = "player"
+        self.username: str | None = None  # the name it logs in as, once it has asked
         self.conn: asyncssh.SSHServerConnection | None = None
         self.sessions = 0
         self.timer: asyncio.TimerHandle | None = None
@@ -157,6 +158,10 @@ class Connection(asyncssh.SSHServer):
         return self.refusal
 
     def begin_auth(self, username: str) -> bool:
+        # asyncssh asks again at each new name and rebuilds the connection's options in a
+        # thread first: a client changing it at every try kept that up all the login time.
+        if self.username is not None:
+            raise asyncssh.IllegalUserName(NAME_CHANGED)
         self.username = username
         self.app.gate.advance(self, AUTHENTICATING)
         return self.app.config.authorized_keys is not None  # False: anyone, any name
@@ -315,7 +320,7 @@ class Channel(asyncssh.SSHServerSession[bytes]):
 
     def _visit(self, out: ChannelOutput) -> None:
         assert self.term is not None
-        name = self.app.hub.claim_name(self.conn.username)
+        name = self.app.hub.claim_name(self.conn.username or "")
         visit = Visit(self.app.hub, self.term, out, name, self.app.config.limits)
         with self.app.lock:
             self.app.visits.add(visit)

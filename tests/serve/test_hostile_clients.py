@@ -422,6 +422,36 @@ def test_a_connection_offering_key_after_key_is_closed(tmp_path: Path) -> None:
     run(go())
 
 
+def test_a_connection_changing_its_user_name_while_logging_in_is_closed(tmp_path: Path) -> None:
+    # asyncssh asked begin_auth again at each new name, rebuilding the connection's options in
+    # a thread each time: one client changing names at each try kept a core half busy.
+    class Renaming(asyncssh.SSHClient):
+        def connection_made(self, conn: asyncssh.SSHClientConnection) -> None:
+            self.conn = conn
+
+        async def public_key_auth_requested(self) -> None:
+            # Its first try, as "ada", has failed: it tries again as "bob".
+            self.conn.send_packet(
+                asyncssh.constants.MSG_USERAUTH_REQUEST,
+                String(b"bob"), String(b"ssh-connection"), String(b"none"),
+            )  # fmt: skip
+            await asyncio.sleep(5)  # the server's answer ends the connection (or not)
+
+    (tmp_path / "keys").write_text(
+        asyncssh.generate_private_key("ssh-ed25519").export_public_key().decode()
+    )
+
+    async def go(s: Server) -> None:
+        with pytest.raises(asyncssh.IllegalUserName, match="may not change while logging in"):
+            await asyncssh.create_connection(
+                Renaming, "127.0.0.1", s.port, username="ada", known_hosts=None,
+                client_keys=None, agent_path=None,
+            )  # fmt: skip
+
+    with running(tmp_path, "--authorized-keys", str(tmp_path / "keys")) as s:
+        run(go(s))
+
+
 def test_visits_setting_a_bot_up_on_one_board_at_once_do_it_one_at_a_time() -> None:
     # 21 visits choosing best on pillars together each did the set-up's work (15 s of CPU in
     # the one interpreter that also draws every player's frames).
