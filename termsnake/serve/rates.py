@@ -1,5 +1,5 @@
-"""How fast a client may come and send: new connections from its address a minute, and its
-bytes a second, every SSH message counted."""
+"""How fast a client may come and send: new connections from its address a minute, its bytes
+a second, every SSH message counted, and its failed login tries."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import asyncssh
 from termsnake.serve.limits import CONNECT_ADDRESSES
 
 MINUTE = 60.0
+TOO_MANY_TRIES = "termsnake: too many failed login tries"
 
 
 def client_of(address: str) -> str:
@@ -90,6 +91,24 @@ def meter(
                 loop.call_at(second[0] + 1.0, _resume, transport)
 
     setattr(conn, "data_received", metered)  # noqa: B010
+
+
+def cap_failures(conn: asyncssh.SSHServerConnection, most: int) -> None:
+    """Disconnect ``conn`` once ``most`` of its login tries have failed, whatever their method:
+    asyncssh answers tries with no limit, and a try costs it far more than its bytes do (every
+    failure goes out through ``send_userauth_failure``, looked up on the connection)."""
+    send_failure = conn.send_userauth_failure
+    failures = [0]
+
+    def failed(partial_success: bool) -> None:
+        send_failure(partial_success)
+        failures[0] += 1
+        if failures[0] == most:
+            asyncio.get_running_loop().call_soon(
+                conn.disconnect, asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, TOO_MANY_TRIES
+            )
+
+    setattr(conn, "send_userauth_failure", failed)  # noqa: B010
 
 
 def _resume(transport: asyncio.BaseTransport) -> None:

@@ -27,7 +27,7 @@ from termsnake.serve import limits as caps  # "limits" is also a Config field
 from termsnake.serve.address import reached_at, with_port
 from termsnake.serve.gate import AUTHENTICATING, HEARD, PUSHED_OUT, Gate
 from termsnake.serve.hub import Hub
-from termsnake.serve.rates import Arrivals, client_of, meter
+from termsnake.serve.rates import Arrivals, cap_failures, client_of, meter
 from termsnake.serve.terminal import ChannelOutput, ChannelTerminal, Closed
 from termsnake.serve.visit import Idle, Limits, TimeUp, Visit
 
@@ -129,6 +129,7 @@ class Connection(asyncssh.SSHServer):
         # Refused ones too: they may talk until they are cut off.
         rate = self.app.config.max_input_rate
         meter(conn, loop, rate, lambda: gate.advance(self, HEARD))
+        cap_failures(conn, caps.MAX_FAILED_TRIES)
         if self.refusal is not None and gate.crowded():
             loop.call_soon(conn.abort)  # a flood of refused connections: no word for each
             return

@@ -235,6 +235,9 @@ def test_a_refused_connection_is_metered_too(tmp_path: Path) -> None:
         def data_received(self, data: bytes) -> None:
             self.got += len(data)
 
+        def send_userauth_failure(self, partial_success: bool) -> None:
+            pass
+
         def close(self) -> None:
             pass
 
@@ -263,6 +266,9 @@ def test_a_connection_dropped_for_its_rate_is_not_counted_as_refused(tmp_path: P
         def data_received(self, data: bytes) -> None:
             pass
 
+        def send_userauth_failure(self, partial_success: bool) -> None:
+            pass
+
         def close(self) -> None:
             pass
 
@@ -288,6 +294,9 @@ def test_the_private_hooks_these_limits_use_are_still_there() -> None:
     assert "self._transport = " in inspect.getsource(asyncssh.SSHServerConnection.connection_made)
     userauth = inspect.getsource(asyncssh.SSHServerConnection._process_userauth_request)
     assert "if username != self._username:" in userauth
+    # Every failed login try is answered through the connection's send_userauth_failure.
+    assert "conn.send_userauth_failure(" in inspect.getsource(asyncssh.auth.lookup_server_auth)
+    assert "send_userauth_failure(" in inspect.getsource(asyncssh.auth.ServerAuth.send_failure)
     assert callable(blessed.Terminal._apply_errant_response)
     assert "self._keyboard_buf" in inspect.getsource(blessed.Terminal.__init__)
 
@@ -445,6 +454,39 @@ def test_a_connection_changing_its_user_name_while_logging_in_is_closed(tmp_path
         with pytest.raises(asyncssh.IllegalUserName, match="may not change while logging in"):
             await asyncssh.create_connection(
                 Renaming, "127.0.0.1", s.port, username="ada", known_hosts=None,
+                client_keys=None, agent_path=None,
+            )  # fmt: skip
+
+    with running(tmp_path, "--authorized-keys", str(tmp_path / "keys")) as s:
+        run(go(s))
+
+
+def test_a_connection_failing_try_after_try_is_disconnected(tmp_path: Path) -> None:
+    # asyncssh answered "none" tries (no key, no password) without end: at the rate cap, one
+    # connection sending them kept a third of a core busy for the login time.
+    class Trying(asyncssh.SSHClient):
+        def connection_made(self, conn: asyncssh.SSHClientConnection) -> None:
+            self.conn = conn
+            self.sent = False
+
+        async def public_key_auth_requested(self) -> None:
+            # Asked again at each failure; its first try, as "ada", has failed already.
+            for _ in range(0 if self.sent else 10):
+                self.sent = True
+                self.conn.send_packet(
+                    asyncssh.constants.MSG_USERAUTH_REQUEST,
+                    String(b"ada"), String(b"ssh-connection"), String(b"none"),
+                )  # fmt: skip
+            await asyncio.sleep(5)  # the server's answer ends the connection (or not)
+
+    (tmp_path / "keys").write_text(
+        asyncssh.generate_private_key("ssh-ed25519").export_public_key().decode()
+    )
+
+    async def go(s: Server) -> None:
+        with pytest.raises(asyncssh.PermissionDenied, match="too many failed login tries"):
+            await asyncssh.create_connection(
+                Trying, "127.0.0.1", s.port, username="ada", known_hosts=None,
                 client_keys=None, agent_path=None,
             )  # fmt: skip
 
