@@ -105,7 +105,11 @@ def host_arg(text: str) -> str:
     """--host: an address or host name; an IPv6 address may come in brackets, as it is written
     before a port ([::1]), which asyncio would take for a host name."""
     text = _not_empty(text)
-    return text[1:-1] if text.startswith("[") and text.endswith("]") and ":" in text else text
+    if text.startswith("[") and text.endswith("]") and ":" in text:
+        text = text[1:-1]
+    if "[" in text or "]" in text:  # [::1]:2222: the port goes apart
+        raise argparse.ArgumentTypeError("give the address alone (the port is --port's)")
+    return text
 
 
 def run(args: argparse.Namespace) -> int:

@@ -261,6 +261,10 @@ def test_a_server_that_cannot_listen_on_ipv6_says_where_in_brackets(
         assert cli.main(["serve", "--host", "[::1]", "--port", str(port)]) == 2
         err = capsys.readouterr().err
         assert f"cannot listen on [::1]:{port}: " in err and "already in use" in err, err
+    # With its port: said so, not looked up as a host name.
+    assert cli.main(["serve", "--host", "[::1]:2222"]) == 2
+    err = capsys.readouterr().err
+    assert "argument --host: give the address alone (the port is --port's)" in err, err
 
 
 def test_the_per_address_limits_count_an_ipv6_client_by_its_64() -> None:
