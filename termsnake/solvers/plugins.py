@@ -16,7 +16,7 @@ from termsnake.core.game import Game
 from termsnake.core.geometry import Direction, Point
 from termsnake.exits import Terminated, users_signal
 from termsnake.formats.text import printable, shorten
-from termsnake.solvers.base import SolverFailed, SolverUnavailable
+from termsnake.solvers.base import SolverFailed, SolverUnavailable, shows_plan
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
@@ -236,7 +236,7 @@ class Guarded:
     def has_plan(self) -> bool:
         """Whether the plugin has a plan to show (PlanShowing): yes unless it says False."""
         try:
-            return getattr(self.solver, "has_plan", True) is not False
+            return shows_plan(self.solver)
         except _USERS:
             raise
         except BaseException:  # a plugin's own, SystemExit too: never past the guard
