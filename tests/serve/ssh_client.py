@@ -144,3 +144,10 @@ async def player(
         term_type="xterm-256color", term_size=size, encoding=None, window=window
     )
     return Player(process, size)
+
+
+async def start_classic(p: Player, name: str) -> None:
+    """From the lobby, start classic: the game then waits for a direction key."""
+    await p.wait_for(f"hello, {name}")
+    await p.keys(b"\r\r")  # Play a level: classic
+    await p.wait_for("a direction key starts")

@@ -432,6 +432,26 @@ def test_a_connection_offering_key_after_key_is_closed(tmp_path: Path) -> None:
     run(go())
 
 
+def refused(
+    tmp_path: Path, client: type[asyncssh.SSHClient], error: type[Exception], match: str
+) -> None:
+    """``client``, logging in as "ada" with no keys to a server that wants one (--authorized-keys),
+    is refused with ``error`` saying ``match``."""
+    (tmp_path / "keys").write_text(
+        asyncssh.generate_private_key("ssh-ed25519").export_public_key().decode()
+    )
+
+    async def go(s: Server) -> None:
+        with pytest.raises(error, match=match):
+            await asyncssh.create_connection(
+                client, "127.0.0.1", s.port, username="ada", known_hosts=None,
+                client_keys=None, agent_path=None,
+            )  # fmt: skip
+
+    with running(tmp_path, "--authorized-keys", str(tmp_path / "keys")) as s:
+        run(go(s))
+
+
 def test_a_connection_changing_its_user_name_while_logging_in_is_closed(tmp_path: Path) -> None:
     # asyncssh asked begin_auth again at each new name, rebuilding the connection's options in
     # a thread each time: one client changing names at each try kept a core half busy.
@@ -447,19 +467,7 @@ def test_a_connection_changing_its_user_name_while_logging_in_is_closed(tmp_path
             )  # fmt: skip
             await asyncio.sleep(5)  # the server's answer ends the connection (or not)
 
-    (tmp_path / "keys").write_text(
-        asyncssh.generate_private_key("ssh-ed25519").export_public_key().decode()
-    )
-
-    async def go(s: Server) -> None:
-        with pytest.raises(asyncssh.IllegalUserName, match="may not change while logging in"):
-            await asyncssh.create_connection(
-                Renaming, "127.0.0.1", s.port, username="ada", known_hosts=None,
-                client_keys=None, agent_path=None,
-            )  # fmt: skip
-
-    with running(tmp_path, "--authorized-keys", str(tmp_path / "keys")) as s:
-        run(go(s))
+    refused(tmp_path, Renaming, asyncssh.IllegalUserName, "may not change while logging in")
 
 
 def test_a_connection_failing_try_after_try_is_disconnected(tmp_path: Path) -> None:
@@ -482,19 +490,7 @@ def test_a_connection_failing_try_after_try_is_disconnected(tmp_path: Path) -> N
                 )  # fmt: skip
             await asyncio.sleep(5)  # the server's answer ends the connection (or not)
 
-    (tmp_path / "keys").write_text(
-        asyncssh.generate_private_key("ssh-ed25519").export_public_key().decode()
-    )
-
-    async def go(s: Server) -> None:
-        with pytest.raises(asyncssh.PermissionDenied, match="too many failed login tries"):
-            await asyncssh.create_connection(
-                Trying, "127.0.0.1", s.port, username="ada", known_hosts=None,
-                client_keys=None, agent_path=None,
-            )  # fmt: skip
-
-    with running(tmp_path, "--authorized-keys", str(tmp_path / "keys")) as s:
-        run(go(s))
+    refused(tmp_path, Trying, asyncssh.PermissionDenied, "too many failed login tries")
 
 
 def test_visits_setting_a_bot_up_on_one_board_at_once_do_it_one_at_a_time() -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import asyncssh
 import pytest
-from ssh_client import Player, Server, connect, player, running
+from ssh_client import Player, Server, connect, player, running, start_classic
 from test_hostile_clients import watch_best
 
 
@@ -55,9 +55,7 @@ async def play_and_watch(
     """The first connection's player starts classic; the second's watches it (``size``)."""
     who, watcher = names
     p, w = await player(c1), await player(c2, size)
-    await p.wait_for(f"hello, {who}")
-    await p.keys(b"\r\r")  # Play a level: classic
-    await p.wait_for("a direction key starts")
+    await start_classic(p, who)
     await w.wait_for(f"hello, {watcher}")
     await w.keys(b"ss\r")  # Watch a game in progress
     await w.wait_for(f"{who} on classic")
@@ -110,9 +108,7 @@ def test_ctrl_c_over_ssh_ends_the_game_and_goes_back_as_locally(server: Server) 
     async def go() -> None:
         async with await connect(server.port, "lou") as conn:
             p = await player(conn)
-            await p.wait_for("hello, lou")
-            await p.keys(b"\r\r")
-            await p.wait_for("a direction key starts")
+            await start_classic(p, "lou")
             await p.keys(b"s")
             await p.wait_steps(1)
             await p.keys(b"\x03")
@@ -289,9 +285,7 @@ def test_sigterm_tells_every_player_scores_the_game_and_exits_0(tmp_path: Path) 
             lobby, idle, bot = await player(other), await player(third), await player(fourth)
             await watch_best(bot, "kai")
             await lobby.wait_for("hello, ivy")
-            await idle.wait_for("hello, jan")
-            await idle.keys(b"\r\r")
-            await idle.wait_for("a direction key starts")
+            await start_classic(idle, "jan")
             await p.keys(b"s")
             await p.wait_steps(2)
             await watcher.wait_steps(2)
@@ -321,9 +315,7 @@ def test_a_hang_up_or_quit_signal_stops_the_server_as_sigterm_does(
     async def go(s: Server) -> None:
         async with await connect(s.port, "kit") as conn:
             p = await player(conn)
-            await p.wait_for("hello, kit")
-            await p.keys(b"\r\r")
-            await p.wait_for("a direction key starts")
+            await start_classic(p, "kit")
             await p.keys(b"s")
             await p.wait_steps(1)
             s.proc.send_signal(signum)
