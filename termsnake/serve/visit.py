@@ -26,17 +26,11 @@ from termsnake.serve import limits
 from termsnake.serve.hub import Hub, Live
 from termsnake.serve.menu import Menu, Pick
 from termsnake.serve.terminal import ChannelOutput, ChannelTerminal
-from termsnake.solvers.base import Solver, SolverUnavailable, finish, shows_plan
+from termsnake.solvers.base import Solver, SolverUnavailable, finish
 from termsnake.solvers.registry import create, known_names, plugins
-from termsnake.tui.controllers import (
-    CTRL_C,
-    KEY_PRESETS,
-    help_lines,
-    key_name,
-    make_controller,
-)
+from termsnake.tui.controllers import CTRL_C, key_name
 from termsnake.tui.screen import Screen
-from termsnake.tui.session import Mode, Session
+from termsnake.tui.session import Mode, Session, make_session
 from termsnake.tui.summary import summary
 from termsnake.tui.view import (
     Hud,
@@ -214,16 +208,10 @@ class Visit:
                 set_up(solver, game, bot)
             except (SolverUnavailable, ValueError) as e:
                 return self.page([printable(f"{bot} cannot play {level.name}: {e}")])
-        controller = make_controller(solver, who)
         live = self.hub.start(who, level.name, game)
-        session = Session(
-            self.term, game, controller, level.name,
-            mode=Mode.WAITING if bot is None else Mode.RUNNING,
+        session = make_session(
+            self.term, game, solver, who, level.name,
             color=self.term.number_of_colors >= 8, stream=self.out, max_speed=limits.MAX_SPEED,
-            help_text=help_lines(
-                KEY_PRESETS["default"], bot=bot is not None,
-                plan=solver is not None and shows_plan(solver),
-            ),
             on_change=lambda s: self.hub.publish(live, s.game, s.speed, s.paused),
         )  # fmt: skip
         self.session = session

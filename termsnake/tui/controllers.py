@@ -9,7 +9,7 @@ from typing import Final, NamedTuple, Protocol
 
 from termsnake.core.game import Game
 from termsnake.core.geometry import Direction, Point
-from termsnake.solvers.base import Solver
+from termsnake.solvers.base import Solver, shows_plan
 
 
 class Command(Enum):
@@ -110,6 +110,14 @@ def help_lines(preset: KeyPreset, bot: bool, *, plan: bool = False) -> list[str]
     lines.append(f"{'quit':>6}  {keys_for(Command.QUIT, preset.commands)}")
     lines += ["", "? or any key closes this help"]
     return lines
+
+
+def help_for(preset: KeyPreset, solver: Solver | None) -> list[str]:
+    """The help of a game played by a person (``solver`` None) or a bot: `c` is offered only
+    for a bot with a plan to show."""
+    return help_lines(
+        preset, bot=solver is not None, plan=solver is not None and shows_plan(solver)
+    )
 
 
 # Bots also listen to `n` (one step while paused) and `c` (show the plan).

@@ -15,14 +15,15 @@ from termsnake.core.game import Game
 from termsnake.exits import EXIT_INTERRUPTED, EXIT_TERMINAL_GONE, EXIT_USAGE, Terminated
 from termsnake.formats.settings import Settings, SettingsError, load_settings
 from termsnake.formats.text import printable
-from termsnake.solvers.base import Solver, finish, shows_plan
+from termsnake.solvers.base import Solver, finish
 from termsnake.tui import terminal
-from termsnake.tui.controllers import KEY_PRESETS, KeyPreset, help_lines, make_controller
-from termsnake.tui.session import Mode, Session
+from termsnake.tui.controllers import help_for
+from termsnake.tui.session import Session, make_session
 from termsnake.tui.summary import summary
 from termsnake.tui.view import GLYPH_SETS, Glyphs
 
 INPUT_ENDED = "the terminal's input ended"
+_help = help_for  # the help a game here shows; tests/solvers/test_plugin_guard.py looks it up here
 
 
 @contextlib.contextmanager
@@ -82,13 +83,6 @@ def _write(stream: TextIO, texts: Sequence[str], end: str = "\n") -> bool:
     except (OSError, ValueError):
         return False
     return True
-
-
-def _help(preset: KeyPreset, solver: Solver | None) -> list[str]:
-    """The help's keys for a person or a bot (`c` only for one with a plan to show)."""
-    return help_lines(
-        preset, bot=solver is not None, plan=solver is not None and shows_plan(solver)
-    )
 
 
 def watch(game: Game, solver: Solver, *, speed: float | None, who: str, level_name: str) -> int:
@@ -159,24 +153,23 @@ def run(
     """Enter the terminal, play, restore it; how the last game went. Ctrl-Z stops (after `fg`
     the game waits, unless a signal was ``noted`` meanwhile); with ``again``, r on the final board
     asks it for the next game. Long: the signal handlers reach the game on via its locals."""
-    preset = KEY_PRESETS[look.keys]
     glyphs, warnings = choose_glyphs(look)
     term = terminal.make_terminal()
     color = look.color and terminal.colours_wanted() and term.number_of_colors >= 8
 
     def start(r: Round, speed: float, overlay: bool) -> Session:
-        return Session(
+        return make_session(
             term,
             r.game,
-            make_controller(r.solver, who, look.keys),
+            r.solver,
+            who,
             level_name,
+            keys=look.keys,
             speed=speed,
-            mode=Mode.WAITING if r.solver is None else Mode.RUNNING,
             show_overlay=overlay,
             best=r.best,
             glyphs=glyphs,
             color=color,
-            help_text=_help(preset, r.solver),
             offer_again=again is not None,
         )
 

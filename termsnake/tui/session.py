@@ -7,19 +7,22 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Final
+from typing import Any, Final
 
 import blessed
 
 from termsnake.core.game import Game, Outcome
 from termsnake.core.speed import DEFAULT_SPEED, MAX_SPEED, faster, slower
 from termsnake.exits import Terminated
-from termsnake.solvers.base import Interrupted, decide, set_interrupt
+from termsnake.solvers.base import Interrupted, Solver, decide, set_interrupt
 from termsnake.tui.controllers import (
+    KEY_PRESETS,
     Command,
     Controller,
     KeyboardController,
+    help_for,
     key_name,
+    make_controller,
     normalize_key,
 )
 from termsnake.tui.screen import Screen, Stream
@@ -355,3 +358,27 @@ class Session:
             screen.draw(*self._frame(cell_width, size, message))
         else:
             screen.draw(render_too_small(need, size, over=self.game.over))
+
+
+def make_session(
+    term: blessed.Terminal,
+    game: Game,
+    solver: Solver | None,
+    who: str,
+    level_name: str,
+    *,
+    keys: str = "default",
+    **options: Any,
+) -> Session:
+    """A session for a person (``solver`` None: the game waits for their first key) or a bot
+    (it runs at once), steered with the key preset ``keys`` and with the help that fits;
+    ``options`` are the Session's other fields (speed, colours, where frames go ...)."""
+    return Session(
+        term,
+        game,
+        make_controller(solver, who, keys),
+        level_name,
+        mode=Mode.WAITING if solver is None else Mode.RUNNING,
+        help_text=help_for(KEY_PRESETS[keys], solver),
+        **options,
+    )

@@ -407,3 +407,34 @@ def test_watchers_are_told_of_every_pause_and_speed_the_player_sees(clock: FakeC
     s.run()
     changes = [c for i, c in enumerate(seen) if i == 0 or c != seen[i - 1]]
     assert changes == [(10, False), (12, False), (12, True), (12, False), (12, True), (12, False)]
+
+
+def test_make_session_lets_a_person_start_the_game_and_a_bot_play_it_with_its_own_help(
+    clock: FakeClock,
+) -> None:
+    # The one place a game is put together, for the local game and the SSH server alike.
+    def made(solver: SlowBot | None, quit_key: str, keys: str) -> app.Session:
+        s = app.make_session(
+            FakeTerminal(clock, iter([(clock.now + 1.0, quit_key)])),  # type: ignore[arg-type]
+            Game(open_level(30, 15), seed=1),
+            solver,  # type: ignore[arg-type]
+            "ada",
+            "test",
+            keys=keys,
+            speed=10,
+            stream=io.StringIO(),
+            clock=clock,
+        )
+        s.run()
+        assert s.game.outcome is Outcome.QUIT
+        return s
+
+    person = made(None, "x", "azerty")  # AZERTY quits with x
+    assert person.game.steps == 0  # waiting for the person's first key
+    assert person.controller.who == "ada"
+    assert any(line.split()[:1] == ["up"] and "z" in line.split() for line in person.help_text)
+    assert not any("plan" in line for line in person.help_text)
+    bot = made(SlowBot(clock, 0.0), "q", "default")
+    assert 9 <= bot.game.steps <= 10  # running from the start, ten moves a second
+    assert any("c shows the bot's plan" in line for line in bot.help_text)
+    assert not any(line.split()[:1] == ["up"] for line in bot.help_text)
