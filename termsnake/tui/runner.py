@@ -11,6 +11,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
+import blessed
+
 from termsnake.core.game import Game
 from termsnake.exits import EXIT_INTERRUPTED, EXIT_TERMINAL_GONE, EXIT_USAGE, Terminated
 from termsnake.formats.settings import Settings, SettingsError, load_settings
@@ -138,6 +140,65 @@ class Round:
     best: int | None = None
 
 
+class _Rounds:
+    """The games of one run, one after another: the one on screen (``session``, playing
+    ``current``) and, with ``again``, each next one r on the final board asks for."""
+
+    def __init__(
+        self,
+        first: Round,
+        start: Callable[[Round, float, bool], Session],
+        speed: float,
+        again: Callable[[Played], Round | None] | None,
+    ) -> None:
+        self.current = first
+        self.start = start  # a session for a round, at a speed, with the plan shown or not
+        self.again = again
+        self.session = start(first, speed, False)
+        self.handed_on = False  # ``current`` ended, and ``again`` had no game after it
+
+    # The signal handlers reach whichever game is on screen: they look it up when called.
+    def stop(self, signum: int) -> None:
+        """A signal asks the game on screen to stop."""
+        self.session.request_stop(signum)
+
+    def suspend(self) -> None:
+        """Ctrl-Z asks the game on screen to let the terminal go."""
+        self.session.request_suspend()
+
+    def play(self) -> bool:
+        """Play the game on screen, and each next one r asks for, until the last ends (True)
+        or Ctrl-Z asks to suspend (False)."""
+        ended = self.session.run()
+        while ended and self.session.again and self.next_round():
+            ended = self.session.run()
+        return ended
+
+    def next_round(self) -> bool:
+        """End the game on screen, hand it to ``again`` and put the game it gives on screen,
+        at the same speed and overlay; whether there was one."""
+        if self.again is None:
+            return False
+        end_round(self.current)
+        following = self.again(Played(0, self.session.seconds_played))
+        if following is None:
+            self.handed_on = True
+            return False
+        ended = self.session
+        self.current = following
+        self.session = self.start(following, ended.speed, ended.show_overlay)
+        # A signal or Ctrl-Z that came between the games is not lost.
+        self.session.stop_signal = ended.stop_signal
+        self.session.suspend_requested = ended.suspend_requested
+        return True
+
+    def end(self) -> None:
+        """End the game on screen however it stopped (unless it was handed on already), and
+        tell its bot."""
+        if not self.handed_on:
+            end_round(self.current)
+
+
 def run(
     game: Game,
     solver: Solver | None,
@@ -152,7 +213,7 @@ def run(
 ) -> Played:
     """Enter the terminal, play, restore it; how the last game went. Ctrl-Z stops (after `fg`
     the game waits, unless a signal was ``noted`` meanwhile); with ``again``, r on the final board
-    asks it for the next game. Long: the signal handlers reach the game on via its locals."""
+    asks it for the next game."""
     glyphs, warnings = choose_glyphs(look)
     term = terminal.make_terminal()
     color = look.color and terminal.colours_wanted() and term.number_of_colors >= 8
@@ -173,50 +234,34 @@ def run(
             offer_again=again is not None,
         )
 
-    current = Round(game, solver, best)
-    session = start(current, speed, False)
-
-    # The signal handlers reach whichever game is on: they look the session up when called.
-    def stop(signum: int) -> None:
-        session.request_stop(signum)
-
-    def suspend() -> None:
-        session.request_suspend()
-
-    code, note, over = 0, "", False
+    rounds = _Rounds(Round(game, solver, best), start, speed, again)
+    code, note = 0, ""
     try:
-        while True:
-            with terminal.terminal_mode(term, stop, suspend):
-                ended = session.run()
-                while ended and session.again and again is not None:
-                    end_round(current)
-                    over, following = True, again(Played(0, session.seconds_played))
-                    if following is None:
-                        break
-                    current, over, ended_one = following, False, session
-                    session = start(current, session.speed, session.show_overlay)
-                    # A signal or Ctrl-Z that came between the games is not lost.
-                    session.stop_signal = ended_one.stop_signal
-                    session.suspend_requested = ended_one.suspend_requested
-                    ended = session.run()
-            if ended:
-                break
-            _suspend(noted)
+        _play_in(term, rounds, noted)
     except KeyboardInterrupt:
         code = EXIT_INTERRUPTED
     except Terminated as e:
         code = 128 + e.signum
     except EOFError:  # the keyboard is gone (a closed pty sends no SIGHUP to a non-owner)
-        code, note = _gone(session), INPUT_ENDED
+        code, note = _gone(rounds.session), INPUT_ENDED
     except OSError as e:
         if e.errno != errno.EIO:
             raise
-        code, note = _gone(session), "the terminal can no longer be written"
+        code, note = _gone(rounds.session), "the terminal can no longer be written"
     finally:
-        cut_short = not current.game.over  # the game was on when the terminal went
-        if not over:
-            end_round(current)
-    return Played(code, session.seconds_played, note, warnings, cut_short)
+        cut_short = not rounds.current.game.over  # the game was on when the terminal went
+        rounds.end()
+    return Played(code, rounds.session.seconds_played, note, warnings, cut_short)
+
+
+def _play_in(term: blessed.Terminal, rounds: _Rounds, noted: Sequence[int]) -> None:
+    """Play the rounds with ``term`` in the game's modes; at Ctrl-Z restore it and stop, and
+    once continued enter the modes again."""
+    while True:
+        with terminal.terminal_mode(term, rounds.stop, rounds.suspend):
+            if rounds.play():
+                return
+        _suspend(noted)
 
 
 def _suspend(noted: Sequence[int]) -> None:
