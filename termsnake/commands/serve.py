@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import logging
 import sys
 from pathlib import Path
@@ -13,7 +14,7 @@ from termsnake.commands import args as cliargs
 from termsnake.commands.args import Subparsers
 from termsnake.exits import EXIT_USAGE
 from termsnake.formats.text import printable
-from termsnake.serve import limits
+from termsnake.serve.limits import DEFAULTS, Options
 
 
 def add_parsers(sub: Subparsers) -> None:
@@ -28,13 +29,13 @@ def add_parsers(sub: Subparsers) -> None:
     parser.add_argument(
         "--host",
         type=host_arg,
-        default=limits.HOST,
+        default=DEFAULTS.host,
         help="address to listen on (default %(default)s; 0.0.0.0 or :: for every interface)",
     )
     parser.add_argument(
         "--port",
         type=cliargs.int_at_least(0, 65535),
-        default=limits.PORT,
+        default=DEFAULTS.port,
         help="port (default %(default)s; 0: any free one)",
     )
     parser.add_argument(
@@ -48,47 +49,47 @@ def add_parsers(sub: Subparsers) -> None:
     parser.add_argument(
         "--max-sessions",
         type=cliargs.positive_int,
-        default=limits.MAX_SESSIONS,
+        default=DEFAULTS.max_sessions,
         help="players at once (default %(default)s)",
     )
     parser.add_argument(
         "--max-per-address",
         type=cliargs.positive_int,
-        default=limits.MAX_PER_ADDRESS,
+        default=DEFAULTS.max_per_address,
         help="connections per address (default %(default)s)",
     )
     parser.add_argument(
-        "--max-connect-rate", type=cliargs.positive_int, default=limits.MAX_CONNECT_RATE,
+        "--max-connect-rate", type=cliargs.positive_int, default=DEFAULTS.max_connect_rate,
         metavar="N", help="new connections an address may open a minute (N at once, then one "
         "every 60/N s); past it one is dropped before the key exchange (default %(default)s)",
     )  # fmt: skip
     parser.add_argument(
-        "--idle", type=cliargs.seconds, default=limits.IDLE, metavar="SECONDS",
+        "--idle", type=cliargs.seconds, default=DEFAULTS.idle, metavar="SECONDS",
         help="disconnect a player who presses nothing this long where nothing moves "
         "(default %(default)s)",
     )  # fmt: skip
     parser.add_argument(
-        "--max-time", type=cliargs.seconds_up_to(7 * 86400), default=limits.MAX_TIME,
+        "--max-time", type=cliargs.seconds_up_to(7 * 86400), default=DEFAULTS.max_time,
         metavar="SECONDS",
         help="end a visit that has lasted this long, whatever it does; a game under way is "
         "scored (default %(default)s)",
     )  # fmt: skip
     parser.add_argument(
-        "--stall", type=cliargs.seconds, default=limits.STALL, metavar="SECONDS",
+        "--stall", type=cliargs.seconds, default=DEFAULTS.stall, metavar="SECONDS",
         help="disconnect a client that reads nothing this long while --max-unsent bytes wait "
         "for it (default %(default)s)",
     )  # fmt: skip
     parser.add_argument(
-        "--login-timeout", type=cliargs.seconds, default=limits.LOGIN_TIMEOUT, metavar="SECONDS",
+        "--login-timeout", type=cliargs.seconds, default=DEFAULTS.login_timeout, metavar="SECONDS",
         help="close a connection that has not logged in and started its game within this long "
         "(default %(default)s)",
     )  # fmt: skip
     parser.add_argument(
-        "--max-unsent", type=cliargs.positive_int, default=limits.MAX_UNSENT, metavar="BYTES",
+        "--max-unsent", type=cliargs.positive_int, default=DEFAULTS.max_unsent, metavar="BYTES",
         help="output a client may leave unread before its game waits for it (default 1 MiB)",
     )  # fmt: skip
     parser.add_argument(
-        "--max-input-rate", type=cliargs.positive_int, default=limits.MAX_INPUT_RATE,
+        "--max-input-rate", type=cliargs.positive_int, default=DEFAULTS.max_input_rate,
         metavar="BYTES", help="bytes a connection may send a second, every SSH message "
         "counted, before it is not read for the rest of the second (default 96 KiB)",
     )  # fmt: skip
@@ -116,7 +117,6 @@ def run(args: argparse.Namespace) -> int:
     """Start the server; 0 after SIGTERM or Ctrl-C, 2 if it cannot start."""
     try:
         from termsnake.serve import address, hostkey, server
-        from termsnake.serve.visit import Limits
     except ImportError as e:
         print(f"termsnake serve: needs the serve extra ({e.name} is missing): "
               "pip install 'termsnake[serve]'", file=sys.stderr)  # fmt: skip
@@ -139,13 +139,10 @@ def run(args: argparse.Namespace) -> int:
             where = printable(f"{args.authorized_keys}: {e}")
             print(f"termsnake serve: --authorized-keys {where}", file=sys.stderr)
             return EXIT_USAGE
+    # Each of the server's Options is the option of its name (--max-time: max_time).
+    options = {f.name: getattr(args, f.name) for f in dataclasses.fields(Options)}
     config = server.Config(
-        host=args.host, port=args.port, host_key=key, authorized_keys=authorized,
-        max_sessions=args.max_sessions, max_per_address=args.max_per_address,
-        max_connect_rate=args.max_connect_rate,
-        limits=Limits(idle=args.idle, max_time=args.max_time), stall=args.stall,
-        max_unsent=args.max_unsent, login_timeout=args.login_timeout,
-        max_input_rate=args.max_input_rate,
+        **options, host_key=key, authorized_keys=authorized,
         # Said, so that a mistyped --host-key is seen: clients would meet a new key.
         notes=(f"made a new host key at {printable(str(path))} ({key.get_fingerprint()})",)
         if made else (),

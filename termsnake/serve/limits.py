@@ -4,25 +4,35 @@ line can read it without the serve extra)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Final
 
-# Options of `termsnake serve` (their defaults).
-HOST: Final = "127.0.0.1"  # this machine only: every interface must be asked for
-PORT: Final = 2222
-MAX_SESSIONS: Final = 64  # players at once (Gate)
-MAX_PER_ADDRESS: Final = 3  # connections from one address (Gate)
-# New connections from one address a minute (Arrivals): that many at once, then one every
-# 60/N s. Each costs the server a key exchange; a person reconnecting needs a few.
-MAX_CONNECT_RATE: Final = 30
-LOGIN_TIMEOUT: Final = 30.0  # seconds to log in and start a game
-IDLE: Final = 600.0  # seconds without a key where nothing moves (Visit)
-MAX_TIME: Final = 3 * 3600.0  # seconds a connection may last, whatever it does (Visit)
-STALL: Final = 30.0  # seconds a client may read nothing while MAX_UNSENT waits for it
-MAX_UNSENT: Final = 1024 * 1024  # bytes of output a client may leave unread (ChannelOutput)
-# Bytes a connection may send a second, all SSH messages counted (ignore messages, window
-# changes, packets of one byte: none of them keys): past it, it is not read until the second
-# is over. Far above what a player sends, and above what an endless paste gets through.
-MAX_INPUT_RATE: Final = 96 * 1024
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """The options of `termsnake serve`, each a field of the same name (`--max-sessions` is
+    ``max_sessions``) with its default; the server's Config holds them."""
+
+    host: str = "127.0.0.1"  # this machine only: every interface must be asked for
+    port: int = 2222
+    max_sessions: int = 64  # players at once (Gate)
+    max_per_address: int = 3  # connections from one address (Gate)
+    # New connections from one address a minute (Arrivals): that many at once, then one every
+    # 60/N s. Each costs the server a key exchange; a person reconnecting needs a few.
+    max_connect_rate: int = 30
+    idle: float = 600.0  # seconds without a key where nothing moves (Visit)
+    max_time: float = 3 * 3600.0  # seconds a connection may last, whatever it does (Visit)
+    stall: float = 30.0  # seconds a client may read nothing while max_unsent waits for it
+    login_timeout: float = 30.0  # seconds to log in and start a game
+    max_unsent: int = 1024 * 1024  # bytes of output a client may leave unread (ChannelOutput)
+    # Bytes a connection may send a second, all SSH messages counted (ignore messages, window
+    # changes, packets of one byte: none of them keys): past it, it is not read until the
+    # second is over. Far above what a player sends, and above what an endless paste gets
+    # through.
+    max_input_rate: int = 96 * 1024
+
+
+DEFAULTS: Final = Options()
 
 # Fixed.
 SHUTDOWN_STALL: Final = 0.5  # seconds a client behind on its output may read nothing at SIGTERM

@@ -23,13 +23,13 @@ import asyncssh
 from termsnake.exits import ENDING_SIGNALS, Terminated
 from termsnake.formats.places import data_dir
 from termsnake.formats.scores import ScoreStore
-from termsnake.serve import limits as caps  # "limits" is also a Config field
+from termsnake.serve import limits
 from termsnake.serve.address import reached_at, with_port
 from termsnake.serve.gate import AUTHENTICATING, HEARD, PUSHED_OUT, Gate
 from termsnake.serve.hub import Hub
 from termsnake.serve.rates import Arrivals, cap_failures, client_of, meter
 from termsnake.serve.terminal import ChannelOutput, ChannelTerminal, Closed
-from termsnake.serve.visit import Idle, Limits, TimeUp, Visit
+from termsnake.serve.visit import Idle, TimeUp, Visit
 
 log = logging.getLogger("termsnake.serve")
 # No chacha20-poly1305 and no umac, which OpenSSH clients would pick first: asyncssh builds
@@ -47,22 +47,13 @@ SHUTTING_DOWN: Final = "the server is shutting down"
 NAME_CHANGED: Final = "termsnake: the user name may not change while logging in"
 
 
-@dataclass
-class Config:
-    """How the server runs; the command line fills it."""
+@dataclass(frozen=True, slots=True)
+class Config(limits.Options):
+    """How the server runs: the command line's options, the keys they name, the scores file
+    and what to say once listening."""
 
-    host: str = caps.HOST
-    port: int = caps.PORT
     host_key: asyncssh.SSHKey | None = None
     authorized_keys: asyncssh.SSHAuthorizedKeys | None = None
-    max_sessions: int = caps.MAX_SESSIONS
-    max_per_address: int = caps.MAX_PER_ADDRESS
-    max_connect_rate: int = caps.MAX_CONNECT_RATE
-    limits: Limits = field(default_factory=Limits)
-    login_timeout: float = caps.LOGIN_TIMEOUT
-    stall: float = caps.STALL
-    max_unsent: int = caps.MAX_UNSENT
-    max_input_rate: int = caps.MAX_INPUT_RATE
     scores: Path = field(default_factory=lambda: data_dir() / "serve" / "scores.json")
     notes: tuple[str, ...] = ()  # said once listening (the "listening on" line comes first)
 
@@ -129,14 +120,14 @@ class Connection(asyncssh.SSHServer):
         # Refused ones too: they may talk until they are cut off.
         rate = self.app.config.max_input_rate
         meter(conn, loop, rate, lambda: gate.advance(self, HEARD))
-        cap_failures(conn, caps.MAX_FAILED_TRIES)
+        cap_failures(conn, limits.MAX_FAILED_TRIES)
         if self.refusal is not None and gate.crowded():
             loop.call_soon(conn.abort)  # a flood of refused connections: no word for each
             return
         # A client that logs in and opens nothing (ssh -N) would hold its place for ever.
         wait = self.app.config.login_timeout
         if self.refusal is not None:
-            wait = min(wait, caps.REFUSED_GRACE)
+            wait = min(wait, limits.REFUSED_GRACE)
         self.timer = loop.call_later(wait, conn.close)
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -174,7 +165,7 @@ class Connection(asyncssh.SSHServer):
         # asyncssh asks only for keys not in --authorized-keys. Each costs the loop a check,
         # and asyncssh sets no limit: a client may try as many as OpenSSH allows.
         self.failed_keys += 1
-        if self.failed_keys >= caps.MAX_AUTH_TRIES and self.conn is not None:
+        if self.failed_keys >= limits.MAX_AUTH_TRIES and self.conn is not None:
             asyncio.get_running_loop().call_soon(self.conn.close)
         return False
 
@@ -251,7 +242,7 @@ class Channel(asyncssh.SSHServerSession[bytes]):
             # A flood: stop reading a while, so that the client's SSH window holds it back
             # instead of the server decrypting, at a core's cost, what it would drop.
             self.chan.pause_reading()
-            self.loop.call_later(caps.INPUT_PAUSE, self._resume_reading)
+            self.loop.call_later(limits.INPUT_PAUSE, self._resume_reading)
 
     def _resume_reading(self) -> None:
         # Even on a closing channel: asyncssh lets go of it (connection_lost, which ends the
@@ -269,7 +260,7 @@ class Channel(asyncssh.SSHServerSession[bytes]):
         self.size = (width, height)
         if not self.resizing:
             self.resizing = True
-            self.loop.call_later(caps.RESIZE_SETTLE, self._resized)
+            self.loop.call_later(limits.RESIZE_SETTLE, self._resized)
 
     def _resized(self) -> None:
         self.resizing = False
@@ -322,7 +313,7 @@ class Channel(asyncssh.SSHServerSession[bytes]):
     def _visit(self, out: ChannelOutput) -> None:
         assert self.term is not None
         name = self.app.hub.claim_name(self.conn.username or "")
-        visit = Visit(self.app.hub, self.term, out, name, self.app.config.limits)
+        visit = Visit(self.app.hub, self.term, out, name, self.app.config)
         with self.app.lock:
             self.app.visits.add(visit)
         status, farewell = 0, "bye!"
@@ -332,7 +323,7 @@ class Channel(asyncssh.SSHServerSession[bytes]):
         except Idle:
             status, farewell = 1, "no key for a long while: disconnected"
         except TimeUp:
-            most = caps.span(self.app.config.limits.max_time)
+            most = limits.span(self.app.config.max_time)
             status, farewell = 1, f"this server ends a visit after {most}{visit.scored}"
         except Terminated:
             status, farewell = 1, SHUTTING_DOWN + visit.scored
@@ -365,7 +356,7 @@ class Channel(asyncssh.SSHServerSession[bytes]):
             self.chan.exit(status)
         if self.conn.conn is not None:  # the game was the connection's one session
             self.loop.call_later(
-                min(caps.REFUSED_GRACE, self.app.config.login_timeout), self.conn.conn.close
+                min(limits.REFUSED_GRACE, self.app.config.login_timeout), self.conn.conn.close
             )
 
 
@@ -392,9 +383,9 @@ async def serve(config: Config, ready: asyncio.Event | None = None) -> None:
         x11_forwarding=False,
         allow_scp=False,
         login_timeout=config.login_timeout,
-        keepalive_interval=caps.KEEPALIVE_INTERVAL,
-        keepalive_count_max=caps.KEEPALIVE_COUNT_MAX,
-        window=caps.INPUT_WINDOW,
+        keepalive_interval=limits.KEEPALIVE_INTERVAL,
+        keepalive_count_max=limits.KEEPALIVE_COUNT_MAX,
+        window=limits.INPUT_WINDOW,
         **options,
     )
     # A plain handler and a look every 0.2 s, not loop.add_signal_handler: under load the
@@ -444,7 +435,7 @@ async def _farewells(app: App, deadline: float) -> None:
             unsent = channel._unsent()
             before, read_at = seen.get(channel, (unsent + 1, now))
             seen[channel] = (unsent, now if unsent < before else read_at)
-            reading |= unsent > 0 and now - seen[channel][1] < caps.SHUTDOWN_STALL
+            reading |= unsent > 0 and now - seen[channel][1] < limits.SHUTDOWN_STALL
         if not reading:
             return
         await asyncio.sleep(0.05)

@@ -12,7 +12,6 @@ import textwrap
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Final
 
 from termsnake.core.game import Game, new_seed
@@ -24,6 +23,7 @@ from termsnake.formats.scoretable import table
 from termsnake.formats.text import printable
 from termsnake.serve import limits
 from termsnake.serve.hub import Hub, Live
+from termsnake.serve.limits import Options
 from termsnake.serve.menu import Menu, Pick
 from termsnake.serve.terminal import ChannelOutput, ChannelTerminal
 from termsnake.solvers.base import Solver, SolverUnavailable, finish
@@ -60,19 +60,11 @@ class TimeUp(Exception):
     a game kept going for ever): it ends, its game scored."""
 
 
-@dataclass(frozen=True)
-class Limits:
-    """What a visit may take: time without a key where nothing moves, and time in all."""
-
-    idle: float = limits.IDLE
-    max_time: float = limits.MAX_TIME
-
-
 class Visit:
     """The lobby and everything reached from it, for one connected player."""
 
     def __init__(
-        self, hub: Hub, term: ChannelTerminal, out: ChannelOutput, name: str, limits: Limits
+        self, hub: Hub, term: ChannelTerminal, out: ChannelOutput, name: str, limits: Options
     ) -> None:
         self.hub = hub
         self.term = term

@@ -9,6 +9,7 @@ import shutil
 import signal
 import socket
 import stat
+from dataclasses import asdict, fields
 from pathlib import Path
 
 import asyncssh
@@ -16,10 +17,11 @@ import pytest
 from ssh_client import openssh, running
 
 from termsnake.commands import cli
+from termsnake.serve import server
 from termsnake.serve.address import reached_at, with_port
 from termsnake.serve.gate import AUTHENTICATING, HEARD, SILENT, Gate
 from termsnake.serve.hostkey import HostKeyError, load_or_create, read_authorized_keys
-from termsnake.serve.limits import MAX_COLUMNS, MAX_PENDING_INPUT, MAX_ROWS
+from termsnake.serve.limits import DEFAULTS, MAX_COLUMNS, MAX_PENDING_INPUT, MAX_ROWS, Options
 from termsnake.serve.rates import Arrivals, client_of
 from termsnake.serve.terminal import ChannelOutput, ChannelTerminal
 
@@ -87,6 +89,26 @@ def test_authorized_keys_are_read_and_junk_is_refused(tmp_path: Path) -> None:
         bad.write_bytes(data)
         with pytest.raises(HostKeyError, match=says):
             read_authorized_keys(bad)
+
+
+def test_each_serve_option_reaches_the_server_and_the_others_keep_their_defaults(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The command line fills the server's Options field by field, each from the option of its
+    # name: one given must reach the server, and one not given must not be lost.
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    seen: list[server.Config] = []
+
+    async def serve(config: server.Config) -> None:
+        seen.append(config)
+
+    monkeypatch.setattr(server, "serve", serve)
+    given = {"host": "::1", "max_per_address": 1, "max_time": 60.0, "max_input_rate": 5}
+    argv = ["--host", "[::1]", "--max-per-address", "1", "--max-time", "60"]
+    assert cli.main(["serve", *argv, "--max-input-rate", "5"]) == 0
+    (config,) = seen
+    options = {f.name: getattr(config, f.name) for f in fields(Options)}
+    assert options == {**asdict(DEFAULTS), **given}
 
 
 @pytest.mark.parametrize(
