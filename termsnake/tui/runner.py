@@ -19,13 +19,11 @@ from termsnake.formats.settings import Settings, SettingsError, load_settings
 from termsnake.formats.text import printable
 from termsnake.solvers.base import Solver, finish
 from termsnake.tui import terminal
-from termsnake.tui.controllers import help_for
 from termsnake.tui.session import Session, make_session
 from termsnake.tui.summary import summary
 from termsnake.tui.view import GLYPH_SETS, Glyphs
 
 INPUT_ENDED = "the terminal's input ended"
-_help = help_for  # the help a game here shows; tests/solvers/test_plugin_guard.py looks it up here
 
 
 @contextlib.contextmanager

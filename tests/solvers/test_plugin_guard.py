@@ -20,8 +20,7 @@ from termsnake.exits import Terminated
 from termsnake.solvers import SolverUnavailable, create, play, registry
 from termsnake.solvers.engine import EngineSolver
 from termsnake.solvers.plugins import Guarded
-from termsnake.tui.controllers import KEY_PRESETS
-from termsnake.tui.runner import _help
+from termsnake.tui.controllers import KEY_PRESETS, help_for
 
 
 @pytest.fixture
@@ -286,7 +285,7 @@ class BrokenHasPlan(Upward):
 
 def offers_c(solver: object) -> bool:
     """Whether the help of a watched game offers `c` for the bot's plan."""
-    lines = _help(KEY_PRESETS["default"], solver)  # type: ignore[arg-type]
+    lines = help_for(KEY_PRESETS["default"], solver)  # type: ignore[arg-type]
     return any("c shows the bot's plan" in line for line in lines)
 
 
