@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import re
@@ -12,11 +13,13 @@ import subprocess
 import sys
 import termios
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import pexpect
 import pyte
+import pytest
 
 _STEPS = re.compile(r"\bsteps (\d+)")
 
@@ -55,6 +58,39 @@ def start_detached(args: Sequence[str], home: Path) -> tuple[subprocess.Popen[by
         )
     os.close(slave)
     return child, master
+
+
+@contextlib.contextmanager
+def closed_once_modes_are_read(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[bytes]]:
+    """This process's stdin and stdout (``sys``'s and the ones blessed takes) on a new pty whose
+    master is closed once the terminal's modes are first read: a window closed at that moment.
+    Yields what was written on the pty by then, once it is. Enter it in the test's body: pytest
+    puts its own stdout back after the fixtures are set up."""
+    master, slave = os.openpty()
+    streams = open(slave, closefd=False), open(slave, "w", closefd=False)  # noqa: SIM115
+    for name, stream in zip(("stdin", "stdout"), streams, strict=True):
+        monkeypatch.setattr(sys, name, stream)
+        monkeypatch.setattr(sys, f"__{name}__", stream)
+    said: list[bytes] = []
+    read_modes = termios.tcgetattr
+
+    def then_closed(fd: int) -> list[Any]:
+        modes = read_modes(fd)
+        if not said:
+            said.append(os.read(master, 65536))
+            os.close(master)
+        return modes
+
+    monkeypatch.setattr(termios, "tcgetattr", then_closed)
+    try:
+        yield said
+    finally:
+        for stream in streams:
+            with contextlib.suppress(OSError):  # what the gone terminal could not take is dropped
+                stream.close()
+        os.close(slave)
+        if not said:  # else closed already
+            os.close(master)
 
 
 def termsnake_command() -> str:

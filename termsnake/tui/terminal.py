@@ -221,7 +221,10 @@ def _flags_off(index: int, flags: int) -> Iterator[None]:
     if saved is not None:
         changed = list(saved)
         changed[index] &= ~flags
-        termios.tcsetattr(fd, termios.TCSANOW, changed)
+        try:
+            termios.tcsetattr(fd, termios.TCSANOW, changed)
+        except termios.error:  # the window closed since its modes were read: none to restore
+            saved = None
     try:
         yield
     finally:
