@@ -150,8 +150,8 @@ def terminal_mode(
     ENDING_SIGNALS call ``on_signal(signum)`` (the caller stops at a safe point
     and raises Terminated), or raise Terminated at once when it is None. ``on_suspend`` is
     called on Ctrl-Z (SIGTSTP) instead of stopping: the caller leaves the block (restoring the
-    terminal) and then stops the process itself. After a hang-up the terminal is gone, so
-    failures to restore it are ignored.
+    terminal) and then stops the process itself. A terminal gone before its modes are set
+    is an OSError, as a failed write; after a hang-up, failures to restore it are ignored.
     """
 
     def defer(signum: int, frame: FrameType | None) -> None:
@@ -167,10 +167,13 @@ def terminal_mode(
     modes = ExitStack()
     modes.enter_context(signal_handlers(handlers))  # closed last: after the terminal is restored
     try:
-        modes.enter_context(term.fullscreen())
-        modes.enter_context(term.cbreak())
-        modes.enter_context(no_flow_control())
-        modes.enter_context(term.hidden_cursor())
+        try:
+            modes.enter_context(term.fullscreen())
+            modes.enter_context(term.cbreak())
+            modes.enter_context(no_flow_control())
+            modes.enter_context(term.hidden_cursor())
+        except termios.error as e:  # the window closed as the game began: as a failed write
+            raise OSError(*e.args) from None
         yield
     finally:
         # After a hang-up the terminal is gone: what cannot be restored is let be.

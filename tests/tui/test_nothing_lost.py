@@ -13,11 +13,13 @@ from pathlib import Path
 
 import pyte
 import pytest
-from pty_harness import Pty, start_detached
+from pty_harness import ENTER_ALT, Pty, closed_once_modes_are_read, start_detached
 
-from termsnake.core.game import Outcome
+from termsnake.core.game import Game, Outcome
+from termsnake.core.level import open_level
 from termsnake.formats.replay import load_replay
 from termsnake.formats.verify import verify
+from termsnake.tui.runner import run as run_game
 
 pytestmark = pytest.mark.terminal
 
@@ -80,6 +82,19 @@ def test_hang_ups_after_the_input_ended_wait_until_the_game_is_kept(tmp_path: Pa
         time.sleep(0.005)
     assert child.wait(timeout=10) == 128 + signal.SIGHUP
     assert_kept(tmp_path, record, "")  # the input's end is said only if it came first
+
+
+def test_a_window_closed_as_the_game_begins_ends_it_as_a_gone_terminal(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Closed between the full screen's start and the keyboard's modes: a traceback, exit 1,
+    # where a window closed a moment later ends with a line saying why.
+    game = Game(open_level(10, 6, 3), 1)
+    with closed_once_modes_are_read(monkeypatch) as said:
+        played = run_game(game, None, speed=10, who="you", level_name="open-10x6")
+    assert said[0].startswith(ENTER_ALT)
+    assert played.errors == ["the terminal can no longer be written; the game was stopped"]
+    assert played.code == 1 and game.outcome is Outcome.QUIT
 
 
 @pytest.mark.parametrize("kind", ["vt100", "linux"])
