@@ -187,27 +187,29 @@ MAX_GAMES: Final = 10**12  # per board and solver: years of play; itertools take
 
 
 def engine_log_dir(solvers: Sequence[str], record_dir: Path | None) -> str | None:
-    """Where engines' stderr goes: the record dir, else a new temporary folder (said on
-    stderr); None when no engine plays."""
+    """Where engines' stderr goes: the record dir, else a new temporary folder (named at the
+    end if a log was kept in it); None when no engine plays."""
     if not any(s.startswith(ENGINE) for s in solvers):
         return None
     if record_dir is not None:
         return str(record_dir)
-    folder = tempfile.mkdtemp(prefix="termsnake-engines-")
-    print(f"termsnake bench: engine logs go to {printable(folder)}", file=sys.stderr)
-    return folder
+    return tempfile.mkdtemp(prefix="termsnake-engines-")
 
 
 @contextlib.contextmanager
 def _dropped_if_empty(folder: str | None, record_dir: Path | None) -> Iterator[None]:
-    """Remove the temporary folder of the engines' logs at the end if no log was kept in it
-    (an engine's log with nothing in it is dropped)."""
+    """At the end, remove the temporary folder of the engines' logs if no log was kept in it
+    (an engine's log with nothing in it is dropped), else say where the logs are."""
     try:
         yield
     finally:
         if folder is not None and record_dir is None:
             with contextlib.suppress(OSError):
                 os.rmdir(folder)
+            # Said once known: named at the start, it was a folder removed here whenever no
+            # engine wrote on stderr.
+            if os.path.isdir(folder):
+                print(f"termsnake bench: engine logs are in {printable(folder)}", file=sys.stderr)
 
 
 def _fail(message: str) -> int:
@@ -394,8 +396,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         with (
             terminating(),
+            _dropped_if_empty(engine_logs, setup.record_dir),  # its line after progress's
             Progress(total) as progress,
-            _dropped_if_empty(engine_logs, setup.record_dir),
         ):
             if args.scheduler is not None:
                 records = on_cluster(args.scheduler, tasks, setup.kit, progress)

@@ -213,8 +213,26 @@ def test_a_bench_whose_engines_wrote_no_log_leaves_no_folder(
     command = f"exec:{PY} {shlex.quote(str(EXAMPLES / 'greedy_engine.py'))}"
     argv = ["bench", "--ai", command, "--size", "5x5", "--games", "2", "--json"]
     assert cli.main(argv) == 0
-    assert "engine logs go to " in capsys.readouterr().err
+    assert "engine logs" not in capsys.readouterr().err  # no folder named that is gone
     assert not any(tmp_path.iterdir())
+
+
+def test_a_bench_whose_engine_wrote_on_stderr_says_at_the_end_where_its_log_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # It goes up into the wall, by the rules: no game's line names its log.
+    talks = HELLO + (
+        "\nfor line in sys.stdin:\n if 'end' in line: break\n"
+        " print('thinking', file=sys.stderr, flush=True)\n"
+        " print(json.dumps({'move': 'U'}), flush=True)\n"
+    )
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    command = f"exec:{PY} -c {shlex.quote(talks)}"
+    assert cli.main(["bench", "--ai", command, "--size", "5x5", "--games", "1", "--json"]) == 0
+    (folder,) = tmp_path.iterdir()
+    (log,) = folder.iterdir()
+    assert log.read_text().startswith("thinking")
+    assert capsys.readouterr().err.splitlines() == [f"termsnake bench: engine logs are in {folder}"]
 
 
 @pytest.mark.parametrize(
