@@ -68,8 +68,38 @@ class QuietTerminal(TypedAhead):
     terminfo tell us all the game needs.
     """
 
+    _read = 0  # bytes read from the keyboard by the key read under way
+
     def __init__(self) -> None:
         super().__init__(_xtgettcap_data=TermcapResponse(supported=False))
+
+    def inkey(
+        self,
+        timeout: float | None = None,
+        esc_delay: float = DEFAULT_ESCDELAY,
+        capture_cpr: bool = False,
+    ) -> Keystroke:
+        """The next key; none if more than MAX_TYPED_AHEAD bytes came for it (a paste), which
+        are dropped with all that waits to be read."""
+        self._read = 0
+        key = super().inkey(timeout, esc_delay, capture_cpr)
+        if self._read > MAX_TYPED_AHEAD:
+            self._keyboard_buf.clear()
+            self._keyboard_decoder.reset()  # it may hold the start of a character cut off
+            drop_typed_ahead()
+            return Keystroke("")
+        return key
+
+    def kbhit(self, timeout: float | None = None) -> bool:
+        """Whether a byte waits; no, once a key read has read MAX_TYPED_AHEAD of them. blessed
+        reads all that waits, a byte at a time, in one key read, so a paste that the terminal
+        goes on sending as fast as it is read held the game for as long as it lasted."""
+        return self._read <= MAX_TYPED_AHEAD and super().kbhit(timeout)
+
+    def getch(self, decode_latin1: bool = False) -> str:
+        """The next byte from the keyboard (counted), decoded."""
+        self._read += 1
+        return super().getch(decode_latin1)
 
     def detect_term_program(self, timeout: float = 0.0, force: bool = False) -> bool | str:
         """Never ask: wcwidth reads TERM_PROGRAM and TERM itself."""

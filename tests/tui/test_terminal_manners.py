@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from pty_harness import Pty, termsnake_command
+from pty_harness import Pty, steps_shown, termsnake_command
 
 pytestmark = pytest.mark.terminal
 
@@ -167,3 +169,26 @@ def test_a_long_paste_does_not_freeze_the_game(run: Callable[..., Pty]) -> None:
     assert time.monotonic() - sent < 3
     moves = next(line for line in t.text().splitlines() if line.startswith("Moves ("))
     assert "L" not in moves, moves
+
+
+def test_the_game_goes_on_while_a_paste_keeps_coming(run: Callable[..., Pty]) -> None:
+    # A terminal sends a long paste as fast as it is read: blessed read it all, a byte at a
+    # time, inside one key read (a megabyte held the game for minutes, its moves unseen).
+    t = run("--size", "60x10", "--seed", "3", "--speed", "10", cols=130)
+    t.wait_for("a direction key starts")
+    t.send("d")
+    t.wait_steps(1)
+    pasting = "import os,sys,time\nend=time.monotonic()+1.5\nwhile time.monotonic()<end:"
+    pasting += f" os.write({t.child.child_fd},b'wasd'*1024)"
+    writer = subprocess.Popen([sys.executable, "-c", pasting], pass_fds=[t.child.child_fd])
+    try:
+        shown = {steps_shown(t.wait_steps(1))}
+        while writer.poll() is None:
+            t.pump()
+            shown.add(steps_shown(t.text()))
+    finally:
+        writer.kill()
+        writer.wait()
+    assert len(shown) >= 8  # steps drawn while the paste came: about 15 at this speed
+    t.send("q")
+    assert t.wait_exit() == 0
