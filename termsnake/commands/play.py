@@ -13,6 +13,7 @@ from termsnake.core.game import Game
 from termsnake.core.level import DEFAULT_LENGTH, Level, open_level
 from termsnake.exits import (
     ENDING_SIGNALS,
+    EXIT_INTERRUPTED,
     EXIT_OUTPUT,
     EXIT_USAGE,
     Handler,
@@ -242,15 +243,38 @@ class Games:
         self.end(played)
         game = Game(self.level, seed)
         try:
-            ai = self.args.ai
-            solver = prepare_solver(ai, game, self.args.engine_timeout) if ai is not None else None
+            solver = self._set_up(game)
         except UsageError as e:
             self.errors.append(str(e).removeprefix("termsnake: "))
             self.code = EXIT_USAGE
             return None
+        except KeyboardInterrupt:
+            self.code = EXIT_INTERRUPTED
+            return None
+        except Terminated as e:
+            self.code = 128 + e.signum
+            return None
         self.previous = self.scores.best(self.key)
         self.current = Round(game, solver, self.best)
         return self.current
+
+    def _set_up(self, game: Game) -> Solver | None:
+        """The bot for ``game``, set up (None for a person). Ctrl-C or a signal ends a long
+        set-up at once, as it does the first game's: the game's own handlers would wait for
+        its end, the last game's board up."""
+        if self.args.ai is None:
+            return None
+        ending: dict[int, Handler] = {s: raise_terminated for s in ENDING_SIGNALS}
+        ending[signal.SIGINT] = signal.default_int_handler
+        solver = None
+        try:
+            with signal_handlers(ending):
+                solver = prepare_solver(self.args.ai, game, self.args.engine_timeout)
+        except BaseException:
+            if solver is not None:  # it came as the set-up ended: an engine must not outlive it
+                finish(solver, game)
+            raise
+        return solver
 
     def end(self, played: Played) -> None:
         """Keep the score and the replay of the game under way and sum it up (once)."""

@@ -346,6 +346,8 @@ class Session:
         for _ in range(MAX_DRAIN):  # what was typed meanwhile must not reach the shell
             if not self.term.inkey(timeout=0):
                 break
+        if self.again:  # a bot may take a while to set up for it: say so meanwhile
+            self._draw(screen, shown_size, f"{outcome.upper()}: starting the next game...")
         return True
 
     def _draw(self, screen: Screen, size: tuple[int, int], message: str = "") -> None:

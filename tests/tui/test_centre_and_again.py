@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import shlex
+import signal
+import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from engine_doubles import dead
 from pty_harness import Pty
 
 from termsnake.core.game import Outcome
@@ -103,3 +108,39 @@ def test_a_person_plays_again_and_the_exit_code_is_the_last_games(
     text = t.text()
     assert text.index("Game over: died") < text.index("Game over: quit")
     assert text.index("seed 7") < text.index("seed 8")
+
+
+# An engine that moves up until its snake dies; in the game of seed 4 it names itself in a file
+# (its first argument) and never says its name: a set-up that takes long.
+SLOW_SECOND = (
+    "import json,os,sys,time\ngame=json.loads(sys.stdin.readline())\n"
+    "if game['seed']==4: open(sys.argv[1],'w').write(str(os.getpid()));time.sleep(60)\n"
+    "print(json.dumps({'name':'up'}),flush=True)\n"
+    "for line in sys.stdin: print(json.dumps({'move':'U'}),flush=True)"
+)
+
+
+@pytest.mark.parametrize("stop", ["\x03", "SIGTERM"])
+def test_a_signal_while_the_next_game_is_set_up_ends_the_run_at_once(
+    run: Callable[..., Pty], tmp_path: Path, stop: str
+) -> None:
+    # It waited for the bot's set-up (an engine's 10 s to say its name), the first game's
+    # board up, saying nothing; then played a game of no move.
+    pidfile = tmp_path / "engine.pid"
+    bot = f"exec:{sys.executable} -c {shlex.quote(SLOW_SECOND)} {shlex.quote(str(pidfile))}"
+    t = run("--ai", bot, "--size", "10x6", "--seed", "3", "--record", str(tmp_path / "g.json"))
+    t.wait_for("DIED: r plays again")
+    t.send("r")
+    t.wait_for("DIED: starting the next game")
+    t.wait_for(lambda: pidfile.exists() and pidfile.read_text() != "")
+    asked = time.monotonic()
+    if stop == "SIGTERM":
+        t.child.kill(signal.SIGTERM)
+    else:
+        t.send(stop)
+    assert t.wait_exit() == (143 if stop == "SIGTERM" else 130)
+    assert time.monotonic() - asked < 5
+    assert t.restored()
+    assert t.text().count("Game over:") == 1 and "Replay saved to" in t.text()
+    assert not (tmp_path / "g-2.json").exists()
+    assert dead(int(pidfile.read_text()))
