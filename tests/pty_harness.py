@@ -61,6 +61,25 @@ def start_detached(args: Sequence[str], home: Path) -> tuple[subprocess.Popen[by
 
 
 @contextlib.contextmanager
+def on_a_pty(monkeypatch: pytest.MonkeyPatch) -> Iterator[int]:
+    """This process's stdin and stdout (``sys``'s and the ones blessed takes) on a new 80x24
+    pty; yields its master, to type on. Enter it in the test's body, as below."""
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    streams = open(slave, closefd=False), open(slave, "w", closefd=False)  # noqa: SIM115
+    for name, stream in zip(("stdin", "stdout"), streams, strict=True):
+        monkeypatch.setattr(sys, name, stream)
+        monkeypatch.setattr(sys, f"__{name}__", stream)
+    try:
+        yield master
+    finally:
+        for stream in streams:
+            stream.close()
+        os.close(slave)
+        os.close(master)
+
+
+@contextlib.contextmanager
 def closed_once_modes_are_read(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[bytes]]:
     """This process's stdin and stdout (``sys``'s and the ones blessed takes) on a new pty whose
     master is closed once the terminal's modes are first read: a window closed at that moment.

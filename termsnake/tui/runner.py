@@ -236,6 +236,8 @@ def run(
     code, note = 0, ""
     try:
         _play_in(term, rounds, noted)
+        if rounds.session.stop_signal is not None:  # it came as the last game let the terminal go
+            raise Terminated(rounds.session.stop_signal)
     except KeyboardInterrupt:
         code = EXIT_INTERRUPTED
     except Terminated as e:

@@ -13,12 +13,13 @@ from pathlib import Path
 
 import pyte
 import pytest
-from pty_harness import ENTER_ALT, Pty, closed_once_modes_are_read, start_detached
+from pty_harness import ENTER_ALT, Pty, closed_once_modes_are_read, on_a_pty, start_detached
 
 from termsnake.core.game import Game, Outcome
 from termsnake.core.level import open_level
 from termsnake.formats.replay import load_replay
 from termsnake.formats.verify import verify
+from termsnake.tui import terminal
 from termsnake.tui.runner import run as run_game
 
 pytestmark = pytest.mark.terminal
@@ -95,6 +96,26 @@ def test_a_window_closed_as_the_game_begins_ends_it_as_a_gone_terminal(
     assert said[0].startswith(ENTER_ALT)
     assert played.errors == ["the terminal can no longer be written; the game was stopped"]
     assert played.code == 1 and game.outcome is Outcome.QUIT
+
+
+def test_a_signal_as_the_terminal_is_restored_gives_its_exit_code(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The game is over, the handlers that note a signal for it still in place: one that came
+    # then was noted and never acted on (exit 0, as if none had come).
+    game = Game(open_level(10, 6, 3), 1)
+    drop = terminal.drop_typed_ahead
+
+    def signalled() -> None:
+        os.kill(os.getpid(), signal.SIGTERM)
+        drop()
+
+    with on_a_pty(monkeypatch) as master:
+        os.write(master, b"q")  # quits the game as it starts
+        monkeypatch.setattr(terminal, "drop_typed_ahead", signalled)
+        played = run_game(game, None, speed=10, who="you", level_name="open-10x6")
+    assert game.outcome is Outcome.QUIT
+    assert played.code == 128 + signal.SIGTERM
 
 
 @pytest.mark.parametrize("kind", ["vt100", "linux"])
