@@ -260,8 +260,10 @@ def _describe(err: OSError) -> str:
     # "Permission denied: /home/x/.local/share/termsnake" rather than "[Errno 13] ...".
     # The file name comes from XDG_DATA_HOME or HOME: escaped like every path shown.
     name = printable(str(err.filename)) if err.filename else ""
-    if err.errno == errno.ELOOP and name:  # O_NOFOLLOW met a link ("too many levels")
-        return f"{name} is a symbolic link, which is not followed"
+    if err.errno == errno.ELOOP and name:  # "too many levels of symbolic links"
+        if not os.path.exists(err.filename):  # links that lead round in a loop
+            return f"{name} is a symbolic link that leads round in a loop"
+        return f"{name} is a symbolic link, which is not followed"  # the lock: O_NOFOLLOW
     reason = printable(err.strerror or str(err))
     return f"{reason}: {name}" if name else reason
 

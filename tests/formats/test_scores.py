@@ -509,3 +509,16 @@ def test_a_level_a_million_cells_wide_is_played_and_scored(tmp_path: Path) -> No
     finally:
         child.close(force=True)
     assert child.exitstatus == 0 and "Traceback" not in (child.before or "")
+
+
+def test_a_scores_file_that_is_a_link_in_a_loop_is_said_so_and_kept(tmp_path: Path) -> None:
+    # It was said to be "a symbolic link, which is not followed", though a link that leads to
+    # a file is followed (read and written through).
+    store = ScoreStore(tmp_path / "scores.json")
+    store.path.symlink_to(store.path.name)
+    result = store.record(KEY, entry(5, 5))
+    assert result.saved
+    (warning,) = result.warnings
+    assert "symbolic link that leads round in a loop" in warning and "not followed" not in warning
+    (kept,) = tmp_path.glob("scores.json.corrupt-*")
+    assert os.readlink(kept) == "scores.json"
