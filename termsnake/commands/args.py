@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Final, NoReturn
 
 from termsnake.core.level import parse_size
-from termsnake.core.speed import MAX_SPEED
+from termsnake.core.speed import MAX_SPEED, MIN_SPEED
 from termsnake.exits import EXIT_USAGE
 from termsnake.formats.text import printable, shorten
 
@@ -128,13 +128,14 @@ seconds: Final = seconds_up_to(3600)  # a time limit of at most an hour
 
 
 def speed(text: str) -> float:
-    """Moves per second: above 0, at most 1000."""
+    """Moves per second: at least 0.1, at most 1000."""
     value = decimal(text)
     if value is None:
         raise argparse.ArgumentTypeError(f"expected a number, not '{shorten(text, 30)}'")
-    if not 0 < value <= MAX_SPEED:
+    if not MIN_SPEED <= value <= MAX_SPEED:
         raise argparse.ArgumentTypeError(
-            f"expected moves per second above 0 and at most {MAX_SPEED:g}, not {shorten(text, 30)}"
+            f"expected moves per second from {MIN_SPEED:g} to {MAX_SPEED:g}, "
+            f"not {shorten(text, 30)}"
         )
     return value
 

@@ -6,6 +6,7 @@ from typing import Final
 
 DEFAULT_SPEED: Final = 8.0
 MAX_SPEED: Final = 1000.0
+MIN_SPEED: Final = 0.1  # a move every ten seconds: slower is a game that seems to hang
 SPEEDS: Final = (
     *(1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100),
     *(150, 200, 300, 400, 500, 700, 1000),

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Literal, get_args
 
-from termsnake.core.speed import DEFAULT_SPEED, MAX_SPEED
+from termsnake.core.speed import DEFAULT_SPEED, MAX_SPEED, MIN_SPEED
 from termsnake.formats.diagnostics import MAX_DIAGNOSTICS, too_many
 from termsnake.formats.fileio import TooLarge, describe_parse_error, read_if_present
 from termsnake.formats.places import config_dir
@@ -36,8 +36,8 @@ class SettingsError(Exception):
 def _check_speed(value: object) -> str | None:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return f"speed must be a number of moves per second, not {_show(value)}"
-    if not 0 < value <= MAX_SPEED:  # also false for nan
-        return f"speed must be > 0 and <= {MAX_SPEED:g}, not {_show(value)}"
+    if not MIN_SPEED <= value <= MAX_SPEED:  # also false for nan
+        return f"speed must be >= {MIN_SPEED:g} and <= {MAX_SPEED:g}, not {_show(value)}"
     return None
 
 

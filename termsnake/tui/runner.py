@@ -185,9 +185,11 @@ class _Rounds:
         ended = self.session
         self.current = following
         self.session = self.start(following, ended.speed, ended.show_overlay)
-        # A signal or Ctrl-Z that came between the games is not lost.
-        self.session.stop_signal = ended.stop_signal
-        self.session.suspend_requested = ended.suspend_requested
+        # A signal or Ctrl-Z that came between the games is not lost, nor one the new game
+        # has had since it went on screen.
+        if ended.stop_signal is not None:
+            self.session.stop_signal = ended.stop_signal
+        self.session.suspend_requested |= ended.suspend_requested
         return True
 
     def end(self) -> None:

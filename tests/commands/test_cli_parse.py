@@ -195,3 +195,11 @@ def test_the_usage_line_shows_the_subcommand_as_optional(
     assert usage.startswith("usage: termsnake [-h] [--version] ")
     assert usage.endswith(" [SUBCOMMAND ...]") and usage.count("SUBCOMMAND") == 1
     assert "\nsubcommands:\n  SUBCOMMAND\n" in rest  # the listing below is as it was
+
+
+def test_a_speed_too_slow_to_see_a_move_is_refused_by_its_range() -> None:
+    # 1e-320 passed "above 0": the status line said 9.99989e-321/s and the snake never moved.
+    assert args.speed("0.1") == 0.1
+    for slow in ("1e-320", "0.05", "0"):
+        with pytest.raises(argparse.ArgumentTypeError, match=r"^expected moves per second from"):
+            args.speed(slow)

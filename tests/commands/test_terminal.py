@@ -360,7 +360,7 @@ BAD_ARGUMENTS = [
     (["--size", "2x1", "--length", "2"], "leaves no free cell"),
     (["--size", "8x8", "--length", "9"], "does not fit"),
     (["--seed", "-1"], "at least 0"),
-    (["--speed", "5000"], "at most 1000"),
+    (["--speed", "5000"], "from 0.1 to 1000"),
     (["--level", "classic", "--length", "30"], "length 30 (--length) does not fit"),
     (["--level", ""], "--level: give a preset name"),
     (["--record", ""], "--record: give the name of a new file"),

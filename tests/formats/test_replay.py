@@ -469,8 +469,8 @@ def test_speed_is_the_shared_type(capsys: pytest.CaptureFixture[str]) -> None:
     parser = cli.build_parser()
     assert parser.parse_args(["replay", "r.json", "--speed", "1000"]).speed == 1000.0
     for speed, says in [
-        ("1001", "at most 1000"),
-        ("0", "at most 1000"),
+        ("1001", "from 0.1 to 1000"),
+        ("0", "from 0.1 to 1000"),
         ("inf", "expected a number, not 'inf'"),
         ("nan", "expected a number, not 'nan'"),
     ]:

@@ -105,7 +105,7 @@ def test_flags_win_over_the_file_and_only_given_flags_count(tmp_path: Path) -> N
 def test_a_bad_flag_is_a_value_error() -> None:
     with pytest.raises(ValueError, match='glyphs must be one of "ascii", "unicode"'):
         merge(Settings(), glyphs="emoji")
-    with pytest.raises(ValueError, match="speed must be > 0"):
+    with pytest.raises(ValueError, match=r"speed must be >= 0\.1"):
         merge(Settings(), speed=0)
 
 
@@ -133,10 +133,11 @@ def test_an_unknown_key_suggests_the_nearest(tmp_path: Path) -> None:
     [
         ('speed = "fast"', 'speed must be a number of moves per second, not "fast"'),
         ("speed = true", "speed must be a number of moves per second, not true"),
-        ("speed = 0", "speed must be > 0 and <= 1000, not 0"),
-        ("speed = -2.5", "speed must be > 0 and <= 1000, not -2.5"),
-        ("speed = 1001", "speed must be > 0 and <= 1000, not 1001"),
-        ("speed = nan", "speed must be > 0 and <= 1000, not nan"),
+        ("speed = 0", "speed must be >= 0.1 and <= 1000, not 0"),
+        ("speed = 1e-320", "speed must be >= 0.1 and <= 1000, not 1e-320"),
+        ("speed = -2.5", "speed must be >= 0.1 and <= 1000, not -2.5"),
+        ("speed = 1001", "speed must be >= 0.1 and <= 1000, not 1001"),
+        ("speed = nan", "speed must be >= 0.1 and <= 1000, not nan"),
         ('glyphs = "emoji"', 'glyphs must be one of "ascii", "unicode", not "emoji"'),
         ('keys = "qwertz"', 'keys must be one of "default", "azerty", "dvorak", not "qwertz"'),
         ('color = "yes"', 'color must be true or false, not "yes"'),

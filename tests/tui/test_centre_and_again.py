@@ -13,9 +13,12 @@ import pytest
 from engine_doubles import dead
 from pty_harness import Pty
 
-from termsnake.core.game import Outcome
+from termsnake.core.game import Game, Outcome
+from termsnake.core.level import open_level
 from termsnake.formats.replay import load_replay
 from termsnake.formats.verify import verify
+from termsnake.tui.runner import Round, _Rounds
+from termsnake.tui.session import Session
 
 pytestmark = pytest.mark.terminal
 
@@ -144,3 +147,36 @@ def test_a_signal_while_the_next_game_is_set_up_ends_the_run_at_once(
     assert t.text().count("Game over:") == 1 and "Replay saved to" in t.text()
     assert not (tmp_path / "g-2.json").exists()
     assert dead(int(pidfile.read_text()))
+
+
+class _Shown:
+    """A stand-in for a game's session on screen: what the signal handlers set on it."""
+
+    def __init__(self) -> None:
+        self.stop_signal: int | None = None
+        self.suspend_requested = False
+        self.seconds_played = 0.0
+        self.speed = 8.0
+        self.show_overlay = False
+
+
+@pytest.mark.parametrize("earlier", [None, signal.SIGHUP])
+def test_a_signal_the_next_game_has_as_it_goes_on_screen_is_kept(earlier: int | None) -> None:
+    # The handlers reach the new game as soon as it is on screen; what the old game carried
+    # over must not wipe out a signal or Ctrl-Z that came to the new one meanwhile.
+    shown: list[_Shown] = []
+
+    def start(r: Round, speed: float, overlay: bool) -> Session:
+        shown.append(_Shown())
+        if len(shown) == 2:  # as if they came just after the new game went on screen
+            shown[1].stop_signal = signal.SIGTERM
+            shown[1].suspend_requested = True
+        return shown[-1]  # type: ignore[return-value]
+
+    rounds = _Rounds(Round(Game(open_level(6, 6), seed=1)), start, 8.0, lambda p: None)
+    rounds.again = lambda played: Round(Game(open_level(6, 6), seed=2))
+    shown[0].stop_signal = earlier
+    assert rounds.next_round()
+    assert rounds.session is shown[1]  # type: ignore[comparison-overlap]
+    assert shown[1].stop_signal == (earlier or signal.SIGTERM)
+    assert shown[1].suspend_requested
