@@ -32,6 +32,11 @@ class ClusterError(Exception):
     """The scheduler could not be reached or used; the message says which and why."""
 
 
+class DataLost(ClusterError):
+    """The workers holding what ``share`` sent have all gone, and the games that needed it
+    with them (those that had ended too: their results were there): share it again."""
+
+
 def check_address(address: str) -> str:
     """``address`` if it has the form ``tcp://HOST:PORT``; ClusterError saying so if not (other
     schemes need a security setup that termsnake does not make)."""
@@ -138,7 +143,8 @@ def map_on(
     """``fn`` over ``items`` on the cluster (each call also given ``shared``: futures from
     ``share``), results in the order of ``items`` (so the numbers are those of a local run);
     ``done(n)`` as n more end. ClusterError if the scheduler is lost, if the cluster has no
-    worker for NO_WORKERS_TIMEOUT seconds, or if the games keep killing their workers."""
+    worker for NO_WORKERS_TIMEOUT seconds, or if the games keep killing their workers;
+    DataLost if ``shared`` was lost with its workers (every game goes with it)."""
     futures = client.map(fn, items, pure=False, **shared)
     try:
         _wait_all(client, futures, done)
@@ -146,6 +152,8 @@ def map_on(
     except ClusterError:
         raise
     except Exception as e:  # a worker killed by a game over and over, the scheduler lost
+        if any(f.cancelled() for f in futures):  # the shared data, lost once the games ended
+            raise _data_lost(client) from None
         reason = " ".join(str(e).split()) or type(e).__name__
         raise ClusterError(
             f"the games on the Dask cluster failed: {shorten(reason, 200)}"
@@ -154,6 +162,11 @@ def map_on(
         with contextlib.suppress(Exception):  # a client already closed has nothing to cancel
             client.cancel(futures)
     return results
+
+
+def _data_lost(client: Client) -> DataLost:
+    address = getattr(client.scheduler, "address", "?")
+    return DataLost(f"the Dask cluster at {address} lost its workers and their data")
 
 
 def _lost(address: str) -> ClusterError:
@@ -204,7 +217,7 @@ def _wait_all(client: Client, futures: list[Any], done: Callable[[int], None] | 
         if client.status != "running":
             raise _lost(address)
         if any(f.cancelled() for f in futures):
-            raise ClusterError(f"the Dask cluster at {address} lost its workers and their data")
+            raise _data_lost(client)
         if not left or time.monotonic() - looked < LOOK_EVERY:
             continue
         looked = time.monotonic()

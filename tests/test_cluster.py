@@ -12,7 +12,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,7 @@ from distributed import Client, LocalCluster
 
 from termsnake import cluster
 from termsnake.bench import remote
+from termsnake.bench.progress import Progress
 from termsnake.cluster import ClusterError, connect, map_on
 from termsnake.commands import cli
 from termsnake.core.level import open_level
@@ -372,3 +373,48 @@ def test_the_kit_is_sent_again_once_every_worker_that_held_it_is_gone(
     for row in (*here, *there):
         row.pop("ms_per_move")
     assert batches == [2, 2] and here == there
+
+
+def test_a_batch_whose_kit_is_lost_half_way_is_played_again(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The one worker killed (out of memory, say) while its batch was under way: the kit went
+    # with it, every game of the batch was cancelled, and the run stopped with "lost its
+    # workers and their data", though the nanny had a new worker up within a second.
+    real_map_on = map_on
+    killed: list[int] = []
+
+    def kill_on_first_game(
+        client: Client, fn: Any, items: Any, told: Callable[[int], None], **kwargs: Any
+    ) -> Any:
+        def done(n: int) -> None:
+            if not killed:
+                killed.extend(client.run(os.getpid).values())
+                for pid in killed:
+                    os.kill(pid, signal.SIGKILL)
+            told(n)
+
+        return real_map_on(client, fn, items, done, **kwargs)
+
+    reported: list[int] = []
+    real_done = Progress.done
+
+    def counted(self: Progress, games: int) -> None:
+        reported.append(games)
+        real_done(self, games)
+
+    args = ["bench", "--ai", "greedy", "--size", "6x6", "--games", "6", "--json"]
+    assert cli.main(args) == 0
+    here = json.loads(capsys.readouterr().out)
+    monkeypatch.setattr(remote, "map_on", kill_on_first_game)
+    monkeypatch.setattr(Progress, "done", counted)
+    with LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0"
+    ) as one:
+        assert cli.main([*args, "--scheduler", one.scheduler_address]) == 0
+    out, err = capsys.readouterr()
+    there = json.loads(out)
+    for row in (*here, *there):
+        row.pop("ms_per_move")
+    assert killed and here == there and err == ""
+    assert sum(reported) == 6  # the games played again are not counted twice

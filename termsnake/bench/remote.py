@@ -11,11 +11,14 @@ from typing import Final
 
 from termsnake.bench.games import ERROR_LIMIT, GameRecord, GameTask, Kit, made, play_apart
 from termsnake.bench.pool import Watcher
-from termsnake.cluster import connect, map_on, share
+from termsnake.cluster import DataLost, connect, map_on, share
 from termsnake.formats.text import shorten
 from termsnake.solvers.registry import resolve_name
 
 CLUSTER_BATCH: Final = 4096  # games sent to the cluster at a time: its memory stays bounded
+# Times a batch is played whose kit was lost with its workers: a game that kills its worker
+# each time would lose it for ever.
+BATCH_TRIES: Final = 3
 
 
 def on_cluster(
@@ -28,9 +31,37 @@ def on_cluster(
         shared = share(client, kit)
         pending = iter(tasks)
         while batch := list(itertools.islice(pending, CLUSTER_BATCH)):
-            if shared.status != "finished":  # every worker that held it has gone since
-                shared = share(client, kit)
-            yield from map_on(client, play_shipped, batch, watcher.done, kit=shared)
+            done = _Counter(watcher)
+            for tries in itertools.count(1):
+                if shared.status != "finished":  # every worker that held it has gone since
+                    shared = share(client, kit)
+                done.again()
+                try:
+                    records = map_on(client, play_shipped, batch, done, kit=shared)
+                    break
+                except DataLost:  # the whole batch with it: played again, the same games
+                    if tries == BATCH_TRIES:
+                        raise
+            yield from records
+
+
+class _Counter:
+    """``watcher.done`` for a batch that may be played again: games are told once."""
+
+    def __init__(self, watcher: Watcher) -> None:
+        self._watcher = watcher
+        self._told = 0  # the most games of the batch told so far
+        self._now = 0  # games ended in this try
+
+    def again(self) -> None:
+        """A new try begins: its games are told once it passes what the others told."""
+        self._now = 0
+
+    def __call__(self, games: int) -> None:
+        self._now += games
+        if self._now > self._told:
+            self._watcher.done(self._now - self._told)
+            self._told = self._now
 
 
 def play_shipped(task: GameTask, kit: Kit) -> GameRecord:
