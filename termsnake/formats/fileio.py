@@ -114,6 +114,17 @@ def write_atomic(
     _fsync_dir(target.parent)
 
 
+def check_can_write(folder: str | os.PathLike[str]) -> None:
+    """Raise the OSError that ``write_atomic`` would meet making its temporary file in
+    ``folder``, before there is anything to lose: make one there and remove it. Permission
+    bits alone miss /proc, read-only mounts and root's rights."""
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".termsnake-", suffix=".tmp")
+    try:
+        os.close(fd)
+    finally:  # a Ctrl-C at any point leaves no file behind
+        os.unlink(tmp)
+
+
 def _fsync_dir(directory: Path) -> None:
     # Makes the rename itself durable; not every platform lets a directory be opened.
     try:

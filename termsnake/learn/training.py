@@ -29,7 +29,7 @@ from termsnake.exits import (
     terminating,
 )
 from termsnake.formats.diagnostics import LevelError
-from termsnake.formats.fileio import TooLarge, read_capped, write_atomic
+from termsnake.formats.fileio import TooLarge, check_can_write, read_capped, write_atomic
 from termsnake.formats.presets import load_level
 from termsnake.formats.text import printable
 from termsnake.learn.curve import chart, csv_text
@@ -171,18 +171,16 @@ _OUTPUTS: Final[tuple[tuple[Callable[[Path], Path], str, int, Callable[[str], bo
 
 def check_outputs(out: Path) -> None:
     """ValueError unless training may write all its files: each is new, or a regular file that
-    termsnake wrote as what it will write there (an earlier run's, the one resumed). Anything
-    else the user made stays as it is: nothing is replaced that training did not write."""
+    termsnake wrote as what it will write there (an earlier run's, the one resumed), in a
+    folder that takes new files. Anything else the user made stays as it is: nothing is
+    replaced that training did not write."""
     for where, what, limit, ours in _OUTPUTS:
         path = where(out)
         shown = printable(str(path))
         try:
             info = os.stat(path)  # through a link: its target is what gets replaced
         except FileNotFoundError:
-            # A link that points nowhere yet is written through: the folder is its target's.
-            folder = os.path.dirname(os.path.realpath(path) if path.is_symlink() else path)
-            if not os.path.isdir(folder or "."):
-                raise ValueError(f"cannot write {shown}: no folder {printable(folder)}") from None
+            _check_folder(path, shown)
             continue
         except OSError as e:
             raise ValueError(f"cannot write {shown}: {e.strerror or e}") from None
@@ -197,6 +195,20 @@ def check_outputs(out: Path) -> None:
                 f"{shown} is there and is not {what} termsnake wrote; training would replace "
                 "it: give another --out, or delete the file first"
             )
+        _check_folder(path, shown)
+
+
+def _check_folder(path: Path, shown: str) -> None:
+    # Where write_atomic makes the file (a link is written through: its target's folder),
+    # tried now: a read-only folder was found out only as the first generation, minutes of
+    # games, was saved.
+    folder = os.path.dirname(os.path.realpath(path) if path.is_symlink() else path) or "."
+    if not os.path.isdir(folder):
+        raise ValueError(f"cannot write {shown}: no folder {printable(folder)}")
+    try:
+        check_can_write(folder)
+    except OSError as e:
+        raise ValueError(f"cannot write {shown}: {e.strerror or e}") from None
 
 
 def _kind(mode: int) -> str:

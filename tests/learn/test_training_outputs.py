@@ -190,3 +190,25 @@ def test_the_chart_shows_the_mean_below_the_best() -> None:
         assert marks[best_at + 1 :].lstrip(" ").strip(".") == ""  # below: the mean's bar only
         assert marks.count(".") == int(p["mean"] / 29.0 * HEIGHT + 0.5)
     assert "* best   . mean" in rows[-1]
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs Linux's /proc")
+def test_a_folder_that_takes_no_file_is_refused_before_any_game(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # /proc takes no new file, not even from root, as a read-only folder: it was found out only
+    # when the first generation, minutes of games, was saved.
+    played: list[int] = []
+
+    def stepping(*a: Any) -> Any:
+        played.append(1)
+        return step(*a)
+
+    monkeypatch.setattr(training, "step", stepping)
+    (tmp_path / "link.json").symlink_to("/proc/w.json")
+    for out in ("/proc/w.json", tmp_path / "link.json"):
+        assert train(out) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"termsnake train: error: cannot write {out}: ")
+        assert err.count("\n") == 1
+    assert not played
