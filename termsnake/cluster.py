@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import re
 import threading
@@ -11,6 +10,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
+from termsnake.exits import users_signal
 from termsnake.formats.text import shorten
 
 if TYPE_CHECKING:
@@ -108,7 +108,8 @@ def connect(address: str, timeout: float | None = None) -> Iterator[Client]:
             reason = " ".join(str(e).split()) or type(e).__name__
             shown = shorten(address)
             raise ClusterError(f"cannot reach the Dask scheduler at {shown}: {reason}") from None
-        except Exception:  # what a server that is no Dask scheduler answers makes Dask raise
+        except Exception as e:  # what a server that is no Dask scheduler answers makes Dask raise
+            _pass_on_signal(e)
             raise ClusterError(
                 f"cannot use {shorten(address)}: what answers there is not a Dask scheduler"
             ) from None
@@ -116,6 +117,23 @@ def connect(address: str, timeout: float | None = None) -> Iterator[Client]:
             yield client
         finally:
             client.close()
+
+
+def _pass_on_signal(e: Exception) -> None:
+    """Raise the signal ``e`` carries (SIGTERM: Terminated, an Exception) if it does: it ends
+    the run as the command says, not as a failure of the cluster's."""
+    came = users_signal(e)
+    if came is not None:
+        raise came from None
+
+
+@contextmanager
+def _dropped() -> Iterator[None]:
+    """Any exception dropped, but a signal's."""
+    try:
+        yield
+    except Exception as e:
+        _pass_on_signal(e)
 
 
 def share(client: Client, value: Any) -> Any:
@@ -129,6 +147,7 @@ def share(client: Client, value: Any) -> Any:
     try:
         return client.scatter([value], broadcast=True, hash=False)[0]
     except Exception as e:  # the workers or the scheduler lost meanwhile
+        _pass_on_signal(e)
         reason = " ".join(str(e).split()) or type(e).__name__
         raise ClusterError(f"cannot send the games' data to the Dask cluster: {reason}") from None
 
@@ -152,6 +171,7 @@ def map_on(
     except ClusterError:
         raise
     except Exception as e:  # a worker killed by a game over and over, the scheduler lost
+        _pass_on_signal(e)
         if any(f.cancelled() for f in futures):  # the shared data, lost once the games ended
             raise _data_lost(client) from None
         reason = " ".join(str(e).split()) or type(e).__name__
@@ -159,7 +179,7 @@ def map_on(
             f"the games on the Dask cluster failed: {shorten(reason, 200)}"
         ) from None
     finally:
-        with contextlib.suppress(Exception):  # a client already closed has nothing to cancel
+        with _dropped():  # a client already closed has nothing to cancel
             client.cancel(futures)
     return results
 
@@ -188,7 +208,7 @@ def _first_worker(client: Client) -> None:
     while True:
         if client.status != "running":
             raise _lost(address)
-        with contextlib.suppress(Exception):  # a lost scheduler: said on the next look
+        with _dropped():  # a lost scheduler: said on the next look
             if client.scheduler_info(n_workers=0).get("n_workers", 0):
                 return
         if time.monotonic() - began > NO_WORKERS_TIMEOUT:

@@ -418,3 +418,36 @@ def test_a_batch_whose_kit_is_lost_half_way_is_played_again(
         row.pop("ms_per_move")
     assert killed and here == there and err == ""
     assert sum(reported) == 6  # the games played again are not counted twice
+
+
+def test_sigterm_ends_a_run_on_a_cluster_as_it_ends_a_local_one(
+    scheduler: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # It was taken for the cluster's failure: "the games on the Dask cluster failed: SIGTERM",
+    # exit 2, and train did not say what its checkpoint held.
+    real_wait_all = cluster._wait_all
+    calls: list[int] = []
+
+    def terminated_in_the_second(*args: Any) -> None:
+        calls.append(1)
+        if len(calls) == 2:
+            os.kill(os.getpid(), signal.SIGTERM)  # its handler raises as the games are waited on
+        real_wait_all(*args)
+
+    monkeypatch.setattr(cluster, "_wait_all", terminated_in_the_second)
+    monkeypatch.setattr(remote, "CLUSTER_BATCH", 1)
+    assert cli.main([*BENCH, "--scheduler", scheduler]) == 128 + signal.SIGTERM
+    out, err = capsys.readouterr()
+    assert out == "" and err == "termsnake bench: stopped by SIGTERM\n"
+    calls.clear()
+    out_path = tmp_path / "w.json"
+    train = ["train", "neuro", "--size", "6x6", "--generations", "3", "--population", "2"]
+    train += ["--games", "1", "--out", str(out_path), "--scheduler", scheduler]
+    assert cli.main(train) == 128 + signal.SIGTERM
+    assert capsys.readouterr().err == (
+        f"termsnake train: stopped by SIGTERM; {out_path}.checkpoint.json holds generation 0: "
+        "--resume goes on from there\n"
+    )
