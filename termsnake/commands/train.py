@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Final
 
@@ -53,13 +54,24 @@ def add_parsers(sub: Subparsers) -> None:
     parser.add_argument(
         "--out",
         required=True,
-        # An empty path read as the current folder.
-        type=cliargs.not_empty("give the name of the weights file to write"),
+        type=_weights_path,
         metavar="PATH",
         help="the weights file to write",
     )
     parser.add_argument("--resume", action="store_true", help="go on from PATH's checkpoint")
     parser.set_defaults(run=run)
+
+
+def _weights_path(text: str) -> str:
+    """--out: a file's name. An empty one read as the current folder, and one that names a
+    folder (``models/``, ``models/.``) wrote a file of the folder's name."""
+    if not text:
+        raise argparse.ArgumentTypeError("give the name of the weights file to write")
+    if text.endswith(("/", os.sep)) or os.path.basename(text) in (".", ".."):
+        raise argparse.ArgumentTypeError(
+            "names a folder: give the name of the weights file to write, such as models/neuro.json"
+        )
+    return text
 
 
 def run(args: argparse.Namespace) -> int:

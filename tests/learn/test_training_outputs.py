@@ -163,6 +163,18 @@ def test_an_empty_out_path_is_refused_as_such(capsys: pytest.CaptureFixture[str]
     assert "--out: give the name of the weights file to write" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("out", ["models/", "models/.", "models/..", "models//"])
+def test_an_out_path_that_names_a_folder_is_refused(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str], out: str
+) -> None:
+    # `--out models/` wrote a file named models (and models.checkpoint.json) beside it.
+    monkeypatch.chdir(tmp_path)
+    assert train(out) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--out: names a folder" in err and "such as" in err
+    assert not list(tmp_path.iterdir())
+
+
 def test_resuming_to_fewer_generations_than_are_held_says_so(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
