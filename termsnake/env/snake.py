@@ -32,6 +32,8 @@ Obs = np.ndarray[Any, np.dtype[np.uint8]]
 
 def make_level(level: str | Level | None, size: tuple[int, int] | None, length: int) -> Level:
     """The board to play: a Level, a preset name or level file, an open size, or open 8x8."""
+    if level is not None and size is not None:  # as the command line's --level and --size
+        raise ValueError("give a level or a size, not both")
     if isinstance(level, Level):
         return with_length(level, length)
     if level is not None:

@@ -61,7 +61,7 @@ def test_the_same_seed_gives_the_same_episode() -> None:
 )
 def test_the_observation_and_mask_follow_the_game(level: str | None, length: int) -> None:
     # With a snake of length 1, the cell its head left stayed BODY in the observation.
-    env = SnakeEnv(level, size=(7, 7), length=length)
+    env = SnakeEnv(level, size=None if level else (7, 7), length=length)
     board = env.level.board
     obs, info = env.reset(seed=5)
     for step in range(400):
@@ -143,3 +143,9 @@ def test_an_action_outside_the_space_is_refused(action: Any) -> None:
     for good in (np.int64(3), np.array(3), 2, np.uint8(3)):  # np.array(3): what predict() gives
         env.step(good)
     assert env.game.steps == 4
+
+
+def test_a_level_and_a_size_together_are_refused() -> None:
+    # The size was dropped without a word: an agent trained on 12x12 played the maze.
+    with pytest.raises(ValueError, match="level or a size, not both"):
+        gymnasium.make(ENV_ID, level="maze", size=(12, 12))
