@@ -233,17 +233,25 @@ class Run:
 
 
 def save(plan: Plan, run: Run, out: Path) -> None:
-    """The weights of the best network so far, its checkpoint and the curve, each atomic."""
+    """The weights of the best network so far, its checkpoint and the curve, each atomic;
+    OSError naming the file that could not be written."""
     state = run.state
     _save_weights(plan, state, out)
-    write_atomic(checkpoint_path(out), state.to_json(plan).encode())
+    _write(checkpoint_path(out), state.to_json(plan))
     run.saved = state.generation
-    write_atomic(curve_path(out), csv_text(state.curve).encode())
+    _write(curve_path(out), csv_text(state.curve))
 
 
 def _save_weights(plan: Plan, state: State, out: Path) -> None:
     network = Network.from_vector(state.best, plan.hidden)
-    write_atomic(out, (network.to_json() + "\n").encode())
+    _write(out, network.to_json() + "\n")
+
+
+def _write(path: Path, text: str) -> None:
+    try:
+        write_atomic(path, text.encode())
+    except OSError as e:  # its own name may be the temporary file's, or none
+        raise OSError(e.errno, e.strerror or str(e), str(path)) from None
 
 
 def train(plan: Plan, run: Run, generations: int, out: Path, go: Runner) -> None:
@@ -273,8 +281,12 @@ def stopped(why: str, out: Path, saved: int | None) -> str:
     """What a run that stopped (``why``) leaves: the checkpoint's generations, or nothing."""
     if saved is None:
         return f"{why} before a generation was done; nothing was written"
+    return f"{why}; {_held(out, saved)}"
+
+
+def _held(out: Path, saved: int) -> str:
     where = printable(str(checkpoint_path(out)))
-    return f"{why}; {where} holds {_first(saved)}: --resume goes on from there"
+    return f"{where} holds {_first(saved)}: --resume goes on from there"
 
 
 def _first(done: int) -> str:
@@ -321,7 +333,9 @@ def main(args: argparse.Namespace) -> int:
         print(f"termsnake train: error: {stopped(str(e), out, run.saved)}", file=sys.stderr)
         return 1
     except OSError as e:
-        return _error(f"cannot write {shown}: {e.strerror or e}")
+        where = printable(e.filename) if isinstance(e.filename, str) else shown
+        held = "" if run.saved is None else f"; {_held(out, run.saved)}"
+        return _error(f"cannot write {where}: {e.strerror or e}{held}")
     except ClusterError as e:
         return _error(str(e))
     print("\n".join(chart(run.state.curve)))

@@ -3,6 +3,7 @@ names the generation the checkpoint really holds, and paths reach the terminal e
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,7 @@ from typing import Any
 import pytest
 
 from termsnake.commands import cli
+from termsnake.formats import fileio
 from termsnake.learn import training
 from termsnake.learn.curve import HEIGHT, chart
 from termsnake.learn.evolve import step
@@ -224,3 +226,33 @@ def test_a_folder_that_takes_no_file_is_refused_before_any_game(
         assert err.startswith(f"termsnake train: error: cannot write {out}: ")
         assert err.count("\n") == 1
     assert not played
+
+
+@pytest.mark.parametrize("generation", [1, 2])
+def test_a_file_that_cannot_be_saved_is_the_one_named(
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    generation: int,
+) -> None:
+    # A full disk as the checkpoint was saved: the line named the weights, written a moment
+    # before, and not the checkpoint --resume goes on from.
+    out = tmp_path / "w.json"
+    checkpoint = tmp_path / "w.json.checkpoint.json"
+    real = fileio.write_atomic
+    saves: list[Path] = []
+
+    def full_at_the_checkpoint(path: Any, data: bytes, **kwargs: Any) -> None:
+        saves.append(Path(path))
+        if saves.count(checkpoint) == generation:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        real(path, data, **kwargs)
+
+    monkeypatch.setattr(training, "write_atomic", full_at_the_checkpoint)
+    assert cli.main([*TRAIN, "--generations", "3", "--out", str(out)]) == 2
+    held = (
+        "" if generation == 1 else f"; {checkpoint} holds generation 0: --resume goes on from there"
+    )
+    assert capsys.readouterr().err == (
+        f"termsnake train: error: cannot write {checkpoint}: No space left on device{held}\n"
+    )
