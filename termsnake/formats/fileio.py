@@ -121,7 +121,7 @@ def check_can_write(folder: str | os.PathLike[str]) -> None:
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=".termsnake-", suffix=".tmp")
     try:
         os.close(fd)
-    finally:  # a Ctrl-C at any point leaves no file behind
+    finally:  # a Ctrl-C once the file is made leaves none behind
         os.unlink(tmp)
 
 

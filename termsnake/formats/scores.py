@@ -261,9 +261,12 @@ def _describe(err: OSError) -> str:
     # The file name comes from XDG_DATA_HOME or HOME: escaped like every path shown.
     name = printable(str(err.filename)) if err.filename else ""
     if err.errno == errno.ELOOP and name:  # "too many levels of symbolic links"
-        if not os.path.exists(err.filename):  # links that lead round in a loop
-            return f"{name} is a symbolic link that leads round in a loop"
-        return f"{name} is a symbolic link, which is not followed"  # the lock: O_NOFOLLOW
+        try:  # the lock's O_NOFOLLOW refuses any link; a loop fails to be followed too
+            os.stat(err.filename)
+        except OSError as e:
+            if e.errno == errno.ELOOP:
+                return f"{name} is a symbolic link that leads round in a loop"
+        return f"{name} is a symbolic link, which is not followed"
     reason = printable(err.strerror or str(err))
     return f"{reason}: {name}" if name else reason
 

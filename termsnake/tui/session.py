@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Final
+from typing import Final, TypedDict, Unpack
 
 import blessed
 
@@ -362,6 +362,21 @@ class Session:
             screen.draw(render_too_small(need, size, over=self.game.over))
 
 
+class SessionOptions(TypedDict, total=False):
+    """The Session's fields its makers set besides who plays (``make_session``'s options)."""
+
+    speed: float
+    max_speed: float
+    show_overlay: bool
+    best: int | None
+    glyphs: Glyphs
+    color: bool
+    offer_again: bool
+    on_change: Callable[[Session], None] | None
+    stream: Stream | None
+    clock: Callable[[], float]
+
+
 def make_session(
     term: blessed.Terminal,
     game: Game,
@@ -370,7 +385,7 @@ def make_session(
     level_name: str,
     *,
     keys: str = "default",
-    **options: Any,
+    **options: Unpack[SessionOptions],
 ) -> Session:
     """A session for a person (``solver`` None: the game waits for their first key) or a bot
     (it runs at once), steered with the key preset ``keys`` and with the help that fits;

@@ -522,3 +522,13 @@ def test_a_scores_file_that_is_a_link_in_a_loop_is_said_so_and_kept(tmp_path: Pa
     assert "symbolic link that leads round in a loop" in warning and "not followed" not in warning
     (kept,) = tmp_path.glob("scores.json.corrupt-*")
     assert os.readlink(kept) == "scores.json"
+
+
+def test_a_lock_that_is_a_link_to_nowhere_is_said_not_to_be_followed(tmp_path: Path) -> None:
+    # Only a link whose target leads back round is a loop; one to nowhere is refused as a link.
+    store = ScoreStore(tmp_path / "scores.json")
+    (tmp_path / "scores.json.lock").symlink_to(tmp_path / "nowhere" / "x")
+    result = store.record(KEY, entry(5, 5))
+    assert not result.saved
+    (warning,) = result.warnings
+    assert warning.endswith("scores.json.lock is a symbolic link, which is not followed")
