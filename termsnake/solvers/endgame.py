@@ -12,6 +12,7 @@ count their nodes as the Hamiltonian search does (see :class:`~termsnake.solvers
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
 
 from termsnake.solvers.grid import Grid, distances, legal_moves, moved
@@ -78,17 +79,19 @@ def closing_path(
     completion_limit: Limit,
     skip: Sequence[int] = (),
     accept: Callable[[list[int]], bool] | None = None,
+    total: Limit | None = None,
 ) -> tuple[list[int], list[int]] | None:
     """The shortest way to eat ``food`` after which the body closes into a Hamiltonian cycle.
 
     Returns the moves (cells; the last is ``food``) and that cycle: the grown body from its tail
     to its head, then its completion. None if no such way of at most ``max_len`` moves was
-    found within ``limit``, each completion within ``completion_limit``. The moves never cross
-    themselves, and enter a body cell only once the tail has left it, so they are safe by the
-    game's rules; the cycle is safe to follow afterwards. With ``skip`` (free cells, not the
-    food) the moves keep out of them and the cycle leaves them out (see ``hampath.close_body``);
-    ``accept`` may turn down a cycle, and the search goes on. Over 60 lines on purpose: the
-    depth-first search is a closure over the path and node count it shares with this set-up.
+    found within ``limit``, each completion within ``completion_limit``, and the two together
+    within ``total`` (if given). The moves never cross themselves, and enter a body cell only
+    once the tail has left it, so they are safe by the game's rules; the cycle is safe to follow
+    afterwards. With ``skip`` (free cells, not the food) the moves keep out of them and the
+    cycle leaves them out (see ``hampath.close_body``); ``accept`` may turn down a cycle, and
+    the search goes on. Over 60 lines on purpose: the depth-first search is a closure over the
+    path and node counts it shares with this set-up.
     """
     length = len(body)
     adj = grid.adj
@@ -98,7 +101,8 @@ def closing_path(
         return None
     # On a board coloured like a chessboard every way to the food has the same parity.
     step = 1 if grid.board.wrap and (grid.width % 2 or grid.height % 2) else 2
-    nodes = [limit.nodes]
+    nodes, work = [limit.nodes], [0]  # moves left; moves and completion nodes, against most
+    most = total.nodes if total is not None else sys.maxsize
     path: list[int] = []  # the moves so far
     taken = bytearray(grid.cells)
     taken[head] = 1
@@ -108,7 +112,8 @@ def closing_path(
     def dfs(cur: int, left: int) -> list[int] | None:
         """The cycle after eating at the end of ``left`` more moves, or None."""
         nodes[0] -= 1
-        if nodes[0] < 0:
+        work[0] += 1
+        if nodes[0] < 0 or work[0] > most:
             raise _OutOfBudget
         move = len(path) + 1
         options = [v for v in adj[cur] if not taken[v] and free_from[v] <= move and near[v] >= 0]
@@ -117,7 +122,10 @@ def closing_path(
                 if left == 1:
                     # Eating: the tail stays, so the body grows by one.
                     grown = [v, *reversed(path), *body][: length + 1]
-                    rest = completion(grid, grown, completion_limit, skip)
+                    each = Limit(min(completion_limit.nodes, most - work[0]))  # what is left
+                    rest = completion(grid, grown, each, skip, work)
+                    if work[0] > most:
+                        raise _OutOfBudget
                     if rest is not None:
                         closed = [*reversed(grown), *rest]
                         if accept is None or accept(closed):

@@ -38,18 +38,20 @@ class Lane:
         goal: int,
         max_len: int,
         tries: Sequence[tuple[int, ...]],
-        limits: tuple[Limit, Limit],
+        limits: tuple[Limit, Limit, Limit],
     ) -> bool:
         """Look for a lane to ``goal`` of at most ``max_len`` moves, leaving out the holes of
         one of ``tries`` (each may be empty), which must stay switchable; whether one was
-        found."""
+        found. ``limits``: the moves searched, each completion's nodes, and both together
+        (``endgame.closing_path``'s ``limit``, ``completion_limit`` and ``total``)."""
+        moves_limit, each, total = limits
         body = [grid.index(p) for p in game.body]
         for holes in tries:
 
             def keeps(cycle: list[int], holes: tuple[int, ...] = holes) -> bool:
                 return switchable(grid, cycle, holes)
 
-            found = closing_path(grid, body, goal, max_len, *limits, holes, keeps)
+            found = closing_path(grid, body, goal, max_len, moves_limit, each, holes, keeps, total)
             if found is not None:
                 moves, cycle = found
                 self.moves = deque(moves)

@@ -87,6 +87,9 @@ class ReplanSolver:
     # Nodes for each closure a lane search tries: this many per free cell, plus a floor.
     lane_per_cell = 1
     lane_floor = 100
+    # A lane search's moves searched and closure nodes together: a search that finds nothing
+    # would otherwise be a pause a player sees; few lanes take more (docs/tuning.md).
+    lane_work = 20_000
     # Lane searches per food, and sets of holes each tries (on a board short of a cycle).
     lane_tries = 99
     lane_holes = 1
@@ -310,7 +313,7 @@ class ReplanSolver:
         if grid.board.size <= self.lane_cells and self._lane_tries > 0:
             self._lane_tries -= 1
             closing = max(self.lane_floor, self.lane_per_cell * free)
-            limits = (Limit(self.lane_nodes), Limit(closing))
+            limits = (Limit(self.lane_nodes), Limit(closing), Limit(self.lane_work))
             lane_holes = tries[: self.lane_holes]
             if self._lane.plan(grid, game, goal, min(now, grid.cells) - 1, lane_holes, limits):
                 self.found += 1

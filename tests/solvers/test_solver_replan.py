@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import inspect
+import sys
+from collections.abc import Callable
 from itertools import pairwise
+from types import FrameType
+from typing import Any
 
 import pytest
 from cycle_checks import invariant_problem
@@ -14,10 +19,11 @@ from termsnake.core.geometry import Direction, Point
 from termsnake.core.level import Level, open_level, with_length
 from termsnake.formats import presets
 from termsnake.formats.levelfile import load_level_file, parse_level
-from termsnake.solvers import SolverUnavailable, create, play
+from termsnake.solvers import SolverUnavailable, create, endgame, lane, play
 from termsnake.solvers.best import BestSolver
 from termsnake.solvers.grid import grid_of
 from termsnake.solvers.hampath import Limit, check_cycle, close_body, find_cycle
+from termsnake.solvers.hampath import search as hampath_search
 from termsnake.solvers.hampath.holes import successors, switch_at
 from termsnake.solvers.replan import ReplanSolver
 
@@ -355,3 +361,74 @@ def test_a_start_body_in_order_with_gaps_is_not_changed_as_if_it_were_one_arc() 
     solver.next_direction(game)
     now = [grid.index(p) for p in solver.cycle]
     assert (now.index(grid.index(game.food)) - now.index(grid.index(game.head))) % len(now) <= ahead
+
+
+# helper-60's fuzz: a torus with dead ends, walled in and played round them. Its one lane search
+# finds nothing, and with no cap on its work it took a pause a player sees.
+DEAD_ENDS = "\n".join(
+    [
+        "length: 3",
+        "wrap: yes",
+        "",
+        "...v........",
+        "............",
+        "............",
+        "..#.........",
+        "..#.........",
+        "..#.........",
+        "..#....####.",
+        "###.......#.",
+        "##........##",
+        "##.........#",
+    ]
+)
+
+
+def _counter_line(func: Callable[..., Any], counter: str) -> int:
+    """The number of the line in ``func``'s source that counts one node (``counter``)."""
+    lines, first = inspect.getsourcelines(func)
+    (at,) = [i for i, line in enumerate(lines) if line.strip() == counter]
+    return first + at
+
+
+def test_a_lane_search_stops_once_its_work_reaches_the_cap(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The work (moves searched plus completion nodes) is counted, never timed: each run of the
+    # searches' own counter lines is one node.
+    counted = {
+        hampath_search._walk.__code__: _counter_line(hampath_search._walk, "nodes += 1"),
+        next(
+            c for c in endgame.closing_path.__code__.co_consts if getattr(c, "co_name", "") == "dfs"
+        ): _counter_line(endgame.closing_path, "nodes[0] -= 1"),
+    }
+    work = [0]
+
+    def count(frame: FrameType, event: str, arg: Any) -> Any:
+        if event == "line" and frame.f_lineno == counted[frame.f_code]:
+            work[0] += 1
+        return count
+
+    def calls(frame: FrameType, event: str, arg: Any) -> Any:
+        return count if frame.f_code in counted else None
+
+    searches: list[int] = []
+    plain = endgame.closing_path
+
+    def counted_search(*args: Any, **kwargs: Any) -> Any:
+        before = work[0]
+        found = plain(*args, **kwargs)
+        searches.append(work[0] - before)
+        return found
+
+    monkeypatch.setattr(lane, "closing_path", counted_search)
+    game = Game(parse_level(DEAD_ENDS), 76643)
+    was = sys.gettrace()
+    sys.settrace(calls)
+    try:
+        play(game, create("best"))
+    finally:
+        sys.settrace(was)
+    assert searches
+    # A search gives up on the node after its limit (see hampath.Limit).
+    assert max(searches) == ReplanSolver.lane_work + 1

@@ -63,17 +63,24 @@ def close_body(
 
 
 def completion(
-    grid: Grid, body: Sequence[int], limit: Limit, skip: Sequence[int] = ()
+    grid: Grid,
+    body: Sequence[int],
+    limit: Limit,
+    skip: Sequence[int] = (),
+    spent: list[int] | None = None,
 ) -> list[int] | None:
     """A path through every free cell (but those in ``skip``) from beside the head to beside
     the tail, or None.
 
     ``body`` is the snake head first (cell indexes); the path is the closure alone (see the
     module docstring), [] when the body already fills the board with its head beside its tail.
+    The nodes the search took (``limit.nodes + 1`` when it ran out) are added to ``spent[0]``,
+    for a caller whose searches share one budget.
     """
     if len(body) < 2:
         return None
-    cycle = close_body(grid, body, limit, skip=skip)
+    found = search(grid, body, limit, skip=skip, spent=spent)
+    cycle = found if isinstance(found, list) else None
     if cycle is None or (len(cycle) == len(body) == 2):
         return None
     return cycle[len(body) :]
@@ -89,9 +96,11 @@ def search(
     keep_to_prefer: bool = False,
     noise: Sequence[float] | None = None,
     skip: Sequence[int] = (),
+    spent: list[int] | None = None,
 ) -> list[int] | Failure:
     """:func:`close_body`'s search, saying why it failed; ``noise`` (a number per cell) breaks
-    ties between equally good moves instead of ``prefer``, so that restarts differ."""
+    ties between equally good moves instead of ``prefer``, so that restarts differ; the nodes
+    it took are added to ``spent[0]`` (see :func:`completion`)."""
     start = _Start(grid, body, skip)
     if start.remaining == 0:
         closes = len(body) <= 2 or body[-1] in grid.adj[body[0]]
@@ -103,7 +112,10 @@ def search(
     if target >= 0 and not start.visited[target]:
         to_target = distances(grid, target, start.visited)
     order = _Order(start.usable, pref, keep_to_prefer, noise)
-    return _walk(grid, body, limit.nodes, start, order, to_target, target, rest_per_cell)
+    found, nodes = _walk(grid, body, limit.nodes, start, order, to_target, target, rest_per_cell)
+    if spent is not None:
+        spent[0] += nodes
+    return found
 
 
 class _Start:
@@ -181,9 +193,9 @@ def _walk(
     to_target: list[int] | None,
     target: int,
     rest_per_cell: int,
-) -> list[int] | Failure:
-    """The depth-first loop, its state in locals on purpose: it is replan's hot path, run at
-    every food, and calls or attribute lookups per node would cost time on every move."""
+) -> tuple[list[int] | Failure, int]:
+    """The depth-first loop and the nodes it took, its state in locals on purpose: it is
+    replan's hot path, and calls or attribute lookups per node would cost time on every move."""
     adj = grid.adj
     head, anchor = body[0], body[-1]
     visited, usable, remaining = start.visited, start.usable, start.remaining
@@ -199,7 +211,7 @@ def _walk(
     while stack:
         nodes += 1
         if nodes > limit:
-            return "limit"
+            return "limit", nodes
         options = stack[-1]
         end = path[-1]
         if not options:
@@ -237,7 +249,7 @@ def _walk(
             anchor_open -= 1
         if remaining == 0:
             if anchor in adj[v]:
-                return [*reversed(body), *path[1:]]
+                return [*reversed(body), *path[1:]], nodes
             stack.append([])
             continue
         ok = anchor_open > 0
@@ -251,7 +263,7 @@ def _walk(
             dist, at_target = None, nodes
             rest_limit = rest_per_cell * remaining + 100
         stack.append(ordered(adj[v], visited, v, dist) if ok else [])
-    return "exhausted" if target < 0 else "limit"
+    return ("exhausted" if target < 0 else "limit"), nodes
 
 
 class _Order:
