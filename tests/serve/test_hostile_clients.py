@@ -452,6 +452,14 @@ def refused(
         run(go(s))
 
 
+def try_none(conn: asyncssh.SSHClientConnection, user: bytes) -> None:
+    """Send a login try with no key and no password ("none") as ``user``, as ssh's first."""
+    conn.send_packet(
+        asyncssh.constants.MSG_USERAUTH_REQUEST,
+        String(user), String(b"ssh-connection"), String(b"none"),
+    )  # fmt: skip
+
+
 def test_a_connection_changing_its_user_name_while_logging_in_is_closed(tmp_path: Path) -> None:
     # asyncssh asked begin_auth again at each new name, rebuilding the connection's options in
     # a thread each time: one client changing names at each try kept a core half busy.
@@ -461,10 +469,7 @@ def test_a_connection_changing_its_user_name_while_logging_in_is_closed(tmp_path
 
         async def public_key_auth_requested(self) -> None:
             # Its first try, as "ada", has failed: it tries again as "bob".
-            self.conn.send_packet(
-                asyncssh.constants.MSG_USERAUTH_REQUEST,
-                String(b"bob"), String(b"ssh-connection"), String(b"none"),
-            )  # fmt: skip
+            try_none(self.conn, b"bob")
             await asyncio.sleep(5)  # the server's answer ends the connection (or not)
 
     refused(tmp_path, Renaming, asyncssh.IllegalUserName, "may not change while logging in")
@@ -484,10 +489,7 @@ def test_a_connection_failing_try_after_try_is_disconnected(tmp_path: Path) -> N
             # here, on a busy machine, before the server's word is read).
             for _ in range(0 if self.sent else MAX_FAILED_TRIES - 1):
                 self.sent = True
-                self.conn.send_packet(
-                    asyncssh.constants.MSG_USERAUTH_REQUEST,
-                    String(b"ada"), String(b"ssh-connection"), String(b"none"),
-                )  # fmt: skip
+                try_none(self.conn, b"ada")
             await asyncio.sleep(5)  # the server's answer ends the connection (or not)
 
     refused(tmp_path, Trying, asyncssh.PermissionDenied, "too many failed login tries")
