@@ -56,7 +56,7 @@ def add_parsers(sub: Subparsers) -> None:
         required=True,
         type=_weights_path,
         metavar="PATH",
-        help="the weights file to write",
+        help="the weights file to write: a new one, unless --resume",
     )
     parser.add_argument("--resume", action="store_true", help="go on from PATH's checkpoint")
     parser.set_defaults(run=run)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import multiprocessing
 import os
 import re
@@ -169,11 +170,12 @@ _OUTPUTS: Final[tuple[tuple[Callable[[Path], Path], str, int, Callable[[str], bo
 )
 
 
-def check_outputs(out: Path) -> None:
-    """ValueError unless training may write all its files: each is new, or a regular file that
-    termsnake wrote as what it will write there (an earlier run's, the one resumed), in a
-    folder that takes new files. Anything else the user made stays as it is: nothing is
-    replaced that training did not write."""
+def check_outputs(out: Path, resume: bool) -> None:
+    """ValueError unless training may write all its files, in a folder that takes new files:
+    each is new or, with ``resume``, a regular file that termsnake wrote as what it will write
+    there (the run resumed). Anything else stays as it is: a file training did not write, and
+    an earlier run's files, which a new run would replace after its first generation."""
+    found: list[str] = []
     for where, what, limit, ours in _OUTPUTS:
         path = where(out)
         shown = printable(str(path))
@@ -195,7 +197,34 @@ def check_outputs(out: Path) -> None:
                 f"{shown} is there and is not {what} termsnake wrote; training would replace "
                 "it: give another --out, or delete the file first"
             )
+        found.append(shown)
         _check_folder(path, shown)
+    if found and not resume:
+        raise ValueError(_earlier_run(out, found))
+
+
+def _earlier_run(out: Path, found: list[str]) -> str:
+    """Why a new run into ``out`` is refused, and what to do instead."""
+    if len(found) == 1:
+        files, them = f"{found[0]} is an earlier run's file", "it"
+    else:
+        files, them = f"{', '.join(found[:-1])} and {found[-1]} are an earlier run's files", "them"
+    go_on = "--resume to go on with that run, or " if checkpoint_path(out).exists() else ""
+    return (
+        f"{files}, which a new run would replace: give {go_on}another --out, or delete {them} first"
+    )
+
+
+def _check_still_new(out: Path) -> None:
+    # A new run checked its files were new as it started; another run into the same --out,
+    # started meanwhile, may have saved its own since.
+    for where, _, _, _ in _OUTPUTS:
+        if os.path.exists(where(out)):
+            raise FileExistsError(
+                errno.EEXIST,
+                "another run has written it since this one started; nothing was written",
+                str(where(out)),
+            )
 
 
 def _check_folder(path: Path, shown: str) -> None:
@@ -236,6 +265,8 @@ def save(plan: Plan, run: Run, out: Path) -> None:
     """The weights of the best network so far, its checkpoint and the curve, each atomic;
     OSError naming the file that could not be written."""
     state = run.state
+    if run.saved is None:  # a new run's first save
+        _check_still_new(out)
     _save_weights(plan, state, out)
     _write(checkpoint_path(out), state.to_json(plan))
     run.saved = state.generation
@@ -307,7 +338,7 @@ def main(args: argparse.Namespace) -> int:
         plan = Plan(board(args), population=args.population, games=args.games, seed=args.seed,
                     elite=max(2, args.population * 3 // 16))  # fmt: skip
         state = resume(plan, checkpoint_path(out)) if args.resume else start(plan)
-        check_outputs(out)
+        check_outputs(out, args.resume)
     except LevelError as e:  # its lines say where and "error:" already, as `check` prints them
         print(e, file=sys.stderr)
         return EXIT_USAGE

@@ -55,18 +55,87 @@ def test_pipes_devices_folders_and_links_to_files_are_refused(
     assert not list(tmp_path.glob("*.json")) and not list(tmp_path.glob("*.csv"))
 
 
-def test_a_runs_own_files_are_replaced_and_a_link_to_them_written_through(
+@pytest.mark.parametrize(
+    ("kept", "resume"),
+    [
+        ((".checkpoint.json", ".curve.csv", ""), True),
+        (("",), False),  # a finished run's weights, its checkpoint deleted
+        ((".checkpoint.json",), True),
+        ((".curve.csv",), False),
+    ],
+    ids=["a whole run", "finished weights", "a checkpoint", "a curve"],
+)
+def test_a_new_run_keeps_an_earlier_runs_files(
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    kept: tuple[str, ...],
+    resume: bool,
+) -> None:
+    # Typing the command again without --resume replaced the earlier run's weights and
+    # checkpoint once the new run's first generation was done.
+    out = tmp_path / "w.json"
+    assert cli.main([*TRAIN, "--generations", "2", "--out", str(out)]) == 0
+    for suffix in {"", ".checkpoint.json", ".curve.csv"} - set(kept):
+        (tmp_path / f"w.json{suffix}").unlink()
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    capsys.readouterr()
+    played: list[int] = []
+
+    def stepping(*a: Any) -> Any:
+        played.append(1)
+        return step(*a)
+
+    monkeypatch.setattr(training, "step", stepping)
+    assert train(out) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and not played
+    assert all(f"w.json{suffix}" in err for suffix in kept)
+    assert ("--resume" in err) == resume and "another --out" in err and "delete" in err
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+
+
+def test_resuming_replaces_a_runs_own_files_and_writes_through_a_link(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "w.json"
     assert train(out) == 0
-    assert train(out) == 0  # again over its own weights, checkpoint and curve
     assert cli.main([*TRAIN, "--generations", "2", "--out", str(out), "--resume"]) == 0
-    (tmp_path / "kept.json").write_bytes(out.read_bytes())
+    assert train(tmp_path / "other.json", "--seed", "5") == 0
+    (tmp_path / "kept.json").write_bytes((tmp_path / "other.json").read_bytes())
     (tmp_path / "link.json").symlink_to("kept.json")
-    assert train(tmp_path / "link.json") == 0
+    (tmp_path / "link.json.checkpoint.json").write_bytes(
+        (tmp_path / "w.json.checkpoint.json").read_bytes()
+    )
+    link = str(tmp_path / "link.json")
+    assert cli.main([*TRAIN, "--generations", "3", "--out", link, "--resume"]) == 0
+    assert "generation 2" in capsys.readouterr().out
+    assert cli.main([*TRAIN, "--generations", "3", "--out", str(out), "--resume"]) == 0
     assert (tmp_path / "link.json").is_symlink()
-    assert "generation 1" in capsys.readouterr().out
+    assert (tmp_path / "kept.json").read_bytes() == out.read_bytes()
+    assert out.read_bytes() != (tmp_path / "other.json").read_bytes()
+    (tmp_path / "new.json").symlink_to("made.json")  # a link to no file yet: a new run's
+    assert train(tmp_path / "new.json") == 0
+    assert (tmp_path / "new.json").is_symlink() and (tmp_path / "made.json").is_file()
+
+
+def test_a_run_started_meanwhile_into_the_same_out_is_not_replaced(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "w.json"
+
+    def other_run_saves(*a: Any) -> Any:
+        out.write_text("the other run's weights\n")
+        return step(*a)
+
+    monkeypatch.setattr(training, "step", other_run_saves)
+    assert train(out) == 2
+    assert capsys.readouterr().err == (
+        f"termsnake train: error: cannot write {out}: another run has written it since this one "
+        "started; nothing was written\n"
+    )
+    assert [p.name for p in tmp_path.iterdir()] == ["w.json"]
+    assert out.read_text() == "the other run's weights\n"
 
 
 def test_a_path_is_escaped_in_messages(
