@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 from collections.abc import Callable
@@ -146,15 +147,26 @@ def decimal(text: str) -> float | None:
     return float(text) if _DECIMAL.fullmatch(text) else None
 
 
-def add_jobs(parser: argparse.ArgumentParser) -> None:
-    """``--jobs J``, for the commands that play games in worker processes."""
-    parser.add_argument(
+def add_jobs_or_scheduler(parser: argparse.ArgumentParser, scheduler_help: str) -> None:
+    """``--jobs J`` (worker processes here) or ``--scheduler ADDRESS`` (a Dask cluster's
+    workers), for the commands that play games in either. Not both: the cluster's workers play
+    the games, and a --jobs beside it was ignored without a word."""
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
         "--jobs",
         type=int_at_least(0),
-        default=1,
+        default=None,  # not 1: only an option left out is not "given" beside --scheduler
         metavar="J",
         help="worker processes (default 1; 0: one per CPU; never more than the CPUs)",
     )
+    where.add_argument("--scheduler", metavar="ADDRESS", help=scheduler_help)
+
+
+def processes(jobs: int | None) -> int:
+    """The worker processes --jobs asks for: 1 if left out, one per CPU for 0, and never more
+    than the CPUs, since CPU-bound games gain nothing from more processes than cores."""
+    cpus = os.cpu_count() or 1
+    return min(1 if jobs is None else jobs or cpus, cpus)
 
 
 def add_engine_timeout(parser: argparse.ArgumentParser) -> None:

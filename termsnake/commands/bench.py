@@ -160,13 +160,10 @@ def add_parsers(sub: Subparsers) -> None:
         metavar="S",
         help=f"game i uses seed S+i; S is at least 0 (default {DEFAULT_SEED})",
     )
-    cliargs.add_jobs(parser)
-    parser.add_argument("--json", action="store_true", help="print one JSON array, no table")
-    parser.add_argument(
-        "--scheduler",
-        metavar="ADDRESS",
-        help="play the games on the Dask cluster at ADDRESS (the same numbers as here)",
+    cliargs.add_jobs_or_scheduler(
+        parser, "play the games on the Dask cluster at ADDRESS (the same numbers as here)"
     )
+    parser.add_argument("--json", action="store_true", help="print one JSON array, no table")
     cliargs.add_engine_timeout(parser)
     parser.add_argument(
         "--record-dir",
@@ -373,8 +370,7 @@ def run(args: argparse.Namespace) -> int:
     setup = prepare(args)
     if isinstance(setup, int):
         return setup
-    # CPU-bound games gain nothing from more processes than cores.
-    jobs = min(args.jobs or os.cpu_count() or 1, os.cpu_count() or 1)
+    jobs = cliargs.processes(args.jobs)
     engine_logs = engine_log_dir(setup.solvers, setup.record_dir)
     pairs = [(solver, i) for solver in setup.solvers for i in range(len(setup.specs))]
     total = len(pairs) * args.games

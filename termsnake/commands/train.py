@@ -48,9 +48,7 @@ def add_parsers(sub: Subparsers) -> None:
     parser.add_argument(
         "--seed", type=cliargs.seed, default=1, metavar="S", help="the first seed (default 1)"
     )
-    cliargs.add_jobs(parser)
-    parser.add_argument("--scheduler", metavar="ADDRESS",
-                        help="run the games on the Dask cluster at ADDRESS")  # fmt: skip
+    cliargs.add_jobs_or_scheduler(parser, "run the games on the Dask cluster at ADDRESS")
     parser.add_argument(
         "--out",
         required=True,

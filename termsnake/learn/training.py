@@ -22,6 +22,7 @@ from typing import Final
 from tqdm import tqdm
 
 from termsnake.cluster import ClusterError, connect, map_on
+from termsnake.commands.args import processes
 from termsnake.core.level import BOT_SIZE, Level, open_level
 from termsnake.exits import (
     EXIT_INTERRUPTED,
@@ -79,9 +80,7 @@ def runner(args: argparse.Namespace) -> Iterator[Runner]:
         with connect(args.scheduler) as client:
             yield lambda tasks: map_on(client, score, tasks)
         return
-    # As bench: CPU-bound games gain nothing from more processes than cores (or networks).
-    cpus = os.cpu_count() or 1
-    jobs = min(args.jobs or cpus, cpus, args.population)
+    jobs = min(processes(args.jobs), args.population)  # no more processes than networks
     if jobs == 1:
         yield run_here
         return

@@ -16,6 +16,7 @@ from solver_doubles import ZigZag
 
 from termsnake.bench import games, pool, remote, report
 from termsnake.bench.tally import Tally
+from termsnake.commands import args as cliargs
 from termsnake.commands import bench as bench_command
 from termsnake.commands import cli
 from termsnake.core.board import Board
@@ -100,7 +101,8 @@ def test_json_rows_and_sums(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_defaults_are_the_open_8x8_board_length_1_seed_1() -> None:
     args = cli.build_parser().parse_args(["bench", "--ai", "zigzag"])
-    assert (args.boards, args.length, args.games, args.seed, args.jobs) == (None, 1, 100, 1, 1)
+    jobs = cliargs.processes(args.jobs)
+    assert (args.boards, args.length, args.games, args.seed, jobs) == (None, 1, 100, 1, 1)
 
 
 def test_default_board(capsys: pytest.CaptureFixture[str]) -> None:
