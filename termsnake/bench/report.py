@@ -12,7 +12,7 @@ from termsnake.core.game import Outcome
 from termsnake.core.level import Level
 from termsnake.formats.fileio import write_new
 from termsnake.formats.replay import Replay
-from termsnake.formats.text import align
+from termsnake.formats.text import align, printable
 
 
 def played_by(solver: str, tally: Tally) -> str:
@@ -24,11 +24,12 @@ def played_by(solver: str, tally: Tally) -> str:
 def summarize(solver: str, level: Level, seed: int, tally: Tally) -> dict[str, Any]:
     """One row of the benchmark output (README, "Benchmark") from the games of one (solver,
     level): the documented keys in their order, ``solver`` the name asked for, then
-    ``played``. Steps, lengths and medians cover every game, won or not."""
+    ``played``, both printable as a replay keeps them (a ``neuro:PATH``'s undecodable bytes,
+    lone surrogates, are no UTF-8). Steps, lengths and medians cover every game, won or not."""
     games = tally.games
     wins = tally.outcomes[Outcome.WON]
     row: dict[str, Any] = {
-        "solver": solver,
+        "solver": printable(solver),
         "level": level.name,
         "free_cells": level.board.size,
         "games": games,
@@ -44,7 +45,7 @@ def summarize(solver: str, level: Level, seed: int, tally: Tally) -> dict[str, A
             round(tally.total_steps / tally.total_bound, 4) if tally.total_bound else None
         ),
         "ms_per_move": round(median(tally.ms), 4) if tally.ms else 0.0,
-        "played": played_by(solver, tally),
+        "played": printable(played_by(solver, tally)),
     }
     return row
 

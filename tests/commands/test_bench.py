@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import shutil
 import subprocess
@@ -25,7 +26,7 @@ from termsnake.core.geometry import Direction, Point
 from termsnake.core.level import Level, open_level
 from termsnake.formats.replay import load_replay
 from termsnake.formats.verify import verify
-from termsnake.solvers import registry
+from termsnake.solvers import neuro, registry
 
 # The keys of one JSON row, in order (README, "Benchmark"): DESIGN.md's, then "played".
 ROW_KEYS = (
@@ -103,6 +104,29 @@ def test_defaults_are_the_open_8x8_board_length_1_seed_1() -> None:
     args = cli.build_parser().parse_args(["bench", "--ai", "zigzag"])
     jobs = cliargs.processes(args.jobs)
     assert (args.boards, args.length, args.games, args.seed, jobs) == (None, 1, 100, 1, 1)
+
+
+def test_a_weights_file_named_in_bytes_not_utf8_is_valid_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Its undecodable byte went into the JSON as a lone surrogate, which is no UTF-8: strict
+    # parsers refuse the whole output. The replay showed it escaped, as the table does.
+    weights = Path(os.fsdecode(os.fsencode(tmp_path) + b"/w\xff.json"))
+    try:
+        shutil.copy(Path(neuro.__file__).with_name("neuro-8x8.json"), weights)
+    except OSError:
+        pytest.skip("this file system takes only UTF-8 names")
+    record = tmp_path / "rec"
+    args = ["--ai", f"neuro:{weights}", "--games", "1", "--record-dir", str(record)]
+    assert cli.main(["bench", *args, "--json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)
+    json.dumps(row, ensure_ascii=False).encode("utf-8")  # UnicodeEncodeError on a surrogate
+    shown = f"neuro:{tmp_path}/w\\udcff.json"
+    assert row["solver"] == row["played"] == shown
+    (replay,) = record.iterdir()
+    assert json.loads(replay.read_text())["solver"] == shown
+    assert cli.main(["bench", *args]) == 0
+    assert f"\n{shown}  " in capsys.readouterr().out
 
 
 def test_default_board(capsys: pytest.CaptureFixture[str]) -> None:
