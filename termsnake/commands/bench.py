@@ -308,8 +308,9 @@ def keep_game(record: GameRecord, solver: str, level: Level, seed: int, record_d
     name = replay_name(solver, level.name, len(record.replay.body), seed)
     try:
         save_new(record.replay, record_dir, name)
-    except OSError as e:
-        raise ReplayNotSaved(f"cannot write {record_dir / name}: {e.strerror or e}") from None
+    except OSError as e:  # the name tried: the first may be another game's, kept
+        tried = e.filename if isinstance(e.filename, str) else record_dir / name
+        raise ReplayNotSaved(f"cannot write {tried}: {e.strerror or e}") from None
 
 
 class ReplayNotSaved(Exception):

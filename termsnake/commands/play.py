@@ -6,6 +6,7 @@ import argparse
 import os
 import signal
 import sys
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -228,7 +229,9 @@ class Games:
         self.lines: list[str] = []
         self.errors: list[str] = []
         self.code = 0
-        self.replays: set[str] = set()  # paths asked for that now hold a replay of ours
+        # The files this run's replays went to or were tried at: each game's goes to a new name,
+        # so that no two lines name one file when the --record folder has gone.
+        self.named: set[str] = set()
 
     @property
     def best(self) -> int | None:
@@ -284,9 +287,8 @@ class Games:
         self.current = None
         news, warnings = keep_score(self.scores, self.key, game, self.previous)
         path = self.args.record
-        saved = save_record(game, solver.name if solver else None, path, path in self.replays)
-        if saved.path:
-            self.replays.add(path)
+        saved = save_record(game, solver.name if solver else None, path, self.named)
+        self.named.update(name for name in (saved.path, saved.tried) if name)
         text = summary(
             game,
             self.who,
@@ -340,27 +342,32 @@ def check_record_path(path: str) -> None:
 
 @dataclass(frozen=True, slots=True)
 class Saved:
-    """What saving the replay did: lines for the summary, errors, the exit code."""
+    """What saving the replay did: lines for the summary, errors, the exit code; the file it
+    went to, or the one it could not be written to."""
 
     lines: tuple[str, ...] = ()
     errors: tuple[str, ...] = ()
     code: int = 0
     path: str = ""
+    tried: str = ""
 
 
-def save_record(game: Game, solver_name: str | None, path: str | None, ours: bool = False) -> Saved:
+def save_record(
+    game: Game, solver_name: str | None, path: str | None, taken: Collection[str] = ()
+) -> Saved:
     """Write the replay of ``game`` to ``path`` (nothing when None) without overwriting any
     file: if one appeared there during the game, the replay goes under a new name, as it
-    does when ``path`` is ``ours`` (an earlier game of this run was saved there)."""
+    does when the name is ``taken`` (an earlier game of this run went to it or tried it)."""
     if path is None:
         return Saved()
     data = replay_from_game(game, solver_name).to_json().encode("utf-8")
     shown = printable(path)  # a name given on the command line may hold anything
     try:
-        target = write_new(path, data)
+        target = write_new(path, data, taken=taken)
     except OSError as e:
-        return Saved(
-            errors=(f"could not save the replay to {shown}: {e.strerror or e}",), code=EXIT_OUTPUT
-        )
+        tried = e.filename if isinstance(e.filename, str) else path
+        why = f"could not save the replay to {printable(tried)}: {e.strerror or e}"
+        return Saved(errors=(why,), code=EXIT_OUTPUT, tried=tried)
+    ours = Path(path) in {Path(name) for name in taken}
     moved = "" if str(target) == path or ours else f" ({shown} appeared meanwhile and was kept)"
     return Saved(lines=(f"Replay saved to {printable(str(target))}{moved}",), path=str(target))

@@ -9,6 +9,7 @@ import re
 import stat
 import sys
 import tempfile
+from collections.abc import Collection
 from itertools import count
 from pathlib import Path
 
@@ -151,18 +152,28 @@ def _numbered(first: Path, n: int) -> Path:
     return first.with_name(f"{stem}{tail}")
 
 
-def write_new(path: str | os.PathLike[str], data: bytes, *, limit: int = 1000) -> Path:
+def write_new(
+    path: str | os.PathLike[str],
+    data: bytes,
+    *,
+    limit: int = 1000,
+    taken: Collection[str | os.PathLike[str]] = (),
+) -> Path:
     """Write ``data`` at ``path`` without replacing any file; the path it went to.
 
     A file already there with the very same bytes is this data already and is kept as it is;
-    any other moves the data on to ``NAME-2.EXT``, ``NAME-3.EXT``... (as a second copy would
-    be named). FileExistsError after ``limit`` names; any other OSError as it comes.
+    any other, or a name in ``taken`` (the caller's, written or tried before), moves the data on
+    to ``NAME-2.EXT``, ``NAME-3.EXT``... (as a second copy would be named). FileExistsError
+    after ``limit`` names; any other OSError as it comes, its ``filename`` the name tried.
     """
     first = Path(path)
+    skipped = {Path(name) for name in taken}
     for n in count(1):
         if n > limit:
             raise FileExistsError(errno.EEXIST, f"too many files named like {first}", str(first))
         target = first if n == 1 else _numbered(first, n)
+        if target in skipped:
+            continue
         try:
             write_atomic(target, data, exclusive=True)
             return target
@@ -172,6 +183,10 @@ def write_new(path: str | os.PathLike[str], data: bytes, *, limit: int = 1000) -
                     return target
             except (OSError, TooLarge):
                 pass  # another file, a directory, a pipe or an unreadable file: the next name
+        except OSError as e:
+            # Not the temporary file's name, nor the folder's: the file that could not be made.
+            e.filename, e.filename2 = str(target), None
+            raise
     raise AssertionError("unreachable")
 
 

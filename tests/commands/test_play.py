@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -99,6 +101,37 @@ def test_games_count_a_given_seed_up_and_keep_every_replay(tmp_path: Path) -> No
     assert text.count("Game over: quit") == 2 and text.index("seed 3") < text.index("seed 4")
     assert f"Replay saved to {tmp_path / 'g-2.json'}" in text and "appeared" not in text
     assert [load_replay(p).seed for p in (record, tmp_path / "g-2.json")] == [3, 4]
+
+
+def test_replays_not_saved_as_the_folder_went_each_name_their_own_file(tmp_path: Path) -> None:
+    # Every game after the folder went said it could not save to g.json, the first game's.
+    record = tmp_path / "rec" / "g.json"
+    record.parent.mkdir()
+    args = cli.build_parser().parse_args(["--size", "8x8", "--seed", "3", "--record", str(record)])
+    level = choose_level(None, (8, 8), None)
+    key = ScoreKey.of(level.name, 8, 8, len(level.body), "you")
+    game = Game(level, 3)
+    games = Games(Round(game), args, level, "you", ScoreStore(tmp_path / "s"), key)
+    for n in range(4):  # games 1 to 4 end, and 5 starts
+        if n == 1:
+            shutil.rmtree(record.parent)
+        if n == 3:
+            record.parent.mkdir()
+        game.quit()
+        now = games.again(Played(0, 1.0))
+        assert now is not None
+        game = now.game
+    game.quit()
+    games.end(Played(0, 1.0))
+    gone = os.strerror(errno.ENOENT)
+    assert games.errors == [
+        f"could not save the replay to {record.parent / name}: {gone}"
+        for name in ("g-2.json", "g-3.json")
+    ]
+    text = "\n".join(games.lines)
+    assert all(f"Replay saved to {record.parent / n}" in text for n in ("g-4.json", "g-5.json"))
+    assert sorted(p.name for p in record.parent.iterdir()) == ["g-4.json", "g-5.json"]
+    assert load_replay(record.parent / "g-5.json").seed == 7
 
 
 def test_a_replay_path_with_control_characters_is_shown_escaped(tmp_path: Path) -> None:

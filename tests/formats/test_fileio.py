@@ -51,6 +51,19 @@ def test_write_new_numbers_like_a_second_copy_and_keeps_every_file(tmp_path: Pat
     assert [first.read_bytes(), (tmp_path / "game-2.json").read_bytes()] == [b"one", b"two"]
 
 
+def test_write_new_passes_names_taken_and_names_the_file_it_could_not_make(
+    tmp_path: Path,
+) -> None:
+    first = tmp_path / "game.json"
+    assert write_new(first, b"one", taken=[str(first)]) == tmp_path / "game-2.json"
+    assert not first.exists()
+    # The temporary file's name, or none, was the error's: not the file that was not made.
+    gone = tmp_path / "gone" / "game.json"
+    with pytest.raises(FileNotFoundError) as info:
+        write_new(gone, b"two", taken=[gone])
+    assert (info.value.filename, info.value.filename2) == (str(gone.with_name("game-2.json")), None)
+
+
 def test_a_name_near_the_systems_limit_is_written(tmp_path: Path) -> None:
     # The temporary file beside it had the name inside its own, 14 bytes longer: past the
     # limit, so a game's replay was lost at the moment it was saved.
