@@ -1,6 +1,6 @@
 """Clients that end or wait oddly: keys sent just before an EOF, a client that reads nothing
-when the server goes down, a burst of requests cut off by a reset, and a watcher of another
-player's game who presses nothing."""
+when the server goes down, a burst of requests cut off by a reset, floods of keys, and a watcher
+of another player's game who presses nothing."""
 
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ from pathlib import Path
 import asyncssh
 import pytest
 from asyncssh.packet import String
-from ssh_client import Player, Server, connect, player, running
+from pty_harness import steps_shown
+from ssh_client import Player, Server, connect, player, running, start_classic
 from test_hostile_clients import watch_best
 
 
@@ -218,6 +219,32 @@ def test_a_flood_of_keys_is_held_back_by_the_window_and_the_player_plays_on(
             await p.wait_for("> Watch a game in progress", 10)
 
     with running(tmp_path) as s:
+        run(go(s))
+
+
+def test_a_flood_of_keys_does_not_hold_the_game_even_with_the_input_rate_raised(
+    tmp_path: Path,
+) -> None:
+    # blessed reads all that waits, a character at a time, in one key read: a client read as
+    # fast as it sends would hold its game inside one, the snake moving unseen. Its flood
+    # overflows the input cap, and the pause in reading it that follows ends that read.
+    async def go(s: Server) -> None:
+        async with await connect(s.port, "ann") as conn:
+            p = await player(conn)
+            await start_classic(p, "ann")
+            await p.keys(b"d")
+            await p.wait_steps(1)
+            shown: set[int] = set()
+            started = time.monotonic()
+            while time.monotonic() - started < 1:
+                p.process.stdin.write(b"x" * 16384)  # no key: a paste's leftovers do nothing
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(p.process.stdin.drain(), 0.02)
+                await p.pump(0.01)
+                shown.add(steps_shown(p.text()))
+            assert len(shown) >= 5, p.text()  # steps drawn while the flood came: about 9
+
+    with running(tmp_path, "--max-input-rate", "100000000") as s:
         run(go(s))
 
 
