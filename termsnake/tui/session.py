@@ -346,7 +346,9 @@ class Session:
         for _ in range(MAX_DRAIN):  # what was typed meanwhile must not reach the shell
             if not self.term.inkey(timeout=0):
                 break
-        if self.again:  # a bot may take a while to set up for it: say so meanwhile
+        # A bot may take a while to set up for the next game: say so meanwhile (a person's
+        # starts at once, and the line would only flash).
+        if self.again and not isinstance(self.controller, KeyboardController):
             self._draw(screen, shown_size, f"{outcome.upper()}: starting the next game...")
         return True
 

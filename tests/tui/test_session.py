@@ -319,6 +319,26 @@ def test_a_slow_bot_does_not_keep_the_keys_waiting(clock: FakeClock) -> None:
     assert game.outcome is Outcome.QUIT and game.steps == 1
 
 
+@pytest.mark.parametrize("bot", [False, True])
+def test_r_says_the_next_game_is_being_set_up_only_for_a_bot(clock: FakeClock, bot: bool) -> None:
+    # A person's next game starts at once: the line flashed up for nothing.
+    keys = iter([(clock.now + 2.5, "r")])  # no turn: the snake dies at 1.5 s
+    slow = make_controller(SlowBot(clock, 0.0), "slow", "default")  # type: ignore[arg-type]
+    s = app.Session(
+        FakeTerminal(clock, keys),  # type: ignore[arg-type]
+        Game(open_level(30, 15), seed=1),
+        slow if bot else KeyboardController(),
+        "test",
+        speed=10,
+        offer_again=True,
+        stream=io.StringIO(),
+        clock=clock,
+    )
+    assert s.run() is True and s.game.outcome is Outcome.DIED and s.again
+    assert isinstance(s.stream, io.StringIO)
+    assert ("DIED: starting the next game..." in s.stream.getvalue()) is bot
+
+
 @pytest.mark.parametrize("kind", ["xterm", "linux", "xterm-256color"])
 def test_a_terminal_of_8_colours_gets_no_bright_colour(kind: str) -> None:
     # blessed sends ESC[38m for bright_black on 8 colours: the Linux console underlines then.
