@@ -7,6 +7,7 @@ the client stops reading, or the server shuts down; a game under way is scored f
 
 from __future__ import annotations
 
+import logging
 import signal
 import textwrap
 import threading
@@ -27,7 +28,7 @@ from termsnake.serve.limits import Options
 from termsnake.serve.menu import Menu, Pick
 from termsnake.serve.terminal import ChannelOutput, ChannelTerminal
 from termsnake.solvers.base import Solver, SolverUnavailable, finish
-from termsnake.solvers.registry import create, known_names, plugins
+from termsnake.solvers.registry import create, known_names, loading_plugins
 from termsnake.tui.controllers import CTRL_C, key_name
 from termsnake.tui.screen import Screen
 from termsnake.tui.session import Mode, Session, make_session
@@ -43,12 +44,17 @@ from termsnake.tui.view import (
     screen_size,
 )
 
+log = logging.getLogger("termsnake.serve")
 LOBBY: Final = ("Play a level", "Watch a bot", "Watch a game in progress", "High scores", "Quit")
 WATCH_WAIT: Final = 0.5  # a watcher is woken by each move; this only bounds a wait for a key
 # Built-ins a visitor may start, in the lobby's order (plugins follow): those that need no file
 # or program of their own, less hole-cycle and hole-tree (which refuse all but boards a cell or
 # two short of a cycle, where best plays them) and astar (bfs's twin, to the eye).
 BOTS: Final = ("best", "tree", "replan", "hamilton", "straight", "greedy", "neuro", "bfs")
+
+
+def _not_offered(problem: str) -> None:
+    log.warning("warning: %s; not offered in the lobby", problem)
 
 
 class Idle(Exception):
@@ -178,7 +184,9 @@ class Visit:
     def watch_bot(self) -> None:
         """Start a bot on a preset and watch it (others may watch it too)."""
         known = known_names()
-        bots = [b for b in BOTS if b in known] + sorted(plugins())  # plugins are watchable too
+        # Plugins are watchable too, but only those that import: a player cannot mend one that
+        # does not, and is not shown it (the server's log says why, once).
+        bots = [b for b in BOTS if b in known] + loading_plugins(_not_offered)
         choice = self.choose(Menu("Watch which bot?", bots))
         if choice is None:
             return

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import re
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -77,6 +78,28 @@ for _name, _target in {
 def plugins() -> dict[str, Plugin]:
     """The advertised plugins (found once, not imported); clashes are warned about once."""
     return discover(set(_REGISTRY))
+
+
+# Whether each plugin imports, tried once a process: the server's lobby asks at every visit,
+# and Python keeps no failed module, so a broken plugin's import would run again each time.
+_LOADS: dict[str, str | None] = {}  # plugin name -> why it does not load, or None
+_LOADS_LOCK = threading.Lock()
+
+
+def loading_plugins(say: Callable[[str], None]) -> list[str]:
+    """The names of the plugins that import, sorted; each is imported once a process, and
+    ``say`` is told why for each that does not (once a process too)."""
+    with _LOADS_LOCK:  # one visit imports; one asking at the same time waits for it
+        for name, plugin in plugins().items():
+            if name not in _LOADS:
+                try:
+                    plugin.load()
+                except PluginError as e:
+                    _LOADS[name] = str(e)
+                    say(str(e))
+                else:
+                    _LOADS[name] = None
+        return sorted(name for name, problem in _LOADS.items() if problem is None)
 
 
 def registered_names() -> list[str]:

@@ -385,27 +385,45 @@ def test_a_client_that_stops_reading_is_cut_off(tmp_path: Path) -> None:
         assert s.proc.wait(10) == 0
 
 
-def test_a_plugin_that_cannot_be_made_is_not_said_to_fail_on_one_level(
+def test_the_lobby_offers_no_plugin_that_fails_to_import_and_one_not_made_cannot_be_used(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # The lobby offers every plugin it finds; one that fails to import was "cannot play classic".
-    info = tmp_path / "plugs" / "brokenbots-1.0.dist-info"
+    # A plugin that failed to import was offered, and chosen said only "cannot be used": a
+    # player cannot mend it. Its import is tried once a server process, and said in the log.
+    plugs = tmp_path / "plugs"
+    info = plugs / "brokenbots-1.0.dist-info"
     info.mkdir(parents=True)
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: brokenbots\nVersion: 1.0\n")
-    (info / "entry_points.txt").write_text("[termsnake.solvers]\nzzbroken = no_such_module:Bot\n")
-    monkeypatch.setenv("PYTHONPATH", str(tmp_path / "plugs"))
+    (info / "entry_points.txt").write_text(
+        "[termsnake.solvers]\nzzmade = unmade_bot:Bot\nzzzbroken = no_such_module:Bot\n"
+    )
+    (plugs / "unmade_bot.py").write_text("def Bot():\n    raise RuntimeError('no bot today')\n")
+    monkeypatch.setenv("PYTHONPATH", str(plugs))
 
     async def go(s: Server) -> None:
         async with await connect(s.port, "ann") as conn:
             p = await player(conn, (100, 30))
             await p.wait_for("hello, ann")
-            await p.keys(b"s\r")  # Watch a bot
-            await p.wait_for("zzbroken")  # last: the built-ins come first
-            await p.keys(b"w\r")  # up from the top wraps round to the last
-            await p.wait_for("zzbroken plays which level?")
-            await p.keys(b"\r")
-            text = await p.wait_for("zzbroken cannot")
-            assert "zzbroken cannot be used: " in text and "cannot play" not in text
+            # The second time, the broken plugin's import is not tried again (the lobby has
+            # kept its place at "Watch a bot").
+            for keys in (b"s\r", b"\r"):
+                await p.keys(keys)
+                text = await p.wait_for("zzmade")  # last: the built-ins come first
+                assert "zzzbroken" not in text
+                await p.keys(b"w\r")  # up from the top wraps round to the last
+                await p.wait_for("zzmade plays which level?")
+                await p.keys(b"\r")
+                text = await p.wait_for("zzmade cannot")
+                assert "zzmade cannot be used: " in text and "cannot play" not in text
+                assert "RuntimeError: no bot today" in text
+                await p.keys(b"q")  # back to the lobby
+                await p.wait_for("hello, ann")
 
     with running(tmp_path, "--max-time", "60") as s:
         run(go(s))
+        s.proc.send_signal(signal.SIGTERM)
+        assert s.proc.wait(10) == 0
+        said = [line for line in s.log().splitlines() if "zzzbroken" in line]
+    assert len(said) == 1
+    assert "failed to import: ModuleNotFoundError" in said[0]
+    assert said[0].endswith("; not offered in the lobby")
