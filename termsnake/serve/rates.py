@@ -104,11 +104,21 @@ def cap_failures(conn: asyncssh.SSHServerConnection, most: int) -> None:
         send_failure(partial_success)
         failures[0] += 1
         if failures[0] == most:
-            asyncio.get_running_loop().call_soon(
-                conn.disconnect, asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, TOO_MANY_TRIES
-            )
+            too_many_tries(conn)
 
     setattr(conn, "send_userauth_failure", failed)  # noqa: B010
+
+
+def too_many_tries(conn: asyncssh.SSHServerConnection) -> None:
+    """Disconnect ``conn`` once the failure in hand has gone out, saying why. Both limits on
+    login tries (keys not authorized, failures of any kind) end here, so that the client is
+    told either way: ssh, asking "none" first, reaches both on its sixth key."""
+    asyncio.get_running_loop().call_soon(_disconnect, conn)
+
+
+def _disconnect(conn: asyncssh.SSHServerConnection) -> None:
+    if not conn.is_closed():  # told once when both limits are reached on one try
+        conn.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, TOO_MANY_TRIES)
 
 
 def _resume(transport: asyncio.BaseTransport) -> None:

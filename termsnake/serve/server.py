@@ -27,7 +27,7 @@ from termsnake.serve import limits
 from termsnake.serve.address import reached_at, with_port
 from termsnake.serve.gate import AUTHENTICATING, HEARD, PUSHED_OUT, Gate
 from termsnake.serve.hub import Hub
-from termsnake.serve.rates import Arrivals, cap_failures, client_of, meter
+from termsnake.serve.rates import Arrivals, cap_failures, client_of, meter, too_many_tries
 from termsnake.serve.terminal import ChannelOutput, ChannelTerminal, Closed
 from termsnake.serve.visit import Idle, TimeUp, Visit
 
@@ -163,10 +163,11 @@ class Connection(asyncssh.SSHServer):
 
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
         # asyncssh asks only for keys not in --authorized-keys. Each costs the loop a check,
-        # and asyncssh sets no limit: a client may try as many as OpenSSH allows.
+        # and asyncssh sets no limit: a client may try as many as OpenSSH allows. (cap_failures
+        # counts ssh's first "none" too; this holds one that skips it to 6 keys as well.)
         self.failed_keys += 1
         if self.failed_keys >= limits.MAX_AUTH_TRIES and self.conn is not None:
-            asyncio.get_running_loop().call_soon(self.conn.close)
+            too_many_tries(self.conn)
         return False
 
     def password_auth_supported(self) -> bool:

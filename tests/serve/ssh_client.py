@@ -9,7 +9,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -67,17 +67,24 @@ def running(tmp_path: Path, *args: str) -> Iterator[Server]:
         proc.stdout.close()
 
 
-def openssh_command(port: int, destination: str, *args: str) -> list[str]:
-    """OpenSSH's ssh to ``destination`` (no config, keys or agent, any host key)."""
+def openssh_command(
+    port: int, destination: str, *args: str, keys: Sequence[Path] = ()
+) -> list[str]:
+    """OpenSSH's ssh to ``destination`` (no config or agent, any host key; the private key
+    files ``keys``, offered in that order, and no others)."""
     options = ("BatchMode=yes", "StrictHostKeyChecking=no", "UserKnownHostsFile=/dev/null",
-               "IdentityAgent=none", "PubkeyAuthentication=no", "LogLevel=error")  # fmt: skip
-    return ["ssh", "-F", "/dev/null", *(f"-o{o}" for o in options), "-p", str(port), *args,
-            destination]  # fmt: skip
+               "IdentityAgent=none", "IdentitiesOnly=yes",
+               f"PubkeyAuthentication={'yes' if keys else 'no'}", "LogLevel=error")  # fmt: skip
+    identities = [arg for key in keys for arg in ("-i", str(key))]
+    return ["ssh", "-F", "/dev/null", *(f"-o{o}" for o in options), *identities,
+            "-p", str(port), *args, destination]  # fmt: skip
 
 
-def openssh(port: int, destination: str, *args: str) -> subprocess.CompletedProcess[str]:
+def openssh(
+    port: int, destination: str, *args: str, keys: Sequence[Path] = ()
+) -> subprocess.CompletedProcess[str]:
     """OpenSSH's ssh run as a person would run it: what it printed, and its exit status."""
-    command = openssh_command(port, destination, *args)
+    command = openssh_command(port, destination, *args, keys=keys)
     return subprocess.run(command, capture_output=True, text=True, timeout=20, check=False)
 
 

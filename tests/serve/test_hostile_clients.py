@@ -17,7 +17,7 @@ import asyncssh
 import blessed
 import pytest
 from asyncssh.packet import String
-from ssh_client import Player, Server, connect, openssh_command, player, running
+from ssh_client import Player, Server, connect, openssh, openssh_command, player, running
 
 from termsnake.core.game import Game
 from termsnake.core.level import open_level, with_length
@@ -411,11 +411,14 @@ def test_an_address_opening_connection_after_connection_is_dropped_before_key_ex
 
 def test_a_connection_offering_key_after_key_is_closed(tmp_path: Path) -> None:
     # asyncssh sets no limit on tries; each unknown key cost the loop a check.
-    closed: list[bool] = []
+    closed: list[str] = []
 
     class Conn:
-        def close(self) -> None:
-            closed.append(True)
+        def is_closed(self) -> bool:
+            return bool(closed)
+
+        def disconnect(self, code: int, reason: str) -> None:
+            closed.append(reason)
 
     async def go() -> None:
         connection = Connection(App(Config(scores=tmp_path / "scores.json")))
@@ -427,9 +430,29 @@ def test_a_connection_offering_key_after_key_is_closed(tmp_path: Path) -> None:
         assert not closed  # a client may try a few keys of its agent
         assert connection.validate_public_key("eve", key) is False
         await asyncio.sleep(0)
-        assert closed
+        assert closed == ["termsnake: too many failed login tries"]
 
     run(go())
+
+
+@pytest.mark.skipif(shutil.which("ssh") is None, reason="no OpenSSH client here")
+def test_ssh_offering_keys_the_server_does_not_hold_is_told_at_the_sixth(tmp_path: Path) -> None:
+    # At the sixth, the keys' limit and that on failures of any kind (ssh's "none" first) were
+    # reached together, and the keys' bare close won: "11: Disconnected by application".
+    keys = []
+    for i in range(7):
+        key = asyncssh.generate_private_key("ssh-ed25519")
+        keys.append(tmp_path / f"key{i}")
+        key.write_private_key(keys[-1])
+        keys[-1].chmod(0o600)  # ssh uses no private key others may read
+    (tmp_path / "authorized").write_bytes(key.export_public_key())  # the last one only
+    with running(tmp_path, "--authorized-keys", str(tmp_path / "authorized")) as s:
+        cut = openssh(s.port, "ada@127.0.0.1", "-T", keys=keys)  # 6 unknown, then it
+        assert cut.returncode == 255
+        assert "Received disconnect from 127.0.0.1 port" in cut.stderr
+        assert "too many failed login tries" in cut.stderr
+        within = openssh(s.port, "ada@127.0.0.1", "-T", keys=keys[1:])  # 5 unknown, then it
+        assert "termsnake needs a terminal" in within.stdout, within.stderr
 
 
 def refused(
