@@ -49,12 +49,14 @@ def add_parsers(sub: Subparsers) -> None:
     parser.add_argument(
         "--max-sessions",
         type=cliargs.positive_int,
+        metavar="N",
         default=DEFAULTS.max_sessions,
         help="players at once (default %(default)s)",
     )
     parser.add_argument(
         "--max-per-address",
         type=cliargs.positive_int,
+        metavar="N",
         default=DEFAULTS.max_per_address,
         help="connections per address (default %(default)s)",
     )
@@ -66,23 +68,23 @@ def add_parsers(sub: Subparsers) -> None:
     parser.add_argument(
         "--idle", type=cliargs.seconds, default=DEFAULTS.idle, metavar="SECONDS",
         help="disconnect a player who presses nothing this long where nothing moves "
-        "(default %(default)s)",
+        "(default %(default)g)",
     )  # fmt: skip
     parser.add_argument(
         "--max-time", type=cliargs.seconds_up_to(7 * 86400), default=DEFAULTS.max_time,
         metavar="SECONDS",
         help="end a visit that has lasted this long, whatever it does; a game under way is "
-        "scored (default %(default)s)",
+        "scored (default %(default)g)",
     )  # fmt: skip
     parser.add_argument(
         "--stall", type=cliargs.seconds, default=DEFAULTS.stall, metavar="SECONDS",
         help="disconnect a client that reads nothing this long while --max-unsent bytes wait "
-        "for it (default %(default)s)",
+        "for it (default %(default)g)",
     )  # fmt: skip
     parser.add_argument(
         "--login-timeout", type=cliargs.seconds, default=DEFAULTS.login_timeout, metavar="SECONDS",
         help="close a connection that has not logged in and started its game within this long "
-        "(default %(default)s)",
+        "(default %(default)g)",
     )  # fmt: skip
     parser.add_argument(
         "--max-unsent", type=cliargs.positive_int, default=DEFAULTS.max_unsent, metavar="BYTES",

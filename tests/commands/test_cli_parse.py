@@ -222,3 +222,17 @@ def test_a_speed_too_slow_to_see_a_move_is_refused_by_its_range() -> None:
     for slow in ("1e-320", "0.05", "0"):
         with pytest.raises(argparse.ArgumentTypeError, match=r"^expected moves per second from"):
             args.speed(slow)
+
+
+def test_serve_help_names_its_numbers_as_the_readme_does(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # The usage said [--max-sessions MAX_SESSIONS] where DESIGN and the README say N, and the
+    # time limits' defaults read 600.0 and 10800.0 seconds.
+    assert cli.main(["serve", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert "[--max-sessions N]" in out and "[--max-per-address N]" in out
+    assert "MAX_SESSIONS" not in out and "MAX_PER_ADDRESS" not in out
+    for default in ("600", "10800", "30"):
+        assert f"(default {default})" in " ".join(out.split())
+    assert ".0)" not in out
