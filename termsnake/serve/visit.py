@@ -28,7 +28,7 @@ from termsnake.serve.limits import Options
 from termsnake.serve.menu import Menu, Pick
 from termsnake.serve.terminal import ChannelOutput, ChannelTerminal
 from termsnake.solvers.base import Solver, SolverUnavailable, finish
-from termsnake.solvers.registry import create, known_names, loading_plugins
+from termsnake.solvers.registry import create, known_names, loading, plugins
 from termsnake.tui.controllers import CTRL_C, key_name
 from termsnake.tui.screen import Screen
 from termsnake.tui.session import Mode, Session, make_session
@@ -184,9 +184,9 @@ class Visit:
     def watch_bot(self) -> None:
         """Start a bot on a preset and watch it (others may watch it too)."""
         known = known_names()
-        # Plugins are watchable too, but only those that import: a player cannot mend one that
-        # does not, and is not shown it (the server's log says why, once).
-        bots = [b for b in BOTS if b in known] + loading_plugins(_not_offered)
+        # Plugins are watchable too. Only bots that load are offered: a player cannot mend a
+        # plugin that fails to import, nor install numpy for neuro (the log says why, once).
+        bots = loading([b for b in BOTS if b in known] + sorted(plugins()), _not_offered)
         choice = self.choose(Menu("Watch which bot?", bots))
         if choice is None:
             return

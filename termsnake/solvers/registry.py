@@ -80,26 +80,46 @@ def plugins() -> dict[str, Plugin]:
     return discover(set(_REGISTRY))
 
 
-# Whether each plugin imports, tried once a process: the server's lobby asks at every visit,
-# and Python keeps no failed module, so a broken plugin's import would run again each time.
-_LOADS: dict[str, str | None] = {}  # plugin name -> why it does not load, or None
+# Whether each bot loads, tried once a process: the server's lobby asks at every visit, and
+# Python keeps no failed module, so a broken plugin's import would run again each time.
+_LOADS: dict[str, str | None] = {}  # name -> why it does not load, or None
 _LOADS_LOCK = threading.Lock()
 
 
-def loading_plugins(say: Callable[[str], None]) -> list[str]:
-    """The names of the plugins that import, sorted; each is imported once a process, and
-    ``say`` is told why for each that does not (once a process too)."""
+def loading(names: list[str], say: Callable[[str], None]) -> list[str]:
+    """Those of ``names`` (built-ins, registered names, plugins) that load, in their order:
+    each is imported once a process, and ``say`` is told why for each that does not (once a
+    process too): a plugin that fails to import, ``neuro`` without numpy."""
     with _LOADS_LOCK:  # one visit imports; one asking at the same time waits for it
-        for name, plugin in plugins().items():
+        for name in names:
             if name not in _LOADS:
-                try:
-                    plugin.load()
-                except PluginError as e:
-                    _LOADS[name] = str(e)
-                    say(str(e))
-                else:
-                    _LOADS[name] = None
-        return sorted(name for name, problem in _LOADS.items() if problem is None)
+                problem = _problem(name)
+                _LOADS[name] = problem
+                if problem is not None:
+                    say(problem)
+        return [name for name in names if _LOADS.get(name) is None]
+
+
+def _problem(name: str) -> str | None:
+    """Why the solver ``name`` does not load, or None (a factory that fails is not tried)."""
+    factory = _REGISTRY.get(name)
+    try:
+        if isinstance(factory, str):
+            _load(factory, name)
+        elif factory is None:
+            plugins()[name].load()
+    except (PluginError, ValueError) as e:  # ValueError: not installed, or no such attribute
+        return str(e)
+    return None
+
+
+class NotInstalled(ValueError):
+    """A solver's module needs a package that is not installed."""
+
+    def __init__(self, name: str, package: str) -> None:
+        how = "pip install 'termsnake[learn]'" if package in ("numpy", "gymnasium") else ""
+        super().__init__(f"{name} needs {package}, which is not installed" + (how and f" ({how})"))
+        self.short = f"needs {package}" + (how and f": {how}")  # in a list naming the solver
 
 
 def registered_names() -> list[str]:
@@ -145,8 +165,7 @@ def _load(target: str, name: str) -> Callable[..., Any]:
     except ImportError as e:
         if e.name is None or e.name.startswith("termsnake"):
             raise
-        extra = " (pip install 'termsnake[learn]')" if e.name in ("numpy", "gymnasium") else ""
-        raise ValueError(f"{name} needs {e.name}, which is not installed{extra}") from None
+        raise NotInstalled(name, e.name) from None
     try:
         factory: Callable[..., Any] = getattr(module, attr)
     except AttributeError:
@@ -187,10 +206,23 @@ class Listing:
     problem: str = ""
 
 
+def _missing(name: str) -> str:
+    """What a built-in or registered solver's module needs that is not installed, or ""."""
+    factory = _REGISTRY[name]
+    if isinstance(factory, str):
+        try:
+            _load(factory, name)
+        except NotInstalled as e:
+            return e.short
+        except ValueError:
+            return "does not load"  # a registered "module:attr" with no such attribute
+    return ""
+
+
 def listing() -> list[Listing]:
     """Every plain solver name with its source; plugins are imported to check they load (a
     broken one is warned about and listed with its problem)."""
-    rows = [Listing(name, _SOURCES[name]) for name in _REGISTRY]
+    rows = [Listing(name, _SOURCES[name], _missing(name)) for name in _REGISTRY]
     for name, plugin in plugins().items():
         try:
             plugin.load()

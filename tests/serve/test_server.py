@@ -385,7 +385,7 @@ def test_a_client_that_stops_reading_is_cut_off(tmp_path: Path) -> None:
         assert s.proc.wait(10) == 0
 
 
-def test_the_lobby_offers_no_plugin_that_fails_to_import_and_one_not_made_cannot_be_used(
+def test_the_lobby_offers_no_bot_that_fails_to_load_and_one_not_made_cannot_be_used(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # A plugin that failed to import was offered, and chosen said only "cannot be used": a
@@ -398,6 +398,11 @@ def test_the_lobby_offers_no_plugin_that_fails_to_import_and_one_not_made_cannot
         "[termsnake.solvers]\nzzmade = unmade_bot:Bot\nzzzbroken = no_such_module:Bot\n"
     )
     (plugs / "unmade_bot.py").write_text("def Bot():\n    raise RuntimeError('no bot today')\n")
+    # As after the README's first command, without [learn]: neuro is not offered either.
+    (plugs / "numpy").mkdir()
+    (plugs / "numpy" / "__init__.py").write_text(
+        "raise ModuleNotFoundError(\"No module named 'numpy'\", name='numpy')\n"
+    )
     monkeypatch.setenv("PYTHONPATH", str(plugs))
 
     async def go(s: Server) -> None:
@@ -409,7 +414,7 @@ def test_the_lobby_offers_no_plugin_that_fails_to_import_and_one_not_made_cannot
             for keys in (b"s\r", b"\r"):
                 await p.keys(keys)
                 text = await p.wait_for("zzmade")  # last: the built-ins come first
-                assert "zzzbroken" not in text
+                assert "zzzbroken" not in text and "neuro" not in text and "greedy" in text
                 await p.keys(b"w\r")  # up from the top wraps round to the last
                 await p.wait_for("zzmade plays which level?")
                 await p.keys(b"\r")
@@ -423,7 +428,13 @@ def test_the_lobby_offers_no_plugin_that_fails_to_import_and_one_not_made_cannot
         run(go(s))
         s.proc.send_signal(signal.SIGTERM)
         assert s.proc.wait(10) == 0
-        said = [line for line in s.log().splitlines() if "zzzbroken" in line]
+        log = s.log().splitlines()
+    said = [line for line in log if "zzzbroken" in line]
     assert len(said) == 1
     assert "failed to import: ModuleNotFoundError" in said[0]
     assert said[0].endswith("; not offered in the lobby")
+    said = [line for line in log if "neuro" in line]
+    assert said == [
+        "termsnake serve: warning: neuro needs numpy, which is not installed "
+        "(pip install 'termsnake[learn]'); not offered in the lobby"
+    ]

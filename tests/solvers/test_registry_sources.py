@@ -108,3 +108,25 @@ def test_a_solver_whose_extra_is_missing_says_how_to_install_it(
     register("heavy", "needs_numpy_bot:Bot")
     with pytest.raises(ValueError, match="needs numpy_that_is_not_there, which is not installed"):
         create("heavy")
+
+
+@pytest.fixture
+def no_numpy(monkeypatch: pytest.MonkeyPatch, fresh: None) -> None:
+    """As after the README's first command (no [learn]): importing numpy fails."""
+    monkeypatch.setitem(sys.modules, "numpy", None)  # None there: the import raises
+    monkeypatch.delitem(sys.modules, "termsnake.solvers.neuro", raising=False)
+    monkeypatch.setattr(registry, "_LOADS", {})
+
+
+def test_bots_that_do_not_load_are_left_out_and_said_once(no_numpy: None) -> None:
+    # The server's lobby offered neuro without numpy; chosen, it said it could not be used.
+    said: list[str] = []
+    for _ in range(2):
+        assert registry.loading(["best", "neuro", "greedy"], said.append) == ["best", "greedy"]
+    assert said == ["neuro needs numpy, which is not installed (pip install 'termsnake[learn]')"]
+
+
+def test_the_list_of_solvers_says_what_a_built_in_needs(no_numpy: None) -> None:
+    rows = {r.name: r for r in registry.listing()}
+    assert rows["neuro"].problem == "needs numpy: pip install 'termsnake[learn]'"
+    assert rows["best"].problem == ""
