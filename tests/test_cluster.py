@@ -70,14 +70,25 @@ def test_bench_and_train_on_a_cluster_print_the_local_numbers(
     assert cli.main(args) == 0
     here = json.loads(capsys.readouterr().out)
     assert cli.main([*args, "--scheduler", scheduler]) == 0
-    there = json.loads(capsys.readouterr().out)
-    for row in (*here, *there):
+    there, err = capsys.readouterr()
+    assert "--jobs" not in err
+    # DESIGN lets --jobs be given beside --scheduler: it goes unused, and one line says so.
+    assert cli.main([*args, "--jobs", "2", "--scheduler", scheduler]) == 0
+    also, err = capsys.readouterr()
+    assert err.splitlines()[0] == (
+        "termsnake bench: note: --jobs is not used with --scheduler "
+        "(the cluster's workers play the games)"
+    )
+    rows = [json.loads(out) for out in (there, also)]
+    for row in (*here, *rows[0], *rows[1]):
         row.pop("ms_per_move")
-    assert here == there
+    assert here == rows[0] == rows[1]
     train = ["train", "neuro", "--size", "6x6", "--generations", "2", "--population", "4"]
     train += ["--games", "1", "--seed", "3"]
     assert cli.main([*train, "--out", str(tmp_path / "a.json")]) == 0
-    assert cli.main([*train, "--out", str(tmp_path / "b.json"), "--scheduler", scheduler]) == 0
+    cluster = ["--jobs", "0", "--scheduler", scheduler]
+    assert cli.main([*train, "--out", str(tmp_path / "b.json"), *cluster]) == 0
+    assert "termsnake train: note: --jobs is not used with --scheduler" in capsys.readouterr().err
     assert (tmp_path / "a.json").read_text() == (tmp_path / "b.json").read_text()
 
 

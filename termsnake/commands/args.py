@@ -147,19 +147,29 @@ def decimal(text: str) -> float | None:
     return float(text) if _DECIMAL.fullmatch(text) else None
 
 
-def add_jobs_or_scheduler(parser: argparse.ArgumentParser, scheduler_help: str) -> None:
-    """``--jobs J`` (worker processes here) or ``--scheduler ADDRESS`` (a Dask cluster's
-    workers), for the commands that play games in either. Not both: the cluster's workers play
-    the games, and a --jobs beside it was ignored without a word."""
-    where = parser.add_mutually_exclusive_group()
-    where.add_argument(
+def add_jobs_and_scheduler(parser: argparse.ArgumentParser, scheduler_help: str) -> None:
+    """``--jobs J`` (worker processes here) and ``--scheduler ADDRESS`` (a Dask cluster's
+    workers), for the commands that play games in either."""
+    parser.add_argument(
         "--jobs",
         type=int_at_least(0),
         default=None,  # not 1: only an option left out is not "given" beside --scheduler
         metavar="J",
-        help="worker processes (default 1; 0: one per CPU; never more than the CPUs)",
+        help="worker processes (default 1; 0: one per CPU; never more than the CPUs; "
+        "not used with --scheduler)",
     )
-    where.add_argument("--scheduler", metavar="ADDRESS", help=scheduler_help)
+    parser.add_argument("--scheduler", metavar="ADDRESS", help=scheduler_help)
+
+
+def note_jobs_unused(args: argparse.Namespace, command: str) -> None:
+    """Say in one line that ``--jobs`` goes unused beside ``--scheduler``: DESIGN lets both be
+    given, and the cluster's workers play the games."""
+    if args.scheduler is not None and args.jobs is not None:
+        print(
+            f"termsnake {command}: note: --jobs is not used with --scheduler "
+            "(the cluster's workers play the games)",
+            file=sys.stderr,
+        )
 
 
 def processes(jobs: int | None) -> int:

@@ -160,7 +160,7 @@ def add_parsers(sub: Subparsers) -> None:
         metavar="S",
         help=f"game i uses seed S+i; S is at least 0 (default {DEFAULT_SEED})",
     )
-    cliargs.add_jobs_or_scheduler(
+    cliargs.add_jobs_and_scheduler(
         parser, "play the games on the Dask cluster at ADDRESS (the same numbers as here)"
     )
     parser.add_argument("--json", action="store_true", help="print one JSON array, no table")
@@ -371,6 +371,7 @@ def run(args: argparse.Namespace) -> int:
     setup = prepare(args)
     if isinstance(setup, int):
         return setup
+    cliargs.note_jobs_unused(args, "bench")
     jobs = cliargs.processes(args.jobs)
     engine_logs = engine_log_dir(setup.solvers, setup.record_dir)
     pairs = [(solver, i) for solver in setup.solvers for i in range(len(setup.specs))]

@@ -48,7 +48,7 @@ def add_parsers(sub: Subparsers) -> None:
     parser.add_argument(
         "--seed", type=cliargs.seed, default=1, metavar="S", help="the first seed (default 1)"
     )
-    cliargs.add_jobs_or_scheduler(parser, "run the games on the Dask cluster at ADDRESS")
+    cliargs.add_jobs_and_scheduler(parser, "run the games on the Dask cluster at ADDRESS")
     parser.add_argument(
         "--out",
         required=True,
@@ -80,4 +80,5 @@ def run(args: argparse.Namespace) -> int:
         print(f"termsnake train: needs the learn extra ({e.name} is missing): "
               "pip install 'termsnake[learn]'", file=sys.stderr)  # fmt: skip
         return EXIT_USAGE
+    cliargs.note_jobs_unused(args, "train")
     return training.main(args)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -185,24 +184,6 @@ def test_an_empty_level_name_is_refused_as_an_argument(
     assert cli.main(argv) == 2
     err = capsys.readouterr().err
     assert "argument --level: give a preset name or a level file, not an empty string" in err
-
-
-@pytest.mark.parametrize("jobs", ["0", "1", "2"])
-@pytest.mark.parametrize(
-    "command", [["bench", "--ai", "bfs"], ["train", "neuro"]], ids=["bench", "train"]
-)
-def test_jobs_beside_a_scheduler_is_refused(
-    command: list[str], jobs: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    # The cluster's workers play the games: a --jobs given with --scheduler was ignored.
-    out = ["--out", str(tmp_path / "w.json")] if command[0] == "train" else []
-    for both in (["--jobs", jobs, "--scheduler", "tcp://127.0.0.1:9"],
-                 ["--scheduler", "tcp://127.0.0.1:9", "--jobs", jobs]):  # fmt: skip
-        assert cli.main([*command, *out, *both]) == 2
-        err = capsys.readouterr().err
-        assert err.count("\n") == 1 and f"termsnake {command[0]}: error: argument --" in err
-        assert "--jobs" in err and "not allowed with argument --" in err and "--scheduler" in err
-    assert not list(tmp_path.iterdir())
 
 
 def test_the_usage_line_shows_the_subcommand_as_optional(
