@@ -195,14 +195,32 @@ def _first_game(args: argparse.Namespace, configured: str) -> tuple[Level, Game,
         # A solver's set-up can take long on a big board: say what is under way meanwhile.
         board = level.board
         what = f"preparing {printable(args.ai)} for a {board.width}x{board.height} board..."
-        # The signals that end a game raise meanwhile (Ctrl-C does already): their default
-        # would end the process mid-line, with what is said left on it.
-        ending: dict[int, Handler] = {
-            s: raise_terminated for s in ENDING_SIGNALS if s != signal.SIGINT
-        }
-        with signal_handlers(ending), preparing(what, shown=check_terminal() is None):
-            solver = prepare_solver(args.ai, game, args.engine_timeout)
+        # No game's handlers yet: Ctrl-C is left as it is (a KeyboardInterrupt).
+        solver = set_up_bot(args, game, restore_ctrl_c=False, saying=what)
     return level, game, solver
+
+
+def set_up_bot(
+    args: argparse.Namespace, game: Game, *, restore_ctrl_c: bool, saying: str = ""
+) -> Solver:
+    """The bot ``args.ai`` names, set up for ``game`` (``saying`` what is under way on the
+    terminal, if anything); UsageError if it cannot be. Meanwhile the ending signals raise at
+    once: their default would end the process mid-line, with what is said left on it, and a
+    game's own handlers would wait for that game's end. ``restore_ctrl_c`` puts back Ctrl-C's
+    KeyboardInterrupt, for a set-up while a game's handlers hold it."""
+    ending: dict[int, Handler] = {s: raise_terminated for s in ENDING_SIGNALS if s != signal.SIGINT}
+    if restore_ctrl_c:
+        ending[signal.SIGINT] = signal.default_int_handler
+    shown = bool(saying) and check_terminal() is None
+    solver = None
+    try:
+        with signal_handlers(ending), preparing(saying, shown=shown):
+            solver = prepare_solver(args.ai, game, args.engine_timeout)
+    except BaseException:
+        if solver is not None:  # it came as the set-up ended: an engine must not outlive it
+            finish(solver, game)
+        raise
+    return solver
 
 
 class Games:
@@ -263,21 +281,12 @@ class Games:
 
     def _set_up(self, game: Game) -> Solver | None:
         """The bot for ``game``, set up (None for a person). Ctrl-C or a signal ends a long
-        set-up at once, as it does the first game's: the game's own handlers would wait for
-        its end, the last game's board up."""
+        set-up at once, as it does the first game's; the last game's board stays up meanwhile,
+        saying what is under way."""
         if self.args.ai is None:
             return None
-        ending: dict[int, Handler] = {s: raise_terminated for s in ENDING_SIGNALS}
-        ending[signal.SIGINT] = signal.default_int_handler
-        solver = None
-        try:
-            with signal_handlers(ending):
-                solver = prepare_solver(self.args.ai, game, self.args.engine_timeout)
-        except BaseException:
-            if solver is not None:  # it came as the set-up ended: an engine must not outlive it
-                finish(solver, game)
-            raise
-        return solver
+        # The game on screen holds Ctrl-C (it would wait for that game's end): put it back.
+        return set_up_bot(self.args, game, restore_ctrl_c=True)
 
     def end(self, played: Played) -> None:
         """Keep the score and the replay of the game under way and sum it up (once)."""
