@@ -7,8 +7,9 @@ import asyncio
 import dataclasses
 import logging
 import sys
+import typing
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 from termsnake.commands import args as cliargs
 from termsnake.commands.args import Subparsers
@@ -115,6 +116,24 @@ def host_arg(text: str) -> str:
     return text
 
 
+def options_from(args: argparse.Namespace) -> Options:
+    """The server's Options from the command line: each field is the option of its name
+    (--max-time: max_time). argparse's values are untyped, so each is checked here: a field
+    without its option, or an option whose type gives the wrong kind, fails as the server
+    starts (in the tests), not on a player."""
+    types = typing.get_type_hints(Options)
+    values: dict[str, Any] = {}
+    for f in dataclasses.fields(Options):
+        option, kind = "--" + f.name.replace("_", "-"), types[f.name]
+        if not hasattr(args, f.name):
+            raise TypeError(f"Options.{f.name} has no option {option}")
+        value = values[f.name] = getattr(args, f.name)
+        if not isinstance(value, kind):
+            wanted = getattr(kind, "__name__", kind)
+            raise TypeError(f"Options.{f.name} is of type {wanted}; {option} gave {value!r}")
+    return Options(**values)
+
+
 def run(args: argparse.Namespace) -> int:
     """Start the server; 0 after SIGTERM or Ctrl-C, 2 if it cannot start."""
     try:
@@ -141,10 +160,8 @@ def run(args: argparse.Namespace) -> int:
             where = printable(f"{args.authorized_keys}: {e}")
             print(f"termsnake serve: --authorized-keys {where}", file=sys.stderr)
             return EXIT_USAGE
-    # Each of the server's Options is the option of its name (--max-time: max_time).
-    options = {f.name: getattr(args, f.name) for f in dataclasses.fields(Options)}
     config = server.Config(
-        **options, host_key=key, authorized_keys=authorized,
+        options_from(args), host_key=key, authorized_keys=authorized,
         # Said, so that a mistyped --host-key is seen: clients would meet a new key.
         notes=(f"made a new host key at {printable(str(path))} ({key.get_fingerprint()})",)
         if made else (),

@@ -48,10 +48,11 @@ NAME_CHANGED: Final = "termsnake: the user name may not change while logging in"
 
 
 @dataclass(frozen=True, slots=True)
-class Config(limits.Options):
+class Config:
     """How the server runs: the command line's options, the keys they name, the scores file
     and what to say once listening."""
 
+    options: limits.Options = limits.DEFAULTS
     host_key: asyncssh.SSHKey | None = None
     authorized_keys: asyncssh.SSHAuthorizedKeys | None = None
     scores: Path = field(default_factory=lambda: data_dir() / "serve" / "scores.json")
@@ -63,8 +64,8 @@ class App:
 
     def __init__(self, config: Config) -> None:
         self.config = config
-        self.gate = Gate(config.max_sessions, config.max_per_address)
-        self.arrivals = Arrivals(config.max_connect_rate)
+        self.gate = Gate(config.options.max_sessions, config.options.max_per_address)
+        self.arrivals = Arrivals(config.options.max_connect_rate)
         self.hub = Hub(ScoreStore(config.scores))
         self.visits: set[Visit] = set()
         self.threads: set[threading.Thread] = set()
@@ -118,14 +119,14 @@ class Connection(asyncssh.SSHServer):
             # for the server (logged in, in the handshake); closed at once all the same.
             pushed_out.conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, PUSHED_OUT)
         # Refused ones too: they may talk until they are cut off.
-        rate = self.app.config.max_input_rate
+        rate = self.app.config.options.max_input_rate
         meter(conn, loop, rate, lambda: gate.advance(self, HEARD))
         cap_failures(conn, limits.MAX_FAILED_TRIES)
         if self.refusal is not None and gate.crowded():
             loop.call_soon(conn.abort)  # a flood of refused connections: no word for each
             return
         # A client that logs in and opens nothing (ssh -N) would hold its place for ever.
-        wait = self.app.config.login_timeout
+        wait = self.app.config.options.login_timeout
         if self.refusal is not None:
             wait = min(wait, limits.REFUSED_GRACE)
         self.timer = loop.call_later(wait, conn.close)
@@ -229,8 +230,8 @@ class Channel(asyncssh.SSHServerSession[bytes]):
             self.chan.write((NO_PTY if refusal is None else f"termsnake: {refusal}\r\n").encode())
             self.chan.exit(1)
             return
-        config = self.app.config
-        out = ChannelOutput(self._send, self._unsent, config.max_unsent, config.stall)
+        options = self.app.config.options
+        out = ChannelOutput(self._send, self._unsent, options.max_unsent, options.stall)
         self.term = ChannelTerminal(out, self.size)
         thread = threading.Thread(target=self._visit, args=(out,), daemon=True)
         with self.app.lock:
@@ -314,7 +315,7 @@ class Channel(asyncssh.SSHServerSession[bytes]):
     def _visit(self, out: ChannelOutput) -> None:
         assert self.term is not None
         name = self.app.hub.claim_name(self.conn.username or "")
-        visit = Visit(self.app.hub, self.term, out, name, self.app.config)
+        visit = Visit(self.app.hub, self.term, out, name, self.app.config.options)
         with self.app.lock:
             self.app.visits.add(visit)
         status, farewell = 0, "bye!"
@@ -324,7 +325,7 @@ class Channel(asyncssh.SSHServerSession[bytes]):
         except Idle:
             status, farewell = 1, "no key for a long while: disconnected"
         except TimeUp:
-            most = limits.span(self.app.config.max_time)
+            most = limits.span(self.app.config.options.max_time)
             status, farewell = 1, f"this server ends a visit after {most}{visit.scored}"
         except Terminated:
             status, farewell = 1, SHUTTING_DOWN + visit.scored
@@ -357,7 +358,8 @@ class Channel(asyncssh.SSHServerSession[bytes]):
             self.chan.exit(status)
         if self.conn.conn is not None:  # the game was the connection's one session
             self.loop.call_later(
-                min(limits.REFUSED_GRACE, self.app.config.login_timeout), self.conn.conn.close
+                min(limits.REFUSED_GRACE, self.app.config.options.login_timeout),
+                self.conn.conn.close,
             )
 
 
@@ -373,8 +375,8 @@ async def serve(config: Config, ready: asyncio.Event | None = None) -> None:
         options["authorized_client_keys"] = config.authorized_keys
     server = await asyncssh.create_server(
         lambda: Connection(app),
-        config.host,
-        config.port,
+        config.options.host,
+        config.options.port,
         server_host_keys=[config.host_key],
         encryption_algs=CIPHERS,
         mac_algs=MACS,
@@ -383,7 +385,7 @@ async def serve(config: Config, ready: asyncio.Event | None = None) -> None:
         agent_forwarding=False,
         x11_forwarding=False,
         allow_scp=False,
-        login_timeout=config.login_timeout,
+        login_timeout=config.options.login_timeout,
         keepalive_interval=limits.KEEPALIVE_INTERVAL,
         keepalive_count_max=limits.KEEPALIVE_COUNT_MAX,
         window=limits.INPUT_WINDOW,
@@ -401,10 +403,10 @@ async def serve(config: Config, ready: asyncio.Event | None = None) -> None:
         if not ignored or signum in (signal.SIGTERM, signal.SIGINT):
             signal.signal(signum, lambda s, f: stopping.append(s))
     sockets = server.sockets or []
-    port = sockets[0].getsockname()[1] if sockets else config.port
+    port = sockets[0].getsockname()[1] if sockets else config.options.port
     print(
-        f"termsnake serve: listening on {with_port(config.host, port)}; "
-        f"connect with: ssh -p {port} NAME@{reached_at(config.host)}",
+        f"termsnake serve: listening on {with_port(config.options.host, port)}; "
+        f"connect with: ssh -p {port} NAME@{reached_at(config.options.host)}",
         flush=True,
     )
     for note in config.notes:

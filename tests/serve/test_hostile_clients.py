@@ -21,7 +21,7 @@ from ssh_client import Player, Server, connect, openssh, openssh_command, player
 
 from termsnake.core.game import Game
 from termsnake.core.level import open_level, with_length
-from termsnake.serve.limits import MAX_FAILED_TRIES
+from termsnake.serve.limits import MAX_FAILED_TRIES, Options
 from termsnake.serve.rates import meter
 from termsnake.serve.server import App, Channel, Config, Connection
 from termsnake.serve.visit import set_up
@@ -246,7 +246,7 @@ def test_a_refused_connection_is_metered_too(tmp_path: Path) -> None:
             pass
 
     async def go() -> None:
-        app = App(Config(scores=tmp_path / "scores.json", max_per_address=1))
+        app = App(Config(Options(max_per_address=1), scores=tmp_path / "scores.json"))
         Connection(app).connection_made(Conn())  # type: ignore[arg-type]
         refused, conn = Connection(app), Conn()
         refused.connection_made(conn)  # type: ignore[arg-type]
@@ -277,7 +277,7 @@ def test_a_connection_dropped_for_its_rate_is_not_counted_as_refused(tmp_path: P
             pass
 
     async def go() -> None:
-        app = App(Config(scores=tmp_path / "scores.json", max_connect_rate=1))
+        app = App(Config(Options(max_connect_rate=1), scores=tmp_path / "scores.json"))
         Connection(app).connection_made(Conn())  # type: ignore[arg-type]
         dropped = Connection(app)
         dropped.connection_made(Conn())  # type: ignore[arg-type]

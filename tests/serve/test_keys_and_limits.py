@@ -4,12 +4,14 @@ options said in one line, window sizes clamped, refused connections counted."""
 
 from __future__ import annotations
 
+import argparse
 import os
+import re
 import shutil
 import signal
 import socket
 import stat
-from dataclasses import asdict, fields
+from dataclasses import asdict
 from pathlib import Path
 
 import asyncssh
@@ -17,11 +19,12 @@ import pytest
 from ssh_client import openssh, running
 
 from termsnake.commands import cli
+from termsnake.commands.serve import options_from
 from termsnake.serve import server
 from termsnake.serve.address import reached_at, with_port
 from termsnake.serve.gate import AUTHENTICATING, HEARD, SILENT, Gate
 from termsnake.serve.hostkey import HostKeyError, load_or_create, read_authorized_keys
-from termsnake.serve.limits import DEFAULTS, MAX_COLUMNS, MAX_PENDING_INPUT, MAX_ROWS, Options
+from termsnake.serve.limits import DEFAULTS, MAX_COLUMNS, MAX_PENDING_INPUT, MAX_ROWS
 from termsnake.serve.rates import Arrivals, client_of
 from termsnake.serve.terminal import ChannelOutput, ChannelTerminal
 
@@ -107,8 +110,28 @@ def test_each_serve_option_reaches_the_server_and_the_others_keep_their_defaults
     argv = ["--host", "[::1]", "--max-per-address", "1", "--max-time", "60"]
     assert cli.main(["serve", *argv, "--max-input-rate", "5"]) == 0
     (config,) = seen
-    options = {f.name: getattr(config, f.name) for f in fields(Options)}
-    assert options == {**asdict(DEFAULTS), **given}
+    assert asdict(config.options) == {**asdict(DEFAULTS), **given}
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "says"),
+    [
+        ("max_time", None, "Options.max_time has no option --max-time"),
+        ("max_time", "60", "Options.max_time is of type float; --max-time gave '60'"),  # no type=
+        ("max_sessions", 1.5, "Options.max_sessions is of type int; --max-sessions gave 1.5"),
+    ],
+)
+def test_an_option_the_server_cannot_take_fails_as_the_server_starts(
+    name: str, value: object, says: str
+) -> None:
+    # argparse's values are untyped (mypy sees Any): an option whose type= gave the wrong kind
+    # reached the server as it was, to fail on a player.
+    args = argparse.Namespace(**{**asdict(DEFAULTS), name: value})
+    if value is None:  # the option is missing
+        delattr(args, name)
+    with pytest.raises(TypeError, match=re.escape(says)):
+        options_from(args)
+    assert options_from(argparse.Namespace(**asdict(DEFAULTS))) == DEFAULTS
 
 
 @pytest.mark.parametrize(
