@@ -28,7 +28,13 @@ from termsnake.formats.diagnostics import LevelError
 from termsnake.formats.fileio import check_can_write_new, write_new
 from termsnake.formats.replay import replay_from_game
 from termsnake.formats.scores import ScoreKey, ScoreStore, as_player, keep_score
-from termsnake.formats.settings import SettingsError, load_settings, merge, settings_path
+from termsnake.formats.settings import (
+    Settings,
+    SettingsError,
+    load_settings,
+    merge,
+    settings_path,
+)
 from termsnake.formats.text import printable, shorten
 from termsnake.solvers.base import Solver, SolverUnavailable, engine_log, finish
 from termsnake.solvers.registry import create, resolve_name
@@ -58,8 +64,8 @@ def choose_level(
     origin: str = "",
     wrap: bool = False,
 ) -> Level:
-    """The level the options ask for (``default`` when none, from ``origin`` such as the
-    config file); UsageError with the located errors if it is bad."""
+    """The level the options ask for (``default`` when none, set at ``origin``: config.toml's
+    path and line); UsageError with the located errors if it is bad."""
     if size is not None:
         try:
             start = DEFAULT_LENGTH if length is None else length
@@ -113,7 +119,7 @@ def run_play(args: argparse.Namespace) -> int:
         print(e, file=sys.stderr)
         return EXIT_USAGE
     try:
-        level, game, solver = _first_game(args, config.level)
+        level, game, solver = _first_game(args, config)
     except UsageError as e:
         print(e, file=sys.stderr)
         return EXIT_USAGE
@@ -170,15 +176,16 @@ def _after_saving(later: list[int]) -> Handler:
     return note
 
 
-def _first_game(args: argparse.Namespace, configured: str) -> tuple[Level, Game, Solver | None]:
-    """The level, the first game and its bot (set up), as the arguments ask; UsageError if
-    they cannot be had."""
+def _first_game(args: argparse.Namespace, config: Settings) -> tuple[Level, Game, Solver | None]:
+    """The level (config.toml's if none is asked for), the first game and its bot (set up), as
+    the arguments ask; UsageError if they cannot be had."""
+    where = f"{printable(str(settings_path()))}:{config.lines.get('level', 1)}"
     level = choose_level(
         args.level,
         args.size,
         args.length,
-        default=configured,
-        origin=str(settings_path()) if configured != presets.DEFAULT_LEVEL else "",
+        default=config.level,
+        origin=where if config.level != presets.DEFAULT_LEVEL else "",
         wrap=args.wrap,
     )
     if args.wrap and args.size is None:

@@ -8,7 +8,7 @@ import re
 import sys
 import tomllib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final, Literal, get_args
 
@@ -107,6 +107,8 @@ class Settings:
     keys: Keys = "default"
     color: bool = True
     player: str = "you"
+    # The line that set each key the file set: a level is found bad only when it is loaded.
+    lines: Mapping[str, int] = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
         for name, check in _CHECKS.items():
@@ -185,7 +187,8 @@ def parse_settings(text: str, path: str) -> Settings:
         raise SettingsError(
             "\n".join(f"{path}:{line}: error: {message}" for line, message in errors)
         )
-    return Settings(**values)  # type: ignore[arg-type]  # every value was checked above
+    set_at = {key: lines.get(key, 1) for key in values}
+    return Settings(**values, lines=set_at)  # type: ignore[arg-type]  # every value was checked
 
 
 def load_settings(path: Path | None = None) -> Settings:

@@ -405,7 +405,7 @@ def test_a_bad_level_in_the_config_says_where_it_came_from(tmp_path: Path) -> No
     )
     assert r.returncode == 2
     assert r.stderr.endswith(
-        """config.toml: error: level = "nosuch": no preset or file named 'nosuch'; """
+        """config.toml:1: error: level = "nosuch": no preset or file named 'nosuch'; """
         "presets: classic, cross, dead-end, maze, open-12x12, open-20x20, open-8x8, pillars, "
         "rooms, spiral, torus (see `termsnake levels`)\n"
     )

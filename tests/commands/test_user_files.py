@@ -54,7 +54,7 @@ def test_a_number_of_5000_digits_in_the_config_is_said_plainly(tmp_path: Path) -
 def test_a_config_level_no_file_can_be_is_one_short_line(tmp_path: Path, value: str) -> None:
     config(tmp_path).write_text(f'level = "{value}"\n')
     line = one_error_line(termsnake(tmp_path, "--seed", "1"))
-    assert line.startswith(f'{config(tmp_path)}: error: level = "a')
+    assert line.startswith(f'{config(tmp_path)}:1: error: level = "a')
     assert "characters)" in line
 
 
@@ -63,6 +63,22 @@ def test_a_config_level_file_with_errors_says_where(tmp_path: Path) -> None:
     (tmp_path / "bad.txt").write_text("#####\n#>.x#\n#####\n")
     line = one_error_line(termsnake(tmp_path, "--seed", "1"))
     assert ': error: level = "bad.txt": bad.txt:2:4: unknown map character' in line
+
+
+def test_a_config_level_that_does_not_load_says_its_line(tmp_path: Path) -> None:
+    # As every other bad value in the file does: it said the file alone.
+    config(tmp_path).write_text('# mine\nspeed = 12\nlevel = "nosuch"\n')
+    line = one_error_line(termsnake(tmp_path, "--seed", "1"))
+    assert line.startswith(f'{config(tmp_path)}:3: error: level = "nosuch": no preset or file')
+
+
+def test_a_config_level_that_does_not_load_prints_its_path_escaped(tmp_path: Path) -> None:
+    # The config directory comes from the environment: it may hold a terminal's escapes.
+    home = tmp_path / "a\x1b]0;title\x07b"
+    config(home).write_text('level = "nosuch"\n')
+    line = one_error_line(termsnake(home, "--seed", "1"))
+    assert "\x1b" not in line and "\x07" not in line
+    assert ': error: level = "nosuch": no preset or file' in line
 
 
 def test_a_long_level_name_on_the_command_line_is_one_line(tmp_path: Path) -> None:

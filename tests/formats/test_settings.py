@@ -28,7 +28,7 @@ player = "ada"
 """
 
 
-FIELDS = [f.name for f in dataclasses.fields(Settings)]
+FIELDS = [f.name for f in dataclasses.fields(Settings) if f.name != "lines"]  # the keys
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -63,9 +63,18 @@ def test_an_empty_file_gives_the_defaults(tmp_path: Path) -> None:
 
 
 def test_every_key_is_read(tmp_path: Path) -> None:
-    assert load_settings(write(tmp_path, FULL)) == Settings(
+    settings = load_settings(write(tmp_path, FULL))
+    assert settings == Settings(
         speed=12.5, level="maze", glyphs="unicode", keys="azerty", color=False, player="ada"
     )
+    assert settings.lines == {
+        "speed": 2,
+        "level": 3,
+        "glyphs": 4,
+        "keys": 5,
+        "color": 6,
+        "player": 7,
+    }
     assert set(FIELDS) == {"speed", "level", "glyphs", "keys", "color", "player"}
 
 
