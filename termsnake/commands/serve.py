@@ -16,6 +16,7 @@ from termsnake.commands.args import Subparsers
 from termsnake.exits import EXIT_USAGE
 from termsnake.formats.text import printable
 from termsnake.serve.limits import DEFAULTS, Options
+from termsnake.solvers.registry import loading
 
 
 def add_parsers(sub: Subparsers) -> None:
@@ -138,6 +139,7 @@ def run(args: argparse.Namespace) -> int:
     """Start the server; 0 after SIGTERM or Ctrl-C, 2 if it cannot start."""
     try:
         from termsnake.serve import address, hostkey, server
+        from termsnake.serve.visit import offered
     except ImportError as e:
         print(f"termsnake serve: needs the serve extra ({e.name} is missing): "
               "pip install 'termsnake[serve]'", file=sys.stderr)  # fmt: skip
@@ -160,11 +162,16 @@ def run(args: argparse.Namespace) -> int:
             where = printable(f"{args.authorized_keys}: {e}")
             print(f"termsnake serve: --authorized-keys {where}", file=sys.stderr)
             return EXIT_USAGE
+    notes = []  # said once listening
+    if made:  # so that a mistyped --host-key is seen: clients would meet a new key
+        notes.append(f"made a new host key at {printable(str(path))} ({key.get_fingerprint()})")
+    # Every bot is imported now, before listening, where Ctrl-C ends a plugin's import that
+    # hangs: in a visit it would hold every visitor's bot menu. A player cannot mend a bot that
+    # does not load, so the lobby leaves it out and the log says why.
+    bots = loading(offered(), lambda why: notes.append(f"warning: {why}; not offered in the lobby"))
     config = server.Config(
         options_from(args), host_key=key, authorized_keys=authorized,
-        # Said, so that a mistyped --host-key is seen: clients would meet a new key.
-        notes=(f"made a new host key at {printable(str(path))} ({key.get_fingerprint()})",)
-        if made else (),
+        notes=tuple(notes), bots=tuple(bots),
     )  # fmt: skip
     try:
         asyncio.run(server.serve(config))

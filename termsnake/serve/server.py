@@ -57,6 +57,7 @@ class Config:
     authorized_keys: asyncssh.SSHAuthorizedKeys | None = None
     scores: Path = field(default_factory=lambda: data_dir() / "serve" / "scores.json")
     notes: tuple[str, ...] = ()  # said once listening (the "listening on" line comes first)
+    bots: tuple[str, ...] = ()  # the lobby's bots: those that load (commands/serve finds them)
 
 
 class App:
@@ -315,7 +316,8 @@ class Channel(asyncssh.SSHServerSession[bytes]):
     def _visit(self, out: ChannelOutput) -> None:
         assert self.term is not None
         name = self.app.hub.claim_name(self.conn.username or "")
-        visit = Visit(self.app.hub, self.term, out, name, self.app.config.options)
+        config = self.app.config
+        visit = Visit(self.app.hub, self.term, out, name, config.options, config.bots)
         with self.app.lock:
             self.app.visits.add(visit)
         status, farewell = 0, "bye!"

@@ -7,7 +7,6 @@ the client stops reading, or the server shuts down; a game under way is scored f
 
 from __future__ import annotations
 
-import logging
 import signal
 import textwrap
 import threading
@@ -28,7 +27,7 @@ from termsnake.serve.limits import Options
 from termsnake.serve.menu import Menu, Pick
 from termsnake.serve.terminal import ChannelOutput, ChannelTerminal
 from termsnake.solvers.base import Solver, SolverUnavailable, finish
-from termsnake.solvers.registry import create, known_names, loading, plugins
+from termsnake.solvers.registry import create, known_names, plugins
 from termsnake.tui.controllers import CTRL_C, key_name
 from termsnake.tui.screen import Screen
 from termsnake.tui.session import Mode, Session, make_session
@@ -44,7 +43,6 @@ from termsnake.tui.view import (
     screen_size,
 )
 
-log = logging.getLogger("termsnake.serve")
 LOBBY: Final = ("Play a level", "Watch a bot", "Watch a game in progress", "High scores", "Quit")
 WATCH_WAIT: Final = 0.5  # a watcher is woken by each move; this only bounds a wait for a key
 # Built-ins a visitor may start, in the lobby's order (plugins follow): those that need no file
@@ -53,8 +51,11 @@ WATCH_WAIT: Final = 0.5  # a watcher is woken by each move; this only bounds a w
 BOTS: Final = ("best", "tree", "replan", "hamilton", "straight", "greedy", "neuro", "bfs")
 
 
-def _not_offered(problem: str) -> None:
-    log.warning("warning: %s; not offered in the lobby", problem)
+def offered() -> list[str]:
+    """The bots the lobby may offer, in its order: the built-ins above, then the plugins
+    (watchable too); the server offers those of them that load."""
+    known = known_names()
+    return [b for b in BOTS if b in known] + sorted(plugins())
 
 
 class Idle(Exception):
@@ -70,9 +71,16 @@ class Visit:
     """The lobby and everything reached from it, for one connected player."""
 
     def __init__(
-        self, hub: Hub, term: ChannelTerminal, out: ChannelOutput, name: str, limits: Options
+        self,
+        hub: Hub,
+        term: ChannelTerminal,
+        out: ChannelOutput,
+        name: str,
+        limits: Options,
+        bots: tuple[str, ...],
     ) -> None:
         self.hub = hub
+        self.bots = bots  # those that load (a player cannot mend one that does not)
         self.term = term
         self.out = out
         self.name = name
@@ -183,10 +191,7 @@ class Visit:
 
     def watch_bot(self) -> None:
         """Start a bot on a preset and watch it (others may watch it too)."""
-        known = known_names()
-        # Plugins are watchable too. Only bots that load are offered: a player cannot mend a
-        # plugin that fails to import, nor install numpy for neuro (the log says why, once).
-        bots = loading([b for b in BOTS if b in known] + sorted(plugins()), _not_offered)
+        bots = self.bots
         choice = self.choose(Menu("Watch which bot?", bots))
         if choice is None:
             return

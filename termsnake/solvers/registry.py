@@ -9,8 +9,8 @@ child process, ``neuro:PATH`` plays a weights file.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import re
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -19,7 +19,15 @@ from typing import Any, Final
 from termsnake.exits import users_signal
 from termsnake.formats.text import shorten
 from termsnake.solvers.base import Solver
-from termsnake.solvers.plugins import NAME_LIMIT, Plugin, PluginError, discover, name_problem, warn
+from termsnake.solvers.plugins import (
+    NAME_LIMIT,
+    Plugin,
+    PluginError,
+    discover,
+    name_problem,
+    warn,
+    what,
+)
 
 Factory = Callable[[], Solver]
 
@@ -58,6 +66,9 @@ def register(name: str, factory: str | Factory, *, source: str = "your code") ->
     _SOURCES[key] = source
 
 
+# The built-ins that need an extra's packages, for `termsnake solvers` to say so.
+_NEEDS: Final = {"neuro": ("numpy",)}
+
 for _name, _target in {
     "best": "termsnake.solvers.best:BestSolver",
     "tree": "termsnake.solvers.celltree:TreeSolver",
@@ -80,24 +91,18 @@ def plugins() -> dict[str, Plugin]:
     return discover(set(_REGISTRY))
 
 
-# Whether each bot loads, tried once a process: the server's lobby asks at every visit, and
-# Python keeps no failed module, so a broken plugin's import would run again each time.
-_LOADS: dict[str, str | None] = {}  # name -> why it does not load, or None
-_LOADS_LOCK = threading.Lock()
-
-
 def loading(names: list[str], say: Callable[[str], None]) -> list[str]:
-    """Those of ``names`` (built-ins, registered names, plugins) that load, in their order:
-    each is imported once a process, and ``say`` is told why for each that does not (once a
-    process too): a plugin that fails to import, ``neuro`` without numpy."""
-    with _LOADS_LOCK:  # one visit imports; one asking at the same time waits for it
-        for name in names:
-            if name not in _LOADS:
-                problem = _problem(name)
-                _LOADS[name] = problem
-                if problem is not None:
-                    say(problem)
-        return [name for name in names if _LOADS.get(name) is None]
+    """Those of ``names`` (built-ins, registered names, plugins) that load, in their order;
+    ``say`` is told why for each that does not: a plugin that fails to import, ``neuro``
+    without numpy (or with a broken one)."""
+    found = []
+    for name in names:
+        problem = _problem(name)
+        if problem is None:
+            found.append(name)
+        else:
+            say(problem)
+    return found
 
 
 def _problem(name: str) -> str | None:
@@ -108,8 +113,12 @@ def _problem(name: str) -> str | None:
             _load(factory, name)
         elif factory is None:
             plugins()[name].load()
-    except (PluginError, ValueError) as e:  # ValueError: not installed, or no such attribute
+    except PluginError as e:
         return str(e)
+    except Exception as e:  # any failure of a module's import: a numpy that is broken too
+        if (caught := users_signal(e)) is not None:
+            raise caught from None  # a signal ends the command, as everywhere
+        return str(e) if isinstance(e, ValueError) else f"{name} does not load: {what(e)}"
     return None
 
 
@@ -207,15 +216,11 @@ class Listing:
 
 
 def _missing(name: str) -> str:
-    """What a built-in or registered solver's module needs that is not installed, or ""."""
-    factory = _REGISTRY[name]
-    if isinstance(factory, str):
-        try:
-            _load(factory, name)
-        except NotInstalled as e:
-            return e.short
-        except ValueError:
-            return "does not load"  # a registered "module:attr" with no such attribute
+    """What a built-in needs that is not installed, or "": looked for, not imported, so that
+    the list stays quick."""
+    for package in _NEEDS.get(name, ()):
+        if importlib.util.find_spec(package) is None:
+            return NotInstalled(name, package).short
     return ""
 
 

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
+import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import asyncssh
 import pytest
-from ssh_client import Player, Server, connect, player, running, start_classic
+from ssh_client import TERMSNAKE, Player, Server, connect, player, running, start_classic
 from test_hostile_clients import watch_best
 
 
@@ -389,7 +391,8 @@ def test_the_lobby_offers_no_bot_that_fails_to_load_and_one_not_made_cannot_be_u
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # A plugin that failed to import was offered, and chosen said only "cannot be used": a
-    # player cannot mend it. Its import is tried once a server process, and said in the log.
+    # player cannot mend it. The bots are imported as the server starts, and the log says
+    # which are left out, once.
     plugs = tmp_path / "plugs"
     info = plugs / "brokenbots-1.0.dist-info"
     info.mkdir(parents=True)
@@ -409,8 +412,7 @@ def test_the_lobby_offers_no_bot_that_fails_to_load_and_one_not_made_cannot_be_u
         async with await connect(s.port, "ann") as conn:
             p = await player(conn, (100, 30))
             await p.wait_for("hello, ann")
-            # The second time, the broken plugin's import is not tried again (the lobby has
-            # kept its place at "Watch a bot").
+            # Twice: the lobby keeps its place at "Watch a bot".
             for keys in (b"s\r", b"\r"):
                 await p.keys(keys)
                 text = await p.wait_for("zzmade")  # last: the built-ins come first
@@ -438,3 +440,32 @@ def test_the_lobby_offers_no_bot_that_fails_to_load_and_one_not_made_cannot_be_u
         "termsnake serve: warning: neuro needs numpy, which is not installed "
         "(pip install 'termsnake[learn]'); not offered in the lobby"
     ]
+
+
+def test_ctrl_c_ends_a_server_whose_plugin_hangs_on_import(tmp_path: Path) -> None:
+    # The bots are imported before listening: in a visit, a plugin that hangs on import held
+    # every visitor's bot menu; at the start, Ctrl-C must still end the server.
+    plugs = tmp_path / "plugs"
+    info = plugs / "hangbots-1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: hangbots\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[termsnake.solvers]\nzzhang = hang_bot:Bot\n")
+    began = tmp_path / "began"
+    (plugs / "hang_bot.py").write_text(
+        f"import pathlib, time\npathlib.Path({str(began)!r}).touch()\ntime.sleep(60)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(plugs), "HOME": str(tmp_path)}
+    argv = [TERMSNAKE, "serve", "--port", "0", "--host-key", str(tmp_path / "key")]
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 20
+        while not began.exists() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert began.exists()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=10)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert proc.returncode == 130
+    assert out == b"" and err == b"termsnake: interrupted\n"

@@ -115,15 +115,29 @@ def no_numpy(monkeypatch: pytest.MonkeyPatch, fresh: None) -> None:
     """As after the README's first command (no [learn]): importing numpy fails."""
     monkeypatch.setitem(sys.modules, "numpy", None)  # None there: the import raises
     monkeypatch.delitem(sys.modules, "termsnake.solvers.neuro", raising=False)
-    monkeypatch.setattr(registry, "_LOADS", {})
 
 
-def test_bots_that_do_not_load_are_left_out_and_said_once(no_numpy: None) -> None:
+def test_bots_that_do_not_load_are_left_out_and_said(no_numpy: None) -> None:
     # The server's lobby offered neuro without numpy; chosen, it said it could not be used.
     said: list[str] = []
-    for _ in range(2):
-        assert registry.loading(["best", "neuro", "greedy"], said.append) == ["best", "greedy"]
+    assert registry.loading(["best", "neuro", "greedy"], said.append) == ["best", "greedy"]
     assert said == ["neuro needs numpy, which is not installed (pip install 'termsnake[learn]')"]
+
+
+def test_a_bot_whose_package_is_broken_is_left_out_too(
+    fresh: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A numpy whose compiled part fails raises an ImportError naming no module: it ended
+    # every visit that opened the lobby's bot menu, and `termsnake solvers` with a traceback.
+    (tmp_path / "numpy").mkdir()
+    (tmp_path / "numpy" / "__init__.py").write_text("raise ImportError('numpy is broken')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "numpy")
+    monkeypatch.delitem(sys.modules, "termsnake.solvers.neuro", raising=False)
+    said: list[str] = []
+    assert registry.loading(["neuro", "bfs"], said.append) == ["bfs"]
+    assert said == ["neuro does not load: ImportError: numpy is broken"]
+    assert {r.name: r for r in registry.listing()}["neuro"].problem == ""  # it is installed
 
 
 def test_the_list_of_solvers_says_what_a_built_in_needs(no_numpy: None) -> None:
