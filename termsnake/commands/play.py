@@ -385,5 +385,6 @@ def save_record(
         why = f"could not save the replay to {printable(tried)}: {e.strerror or e}"
         return Saved(errors=(why,), code=EXIT_OUTPUT, tried=tried)
     ours = Path(path) in {Path(name) for name in taken}
-    moved = "" if str(target) == path or ours else f" ({shown} appeared meanwhile and was kept)"
+    # As paths: write_new's drops a "./" or a "//" the name was given with.
+    moved = "" if target == Path(path) or ours else f" ({shown} appeared meanwhile and was kept)"
     return Saved(lines=(f"Replay saved to {printable(str(target))}{moved}",), path=str(target))

@@ -80,5 +80,4 @@ def run(args: argparse.Namespace) -> int:
         print(f"termsnake train: needs the learn extra ({e.name} is missing): "
               "pip install 'termsnake[learn]'", file=sys.stderr)  # fmt: skip
         return EXIT_USAGE
-    cliargs.note_jobs_unused(args, "train")
     return training.main(args)

@@ -22,7 +22,7 @@ from typing import Final
 from tqdm import tqdm
 
 from termsnake.cluster import ClusterError, connect, map_on
-from termsnake.commands.args import processes
+from termsnake.commands.args import note_jobs_unused, processes
 from termsnake.core.level import BOT_SIZE, Level, open_level
 from termsnake.exits import (
     EXIT_INTERRUPTED,
@@ -343,6 +343,7 @@ def main(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     except ValueError as e:
         return _error(str(e))
+    note_jobs_unused(args, "train")  # once the run's files are known to be right
     run = Run(state, state.generation if args.resume else None)
     if state.generation >= args.generations:  # --generations counts from 0, not from here
         held = f"{printable(str(checkpoint_path(out)))} holds {_first(state.generation)}"

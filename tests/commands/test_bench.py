@@ -104,6 +104,7 @@ def test_defaults_are_the_open_8x8_board_length_1_seed_1() -> None:
     args = cli.build_parser().parse_args(["bench", "--ai", "zigzag"])
     jobs = cliargs.processes(args.jobs)
     assert (args.boards, args.length, args.games, args.seed, jobs) == (None, 1, 100, 1, 1)
+    assert args.jobs is None  # left out, not 1: only a --jobs given is said to go unused
 
 
 def test_a_weights_file_named_in_bytes_not_utf8_is_valid_json(

@@ -134,6 +134,18 @@ def test_replays_not_saved_as_the_folder_went_each_name_their_own_file(tmp_path:
     assert load_replay(record.parent / "g-5.json").seed == 7
 
 
+def test_a_replay_path_written_otherwise_than_python_would_is_not_said_to_have_moved(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # "./g.json" saved to g.json was said to have appeared meanwhile and been kept.
+    monkeypatch.chdir(tmp_path)
+    game = Game(open_level(4, 4, length=1), seed=1)
+    for path in ("./g.json", "sub//h.json"):
+        Path(path).parent.mkdir(exist_ok=True)
+        saved = save_record(game, None, path)
+        assert saved.lines == (f"Replay saved to {Path(path)}",)
+
+
 def test_a_replay_path_with_control_characters_is_shown_escaped(tmp_path: Path) -> None:
     path = str(tmp_path / "r\x1b[31m\n.json")
     game = Game(open_level(4, 4, length=1), seed=1)
