@@ -1,9 +1,10 @@
 """The exit codes the commands share (the README's "Exit codes and errors"), the exception
-that carries an ending signal to the code that exits with 128 + its number, and the signal
-handlers that raise it."""
+that carries an ending signal to the code that exits with 128 + its number, the signal
+handlers that raise it, and those that only note a signal for the code to raise it later."""
 
 import contextlib
 import signal
+import threading
 from collections.abc import Callable, Iterator, Mapping
 from types import FrameType
 from typing import Final
@@ -94,3 +95,49 @@ def signal_handlers(handlers: Mapping[int, Handler]) -> Iterator[None]:
         for s, handler in previous.items():
             if s != signal.SIGHUP or signal.getsignal(s) is not signal.SIG_IGN:
                 signal.signal(s, handler)
+
+
+class Noted:
+    """The first ending signal (Ctrl-C among them) that came while ``signals_noted`` held."""
+
+    def __init__(self, wake: Callable[[], None]) -> None:
+        self._wake = wake
+        self.signum: int | None = None
+
+    def note(self, signum: int, frame: FrameType | None) -> None:
+        """A signal handler: note the signal, raise nothing, and wake the code waiting."""
+        ignore_more_hangups(signum)
+        if self.signum is None:
+            self.signum = signum
+        self._wake()
+
+    def check(self) -> None:
+        """Raise what the signal noted asks for: KeyboardInterrupt for Ctrl-C, Terminated for
+        the others; nothing if none came."""
+        if self.signum == signal.SIGINT:
+            raise KeyboardInterrupt
+        if self.signum is not None:
+            raise Terminated(self.signum)
+
+
+@contextlib.contextmanager
+def signals_noted(wake: Callable[[], None]) -> Iterator[Noted]:
+    """A block in which Ctrl-C and the other ending signals are noted, not raised wherever the
+    main thread is: the block raises them at the moments it chooses (``Noted.check``); ``wake``
+    is called as one comes, to end its wait. One raised at once could land in a library's
+    code between its taking a lock and its ``try``, and that lock stayed taken. Whatever the
+    block ends with, a signal noted is raised at its end, in place of any other exception."""
+    noted = Noted(wake)
+    if threading.current_thread() is not threading.main_thread():  # no signals come here
+        yield noted
+        return
+    # One ignored stays so: Ctrl-C, for a command a shell started in the background.
+    held = [s for s in ENDING_SIGNALS if signal.getsignal(s) is not signal.SIG_IGN]
+    try:
+        with signal_handlers({s: noted.note for s in held}):
+            yield noted
+    except BaseException as e:
+        if users_signal(e) is None:
+            noted.check()
+        raise
+    noted.check()

@@ -8,16 +8,18 @@ import contextlib
 import itertools
 import multiprocessing
 import os
+import queue
 import signal
 from collections import deque
-from collections.abc import Generator, Iterable
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from collections.abc import Generator, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.process import BaseProcess
 from multiprocessing.sharedctypes import Synchronized
 from typing import Final
 
 from termsnake.bench.games import BOT_INTERRUPT, GameRecord, GameTask, Kit, play_one
+from termsnake.exits import signals_noted
 from termsnake.formats.text import printable, shorten
 from termsnake.orphans import WorkerDied, dead_worker, die_with, spawning
 from termsnake.solvers import plugins
@@ -88,63 +90,109 @@ def batch_size(total: int, workers: int) -> int:
 def _in_workers(
     tasks: Iterable[GameTask], workers: int, size: int, watcher: Watcher, kit: Kit
 ) -> Generator[GameRecord, None, None]:
-    context = multiprocessing.get_context(START_METHOD)
-    made = context.Value("q", 0)
-    pool = ProcessPoolExecutor(
-        max_workers=workers,
-        mp_context=context,
-        initializer=_worker_init,
-        initargs=(made, os.getpid(), kit),
-    )
-    pending = iter(tasks)
-    batches = iter(lambda: list(itertools.islice(pending, size)), [])
-    flight: deque[Future[list[GameRecord]]] = deque()
-    counted: set[Future[list[GameRecord]]] = set()
-    batch_of: dict[Future[list[GameRecord]], list[GameTask]] = {}
-    started: set[BaseProcess] = set()  # to tell how one died
-    submitted = 0
-    try:
-        while True:
-            while len(flight) < workers * IN_FLIGHT:
-                batch = next(batches, None)
-                if batch is None:
+    ended: queue.SimpleQueue[Future[list[GameRecord]] | None] = queue.SimpleQueue()
+    # A signal is raised only here, between steps: raised inside the pool's own code it could
+    # leave a future's lock taken, and the pool's shutdown then waited for it for ever.
+    with signals_noted(wake=lambda: ended.put(None)) as came:
+        context = multiprocessing.get_context(START_METHOD)
+        made = context.Value("q", 0)
+        pool = ProcessPoolExecutor(
+            max_workers=workers,
+            mp_context=context,
+            initializer=_worker_init,
+            initargs=(made, os.getpid(), kit),
+        )
+        flight = _Flight(pool, ended)
+        pending = iter(tasks)
+        batches = iter(lambda: list(itertools.islice(pending, size)), [])
+        try:
+            while True:
+                came.check()
+                while len(flight.futures) < workers * IN_FLIGHT:
+                    batch = next(batches, None)
+                    if batch is None:
+                        break
+                    flight.submit(batch, spawns=flight.submitted < workers)
+                if not flight.futures:
                     break
-                with spawning(submitted < workers):
-                    flight.append(pool.submit(_play_in_worker, batch))
-                if submitted < workers:
-                    started.update(multiprocessing.active_children())
-                batch_of[flight[-1]] = batch
-                submitted += 1
-            if not flight:
-                break
-            waiting = [f for f in flight if f not in counted]
-            if waiting:
-                finished, _ = wait(waiting, timeout=POLL, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    counted.add(future)
+                for future in flight.wait(POLL):
                     if future.exception() is None:
                         watcher.done(len(future.result()))
-                watcher.moves(made.value)
-            while flight and flight[0] in counted:
-                played = flight[0].result()  # kept in flight if it raises: its games were lost
-                head = flight.popleft()
-                counted.discard(head)
-                del batch_of[head]
-                yield from played
-    except GeneratorExit:  # the caller stopped early: drop the games not started
-        pool.shutdown(wait=True, cancel_futures=True)
-        raise
-    except BrokenProcessPool:  # the pool has ended the other workers already
-        pool.shutdown(wait=True, cancel_futures=True)
-        lost = [t for f in flight if not f.done() or f.exception() for t in batch_of[f]]
-        raise WorkerDied(_died(dead_worker(started), lost, kit)) from None
-    except BaseException:
-        # Ctrl-C, or a signal that ended the run (SIGTERM): the workers stop their games as a
-        # Ctrl-C stops them, letting go of their engines, and the games not started are dropped.
-        _interrupt(multiprocessing.active_children())
-        pool.shutdown(wait=True, cancel_futures=True)
-        raise
-    pool.shutdown()
+                # Read without its lock: no wait here that a signal, only noted, could not end.
+                watcher.moves(made.get_obj().value)
+                for record in flight.taken():
+                    came.check()
+                    yield record
+        except GeneratorExit:  # the caller stopped early: drop the games not started
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
+        except BrokenProcessPool:  # the pool has ended the other workers already
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise WorkerDied(_died(dead_worker(flight.started), flight.lost(), kit)) from None
+        except BaseException:
+            # Ctrl-C, or a signal that ended the run (SIGTERM): the workers stop their games as
+            # a Ctrl-C stops them, letting go of their engines, and the games not started are
+            # dropped.
+            _interrupt(multiprocessing.active_children())
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
+        pool.shutdown()
+
+
+class _Flight:
+    """The batches handed to the workers and not yet taken back, oldest first. ``ended``
+    hears of each as it ends (and of a signal, as None)."""
+
+    def __init__(
+        self,
+        pool: ProcessPoolExecutor,
+        ended: queue.SimpleQueue[Future[list[GameRecord]] | None],
+    ) -> None:
+        self.pool = pool
+        self.ended = ended
+        self.futures: deque[Future[list[GameRecord]]] = deque()
+        self.counted: set[Future[list[GameRecord]]] = set()  # ended, not yet taken back
+        self.batch_of: dict[Future[list[GameRecord]], list[GameTask]] = {}
+        self.started: set[BaseProcess] = set()  # to tell how one died
+        self.submitted = 0
+
+    def submit(self, batch: list[GameTask], *, spawns: bool) -> None:
+        """Hand ``batch`` out; ``spawns`` if that starts a worker."""
+        with spawning(spawns):
+            future = self.pool.submit(_play_in_worker, batch)
+        if spawns:
+            self.started.update(multiprocessing.active_children())
+        future.add_done_callback(self.ended.put)
+        self.futures.append(future)
+        self.batch_of[future] = batch
+        self.submitted += 1
+
+    def wait(self, timeout: float) -> list[Future[list[GameRecord]]]:
+        """The batches that ended since the last call, after up to ``timeout`` seconds of
+        waiting for one (less if a signal comes)."""
+        try:
+            came = [self.ended.get(timeout=timeout)]
+        except queue.Empty:
+            return []
+        with contextlib.suppress(queue.Empty):
+            while True:
+                came.append(self.ended.get_nowait())
+        ended = [f for f in came if f is not None]
+        self.counted.update(ended)
+        return ended
+
+    def taken(self) -> Iterator[GameRecord]:
+        """The records of the oldest batches that have ended, in order, taken out of flight."""
+        while self.futures and self.futures[0] in self.counted:
+            played = self.futures[0].result()  # kept in flight if it raises: its games were lost
+            head = self.futures.popleft()
+            self.counted.discard(head)
+            del self.batch_of[head]
+            yield from played
+
+    def lost(self) -> list[GameTask]:
+        """The games of the batches under way or lost when a worker died."""
+        return [t for f in self.futures if not f.done() or f.exception() for t in self.batch_of[f]]
 
 
 def _died(said: str, lost: list[GameTask], kit: Kit) -> str:
@@ -204,8 +252,10 @@ def _worker_sigint(signum: int, frame: object) -> None:
 
 def _add_moves(n: int) -> None:
     if _made is not None:
+        # Not ``_made.value += n``: its getter takes the lock before its ``try``, and a Ctrl-C
+        # raised between the two left the lock taken (``with`` takes it in one step).
         with _made.get_lock():
-            _made.value += n
+            _made.get_obj().value += n
 
 
 def _play_in_worker(batch: list[GameTask]) -> list[GameRecord]:

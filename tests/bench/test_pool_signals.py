@@ -1,0 +1,122 @@
+"""A Ctrl-C or an ending signal that lands inside the worker pool's own code still ends a bench
+with workers at once, as at any other moment."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+
+import pytest
+
+from termsnake.exits import Terminated, signals_noted
+
+# termsnake bench, its first lock on a pool's future (the main thread's) followed at once by a
+# signal to itself: where a Ctrl-C raised at once lands when it comes just then.
+RUN_TRAPPED = """
+import os, signal, sys, threading
+from concurrent.futures import _base
+
+signum = getattr(signal, sys.argv[1])
+
+
+class Trap:
+    fired = False
+
+    def __init__(self):
+        self._lock = threading.RLock()
+
+    def acquire(self, *args, **kwargs):
+        got = self._lock.acquire(*args, **kwargs)
+        if got and not Trap.fired and threading.current_thread() is threading.main_thread():
+            Trap.fired = True
+            os.kill(os.getpid(), signum)
+        return got
+
+    __enter__ = acquire
+
+    def release(self):
+        self._lock.release()
+
+    def __exit__(self, *exc):
+        self._lock.release()
+
+    def _is_owned(self):
+        return self._lock._is_owned()
+
+    def _release_save(self):
+        return self._lock._release_save()
+
+    def _acquire_restore(self, state):
+        self._lock._acquire_restore(state)
+
+
+made = _base.Future.__init__
+
+
+def trapped(self):
+    made(self)
+    self._condition = threading.Condition(Trap())
+
+
+_base.Future.__init__ = trapped
+os.cpu_count = lambda: 2  # workers, on a machine of one core too
+sys.argv = ["termsnake", "bench", "--ai", "bfs", "--size", "6x6", "--games", "400", "--jobs", "2"]
+from termsnake.__main__ import main
+
+sys.exit(main())
+"""
+
+
+def default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)  # not ignored, as a shell's background has it
+
+
+@pytest.mark.parametrize(
+    ("name", "said"),
+    [
+        ("SIGINT", "termsnake bench: interrupted"),
+        ("SIGTERM", "termsnake bench: stopped by SIGTERM"),
+    ],
+)
+def test_a_signal_just_after_the_pool_takes_a_lock_ends_the_run(name: str, said: str) -> None:
+    # Raised there, it left the future's lock taken: the pool's shutdown waited for ever.
+    proc = subprocess.Popen(
+        [sys.executable, "-c", RUN_TRAPPED, name],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=default_sigint,
+        start_new_session=True,
+    )
+    try:
+        out, err = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"bench did not end on {name}: it hangs")
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+    assert proc.returncode == 128 + getattr(signal, name), err
+    assert out == "" and err == said + "\n"
+
+
+def test_a_signal_noted_is_raised_at_the_end_in_place_of_another_error() -> None:
+    woken: list[int] = []
+    with pytest.raises(Terminated), signals_noted(lambda: woken.append(1)) as noted:
+        os.kill(os.getpid(), signal.SIGTERM)
+        assert woken == [1] and noted.signum == signal.SIGTERM  # noted, not raised
+        raise ValueError("a worker died of the same signal")
+
+
+def test_a_ctrl_c_ignored_stays_ignored() -> None:
+    # A shell starts a command in the background with Ctrl-C ignored: bench ran on, as before.
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        with signals_noted(lambda: None) as noted:
+            os.kill(os.getpid(), signal.SIGINT)
+        assert noted.signum is None
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, before)
