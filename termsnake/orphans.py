@@ -1,6 +1,7 @@
 """Child processes that end with termsnake: on Linux the kernel kills them when termsnake
-dies, even by SIGKILL (an engine; bench's and train's worker processes); and worker processes
-started so that a Ctrl-C meant for termsnake does not catch them loading."""
+dies, even by SIGKILL (an engine; bench's and train's worker processes); worker processes
+started so that a Ctrl-C meant for termsnake does not catch them loading; and the resource
+tracker of their semaphores started so that a hang-up sent to the terminal's group spares it."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from multiprocessing import resource_tracker
 from multiprocessing.process import BaseProcess
+
+from termsnake.exits import ENDING_SIGNALS
 
 _PR_SET_PDEATHSIG = 1
 
@@ -50,10 +53,26 @@ def spawning(spawns: bool = True) -> Iterator[None]:
         yield
         return
     # The resource tracker unblocks SIGINT when it starts: start it before, not inside.
-    resource_tracker.ensure_running()
+    start_resource_tracker()
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def start_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker, if not running, before any worker process: it
+    is started with the ending signals held, and keeps them so (it lets go of SIGINT and
+    SIGTERM only, which it ignores). A hang-up or a Ctrl-\\ reaches the terminal's whole
+    group: it killed the tracker, and the pool's clean-up started another, which printed a
+    KeyError traceback for each semaphore it had never seen."""
+    if not hasattr(signal, "pthread_sigmask"):
+        resource_tracker.ensure_running()
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, ENDING_SIGNALS)
+    try:
+        resource_tracker.ensure_running()
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 

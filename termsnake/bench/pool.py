@@ -21,7 +21,13 @@ from typing import Final
 from termsnake.bench.games import BOT_INTERRUPT, GameRecord, GameTask, Kit, play_one
 from termsnake.exits import signals_noted
 from termsnake.formats.text import printable, shorten
-from termsnake.orphans import WorkerDied, dead_worker, die_with, spawning
+from termsnake.orphans import (
+    WorkerDied,
+    dead_worker,
+    die_with,
+    spawning,
+    start_resource_tracker,
+)
 from termsnake.solvers import plugins
 
 # spawn, not fork: safe whatever threads the parent runs (tqdm's monitor, the pool's own).
@@ -94,6 +100,7 @@ def _in_workers(
     # A signal is raised only here, between steps: raised inside the pool's own code it could
     # leave a future's lock taken, and the pool's shutdown then waited for it for ever.
     with signals_noted(wake=lambda: ended.put(None)) as came:
+        start_resource_tracker()  # before the first semaphore (made's) starts it
         context = multiprocessing.get_context(START_METHOD)
         made = context.Value("q", 0)
         pool = ProcessPoolExecutor(

@@ -46,7 +46,13 @@ from termsnake.learn.evolve import (
     start,
     step,
 )
-from termsnake.orphans import WorkerDied, dead_worker, die_with, spawning
+from termsnake.orphans import (
+    WorkerDied,
+    dead_worker,
+    die_with,
+    spawning,
+    start_resource_tracker,
+)
 from termsnake.solvers.neuro import MAX_WEIGHTS_BYTES, Network
 
 MAX_CHECKPOINT: Final = 64 * 1024 * 1024
@@ -86,6 +92,7 @@ def runner(args: argparse.Namespace) -> Iterator[Runner]:
         return
     # An executor, not multiprocessing.Pool: a Pool replaces a worker that dies and waits for
     # ever for the games it had; an executor says that one died.
+    start_resource_tracker()  # before the pool's queues start it
     pool = ProcessPoolExecutor(
         jobs,
         multiprocessing.get_context("spawn"),

@@ -7,8 +7,11 @@ import os
 import signal
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 import pytest
+from pty_harness import termsnake_command
 
 from termsnake.exits import Terminated, signals_noted
 
@@ -120,3 +123,43 @@ def test_a_ctrl_c_ignored_stays_ignored() -> None:
         assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
     finally:
         signal.signal(signal.SIGINT, before)
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_a_hang_up_to_the_whole_group_is_one_line() -> None:
+    # It killed multiprocessing's resource tracker too: the pool's clean-up started another,
+    # which printed a warning and a KeyError traceback for each of the pool's semaphores.
+    args = ["bench", "--ai", "bfs", "--size", "6x6", "--games", "100000", "--jobs", "2"]
+    proc = subprocess.Popen(
+        [termsnake_command(), *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # a terminal's hang-up reaches its whole group
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while len(children(proc.pid)) < 3 and time.monotonic() < deadline:  # tracker, workers
+            time.sleep(0.05)
+        os.killpg(proc.pid, signal.SIGHUP)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+    assert proc.returncode == 128 + signal.SIGHUP, err
+    assert out == "" and err == "termsnake bench: stopped by SIGHUP\n"
