@@ -103,10 +103,13 @@ class Noted:
     def __init__(self, wake: Callable[[], None]) -> None:
         self._wake = wake
         self.signum: int | None = None
+        self.hung_up = False
 
     def note(self, signum: int, frame: FrameType | None) -> None:
         """A signal handler: note the signal, raise nothing, and wake the code waiting."""
-        ignore_more_hangups(signum)
+        # More hang-ups are ignored only once the block ends: a worker process started in it
+        # would inherit SIGHUP ignored, and outlive the bench's hang-up.
+        self.hung_up = self.hung_up or signum == signal.SIGHUP
         if self.signum is None:
             self.signum = signum
         self._wake()
@@ -134,8 +137,12 @@ def signals_noted(wake: Callable[[], None]) -> Iterator[Noted]:
     # One ignored stays so: Ctrl-C, for a command a shell started in the background.
     held = [s for s in ENDING_SIGNALS if signal.getsignal(s) is not signal.SIG_IGN]
     try:
-        with signal_handlers({s: noted.note for s in held}):
-            yield noted
+        try:
+            with signal_handlers({s: noted.note for s in held}):
+                yield noted
+        finally:
+            if noted.hung_up:
+                ignore_more_hangups(signal.SIGHUP)
     except BaseException as e:
         if users_signal(e) is None:
             noted.check()

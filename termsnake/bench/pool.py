@@ -119,6 +119,7 @@ def _in_workers(
                     batch = next(batches, None)
                     if batch is None:
                         break
+                    came.check()  # no worker started after a signal: it would miss it
                     flight.submit(batch, spawns=flight.submitted < workers)
                 if not flight.futures:
                     break
@@ -134,6 +135,10 @@ def _in_workers(
             pool.shutdown(wait=True, cancel_futures=True)
             raise
         except BrokenProcessPool:  # the pool has ended the other workers already
+            # One died of a signal sent to the group: a worker started just after it never had
+            # it, and is stopped as at Ctrl-C instead of playing its games out.
+            if came.signum is not None:
+                _interrupt(multiprocessing.active_children())
             pool.shutdown(wait=True, cancel_futures=True)
             raise WorkerDied(_died(dead_worker(flight.started), flight.lost(), kit)) from None
         except BaseException:

@@ -113,6 +113,25 @@ def test_a_signal_noted_is_raised_at_the_end_in_place_of_another_error() -> None
         raise ValueError("a worker died of the same signal")
 
 
+def test_a_process_started_after_a_hang_up_was_noted_still_ends_by_one() -> None:
+    # A worker started then inherited SIGHUP ignored, and outlived the bench's hang-up.
+    before = signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    child = None
+    try:
+        with pytest.raises(Terminated), signals_noted(lambda: None):
+            os.kill(os.getpid(), signal.SIGHUP)
+            child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+        assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN  # more hang-ups, from now
+        assert child is not None
+        child.send_signal(signal.SIGHUP)
+        assert child.wait(timeout=10) == -signal.SIGHUP
+    finally:
+        signal.signal(signal.SIGHUP, before)
+        if child is not None and child.poll() is None:
+            child.kill()
+            child.wait()
+
+
 def test_a_ctrl_c_ignored_stays_ignored() -> None:
     # A shell starts a command in the background with Ctrl-C ignored: bench ran on, as before.
     before = signal.signal(signal.SIGINT, signal.SIG_IGN)
