@@ -62,14 +62,39 @@ def interrupt_after() -> Iterator[None]:
         raise KeyboardInterrupt
 
 
+Handler = Callable[[int, FrameType | None], None]
+
+
+@contextlib.contextmanager
+def signals_held() -> Iterator[None]:
+    """The ending signals that come while the body runs (a child process being started) are
+    noted, then sent again once it is done, to the handlers that were there. Raised at once,
+    a handler's exception could land in ``subprocess.Popen`` after the fork (or in a callback
+    that drops it): the child, known to no one, ran on."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # signals are handled in the main thread: none is raised here
+        return
+    came: list[int] = []
+    previous: dict[int, Handler] = {}
+    try:
+        for s in ENDING_SIGNALS:
+            handler = signal.getsignal(s)
+            if callable(handler):
+                previous[s] = handler  # before it is replaced: a signal meanwhile restores it
+                signal.signal(s, lambda signum, frame: came.append(signum))
+        yield
+    finally:
+        for held, kept in previous.items():
+            signal.signal(held, kept)
+        for signum in dict.fromkeys(came):
+            signal.raise_signal(signum)
+
+
 def ignore_more_hangups(signum: int) -> None:
     """After a first SIGHUP the terminal is gone, and a closing window sends another: ignore
     the rest, so the score and the replay are saved before the process ends."""
     if signum == signal.SIGHUP:
         signal.signal(signal.SIGHUP, signal.SIG_IGN)
-
-
-Handler = Callable[[int, FrameType | None], None]
 
 
 def raise_terminated(signum: int, frame: FrameType | None) -> None:

@@ -19,6 +19,7 @@ from typing import IO, Any, Final, NoReturn
 
 from termsnake.core.game import Game
 from termsnake.core.geometry import Direction, Point
+from termsnake.exits import signals_held
 from termsnake.formats.fileio import describe_parse_error
 from termsnake.formats.text import shorten
 from termsnake.orphans import die_with_parent
@@ -86,7 +87,6 @@ class EngineSolver:
         misses a time limit). SolverUnavailable only if the program cannot be started."""
         self.close()
         self._broken = None
-        self._start()
         board = game.board
         game_message = {
             "format": PROTOCOL,
@@ -103,6 +103,7 @@ class EngineSolver:
             "seed": game.seed,
         }
         try:
+            self._start()
             deadline = self._send(game_message, self.hello_timeout, "the game")
             hello = self._receive(deadline, self.hello_timeout, "its name")
         except SolverFailed as e:  # the engine is killed already
@@ -151,6 +152,11 @@ class EngineSolver:
     # -- the child process --------------------------------------------------------------------
 
     def _start(self) -> None:
+        # A signal meanwhile is raised once the engine is in ``_proc``, for ``setup`` to close.
+        with signals_held():
+            self._start_held()
+
+    def _start_held(self) -> None:
         log = self._open_log()
         try:
             self._proc = subprocess.Popen(

@@ -3,12 +3,15 @@ started go at once; and what it did is said in text a terminal shows as it is.""
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import signal
+import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from engine_doubles import HELLO, NOT_READING, PY, SPAWNS, dead, engine, gone
@@ -17,6 +20,7 @@ from termsnake.bench.games import play_counted
 from termsnake.core.game import Game
 from termsnake.core.level import open_level
 from termsnake.exits import Terminated
+from termsnake.solvers import engine as engine_module
 from termsnake.solvers.base import Interrupted, PlayStats, SolverFailed, SolverUnavailable, play
 from termsnake.solvers.engine import EngineSolver
 from termsnake.solvers.enginetext import show_bytes
@@ -228,3 +232,52 @@ def test_an_engine_whose_launcher_exits_0_handing_it_the_pipes_plays(tmp_path: P
     play(game, solver)
     assert not game.forfeited and game.cause == "left the board", game.cause
     assert game.steps == 4  # right from the middle to the edge, then off it
+
+
+def _signal_as_it_forks(monkeypatch: pytest.MonkeyPatch, pidfile: Path) -> None:
+    """The engine, between fork and exec, names itself in ``pidfile`` and sends its parent
+    SIGALRM: it comes while ``subprocess.Popen`` waits for the exec."""
+
+    def child() -> None:
+        pidfile.write_text(str(os.getpid()))
+        os.kill(os.getppid(), signal.SIGALRM)
+
+    monkeypatch.setattr(engine_module, "die_with_parent", lambda: child)
+
+
+def _signal_once_started(monkeypatch: pytest.MonkeyPatch, pidfile: Path) -> None:
+    """SIGALRM the moment ``subprocess.Popen`` has returned the engine, named in ``pidfile``."""
+
+    class Signalling(subprocess.Popen):  # type: ignore[type-arg]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            pidfile.write_text(str(self.pid))
+            os.kill(os.getpid(), signal.SIGALRM)
+
+    monkeypatch.setattr(subprocess, "Popen", Signalling)
+
+
+@pytest.mark.parametrize("when", [_signal_as_it_forks, _signal_once_started], ids=["fork", "start"])
+def test_a_signal_while_the_engine_is_started_lets_it_go(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    when: Callable[[pytest.MonkeyPatch, Path], None],
+) -> None:
+    # Raised before the engine was watched, it left the engine running, and its log: on a busy
+    # machine, bench's SIGTERM or SIGHUP (or the Ctrl-C its workers get) can come then.
+    pidfile = tmp_path / "engine.pid"
+    when(monkeypatch, pidfile)
+    solver = engine("import time;time.sleep(30)", log_dir=tmp_path)
+
+    def ring(signum: int, frame: object) -> None:
+        raise Terminated(signum)
+
+    previous = signal.signal(signal.SIGALRM, ring)
+    try:
+        with pytest.raises(Terminated):
+            solver.setup(Game(open_level(8, 8, 1), 3))
+        assert signal.getsignal(signal.SIGALRM) is ring  # held while it started, and put back
+    finally:
+        signal.signal(signal.SIGALRM, previous)
+    assert solver._proc is None and dead(int(pidfile.read_text()))
+    assert not list(tmp_path.glob("*.log"))
