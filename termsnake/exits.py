@@ -75,17 +75,15 @@ def signals_held() -> Iterator[None]:
         yield  # signals are handled in the main thread: none is raised here
         return
     came: list[int] = []
-    previous: dict[int, Handler] = {}
+    held: dict[int, Handler] = {
+        s: lambda signum, frame: came.append(signum)
+        for s in ENDING_SIGNALS
+        if callable(signal.getsignal(s))
+    }
     try:
-        for s in ENDING_SIGNALS:
-            handler = signal.getsignal(s)
-            if callable(handler):
-                previous[s] = handler  # before it is replaced: a signal meanwhile restores it
-                signal.signal(s, lambda signum, frame: came.append(signum))
-        yield
+        with signal_handlers(held):
+            yield
     finally:
-        for held, kept in previous.items():
-            signal.signal(held, kept)
         for signum in dict.fromkeys(came):
             signal.raise_signal(signum)
 
@@ -113,8 +111,11 @@ def terminating() -> contextlib.AbstractContextManager[None]:
 def signal_handlers(handlers: Mapping[int, Handler]) -> Iterator[None]:
     """``handlers`` (signal -> handler) installed for the block, the earlier ones put back
     after it, but for SIGHUP once a hang-up has set it to be ignored."""
-    previous = {s: signal.signal(s, h) for s, h in handlers.items()}
+    previous = {}
     try:
+        for s, h in handlers.items():
+            previous[s] = signal.getsignal(s)  # first: one installed is put back, whatever comes
+            signal.signal(s, h)
         yield
     finally:
         for s, handler in previous.items():
