@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from process_tree import children
 from pty_harness import termsnake_command
 
 from termsnake.exits import Terminated, signals_noted
@@ -142,20 +143,6 @@ def test_a_ctrl_c_ignored_stays_ignored() -> None:
         assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
     finally:
         signal.signal(signal.SIGINT, before)
-
-
-def children(pid: int) -> list[int]:
-    """The processes whose parent is ``pid``."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                found.append(int(entry.name))
-    return found
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from process_tree import children
 from pty_harness import termsnake_command
 
 ADDRESS_SPACE = 1536 * 1024 * 1024  # far below what a list of every game would take
@@ -57,20 +58,6 @@ def test_a_huge_run_streams_its_games_in_flat_memory(jobs: str) -> None:
     assert late - early < 8 * 1024, (early, late, err[-300:])
     assert proc.returncode == 130, err
     assert out == "" and err == "termsnake bench: interrupted\n"
-
-
-def children(pid: int) -> list[int]:
-    """The processes whose parent is ``pid``."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                found.append(int(entry.name))
-    return found
 
 
 def alive(pid: int) -> bool:

@@ -13,22 +13,9 @@ import time
 from pathlib import Path
 
 import pytest
+from process_tree import children
 
 TRAIN = ["train", "neuro", "--size", "6x6", "--population", "8", "--games", "2"]
-
-
-def children(pid: int) -> list[int]:
-    """The processes whose parent is ``pid`` (Linux's /proc)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                stat = Path(f"/proc/{entry}/stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rpartition(")")[2].split()[1]) == pid:
-                found.append(int(entry))
-    return found
 
 
 def started(out: Path, jobs: str) -> subprocess.Popen[str]:
