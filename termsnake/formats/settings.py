@@ -137,7 +137,9 @@ def _key_lines(text: str) -> dict[str, int]:
     a file of thousands of keys takes no longer than reading it."""
     assigned: dict[str, int] = {}
     headers: dict[str, int] = {}
-    for number, line in enumerate(text.splitlines(), 1):
+    # Lines end at "\n" alone, as TOML's do: splitlines() would end one at a U+2028 or a
+    # form feed in a comment or a string, and every key below would be said a line too low.
+    for number, line in enumerate(text.split("\n"), 1):
         if m := _ASSIGNED.match(line):
             assigned.setdefault(next(g for g in m.groups() if g is not None), number)
         elif m := _HEADER.match(line):
@@ -154,7 +156,8 @@ def parse_settings(text: str, path: str) -> Settings:
     except tomllib.TOMLDecodeError as e:
         message = str(e)
         where = _TOML_WHERE.search(message)
-        line = int(where.group(1)) if where and where.group(1) else max(1, len(text.splitlines()))
+        last = text.rstrip("\n").count("\n") + 1
+        line = int(where.group(1)) if where and where.group(1) else last
         if where:
             message = message[: where.start()]
         message = message[:1].lower() + message[1:]

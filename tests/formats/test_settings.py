@@ -129,6 +129,18 @@ def test_a_syntax_error_at_the_end_points_at_the_last_line(tmp_path: Path) -> No
     assert error_of(tmp_path, "color = true\nspeed =").startswith("config.toml:2: error: ")
 
 
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\x85"])
+def test_a_line_separator_in_a_comment_or_a_string_ends_no_line(
+    tmp_path: Path, separator: str
+) -> None:
+    # TOML ends a line at "\n" alone; each key below one of these was said a line too low.
+    settings = load_settings(write(tmp_path, f'# mine{separator}\nlevel = "a{separator}b"\n'))
+    assert settings.lines == {"level": 2}
+    text = f"# mine{separator}\nspeed = 0\n"
+    assert error_of(tmp_path, text).startswith("config.toml:2: error: speed must be")
+    assert error_of(tmp_path, f"# {separator}\nspeed =").startswith("config.toml:2: error: ")
+
+
 def test_an_unknown_key_suggests_the_nearest(tmp_path: Path) -> None:
     message = error_of(tmp_path, 'speed = 8\n\n  glyph = "unicode"\n')
     assert message.startswith('config.toml:3: error: unknown key "glyph"; did you mean "glyphs"?')
