@@ -25,6 +25,7 @@ from termsnake.solvers.plugins import (
     PluginError,
     discover,
     name_problem,
+    quietly,
     warn,
     what,
 )
@@ -106,11 +107,13 @@ def loading(names: list[str], say: Callable[[str], None]) -> list[str]:
 
 
 def _problem(name: str) -> str | None:
-    """Why the solver ``name`` does not load, or None (a factory that fails is not tried)."""
+    """Why the solver ``name`` does not load, or None (a factory that fails is not tried).
+    What the modules print meanwhile is dropped, as a plugin's is: the server says nothing
+    before its "listening on" line, which scripts wait for."""
     factory = _REGISTRY.get(name)
     try:
         if isinstance(factory, str):
-            _load(factory, name)
+            quietly(_load, factory, name)
         elif factory is None:
             plugins()[name].load()
     except PluginError as e:
@@ -127,8 +130,27 @@ class NotInstalled(ValueError):
 
     def __init__(self, name: str, package: str) -> None:
         how = "pip install 'termsnake[learn]'" if package in ("numpy", "gymnasium") else ""
+        package = shorten(package, NAME_LIMIT)  # an ImportError's name: whatever was raised
         super().__init__(f"{name} needs {package}, which is not installed" + (how and f" ({how})"))
         self.short = f"needs {package}" + (how and f": {how}")  # in a list naming the solver
+
+
+def _import_needed(name: str) -> None:
+    """Import the packages the built-in ``name`` needs (``_NEEDS``); ValueError naming the
+    solver if one is missing or fails as it loads, whatever it raises (a broken install's
+    SystemExit too): its failure is the package's, not a fault of termsnake's to show a
+    traceback for."""
+    for package in _NEEDS.get(name, ()):
+        try:
+            importlib.import_module(package)
+        except ModuleNotFoundError as e:
+            if e.name != package:
+                raise ValueError(f"{name} does not load: {what(e)}") from None
+            raise NotInstalled(name, package) from None
+        except BaseException as e:
+            if (caught := users_signal(e)) is not None:  # a signal ends the command
+                raise caught from None
+            raise ValueError(f"{name} does not load: {what(e)}") from None
 
 
 def registered_names() -> list[str]:
@@ -165,6 +187,7 @@ def resolve_name(name: str) -> str:
 def _load(target: str, name: str) -> Callable[..., Any]:
     """The factory ``target`` names; ValueError naming the solver ``name`` if it cannot load."""
     module_name, _, attr = target.partition(":")
+    _import_needed(name)
     try:
         module = importlib.import_module(module_name)
     except RuntimeError as e:

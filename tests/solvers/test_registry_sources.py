@@ -144,3 +144,50 @@ def test_the_list_of_solvers_says_what_a_built_in_needs(no_numpy: None) -> None:
     rows = {r.name: r for r in registry.listing()}
     assert rows["neuro"].problem == "needs numpy: pip install 'termsnake[learn]'"
     assert rows["best"].problem == ""
+
+
+@pytest.mark.parametrize(
+    ("code", "said"),
+    [
+        ("import sys\nsys.exit(4)\n", "SystemExit: 4"),
+        ("class Broken(BaseException):\n    pass\nraise Broken('no BLAS')\n", "Broken: no BLAS"),
+        ("raise ModuleNotFoundError('gone', name='np\\x1b[2J')\n", "ModuleNotFoundError: gone"),
+        ("print('\\x1b[2Jhello')\nraise RuntimeError('no BLAS')\n", "RuntimeError: no BLAS"),
+    ],
+    ids=["exits", "its-own-base-exception", "a-name-with-escapes", "prints"],
+)
+def test_a_numpy_that_fails_in_any_way_leaves_neuro_out_in_one_line(
+    fresh: None,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    code: str,
+    said: str,
+) -> None:
+    # A numpy whose import exited ended the server as it started, without a word (and any
+    # command playing neuro); one raising its own BaseException, with a traceback; one naming
+    # a module with a terminal's escapes put them in the server's log; one that printed put
+    # its line before "listening on", which scripts wait for.
+    (tmp_path / "numpy").mkdir()
+    (tmp_path / "numpy" / "__init__.py").write_text(code)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "numpy", raising=False)
+    monkeypatch.delitem(sys.modules, "termsnake.solvers.neuro", raising=False)
+    told: list[str] = []
+    assert registry.loading(["neuro", "bfs"], told.append) == ["bfs"]
+    assert told == [f"neuro does not load: {said}"]
+    assert capsys.readouterr() == ("", "")
+    with pytest.raises(ValueError, match=f"^neuro does not load: {said}$"):
+        create("neuro")
+
+
+def test_a_missing_module_is_named_escaped(
+    fresh: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The name an ImportError carries is whatever its raiser gave.
+    (tmp_path / "odd_needs.py").write_text("raise ModuleNotFoundError('x', name='m\\x1b[2J')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    register("odd", "odd_needs:Bot")
+    with pytest.raises(ValueError) as info:
+        create("odd")
+    assert str(info.value) == "odd needs m\\x1b[2J, which is not installed"
