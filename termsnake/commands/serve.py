@@ -135,6 +135,14 @@ def options_from(args: argparse.Namespace) -> Options:
     return Options(**values)
 
 
+class Escaped(logging.Formatter):
+    """The server's log lines, each escaped: a plugin imported as the server starts may log
+    anything at all, and the server's own lines quote what clients and files hold."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return "\n".join(map(printable, super().format(record).split("\n")))
+
+
 def run(args: argparse.Namespace) -> int:
     """Start the server; 0 after SIGTERM or Ctrl-C, 2 if it cannot start."""
     try:
@@ -144,7 +152,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"termsnake serve: needs the serve extra ({e.name} is missing): "
               "pip install 'termsnake[serve]'", file=sys.stderr)  # fmt: skip
         return EXIT_USAGE
-    logging.basicConfig(level=logging.INFO, format="termsnake serve: %(message)s")
+    handler = logging.StreamHandler()
+    handler.setFormatter(Escaped("termsnake serve: %(message)s"))
+    logging.basicConfig(level=logging.INFO, handlers=[handler])
     logging.getLogger("asyncssh").setLevel(logging.WARNING)  # a line per packet is too many
     # asyncio warns at each write to a socket a client has reset, which it can do at will.
     logging.getLogger("asyncio").setLevel(logging.ERROR)

@@ -469,3 +469,34 @@ def test_ctrl_c_ends_a_server_whose_plugin_hangs_on_import(tmp_path: Path) -> No
         proc.wait()
     assert proc.returncode == 130
     assert out == b"" and err == b"termsnake: interrupted\n"
+
+
+def test_what_a_plugin_logs_as_the_server_starts_reaches_its_log_escaped(tmp_path: Path) -> None:
+    # The server's log handler took a plugin's logging (which sys.stdout's sink does not
+    # catch) to the terminal as it was, its escapes and all.
+    plugs = tmp_path / "plugs"
+    info = plugs / "logbots-1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: logbots\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[termsnake.solvers]\nzzlog = log_bot:Bot\n")
+    (plugs / "log_bot.py").write_text(
+        "import logging\n"
+        "from termsnake.solvers.greedy import GreedySolver as Bot\n"
+        "logging.getLogger(__name__).warning('\\x1b[2Jloaded\\x1b]0;title\\x07')\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(plugs), "HOME": str(tmp_path)}
+    argv = [TERMSNAKE, "serve", "--port", "0", "--host-key", str(tmp_path / "key")]
+    proc = subprocess.Popen(
+        argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert proc.stdout is not None
+        assert "listening on 127.0.0.1:" in proc.stdout.readline()
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=10)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert proc.returncode == 0 and out == "termsnake serve: stopped\n"
+    assert "termsnake serve: \\x1b[2Jloaded\\x1b]0;title\\x07\n" in err
+    assert "\x1b" not in err and "\x07" not in err
