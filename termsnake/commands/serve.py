@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import dataclasses
 import logging
+import signal
 import sys
 import typing
 from pathlib import Path
@@ -13,7 +14,7 @@ from typing import Any, Final
 
 from termsnake.commands import args as cliargs
 from termsnake.commands.args import Subparsers
-from termsnake.exits import EXIT_USAGE
+from termsnake.exits import ENDING_SIGNALS, EXIT_USAGE
 from termsnake.formats.text import printable
 from termsnake.serve.limits import DEFAULTS, Options
 from termsnake.solvers.registry import loading
@@ -143,6 +144,27 @@ class Escaped(logging.Formatter):
         return "\n".join(map(printable, super().format(record).split("\n")))
 
 
+LEFT_OUT: Final = "not offered in the lobby"
+
+
+def lobby_bots(names: list[str], notes: list[str]) -> list[str]:
+    """Those of the bots ``names`` that load, each imported now, before listening, where
+    Ctrl-C ends a plugin's import that hangs: in a visit it would hold every visitor's bot
+    menu. A player cannot mend a bot that does not load, so the lobby leaves it out and
+    ``notes`` gets why."""
+    # What a bot's import sets is undone: Ctrl-C must still end the next one's, and the
+    # server's handlers go by those the shell or nohup left (SIGHUP ignored or not).
+    handlers = {s: signal.getsignal(s) for s in ENDING_SIGNALS}
+    found = []
+    for name in names:
+        try:
+            found += loading([name], lambda why: notes.append(f"warning: {why}; {LEFT_OUT}"))
+        finally:
+            for signum, handler in handlers.items():
+                signal.signal(signum, handler)
+    return found
+
+
 def run(args: argparse.Namespace) -> int:
     """Start the server; 0 after SIGTERM or Ctrl-C, 2 if it cannot start."""
     try:
@@ -175,10 +197,7 @@ def run(args: argparse.Namespace) -> int:
     notes = []  # said once listening
     if made:  # so that a mistyped --host-key is seen: clients would meet a new key
         notes.append(f"made a new host key at {printable(str(path))} ({key.get_fingerprint()})")
-    # Every bot is imported now, before listening, where Ctrl-C ends a plugin's import that
-    # hangs: in a visit it would hold every visitor's bot menu. A player cannot mend a bot that
-    # does not load, so the lobby leaves it out and the log says why.
-    bots = loading(offered(), lambda why: notes.append(f"warning: {why}; not offered in the lobby"))
+    bots = lobby_bots(offered(), notes)
     config = server.Config(
         options_from(args), host_key=key, authorized_keys=authorized,
         notes=tuple(notes), bots=tuple(bots),

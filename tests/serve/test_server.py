@@ -471,24 +471,35 @@ def test_ctrl_c_ends_a_server_whose_plugin_hangs_on_import(tmp_path: Path) -> No
     assert out == b"" and err == b"termsnake: interrupted\n"
 
 
+def plugins_in(tmp_path: Path, modules: dict[str, str]) -> Path:
+    """A folder for PYTHONPATH with a distribution whose plugin ``zzNAME`` is the module
+    ``NAME`` (its code given), each a greedy bot once its code has run."""
+    plugs = tmp_path / "plugs"
+    info = plugs / "oddbots-1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: oddbots\nVersion: 1.0\n")
+    entries = "".join(f"zz{name} = {name}:Bot\n" for name in modules)
+    (info / "entry_points.txt").write_text(f"[termsnake.solvers]\n{entries}")
+    for name, code in modules.items():
+        bot = "from termsnake.solvers.greedy import GreedySolver as Bot\n"
+        (plugs / f"{name}.py").write_text(bot + code)
+    return plugs
+
+
+def serve_with(tmp_path: Path, plugs: Path) -> subprocess.Popen[str]:
+    """`termsnake serve --port 0` with the plugins in ``plugs``, its output piped."""
+    env = {**os.environ, "PYTHONPATH": str(plugs), "HOME": str(tmp_path)}
+    argv = [TERMSNAKE, "serve", "--port", "0", "--host-key", str(tmp_path / "key")]
+    return subprocess.Popen(
+        argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+
+
 def test_what_a_plugin_logs_as_the_server_starts_reaches_its_log_escaped(tmp_path: Path) -> None:
     # The server's log handler took a plugin's logging (which sys.stdout's sink does not
     # catch) to the terminal as it was, its escapes and all.
-    plugs = tmp_path / "plugs"
-    info = plugs / "logbots-1.0.dist-info"
-    info.mkdir(parents=True)
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: logbots\nVersion: 1.0\n")
-    (info / "entry_points.txt").write_text("[termsnake.solvers]\nzzlog = log_bot:Bot\n")
-    (plugs / "log_bot.py").write_text(
-        "import logging\n"
-        "from termsnake.solvers.greedy import GreedySolver as Bot\n"
-        "logging.getLogger(__name__).warning('\\x1b[2Jloaded\\x1b]0;title\\x07')\n"
-    )
-    env = {**os.environ, "PYTHONPATH": str(plugs), "HOME": str(tmp_path)}
-    argv = [TERMSNAKE, "serve", "--port", "0", "--host-key", str(tmp_path / "key")]
-    proc = subprocess.Popen(
-        argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
+    code = "import logging\nlogging.getLogger(__name__).warning('\\x1b[2Jloaded\\x07')\n"
+    proc = serve_with(tmp_path, plugins_in(tmp_path, {"log_bot": code}))
     try:
         assert proc.stdout is not None
         assert "listening on 127.0.0.1:" in proc.stdout.readline()
@@ -498,5 +509,48 @@ def test_what_a_plugin_logs_as_the_server_starts_reaches_its_log_escaped(tmp_pat
         proc.kill()
         proc.wait()
     assert proc.returncode == 0 and out == "termsnake serve: stopped\n"
-    assert "termsnake serve: \\x1b[2Jloaded\\x1b]0;title\\x07\n" in err
+    assert "termsnake serve: \\x1b[2Jloaded\\x07\n" in err
     assert "\x1b" not in err and "\x07" not in err
+
+
+# A plugin that ignores Ctrl-C and hang-ups as it is imported.
+DEAF = (
+    "import signal\n"
+    "for s in (signal.SIGINT, signal.SIGHUP):\n"
+    "    signal.signal(s, signal.SIG_IGN)\n"
+)
+
+
+def test_a_plugin_ignoring_signals_as_it_loads_leaves_the_servers_as_they_were(
+    tmp_path: Path,
+) -> None:
+    # The bots are imported in the main thread now, where one may set signal handlers: one
+    # that ignored SIGHUP made the server outlive its terminal, taken for nohup's.
+    proc = serve_with(tmp_path, plugins_in(tmp_path, {"deaf": DEAF}))
+    try:
+        assert proc.stdout is not None
+        assert "listening on 127.0.0.1:" in proc.stdout.readline()
+        proc.send_signal(signal.SIGHUP)
+        out, _ = proc.communicate(timeout=10)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert proc.returncode == 0 and out == "termsnake serve: stopped\n"
+
+
+def test_ctrl_c_ends_a_hanging_import_after_a_plugin_ignored_it(tmp_path: Path) -> None:
+    began = tmp_path / "began"
+    hang = f"import pathlib, time\npathlib.Path({str(began)!r}).touch()\ntime.sleep(60)\n"
+    proc = serve_with(tmp_path, plugins_in(tmp_path, {"deaf": DEAF, "hang": hang}))
+    try:
+        deadline = time.monotonic() + 20
+        while not began.exists() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert began.exists()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=10)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert proc.returncode == 130
+    assert out == "" and err == "termsnake: interrupted\n"
