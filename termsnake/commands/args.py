@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import sys
 from collections.abc import Callable
@@ -159,24 +158,6 @@ def add_jobs_and_scheduler(parser: argparse.ArgumentParser, scheduler_help: str)
         "not used with --scheduler)",
     )
     parser.add_argument("--scheduler", metavar="ADDRESS", help=scheduler_help)
-
-
-def note_jobs_unused(args: argparse.Namespace, command: str) -> None:
-    """Say in one line that ``--jobs`` goes unused beside ``--scheduler``: DESIGN lets both be
-    given, and the cluster's workers play the games."""
-    if args.scheduler is not None and args.jobs is not None:
-        print(
-            f"termsnake {command}: note: --jobs is not used with --scheduler "
-            "(the cluster's workers play the games)",
-            file=sys.stderr,
-        )
-
-
-def processes(jobs: int | None) -> int:
-    """The worker processes --jobs asks for: 1 if left out, one per CPU for 0, and never more
-    than the CPUs, since CPU-bound games gain nothing from more processes than cores."""
-    cpus = os.cpu_count() or 1
-    return min(1 if jobs is None else jobs or cpus, cpus)
 
 
 def add_engine_timeout(parser: argparse.ArgumentParser) -> None:

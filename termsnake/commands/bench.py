@@ -45,6 +45,7 @@ from termsnake.formats.fileio import check_can_write_new
 from termsnake.formats.text import printable, shorten
 from termsnake.orphans import WorkerDied
 from termsnake.solvers.registry import resolve_name
+from termsnake.workers import note_jobs_unused, processes
 
 
 def size_arg(text: str) -> str:
@@ -371,8 +372,8 @@ def run(args: argparse.Namespace) -> int:
     setup = prepare(args)
     if isinstance(setup, int):
         return setup
-    cliargs.note_jobs_unused(args, "bench")
-    jobs = cliargs.processes(args.jobs)
+    note_jobs_unused("bench", args.jobs, args.scheduler)
+    jobs = processes(args.jobs)
     engine_logs = engine_log_dir(setup.solvers, setup.record_dir)
     pairs = [(solver, i) for solver in setup.solvers for i in range(len(setup.specs))]
     total = len(pairs) * args.games

@@ -22,7 +22,6 @@ from typing import Final
 from tqdm import tqdm
 
 from termsnake.cluster import ClusterError, connect, map_on
-from termsnake.commands.args import note_jobs_unused, processes
 from termsnake.core.level import BOT_SIZE, Level, open_level
 from termsnake.exits import (
     EXIT_INTERRUPTED,
@@ -54,6 +53,7 @@ from termsnake.orphans import (
     start_resource_tracker,
 )
 from termsnake.solvers.neuro import MAX_WEIGHTS_BYTES, Network
+from termsnake.workers import note_jobs_unused, processes
 
 MAX_CHECKPOINT: Final = 64 * 1024 * 1024
 MAX_CURVE: Final = 16 * 1024 * 1024
@@ -350,7 +350,8 @@ def main(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     except ValueError as e:
         return _error(str(e))
-    note_jobs_unused(args, "train")  # once the run's files are known to be right
+    # Once the run's files are known to be right.
+    note_jobs_unused("train", args.jobs, args.scheduler)
     run = Run(state, state.generation if args.resume else None)
     if state.generation >= args.generations:  # --generations counts from 0, not from here
         held = f"{printable(str(checkpoint_path(out)))} holds {_first(state.generation)}"

@@ -17,7 +17,6 @@ from solver_doubles import ZigZag
 
 from termsnake.bench import games, pool, remote, report
 from termsnake.bench.tally import Tally
-from termsnake.commands import args as cliargs
 from termsnake.commands import bench as bench_command
 from termsnake.commands import cli
 from termsnake.core.board import Board
@@ -27,6 +26,7 @@ from termsnake.core.level import Level, open_level
 from termsnake.formats.replay import load_replay
 from termsnake.formats.verify import verify
 from termsnake.solvers import neuro, registry
+from termsnake.workers import processes
 
 # The keys of one JSON row, in order (README, "Benchmark"): DESIGN.md's, then "played".
 ROW_KEYS = (
@@ -102,7 +102,7 @@ def test_json_rows_and_sums(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_defaults_are_the_open_8x8_board_length_1_seed_1() -> None:
     args = cli.build_parser().parse_args(["bench", "--ai", "zigzag"])
-    jobs = cliargs.processes(args.jobs)
+    jobs = processes(args.jobs)
     assert (args.boards, args.length, args.games, args.seed, jobs) == (None, 1, 100, 1, 1)
     assert args.jobs is None  # left out, not 1: only a --jobs given is said to go unused
 
