@@ -54,12 +54,12 @@ def _colours_off(board: Board) -> int | None:
     with an odd side, where the colours do not alternate."""
     if board.wrap and (board.width % 2 or board.height % 2):
         return None
-    return abs(2 * sum((p.x + p.y) % 2 for p in board.free_cells) - board.size)
+    return abs(2 * sum((p.x + p.y) % 2 for p in board.free_cells) - board.free_count)
 
 
 def _sort(board: Board) -> tuple[str, float]:
     """Which kind of board it is, and the seconds cutting it took."""
-    if board.size % 2 or _colours_off(board):
+    if board.free_count % 2 or _colours_off(board):
         return "odd or unbalanced", 0.0
     start = time.perf_counter()
     cuts = tiling.cuts_of.__wrapped__(board)
@@ -76,7 +76,7 @@ def _cap(game: Game, ends: frozenset[Point]) -> int:
     """The length at which the first food fell in a dead end (``deadends``), where a long snake
     cannot eat it and live; the board's size if none did."""
     trapped = next((i for i, (_, p) in enumerate(game.foods) if p in ends), None)
-    return game.board.size if trapped is None else game.start_length + trapped
+    return game.board.free_count if trapped is None else game.start_length + trapped
 
 
 def _play(job: tuple[Board, int]) -> tuple[str, bool, float, float, float, float]:
@@ -92,7 +92,7 @@ def _play(job: tuple[Board, int]) -> tuple[str, bool, float, float, float, float
     play(game, solver)
     greedy = Game(level, seed)
     play(greedy, GreedySolver())
-    shares = [(g.length / board.size, g.length / _cap(g, ends)) for g in (game, greedy)]
+    shares = [(g.length / board.free_count, g.length / _cap(g, ends)) for g in (game, greedy)]
     return solver.played, game.outcome is Outcome.WON, *shares[0], *shares[1]
 
 

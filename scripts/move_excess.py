@@ -59,7 +59,7 @@ def _play(job: tuple[Level, int]) -> list[Row]:
     solver = TreeSolver()
     solver.setup(game)
     rows = [[0] * 7 for _ in range(BANDS)]
-    free = game.board.size
+    free = game.board.free_count
     start, cut = 0, False
     walls = walls_only(game)
     around = round_body(game)

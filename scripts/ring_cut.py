@@ -183,7 +183,7 @@ def _play(job: tuple[str, int, int, int]) -> tuple[int, int, bool]:
     setattr(tree_solver, "cuts", lambda board: iter([grid]))  # noqa: B010
     game = Game(with_length(load_level(level), 1), seed)
     play(game, TreeSolver())
-    return index, game.steps, game.length == game.board.size
+    return index, game.steps, game.length == game.board.free_count
 
 
 def main() -> None:

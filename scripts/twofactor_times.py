@@ -140,9 +140,9 @@ def main() -> None:
         cycle = find_two_factor_cycle(board, Limit(args.limit))
         assert cycle is None or check_cycle(board, cycle) == []
         # The bounded search's answer, for comparison; too slow to ask on the biggest boards.
-        search = find_cycle(board).status if board.size <= 1000 else "-"
+        search = find_cycle(board).status if board.free_count <= 1000 else "-"
         print(
-            f"| {board.name} | {board.size:,} | {len(board.walls):,} | {seconds:.3f} "
+            f"| {board.name} | {board.free_count:,} | {len(board.walls):,} | {seconds:.3f} "
             f"| {'yes' if found else 'no'} | {search} |"
         )
 

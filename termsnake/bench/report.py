@@ -31,7 +31,7 @@ def summarize(solver: str, level: Level, seed: int, tally: Tally) -> dict[str, A
     row: dict[str, Any] = {
         "solver": printable(solver),
         "level": level.name,
-        "free_cells": level.board.size,
+        "free_cells": level.board.free_count,
         "games": games,
         "seed": seed,
         "wins": wins,

@@ -33,7 +33,7 @@ def describe(level: Level) -> str:
     parts = [
         f"'{printable(level.name)}'",
         f"{board.width}x{board.height}",
-        f"{board.size} free cells",
+        f"{board.free_count} free cells",
         f"snake of {len(level.body)} heading {level.direction.name.lower()}",
     ]
     if board.wrap:
@@ -131,7 +131,7 @@ def preset_rows(budget: float) -> tuple[list[PresetRow], list[LevelError]]:
             PresetRow(
                 name=name,
                 size=f"{board.width}x{board.height}",
-                free=board.size,
+                free=board.free_count,
                 wrap="yes" if board.wrap else "no",
                 cycle=cycle_word(board, budget),
                 description=printable(dict(level.meta).get("description", "")),

@@ -65,8 +65,9 @@ class Board:
         )
 
     @property
-    def size(self) -> int:
-        """How many free cells the board has (the length that wins)."""
+    def free_count(self) -> int:
+        """How many free cells the board has (the length that wins); its size is width x
+        height."""
         return len(self.free_cells)
 
     def contains(self, p: Point) -> bool:

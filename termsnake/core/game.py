@@ -85,14 +85,14 @@ class Game:
         self.steps = 0
         self.eaten = 0
         self.since_food = 0
-        self.stall_limit = STALL_FACTOR * self.board.size
+        self.stall_limit = STALL_FACTOR * self.board.free_count
         self.outcome: Outcome | None = None
         self.cause: str | None = None
         self.forfeited = False  # lost by ``forfeit``, not by a move
         self.moves: list[Direction] = []
         self.foods: list[tuple[int, Point]] = []
         self.food: Point | None = None
-        if self.length >= self.board.size:
+        if self.length >= self.board.free_count:
             self.outcome = Outcome.WON
         elif level.food is not None:
             self._place_food(level.food)
@@ -193,7 +193,7 @@ class Game:
             self.eaten += 1
             self.since_food = 0
             self.food = None
-            if self.length >= self.board.size:
+            if self.length >= self.board.free_count:
                 self.outcome = Outcome.WON
             else:
                 self._spawn_food()
@@ -250,6 +250,6 @@ class Game:
 
     def __repr__(self) -> str:
         return (
-            f"<Game {self.board.name} length={self.length}/{self.board.size} "
+            f"<Game {self.board.name} length={self.length}/{self.board.free_count} "
             f"steps={self.steps} outcome={self.outcome and self.outcome.value}>"
         )

@@ -58,7 +58,7 @@ def with_length(level: Level, length: int) -> Level:
     body covers is dropped); ValueError if it does not fit or would leave no free cell."""
     if length == len(level.body):
         return level
-    if length >= level.board.size:
+    if length >= level.board.free_count:
         raise ValueError(f"a snake of length {length} leaves no free cell on {level.name}")
     body = straight_body(level.board, level.body[0], level.direction, length)
     food = level.food if level.food not in body else None

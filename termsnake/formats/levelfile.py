@@ -322,8 +322,8 @@ def _read_map(
         food_line, food_col, _ = foods[0]
         errors.add(food_line, food_col, "the food lies under the snake's body behind the head")
         return None
-    if len(body) >= board.size:
-        filled = f"the snake of length {len(body)} fills all {board.size} free cells"
+    if len(body) >= board.free_count:
+        filled = f"the snake of length {len(body)} fills all {board.free_count} free cells"
         errors.add(head_line, head_col, f"{filled}; leave room for food")
         return None
     try:

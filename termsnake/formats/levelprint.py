@@ -53,7 +53,7 @@ def _check_printable(level: Level) -> None:
     expected = _straight_or_none(level)
     if expected != level.body:
         problems.append("the body does not lie straight behind the head")
-    if len(level.body) >= level.board.size:
+    if len(level.body) >= level.board.free_count:
         problems.append("the snake fills the board")
     if problems:
         raise ValueError("this level cannot be written as a level file: " + "; ".join(problems))

@@ -125,7 +125,7 @@ class _Rules:
         board = level.board
         self.replay = replay
         self.width, self.height, self.wrap = board.width, board.height, board.wrap
-        self.free = board.size
+        self.free = board.free_count
         self.cells = bytearray("".join(replay.rows).encode("ascii").translate(_CELLS))
         self.body: deque[int] = deque(self._cell(p) for p in level.body)
         for c in self.body:

@@ -71,9 +71,9 @@ class BestSolver:
         self._eating_anyway = False
         reasons = []
         choices = SAFE if self.safe_only else (*SAFE, _round_dead_ends, GreedySolver)
-        if game.board.size <= SMALL_BOARD:
+        if game.board.free_count <= SMALL_BOARD:
             choices = (ReplanSolver, *(c for c in choices if c is not ReplanSolver))
-        elif game.board.size < HOLE_TREE_MIN_CELLS:
+        elif game.board.free_count < HOLE_TREE_MIN_CELLS:
             choices = tuple(c for c in choices if c is not HoleTreeSolver)
         for make in choices:
             solver = make()

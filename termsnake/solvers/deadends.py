@@ -153,7 +153,7 @@ class DeadEndSolver:
         ends = dead_ends(board, game.head)
         if not ends:
             raise SolverUnavailable("the board has no dead ends")
-        if len(ends) == board.size:
+        if len(ends) == board.free_count:
             raise SolverUnavailable("the whole board is dead ends")
         if game.food in ends:
             raise SolverUnavailable("the first food is in a dead end")

@@ -96,8 +96,8 @@ class GreedySolver:
         if game.food is None:
             return None, False
         head = body[0]
-        size = grid.board.size
-        endgame = size - len(body) <= ENDGAME_FREE
+        free = grid.board.free_count
+        endgame = free - len(body) <= ENDGAME_FREE
         # 1. The shortest path to the food, through cells the body will have left.
         food = grid.index(game.food)
         free_at = body_free_at(grid, game.body)
@@ -108,7 +108,7 @@ class GreedySolver:
         if p1 and endgame:
             # 2-3 in the late game: eat only if the virtual snake then lies on a Hamiltonian
             # cycle (a path through all free cells leads back to its tail).
-            if len(virtual) >= size:
+            if len(virtual) >= free:
                 return p1, False
             rest = completion(grid, virtual, COMPLETION_LIMIT)
             if rest is not None:
@@ -127,9 +127,9 @@ class GreedySolver:
         # end of a corridor); once a whole board's worth of moves has gone by without food,
         # cells the body will have left count as open.
         if p1 and (
-            len(virtual) >= size
+            len(virtual) >= free
             or _tail_path(grid, virtual) is not None
-            or (game.since_food >= size and _chases_tail(grid, virtual))
+            or (game.since_food >= free and _chases_tail(grid, virtual))
         ):
             return p1, False
         return None, False

@@ -30,7 +30,7 @@ def after_laps(game: Game) -> Direction | None:
     """``eat_anyway``'s move once LAST_FOOD_LAPS laps of the free cells have gone without food,
     else None: a safe solver that has found no way to the food by then finds none before the
     game stalls, a lap later (docs/tuning.md, "The last food")."""
-    return eat_anyway(game) if game.since_food >= LAST_FOOD_LAPS * game.board.size else None
+    return eat_anyway(game) if game.since_food >= LAST_FOOD_LAPS * game.board.free_count else None
 
 
 def last_chance(game: Game) -> Direction | None:
@@ -38,10 +38,10 @@ def last_chance(game: Game) -> Direction | None:
     an eighth of the free cells before the game stalls (no food for ``stall_limit`` moves), else
     None: eating then scores one more than the stall, and the solver had every move till then
     to find a safe way."""
-    if game.since_food < game.stall_limit - game.board.size:
+    if game.since_food < game.stall_limit - game.board.free_count:
         return None  # no way is longer than the free cells
     way = _way_to_food(game)
-    slack = LAST_FOOD_SLACK + game.board.size // LAST_FOOD_SHARE
+    slack = LAST_FOOD_SLACK + game.board.free_count // LAST_FOOD_SHARE
     if not way or game.since_food + len(way) + slack < game.stall_limit:
         return None
     return _first_move(game, way)

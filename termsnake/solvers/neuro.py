@@ -221,7 +221,7 @@ def features(game: Game) -> tuple[list[float], tuple[Direction, Direction, Direc
     grid = grid_of(board)
     w = board.width
     choices = _TURNS[game.direction]
-    free = board.size
+    free = board.free_count
     body = [p.y * w + p.x for p in game.body]
     # Blocked after a move that eats: all but the tail; one that does not also frees body[-2],
     # the new tail (unblocked below for that move only).

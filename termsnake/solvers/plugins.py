@@ -277,7 +277,7 @@ class Guarded:
                 return {}
             return {
                 p: g
-                for p, g in itertools.islice(plan.items(), board.size)
+                for p, g in itertools.islice(plan.items(), board.free_count)
                 if isinstance(p, Point)
                 and type(p.x) is int
                 and type(p.y) is int

@@ -303,14 +303,14 @@ class ReplanSolver:
                 if len(path) >= now:
                     self._retry = 1 << 62  # nothing to gain for this food any more
                     return
-                if grid.board.size > self.lane_cells:
+                if grid.board.free_count > self.lane_cells:
                     # A lane or closure search to beat it as well pays on small boards only:
                     # on bigger ones it costs more time than it saves moves (docs/tuning.md).
                     self._later(game)
                     return
         free = len(self._ham.cycle) - len(body)
         tries = self._hole_sets(grid, body, goal)
-        if grid.board.size <= self.lane_cells and self._lane_tries > 0:
+        if grid.board.free_count <= self.lane_cells and self._lane_tries > 0:
             self._lane_tries -= 1
             closing = max(self.lane_floor, self.lane_per_cell * free)
             limits = (Limit(self.lane_nodes), Limit(closing), Limit(self.lane_work))

@@ -37,7 +37,7 @@ def summary(
     else:
         headline = f"Game over: {outcome.value}" + (f" ({cause})" if cause else "")
     level = (
-        f"Level {game.level.name}  length {game.length}/{game.board.size}  "
+        f"Level {game.level.name}  length {game.length}/{game.board.free_count}  "
         f"steps {game.steps}  time {format_duration(seconds)}  seed {game.seed}"
     )
     moves = moves_lines(compress(game.moves), game.steps, width, full_history)

@@ -127,7 +127,7 @@ def status_line(game: Game, hud: Hud, width: int | None = None) -> str:
     first = [p for p in ("PAUSED" if hud.paused else "", hud.message) if p]
     parts: dict[str, str] = {
         "level": printable(hud.level or game.board.name),
-        "length": f"length {game.length}/{game.board.size}",
+        "length": f"length {game.length}/{game.board.free_count}",
         "steps": f"steps {game.steps}",
         "speed": f"speed {_format_speed(hud.speed)}",
         "who": hud.who,

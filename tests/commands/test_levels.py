@@ -152,7 +152,7 @@ def test_levels_lists_every_preset_with_computed_columns() -> None:
         ]
         assert cells[1:5] == [
             f"{board.width}x{board.height}",
-            str(board.size),
+            str(board.free_count),
             "yes" if board.wrap else "no",
             expected_cycle,
         ]

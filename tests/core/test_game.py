@@ -98,7 +98,7 @@ def test_filling_every_free_cell_wins() -> None:
     assert g.step(R).outcome is None
     assert g.length == 3 and g.food == Point(2, 1)
     result = g.step(D)
-    assert result.outcome is Outcome.WON and g.length == 4 == g.board.size
+    assert result.outcome is Outcome.WON and g.length == 4 == g.board.free_count
     assert g.food is None
 
 
@@ -106,7 +106,7 @@ def test_no_food_for_four_times_the_free_cells_stalls() -> None:
     # Circle a 2x2 loop while the food sits outside it.
     g = game_on(["...", "..."], [(0, 0)], food=(2, 1))
     loop = [R, D, L, U]
-    limit = 4 * g.board.size
+    limit = 4 * g.board.free_count
     for i in range(limit - 1):
         assert g.step(loop[i % 4]).outcome is None
     assert g.step(loop[(limit - 1) % 4]).outcome is Outcome.STALLED
@@ -220,8 +220,8 @@ def test_a_board_with_more_walls_keeps_its_size_wrap_and_name_and_loses_those_ce
     walled = board.with_walls([Point(1, 0), Point(2, 1)])
     assert (walled.width, walled.height, walled.wrap, walled.name) == (4, 2, True, "small")
     assert walled.walls == {Point(0, 0), Point(1, 0), Point(2, 1)}
-    assert walled.size == board.size - 2 and Point(1, 0) not in walled.free_cells
-    assert board.size == 7  # the board it came from is as it was
+    assert walled.free_count == board.free_count - 2 and Point(1, 0) not in walled.free_cells
+    assert board.free_count == 7  # the board it came from is as it was
 
 
 @pytest.mark.parametrize("move", ["U", "up", 0, None])

@@ -18,4 +18,4 @@ def test_every_example_board_loads_with_its_name(path: Path) -> None:
 
 def test_the_alcove_board_is_a_room_with_one_dead_end() -> None:
     board = load_level_file(EXAMPLES / "alcove.txt").board
-    assert board.size == 401 and len(dead_ends(board)) == 1
+    assert board.free_count == 401 and len(dead_ends(board)) == 1

@@ -581,7 +581,7 @@ def levels(draw: st.DrawFn) -> Level:
 @settings(max_examples=100, deadline=None)
 @given(levels())
 def test_every_printable_level_round_trips(level: Level) -> None:
-    if len(level.body) >= level.board.size or level.name != level.name.strip(" \t"):
+    if len(level.body) >= level.board.free_count or level.name != level.name.strip(" \t"):
         with pytest.raises(ValueError):
             format_level(level)
         return

@@ -57,7 +57,7 @@ def test_preset_fits_an_80x24_terminal_and_has_a_description(name: str) -> None:
     level = load_preset(name)
     assert level.board.width <= MAX_WIDTH and level.board.height <= MAX_HEIGHT
     assert dict(level.meta).get("description")
-    assert len(level.body) < level.board.size
+    assert len(level.body) < level.board.free_count
 
 
 @pytest.mark.parametrize("size", [(8, 8), (12, 12), (20, 20)])
@@ -106,7 +106,7 @@ def test_cycle_status_agrees_with_the_boards_shape(name: str) -> None:
     result = find_cycle(board, Limit.of_budget(5.0))
     if name == "dead-end":
         # the one board meant to have no cycle: its reason is plain to see
-        assert _dead_ends(board) and board.size % 2 == 1
+        assert _dead_ends(board) and board.free_count % 2 == 1
         assert result.status == "none"
         return
     # every other preset is built so that the bots can follow a cycle on it

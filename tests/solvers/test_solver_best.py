@@ -63,7 +63,7 @@ def test_walled_boards_no_2x2_grid_fits_are_played_by_the_tree_on_other_blocks()
     rows = ["." * 12] * 7
     rows[2] = rows[3] = "...#........"
     level = Level(Board.from_rows(rows), (Point(0, 0),), Direction.RIGHT)
-    assert level.board.size > SMALL_BOARD
+    assert level.board.free_count > SMALL_BOARD
     game = Game(level, seed=1)
     best = BestSolver()
     best.setup(game)
@@ -120,11 +120,11 @@ def test_boards_two_cells_short_of_a_cycle_fill_all_but_two_cells_with_replan(se
     solver.setup(game)
     assert solver.played == "replan"
     assert play(game, solver) is Outcome.DIED
-    assert game.length == board.size - 1
+    assert game.length == board.free_count - 1
     # The same game as replan's, which stalls, until three of the stall's four laps are gone.
     outcome, stalled = _moves(level, seed, "replan")
     assert outcome is Outcome.STALLED
-    kept = len(stalled) - (STALL_FACTOR - LAST_FOOD_LAPS) * board.size
+    kept = len(stalled) - (STALL_FACTOR - LAST_FOOD_LAPS) * board.free_count
     assert game.moves[:kept] == stalled[:kept] and len(game.moves) < len(stalled)
 
 
@@ -140,9 +140,9 @@ def test_while_it_walks_to_a_food_no_safe_way_reaches_the_overlay_shows_that_way
     solver.setup(game)
     shown = 0
     while not game.over:
-        if game.since_food > LAST_FOOD_LAPS * board.size and game.food is not None:
+        if game.since_food > LAST_FOOD_LAPS * board.free_count and game.food is not None:
             arrows, at = solver.overlay(game), game.head
-            for _ in range(board.size):
+            for _ in range(board.free_count):
                 if at == game.food or at not in arrows:
                     break
                 nxt = board.step(at, ARROW_MOVES[arrows[at]])
@@ -166,7 +166,7 @@ def test_boards_without_any_cycle_to_use_are_played_by_greedy() -> None:
     assert play(game, solver) is not None
     outcome, moves = _moves(level, 1, "greedy")
     if outcome is Outcome.STALLED:  # best goes for the food a lap before greedy would stall
-        moves = moves[: len(moves) - (STALL_FACTOR - LAST_FOOD_LAPS) * board.size]
+        moves = moves[: len(moves) - (STALL_FACTOR - LAST_FOOD_LAPS) * board.free_count]
     assert game.moves[: len(moves)] == moves
 
 

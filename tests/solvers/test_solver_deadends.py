@@ -160,7 +160,7 @@ def test_a_food_in_an_alley_is_eaten_rather_than_left_to_stall(seed: int) -> Non
     assert game.outcome is not Outcome.STALLED
     assert game.length > len(level.body) + trapped  # it ate the trapped food
     served = game.foods[trapped][0]
-    assert len(game.moves) - served < level.board.size  # at once, not after laps of waiting
+    assert len(game.moves) - served < level.board.free_count  # at once, not after laps of waiting
 
 
 @pytest.mark.slow  # a game of 600 moves on the preset

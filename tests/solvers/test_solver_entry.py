@@ -114,7 +114,7 @@ def test_a_body_off_the_cycle_round_two_holes_fills_all_but_two(level: Level, se
     # All but two, then the food in a hole all the same (``best``: the game could only stall).
     game = Game(level, seed)
     play(game, create("best"))
-    assert game.length == level.board.size - 1, game.cause
+    assert game.length == level.board.free_count - 1, game.cause
 
 
 @pytest.mark.usefixtures("under_the_head")

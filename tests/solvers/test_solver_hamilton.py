@@ -26,7 +26,7 @@ from termsnake.solvers.registry import create
 def test_wins_every_game_on_open_even_boards(size: int, length: int, seed: int) -> None:
     game = Game(open_level(size, size, length), seed)
     assert play(game, HamiltonSolver()) is Outcome.WON
-    assert game.length == game.board.size
+    assert game.length == game.board.free_count
 
 
 @pytest.mark.parametrize(("width", "height", "wrap"), [(6, 6, False), (8, 5, False), (5, 5, True)])

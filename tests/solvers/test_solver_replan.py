@@ -138,7 +138,7 @@ def test_the_body_stays_in_order_on_the_cycle_every_move(board: Board, seed: int
         game.step(solver.next_direction(game))
     assert game.outcome is Outcome.WON
     assert solver.found > 0 and changed
-    assert lanes > 0 or board.size > ReplanSolver.lane_cells
+    assert lanes > 0 or board.free_count > ReplanSolver.lane_cells
 
 
 @pytest.mark.slow
@@ -207,12 +207,12 @@ def test_one_cell_short_of_a_cycle_it_wins_on_a_cycle_with_a_hole(spec: str, see
     while not game.over:
         (hole,) = solver.holes
         assert switch_at(grid, successors(grid, [grid.index(p) for p in solver.cycle]), hole)
-        assert len(solver.cycle) == level.board.size - 1
+        assert len(solver.cycle) == level.board.free_count - 1
         if not solver.on_lane:
             assert (problem := invariant_problem(game, solver.cycle)) is None, problem
         game.step(solver.next_direction(game))
         moves += 1
-        assert moves < 40 * level.board.size
+        assert moves < 40 * level.board.free_count
     assert game.outcome is Outcome.WON
 
 
@@ -243,14 +243,14 @@ def test_two_cells_short_of_a_cycle_it_fills_all_but_two_round_two_holes(
     grid = grid_of(board)
     while not game.over:
         holes = solver.holes
-        assert len(holes) == 2 and len(solver.cycle) == board.size - 2
+        assert len(holes) == 2 and len(solver.cycle) == board.free_count - 2
         succ = successors(grid, [grid.index(p) for p in solver.cycle])
         assert all(switch_at(grid, succ, hole) for hole in holes)
         if not solver.on_lane:
             assert (problem := invariant_problem(game, solver.cycle)) is None, problem
         game.step(solver.next_direction(game))
     assert game.outcome is Outcome.STALLED
-    assert game.length == board.size - 2
+    assert game.length == board.free_count - 2
 
 
 @pytest.mark.parametrize("length", [1, pytest.param(3, marks=pytest.mark.slow)])

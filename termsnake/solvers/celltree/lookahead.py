@@ -191,7 +191,7 @@ def rollout(
         if start is None:
             if cell == food:
                 sim.mirror.advance(cell, grow=True)
-                over = len(sim.mirror.body) >= game.board.size
+                over = len(sim.mirror.body) >= game.board.free_count
                 break
             since_food += 1
             if since_food >= game.stall_limit:

@@ -219,14 +219,14 @@ def tile(
     ``offset`` where they can, or why none was found within ``limit`` (default: LIMITS); with
     ``notched``, notched blocks whose box has at most that many cells too."""
     limit = limit or LIMITS[joined_first]
-    if board.size % 2:
+    if board.free_count % 2:
         return "the board has an odd number of free cells"
-    if board.size > MAX_CELLS:
+    if board.free_count > MAX_CELLS:
         return f"blocks of other shapes than 2x2 are cut on boards of at most {MAX_CELLS} cells"
     dark = sum((p.x + p.y) % 2 for p in board.free_cells)
     # Every block has as many light cells as dark, where the colours alternate across the edges
     # (on a board that wraps with an odd side they do not).
-    if 2 * dark != board.size and not (board.wrap and (board.width % 2 or board.height % 2)):
+    if 2 * dark != board.free_count and not (board.wrap and (board.width % 2 or board.height % 2)):
         return "the free cells are not half light, half dark like a chessboard's"
     places = _placements(board, offset, squares_first, notched)
     sides = _sides_of(board, False)

@@ -126,7 +126,7 @@ def assert_opening_escapes(game: Game, solver: TreeSolver, direction: Direction)
     rest = () if harboured else (*opening.way, *opening.escape)
     plan = [Point(c % w, c // w) for c in (opening.chosen, *rest)]
     expected = after.eaten + (1 if opening.way or opening.eats else 0)
-    for _ in range(len(plan) + 4 * board.size):
+    for _ in range(len(plan) + 4 * board.free_count):
         if after.over or (not plan and _on(after, succ)):
             break
         p = plan.pop(0) if plan else succ[after.head]

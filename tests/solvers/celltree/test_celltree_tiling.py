@@ -150,7 +150,7 @@ def test_inside_a_notched_block_the_snake_goes_round_all_its_cells_and_crosses_o
     for _ in range(14):
         seen.add(c)
         c = grid.dflt[c]
-    assert c == grid.index(Point(0, 0)) and len(seen) == 14 == board.size
+    assert c == grid.index(Point(0, 0)) and len(seen) == 14 == board.free_count
     # It goes round the way that leaves the block across the most sides: the cross move of
     # every cell but the two at the notch's inner corners leads off the board or into the wall
     # (the other way round, nearly all would lead back into the block).
@@ -267,7 +267,7 @@ def test_many_boards_the_tree_cuts_are_won_with_the_cycle_held_at_every_move(
 
 
 def _won_with_the_cycle_held(board: Board, seed: int) -> None:
-    assume(board.size >= 4)
+    assume(board.free_count >= 4)
     level = Level(board, (board.free_cells[0],), Direction.RIGHT)
     solver = TreeSolver()
     try:

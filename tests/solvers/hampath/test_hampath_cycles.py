@@ -18,7 +18,7 @@ def assert_cycle(board: Board, budget: float = 1.0) -> tuple[Point, ...]:
     assert result.status == "found", result.reason
     assert result.cycle is not None
     assert check_cycle(board, result.cycle) == []
-    assert len(result.cycle) == board.size
+    assert len(result.cycle) == board.free_count
     return result.cycle
 
 

@@ -131,7 +131,7 @@ def test_a_board_two_cells_short_gets_a_cycle_round_two_switchable_holes_far_apa
     found = find_hole_cycle(board, set(), Limit(100_000))
     assert found is not None
     cycle, holes = found
-    assert len(holes) == 2 and len(cycle) == board.size - 2
+    assert len(holes) == 2 and len(cycle) == board.free_count - 2
     assert all((h % grid.width + h // grid.width) % 2 == colour for h in holes)
     a, b = (grid.points[h] for h in holes)
     assert max(abs(a.x - b.x), abs(a.y - b.y)) > 2  # no cell of one's switch is the other's
