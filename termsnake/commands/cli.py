@@ -177,7 +177,8 @@ def _misplaced(argv: Sequence[str]) -> str | None:
     command = found.rest[0] if found.rest else ""
     if command not in _COMMANDS or not given:
         return None
-    option = next(a for a in probe._actions if a.dest == next(iter(given))).option_strings[-1]
+    first = next(iter(given))  # the first option given: the namespace keeps their order
+    option = next(a for a in probe._actions if a.dest == first).option_strings[-1]
     if command in _commands_with(option):
         return f"{option} goes after {command}, not before it (see termsnake {command} --help)"
     return (
@@ -187,9 +188,17 @@ def _misplaced(argv: Sequence[str]) -> str | None:
 
 
 def _commands_with(option: str) -> list[str]:
-    """The subcommands that have ``option``, in the order --help lists them."""
-    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
-    return [name for name, p in sub.choices.items() if option in p._option_string_actions]
+    """The subcommands that have ``option``, in the order --help lists them. Every command's
+    module is imported for it, which only the wording of an error pays for."""
+    # argparse lists a parser's subcommands and their options only in its private fields.
+    subcommands = next(
+        a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)
+    )
+    return [
+        name
+        for name, parser in subcommands.choices.items()
+        if option in parser._option_string_actions
+    ]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
