@@ -145,7 +145,8 @@ class HoleTreeSolver:
 
     def _grid_round(self, board: Board, holes: tuple[int, ...]) -> BlockGrid | None:
         """The cut the tree plays, each box less the one of its two cells that is a hole now,
-        on the board less ``holes``; None if a hole is in no box."""
+        on the board less ``holes``; None if that cut does not fit: a box with neither or both
+        of its cells a hole, or with no cycle round the rest, or a block that no longer fits."""
         assert self._grid is not None
         points = self._grid.points
         rects, turning = self._cut
@@ -161,8 +162,11 @@ class HoleTreeSolver:
                 return None  # that box less its other cell has no cycle to go round
             blocks[i] = Rect(r.x, r.y, r.width, r.height, missing)
         walled = board.with_walls(points[h] for h in holes)
+        # build_tiled_grid takes only blocks that fit (it asserts so), and a moved hole may
+        # leave one that does not: a hole moved onto a cell another box holds (two holes on a
+        # small board).
         if any(r.cells(walled) is None for r in blocks):
-            return None  # a hole moved onto a cell another box holds (two holes on a small board)
+            return None
         return build_tiled_grid(walled, turning, blocks)
 
     def next_direction(self, game: Game) -> Direction:

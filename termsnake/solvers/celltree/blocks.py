@@ -176,7 +176,8 @@ def build_tiled_grid(
 ) -> BlockGrid:
     """The block graph of ``board`` cut into ``rects`` (see ``tiling``), for turning 0 or 1;
     each of ``rings`` (cells in the order of a cycle, with the blocks' rims' orientation for
-    turning 0) is one more block, gone round along that cycle."""
+    turning 0) is one more block, gone round along that cycle. Each of ``rects`` must fit
+    ``board`` (``Rect.cells`` is not None): ``tiling``'s cuts do."""
     n = board.width * board.height
     w = board.width
     points = [Point(i % w, i // w) for i in range(n)]
