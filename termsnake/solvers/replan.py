@@ -106,7 +106,10 @@ class ReplanSolver:
         self._retry = 0  # no search before this step
         self._wait = 1
         self.found = 0  # closure searches that found a cycle
-        # The cells the cycle leaves out on a board a cell or two short of a cycle.
+        # The cells the cycle leaves out on a board a cell or two short of a cycle. ``_ham``
+        # reads the same cells off the cycle, in cell order; this order is the one
+        # ``_hole_sets`` reads: a search that moves a hole puts the new one last, a switch
+        # keeps its place, and with the food in neither hole the last one is moved.
         self._holes: tuple[int, ...] = ()
         self._lane = Lane()
         self._lane_tries = 0
