@@ -1,4 +1,5 @@
-"""The seed's training: score a population of networks by games, keep the best, perturb them.
+"""The neuro bot's training, as the course report did it: score a population of networks by
+games, keep the best, perturb them.
 
 Generation g scores every network on the same games (seeds ``seed * 1_000_003 + g * games``
 onwards), keeps the ``elite`` best (ties by their place in the population), and fills the next
