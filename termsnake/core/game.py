@@ -12,6 +12,8 @@ from termsnake.core.board import Board
 from termsnake.core.geometry import DIRECTIONS, Direction, Point
 from termsnake.core.level import Level
 
+# No food for STALL_FACTOR x free cells steps ends a game as stalled (README, "Rules"): a sound
+# solver never needs more than one lap of the board a food.
 STALL_FACTOR = 4
 
 
