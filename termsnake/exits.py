@@ -5,7 +5,7 @@ handlers that raise it, and those that only note a signal for the code to raise 
 import contextlib
 import signal
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from types import FrameType
 from typing import Final
 
@@ -101,10 +101,18 @@ def raise_terminated(signum: int, frame: FrameType | None) -> None:
     raise Terminated(signum)
 
 
+def heard(signals: Iterable[int] = ENDING_SIGNALS) -> list[int]:
+    """Those of ``signals`` not ignored already: one ignored as termsnake started stays so, as
+    the one who started it asked (nohup's SIGHUP: the command outlives the terminal it was
+    started from; the SIGINT and SIGQUIT a shell's ``&`` ignores)."""
+    return [s for s in signals if signal.getsignal(s) is not signal.SIG_IGN]
+
+
 def terminating() -> contextlib.AbstractContextManager[None]:
     """A block in which every ending signal but SIGINT (a KeyboardInterrupt, as ever) raises
-    Terminated: a command without a terminal of its own (bench, train) ends as at Ctrl-C."""
-    return signal_handlers({s: raise_terminated for s in ENDING_SIGNALS if s != signal.SIGINT})
+    Terminated, those ignored (``heard``) left so: a command without a terminal of its own
+    (bench, train) ends as at Ctrl-C, and ``nohup termsnake bench ... &`` runs on."""
+    return signal_handlers({s: raise_terminated for s in heard() if s != signal.SIGINT})
 
 
 @contextlib.contextmanager
@@ -161,7 +169,7 @@ def signals_noted(wake: Callable[[], None]) -> Iterator[Noted]:
         yield noted
         return
     # One ignored stays so: Ctrl-C, for a command a shell started in the background.
-    held = [s for s in ENDING_SIGNALS if signal.getsignal(s) is not signal.SIG_IGN]
+    held = heard()
     try:
         try:
             with signal_handlers({s: noted.note for s in held}):

@@ -35,11 +35,14 @@ def steps_shown(screen: str) -> int:
     return int(found[-1]) if found else -1
 
 
-def _default_signals() -> None:
+def _default_signals(ignored: Sequence[int] = ()) -> None:
     """In the child: Ctrl-C and Ctrl-\\ act as in a terminal a person opens, even where the tests
-    were started in a shell's background, whose commands inherit SIGINT and SIGQUIT ignored."""
+    were started in a shell's background, whose commands inherit SIGINT and SIGQUIT ignored;
+    the signals ``ignored`` are (SIGHUP, as ``nohup`` starts a command)."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     signal.signal(signal.SIGQUIT, signal.SIG_DFL)
+    for signum in ignored:
+        signal.signal(signum, signal.SIG_IGN)
 
 
 def start_detached(args: Sequence[str], home: Path) -> tuple[subprocess.Popen[bytes], int]:
@@ -167,6 +170,7 @@ class Pty:
         rows: int = 24,
         command: str | None = None,
         env: dict[str, str] | None = None,
+        ignored: Sequence[int] = (),
     ) -> None:
         self.screen = pyte.Screen(cols, rows)
         self.stream = pyte.ByteStream(self.screen)
@@ -177,7 +181,7 @@ class Pty:
             dimensions=(rows, cols),
             env={**quiet_env(home), **(env or {})},
             cwd=str(home),
-            preexec_fn=_default_signals,
+            preexec_fn=lambda: _default_signals(ignored),
         )
 
     def _feed(self, data: bytes) -> None:

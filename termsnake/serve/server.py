@@ -20,7 +20,7 @@ from typing import Final
 
 import asyncssh
 
-from termsnake.exits import ENDING_SIGNALS, Terminated
+from termsnake.exits import Terminated, heard
 from termsnake.formats.places import data_dir
 from termsnake.formats.scores import ScoreStore
 from termsnake.serve import limits
@@ -400,10 +400,8 @@ async def serve(config: Config, ready: asyncio.Event | None = None) -> None:
     # SIGTERM and SIGINT ignored already stay so: nohup's SIGHUP (the server outlives the
     # terminal it was started from), the SIGQUIT a shell's `&` ignores.
     stopping: list[int] = []
-    for signum in ENDING_SIGNALS:
-        ignored = signal.getsignal(signum) is signal.SIG_IGN
-        if not ignored or signum in (signal.SIGTERM, signal.SIGINT):
-            signal.signal(signum, lambda s, f: stopping.append(s))
+    for signum in {*heard(), signal.SIGTERM, signal.SIGINT}:
+        signal.signal(signum, lambda s, f: stopping.append(s))
     sockets = server.sockets or []
     port = sockets[0].getsockname()[1] if sockets else config.options.port
     print(

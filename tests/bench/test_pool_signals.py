@@ -4,6 +4,7 @@ with workers at once, as at any other moment."""
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -169,3 +170,36 @@ def test_a_hang_up_to_the_whole_group_is_one_line() -> None:
             proc.communicate()
     assert proc.returncode == 128 + signal.SIGHUP, err
     assert out == "" and err == "termsnake bench: stopped by SIGHUP\n"
+
+
+def nohup() -> None:
+    """In the child: SIGHUP ignored, as ``nohup`` starts a command."""
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_a_bench_started_by_nohup_outlives_the_hang_up_of_its_window() -> None:
+    # Its own handler replaced the hang-up nohup ignores: the run ended (129) as the window
+    # it was started from closed.
+    args = ["bench", "--ai", "bfs", "--size", "6x6", "--games", "2000", "--jobs", "2"]
+    proc = subprocess.Popen(
+        [termsnake_command(), *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=nohup,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while len(children(proc.pid)) < 3 and time.monotonic() < deadline:  # tracker, workers
+            time.sleep(0.05)
+        assert proc.poll() is None  # the hang-up comes while the games are played
+        os.killpg(proc.pid, signal.SIGHUP)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+    assert proc.returncode == 0, err
+    assert err == "" and re.search(r"\nbfs +open-6x6 +36 +2000 ", out), out

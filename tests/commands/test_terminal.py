@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import signal
@@ -339,6 +340,21 @@ def test_a_hang_up_still_keeps_the_replay_and_the_score(run, tmp_path: Path) -> 
     assert game.outcome is Outcome.QUIT and game.steps >= 10
     scores = (tmp_path / "data" / "termsnake" / "scores.json").read_text()
     assert '"player": "hamilton"' in scores
+
+
+def test_a_game_with_hang_ups_ignored_still_ends_as_its_window_closes(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # bench and train keep such an ignored SIGHUP (nohup's), and run on; a game has nothing
+    # left to do without its terminal, and ends at the hang-up as ever, its replay kept.
+    path = tmp_path / "dropped.json"
+    t = run("--ai", "hamilton", "--size", "10x10", "--record", str(path), ignored=[signal.SIGHUP])
+    t.wait_steps(1)
+    os.close(t.child.child_fd)  # the window closes: the kernel sends SIGHUP
+    deadline = time.monotonic() + 10
+    while t.child.isalive() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not t.child.isalive()
+    assert t.child.exitstatus == 128 + signal.SIGHUP
+    assert '"outcome": "quit"' in path.read_text()
 
 
 def test_a_file_made_during_the_game_is_not_overwritten(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

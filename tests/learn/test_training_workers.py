@@ -77,3 +77,30 @@ def test_a_worker_killed_ends_the_run_with_one_line_and_the_checkpoint_kept(
         f"holds generations 0 to {done - 1}: --resume goes on from there\n"
     )
     assert out.exists()
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_a_run_started_by_nohup_outlives_the_hang_up_of_its_window(tmp_path: Path) -> None:
+    # Its own handler replaced the hang-up nohup ignores: the run stopped (129) as the window
+    # it was started from closed.
+    out = tmp_path / "w.json"
+    train = subprocess.Popen(
+        [sys.executable, "-m", "termsnake", *TRAIN, "--generations", "12", "--jobs", "2",
+         "--out", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN),  # as nohup does
+    )  # fmt: skip
+    curve = out.with_name(out.name + ".curve.csv")
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and (not curve.exists() or len(children(train.pid)) < 3):
+            time.sleep(0.05)
+        assert train.poll() is None  # the hang-up comes while the workers play
+        os.killpg(train.pid, signal.SIGHUP)
+        stdout, stderr = train.communicate(timeout=60)
+    finally:
+        if train.poll() is None:
+            os.killpg(train.pid, signal.SIGKILL)
+            train.communicate()
+    assert train.returncode == 0, stderr
+    assert stderr == "" and "(the best network of generation 11)" in stdout
