@@ -6,12 +6,13 @@ import argparse
 import errno
 import multiprocessing
 import os
+import queue
 import re
 import signal
 import stat
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ from termsnake.exits import (
     EXIT_INTERRUPTED,
     EXIT_USAGE,
     Terminated,
+    signals_noted,
     terminating,
 )
 from termsnake.formats.diagnostics import LevelError
@@ -90,38 +92,58 @@ def runner(args: argparse.Namespace) -> Iterator[Runner]:
     if jobs == 1:
         yield run_here
         return
-    # An executor, not multiprocessing.Pool: a Pool replaces a worker that dies and waits for
-    # ever for the games it had; an executor says that one died.
-    start_resource_tracker()  # before the pool's queues start it
-    pool = ProcessPoolExecutor(
-        jobs,
-        multiprocessing.get_context("spawn"),
-        initializer=_worker_init,
-        initargs=(os.getpid(),),
-    )
-    started: set[BaseProcess] = set()
-
-    def go(tasks: Sequence[Task]) -> list[float]:
-        try:
-            with spawning():  # the workers start as the first tasks are handed out
-                scores = pool.map(score, tasks, chunksize=-(-len(tasks) // (4 * jobs)))
-                started.update(multiprocessing.active_children())
-            return list(scores)
-        except BrokenProcessPool:  # raised by map too, if one died between generations
-            pool.shutdown(wait=True, cancel_futures=True)
-            raise WorkerDied(dead_worker(started)) from None
-
-    try:
+    with _in_workers(jobs) as go:
         yield go
-    except BaseException:
-        # Ctrl-C or a signal: the workers (which leave Ctrl-C to this process) are ended now,
-        # not once they have played the generation's games.
-        for worker in started:
-            if worker.is_alive():
-                worker.terminate()
-        pool.shutdown(wait=True, cancel_futures=True)
-        raise
-    pool.shutdown()
+
+
+@contextmanager
+def _in_workers(jobs: int) -> Iterator[Runner]:
+    ended: queue.SimpleQueue[Future[list[float]] | None] = queue.SimpleQueue()
+    # A signal is raised only at came.check(), between steps, as in bench's pool: raised
+    # inside the pool's own code it could leave a future's lock taken, and the pool's
+    # shutdown then waited for ever.
+    with signals_noted(wake=lambda: ended.put(None)) as came:
+        # An executor, not multiprocessing.Pool: a Pool replaces a worker that dies and waits
+        # for ever for the games it had; an executor says that one died.
+        start_resource_tracker()  # before the pool's queues start it
+        pool = ProcessPoolExecutor(
+            jobs,
+            multiprocessing.get_context("spawn"),
+            initializer=_worker_init,
+            initargs=(os.getpid(),),
+        )
+        started: set[BaseProcess] = set()
+
+        def go(tasks: Sequence[Task]) -> list[float]:
+            size = -(-len(tasks) // (4 * jobs))
+            futures = []
+            try:
+                with spawning():  # the workers start as the first tasks are handed out
+                    for i in range(0, len(tasks), size):
+                        came.check()  # no worker started after a signal: it would miss it
+                        futures.append(pool.submit(run_here, tasks[i : i + size]))
+                        futures[-1].add_done_callback(ended.put)
+                    started.update(multiprocessing.active_children())
+                left = set(futures)
+                while left:
+                    came.check()
+                    left.discard(ended.get())  # a future that ended, or None for a signal
+                return [s for f in futures for s in f.result()]
+            except BrokenProcessPool:  # raised by submit too, if one died between generations
+                pool.shutdown(wait=True, cancel_futures=True)
+                raise WorkerDied(dead_worker(started)) from None
+
+        try:
+            yield go
+        except BaseException:
+            # Ctrl-C or a signal: the workers (which leave Ctrl-C to this process) are ended
+            # now, not once they have played the generation's games.
+            for worker in started:
+                if worker.is_alive():
+                    worker.terminate()
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
+        pool.shutdown()
 
 
 def _worker_init(parent: int) -> None:

@@ -12,70 +12,11 @@ import time
 from pathlib import Path
 
 import pytest
+from lock_trap import run_trapped
 from process_tree import children
 from pty_harness import termsnake_command
 
 from termsnake.exits import Terminated, signals_noted
-
-# termsnake bench, its first lock on a pool's future (the main thread's) followed at once by a
-# signal to itself: where a Ctrl-C raised at once lands when it comes just then.
-RUN_TRAPPED = """
-import os, signal, sys, threading
-from concurrent.futures import _base
-
-signum = getattr(signal, sys.argv[1])
-
-
-class Trap:
-    fired = False
-
-    def __init__(self):
-        self._lock = threading.RLock()
-
-    def acquire(self, *args, **kwargs):
-        got = self._lock.acquire(*args, **kwargs)
-        if got and not Trap.fired and threading.current_thread() is threading.main_thread():
-            Trap.fired = True
-            os.kill(os.getpid(), signum)
-        return got
-
-    __enter__ = acquire
-
-    def release(self):
-        self._lock.release()
-
-    def __exit__(self, *exc):
-        self._lock.release()
-
-    def _is_owned(self):
-        return self._lock._is_owned()
-
-    def _release_save(self):
-        return self._lock._release_save()
-
-    def _acquire_restore(self, state):
-        self._lock._acquire_restore(state)
-
-
-made = _base.Future.__init__
-
-
-def trapped(self):
-    made(self)
-    self._condition = threading.Condition(Trap())
-
-
-_base.Future.__init__ = trapped
-os.cpu_count = lambda: 2  # workers, on a machine of one core too
-sys.argv = ["termsnake", "bench", "--ai", "bfs", "--size", "6x6", "--games", "400", "--jobs", "2"]
-from termsnake.__main__ import main
-
-sys.exit(main())
-"""
-
-
-def default_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_DFL)  # not ignored, as a shell's background has it
 
 
 @pytest.mark.parametrize(
@@ -87,23 +28,9 @@ def default_sigint() -> None:
 )
 def test_a_signal_just_after_the_pool_takes_a_lock_ends_the_run(name: str, said: str) -> None:
     # Raised there, it left the future's lock taken: the pool's shutdown waited for ever.
-    proc = subprocess.Popen(
-        [sys.executable, "-c", RUN_TRAPPED, name],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=default_sigint,
-        start_new_session=True,
-    )
-    try:
-        out, err = proc.communicate(timeout=30)
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"bench did not end on {name}: it hangs")
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.communicate()
-    assert proc.returncode == 128 + getattr(signal, name), err
+    args = ["bench", "--ai", "bfs", "--size", "6x6", "--games", "400", "--jobs", "2"]
+    code, out, err = run_trapped(name, args)
+    assert code == 128 + getattr(signal, name), err
     assert out == "" and err == said + "\n"
 
 

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from lock_trap import run_trapped
 from process_tree import children
 
 TRAIN = ["train", "neuro", "--size", "6x6", "--population", "8", "--games", "2"]
@@ -52,6 +53,19 @@ def test_sigterm_and_sighup_end_a_run_as_ctrl_c_does(
         f"termsnake train: stopped by {signum.name}; {out}.checkpoint.json holds "
         f"generations 0 to {done - 1}: --resume goes on from there\n"
     )
+
+
+@pytest.mark.parametrize("name", ["SIGINT", "SIGTERM", "SIGHUP"])
+def test_a_signal_just_after_the_pool_takes_a_lock_ends_the_run(name: str, tmp_path: Path) -> None:
+    # Raised there, it left the future's lock taken: the pool's shutdown waited for ever.
+    out = tmp_path / "w.json"
+    args = [*TRAIN, "--generations", "1000", "--jobs", "2", "--out", str(out)]
+    code, stdout, stderr = run_trapped(name, args)
+    assert code == 128 + getattr(signal, name), stderr
+    why = "interrupted" if name == "SIGINT" else f"stopped by {name}"
+    said = f"termsnake train: {why} before a generation was done; nothing was written\n"
+    assert stdout == "" and stderr == said
+    assert not out.exists()
 
 
 def test_a_worker_killed_ends_the_run_with_one_line_and_the_checkpoint_kept(
