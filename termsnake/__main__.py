@@ -1,21 +1,36 @@
-"""The ``termsnake`` command, and ``python -m termsnake``: load the program, then run it."""
+"""The ``termsnake`` command, and ``python -m termsnake``: note the ending signals, load the
+program, then run it."""
 
+# _signal, not signal, which loads enum and more (milliseconds): its core, loaded with Python,
+# is enough here, and a signal in those milliseconds ended termsnake in a traceback.
+import _signal
 import sys
 
-from termsnake.exits import EXIT_INTERRUPTED, interrupt_after
+# termsnake.exits.ENDING_SIGNALS, by number (a test checks they are the same): loading that
+# module takes milliseconds too.
+_ENDING = (
+    _signal.SIGINT, _signal.SIGTERM, _signal.SIGHUP, _signal.SIGQUIT,
+    _signal.SIGUSR1, _signal.SIGUSR2, _signal.SIGALRM,
+)  # fmt: skip
 
 
 def main() -> int:
-    """Load the command line and run it. A Ctrl-C while the program loads (a tenth of a second,
-    more on a busy machine) ends in the same one line as one at any later moment."""
+    """Load the command line and run it. An ending signal while the program loads (a tenth of
+    a second, more on a busy machine) is noted from the first line here, and raised once it
+    has loaded: it ends the command in one line and 128 + its number, as at any later moment,
+    not in a traceback or a death without a word. One ignored (nohup's SIGHUP) stays so."""
+    came: list[int] = []
     try:
-        with interrupt_after():
-            from termsnake.commands import cli
-    except KeyboardInterrupt:
+        held = [s for s in _ENDING if _signal.getsignal(s) is not _signal.SIG_IGN]
+        for s in held:
+            _signal.signal(s, lambda signum, frame: came.append(signum))
+        from termsnake.commands import cli
+        from termsnake.exits import loaded
+    except KeyboardInterrupt:  # in the instant before Ctrl-C was set to be noted
         if sys.stderr is not None:
             print("termsnake: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
-    return cli.main()
+        return 130  # exits.EXIT_INTERRUPTED, which may not have loaded
+    return cli.main(early=lambda: loaded(held, came))
 
 
 if __name__ == "__main__":

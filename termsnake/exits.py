@@ -5,7 +5,7 @@ handlers that raise it, and those that only note a signal for the code to raise 
 import contextlib
 import signal
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from types import FrameType
 from typing import Final
 
@@ -43,34 +43,16 @@ def users_signal(e: BaseException) -> KeyboardInterrupt | Terminated | None:
     return None
 
 
-@contextlib.contextmanager
-def interrupt_after() -> Iterator[None]:
-    """A Ctrl-C while the body runs (modules loading) is raised once it is done. Raised at
-    once, it could land in a callback of the import machinery, which prints "Exception
-    ignored" and drops it: the command then ran on as if no Ctrl-C had come."""
-    came: list[int] = []
-    try:
-        previous = signal.signal(signal.SIGINT, lambda signum, frame: came.append(signum))
-    except ValueError:  # not the main thread: nothing to defer
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-    if came:
-        raise KeyboardInterrupt
-
-
 Handler = Callable[[int, FrameType | None], None]
 
 
 @contextlib.contextmanager
 def signals_held() -> Iterator[None]:
-    """The ending signals that come while the body runs (a child process being started) are
-    noted, then sent again once it is done, to the handlers that were there. Raised at once,
-    a handler's exception could land in ``subprocess.Popen`` after the fork (or in a callback
-    that drops it): the child, known to no one, ran on."""
+    """The ending signals that come while the body runs (a child process being started,
+    modules loading) are noted, then sent again once it is done, to the handlers that were
+    there. Raised at once, a handler's exception could land in ``subprocess.Popen`` after the
+    fork (the child, known to no one, ran on), or in a callback of the import machinery,
+    which prints "Exception ignored" and drops it (the command ran on)."""
     if threading.current_thread() is not threading.main_thread():
         yield  # signals are handled in the main thread: none is raised here
         return
@@ -106,6 +88,18 @@ def heard(signals: Iterable[int] = ENDING_SIGNALS) -> list[int]:
     the one who started it asked (nohup's SIGHUP: the command outlives the terminal it was
     started from; the SIGINT and SIGQUIT a shell's ``&`` ignores)."""
     return [s for s in signals if signal.getsignal(s) is not signal.SIG_IGN]
+
+
+def loaded(held: Iterable[int], came: Sequence[int]) -> None:
+    """Once the ``termsnake`` command has loaded, with the ending signals ``held`` (all but
+    those ignored) only noted meanwhile: from now on Ctrl-C raises KeyboardInterrupt and the
+    others Terminated, until a command sets its own handlers; the first that came (``came``)
+    is raised now."""
+    for s in held:
+        signal.signal(s, signal.default_int_handler if s == signal.SIGINT else raise_terminated)
+    if came:
+        ignore_more_hangups(came[0])
+        raise KeyboardInterrupt if came[0] == signal.SIGINT else Terminated(came[0])
 
 
 def terminating() -> contextlib.AbstractContextManager[None]:

@@ -11,15 +11,17 @@ the real parse says what is wrong.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import importlib
 import os
+import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Final, NoReturn
 
 from termsnake.commands.args import OneLineParser
-from termsnake.exits import EXIT_INTERRUPTED, EXIT_OUTPUT, EXIT_USAGE, interrupt_after
+from termsnake.exits import EXIT_INTERRUPTED, EXIT_OUTPUT, EXIT_USAGE, Terminated, signals_held
 from termsnake.formats.text import printable
 
 # The commands are imported by build_parser, inside main: a Ctrl-C while they load then ends
@@ -201,8 +203,9 @@ def _commands_with(option: str) -> list[str]:
     ]
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``termsnake`` command; returns the exit code.
+def main(argv: Sequence[str] | None = None, *, early: Callable[[], None] | None = None) -> int:
+    """Entry point of the ``termsnake`` command; returns the exit code. ``early`` is called
+    first where an ending signal is caught: it raises one that came as the program loaded.
 
     Output that cannot be written ends the command with one line on stderr (or silently, for a
     reader that went away, like ``| head``), never a traceback."""
@@ -213,12 +216,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_OUTPUT
     code = 0  # the command's, if it returned before its output failed
     try:
+        if early is not None:
+            early()
         code = dispatch(list(sys.argv[1:] if argv is None else argv))
         sys.stdout.flush()
     except KeyboardInterrupt:
         # Ctrl-C where no command handles it (a long solver set-up, a replay being checked).
         print("termsnake: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except Terminated as e:  # SIGTERM and the like, there too
+        with contextlib.suppress(OSError):  # a hang-up's terminal may be gone
+            print(f"termsnake: stopped by {signal.Signals(e.signum).name}", file=sys.stderr)
+        return 128 + e.signum
     except BrokenPipeError:
         _silence_stdout()
         return code or EXIT_OUTPUT
@@ -246,7 +255,7 @@ def _stdout_closed() -> bool:
 def dispatch(argv: list[str]) -> int:
     """Parse ``argv`` and run the command it names; --help and usage errors give their code."""
     try:
-        with interrupt_after():  # the commands' modules load here
+        with signals_held():  # the commands' modules load here
             misplaced = _misplaced(argv)
             if misplaced:
                 print(f"termsnake: error: {misplaced}", file=sys.stderr)
