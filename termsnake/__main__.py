@@ -25,12 +25,12 @@ def main() -> int:
         for s in held:
             _signal.signal(s, lambda signum, frame: came.append(signum))
         from termsnake.commands import cli
-        from termsnake.exits import loaded
+        from termsnake.exits import leave, loaded
     except KeyboardInterrupt:  # in the instant before Ctrl-C was set to be noted
         if sys.stderr is not None:
             print("termsnake: interrupted", file=sys.stderr)
         return 130  # exits.EXIT_INTERRUPTED, which may not have loaded
-    return cli.main(early=lambda: loaded(held, came))
+    return leave(cli.main(early=lambda: loaded(held, came)))
 
 
 if __name__ == "__main__":

@@ -3,8 +3,11 @@ that carries an ending signal to the code that exits with 128 + its number, the 
 handlers that raise it, and those that only note a signal for the code to raise it later."""
 
 import contextlib
+import os
 import signal
+import sys
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from types import FrameType
 from typing import Final
@@ -13,6 +16,7 @@ EXIT_OUTPUT: Final = 1  # the output could not be written (a full disk, a closed
 EXIT_USAGE: Final = 2  # a bad argument, file or board, said in one line
 EXIT_TERMINAL_GONE: Final = 1  # the terminal's input ended without a hang-up signal
 EXIT_INTERRUPTED: Final = 130  # Ctrl-C, as a shell reports a process that SIGINT ended
+THREADS_GRACE: Final = 2.0  # seconds the threads a plugin left running get to end at exit
 
 # The signals whose default would end the process with nothing cleaned up (the terminal left as
 # the game set it, an engine's processes running; Ctrl-\ sends SIGQUIT): each ends it as
@@ -176,3 +180,29 @@ def signals_noted(wake: Callable[[], None]) -> Iterator[Noted]:
             noted.check()
         raise
     noted.check()
+
+
+def leave(code: int) -> int:
+    """``code``, once the threads still running have ended. A thread a plugin started that never
+    ends would hold Python's exit for ever, deaf to every signal (the server said "stopped" and
+    stayed): after a grace the process ends here, its output flushed, with ``code`` (128 + n
+    at once on a signal n meanwhile)."""
+    left = [t for t in threading.enumerate() if t is not threading.main_thread() and not t.daemon]
+    deadline = time.monotonic() + THREADS_GRACE
+    try:
+        for thread in left:
+            thread.join(max(0.0, deadline - time.monotonic()))
+    except BaseException as e:
+        if (caught := users_signal(e)) is None:
+            raise
+        code = EXIT_INTERRUPTED if isinstance(caught, KeyboardInterrupt) else 128 + caught.signum
+        said = "interrupted" if code == EXIT_INTERRUPTED else f"stopped by {caught}"
+        with contextlib.suppress(Exception):  # a hang-up's terminal may be gone
+            print(f"termsnake: {said}", file=sys.stderr)
+    else:
+        if not any(thread.is_alive() for thread in left):
+            return code
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):  # gone, or closed by a reader that went away
+            stream.flush()
+    os._exit(code)

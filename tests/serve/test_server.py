@@ -554,3 +554,31 @@ def test_ctrl_c_ends_a_hanging_import_after_a_plugin_ignored_it(tmp_path: Path) 
         proc.wait()
     assert proc.returncode == 130
     assert out == "" and err == "termsnake: interrupted\n"
+
+
+# A plugin that starts a thread which never ends as it is imported.
+LINGERS = "import threading, time\nthreading.Thread(target=time.sleep, args=(3600,)).start()\n"
+
+
+def test_a_plugins_thread_that_never_ends_does_not_hold_the_servers_exit(tmp_path: Path) -> None:
+    # Every bot is imported as the server starts: Python's exit waited for such a thread for
+    # ever after "stopped", and the server's handlers left it deaf to every signal but SIGKILL.
+    proc = serve_with(tmp_path, plugins_in(tmp_path, {"lingers": LINGERS}))
+    try:
+        assert proc.stdout is not None
+        assert "listening on 127.0.0.1:" in proc.stdout.readline()
+        proc.send_signal(signal.SIGTERM)
+        out, _ = proc.communicate(timeout=20)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert proc.returncode == 0 and out == "termsnake serve: stopped\n"
+
+
+def test_solvers_ends_when_a_plugins_thread_never_does(tmp_path: Path) -> None:
+    plugs = plugins_in(tmp_path, {"lingers": LINGERS})
+    env = {**os.environ, "PYTHONPATH": str(plugs), "HOME": str(tmp_path)}
+    done = subprocess.run(
+        [TERMSNAKE, "solvers"], env=env, capture_output=True, text=True, timeout=20
+    )
+    assert done.returncode == 0 and "zzlingers" in done.stdout
