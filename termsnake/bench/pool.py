@@ -263,11 +263,20 @@ def _worker_sigint(signum: int, frame: object) -> None:
 
 
 def _add_moves(n: int) -> None:
-    if _made is not None:
-        # Not ``_made.value += n``: its getter takes the lock before its ``try``, and a Ctrl-C
-        # raised between the two left the lock taken (``with`` takes it in one step).
+    global _in_game
+    if _made is None:
+        return
+    # A Ctrl-C is only noted while the lock is held, then raised: the lock's __enter__ and
+    # __exit__ are Python code, and one raised in them left it taken, so that the other worker,
+    # telling its last moves as its own Ctrl-C stopped its game, waited for it for ever.
+    playing, _in_game = _in_game, False
+    try:
         with _made.get_lock():
             _made.get_obj().value += n
+    finally:
+        _in_game = playing
+    if playing and _interrupted:  # it came meanwhile (or is being raised already)
+        raise KeyboardInterrupt
 
 
 def _play_in_worker(batch: list[GameTask]) -> list[GameRecord]:

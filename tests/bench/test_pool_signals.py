@@ -3,19 +3,24 @@ with workers at once, as at any other moment."""
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import re
 import signal
 import subprocess
 import sys
+import threading
 import time
+from multiprocessing import synchronize
 from pathlib import Path
+from typing import Any
 
 import pytest
 from lock_trap import run_trapped
 from process_tree import children
 from pty_harness import termsnake_command
 
+from termsnake.bench import pool
 from termsnake.exits import Terminated, signals_noted
 
 
@@ -130,3 +135,47 @@ def test_a_bench_started_by_nohup_outlives_the_hang_up_of_its_window() -> None:
             proc.communicate()
     assert proc.returncode == 0, err
     assert err == "" and re.search(r"\nbfs +open-6x6 +36 +2000 ", out), out
+
+
+@pytest.mark.parametrize("where", ["just after it is taken", "just before it is let go"])
+def test_a_ctrl_c_as_a_worker_counts_its_moves_leaves_their_lock_free(
+    where: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Raised inside the lock's __enter__ or __exit__, it left the lock taken: the other worker,
+    # telling its last moves as its own Ctrl-C stopped its game, waited for it for ever.
+    made = multiprocessing.get_context("spawn").Value("q", 0)
+    enter, leave = synchronize.SemLock.__enter__, synchronize.SemLock.__exit__
+
+    def entered(self: synchronize.SemLock) -> bool:
+        got = enter(self)
+        if where == "just after it is taken":
+            signal.raise_signal(signal.SIGINT)
+        return got
+
+    def left(self: synchronize.SemLock, *exc: Any) -> None:
+        if where == "just before it is let go":
+            signal.raise_signal(signal.SIGINT)
+        leave(self, *exc)
+
+    monkeypatch.setattr(synchronize.SemLock, "__enter__", entered)
+    monkeypatch.setattr(synchronize.SemLock, "__exit__", left)
+    monkeypatch.setattr(pool, "_made", made)
+    monkeypatch.setattr(pool, "_in_game", True)
+    monkeypatch.setattr(pool, "_interrupted", False)
+    before = signal.signal(signal.SIGINT, pool._worker_sigint)
+    try:
+        with pytest.raises(KeyboardInterrupt):  # the game stops all the same
+            pool._add_moves(3)
+    finally:
+        signal.signal(signal.SIGINT, before)
+    free: list[bool] = []
+
+    def other_worker() -> None:  # a thread, for whom the lock taken here is not its own
+        free.append(made.get_lock().acquire(timeout=2))
+        if free[0]:
+            made.get_lock().release()
+
+    other = threading.Thread(target=other_worker)
+    other.start()
+    other.join()
+    assert free == [True], "the lock on the moves made was left taken"
