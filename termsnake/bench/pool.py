@@ -283,10 +283,11 @@ def _play_in_worker(batch: list[GameTask]) -> list[GameRecord]:
     global _in_game
     played = []
     for task in batch:
-        if _interrupted:  # a game queued before the parent could cancel it
-            raise KeyboardInterrupt
-        _in_game = True
         try:
+            # Before the check: a Ctrl-C between the two was only noted, and the game played out.
+            _in_game = True
+            if _interrupted:  # a game queued before the parent could cancel it
+                raise KeyboardInterrupt
             played.append(play_one(task, _kit, _add_moves))
         except KeyboardInterrupt:
             if _interrupted:  # a Ctrl-C: _worker_sigint noted it

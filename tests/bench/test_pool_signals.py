@@ -11,8 +11,10 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from multiprocessing import synchronize
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 import pytest
@@ -21,6 +23,7 @@ from process_tree import children
 from pty_harness import termsnake_command
 
 from termsnake.bench import pool
+from termsnake.bench.games import GameRecord, GameTask, Kit, LevelSpec
 from termsnake.exits import Terminated, signals_noted
 
 
@@ -179,3 +182,59 @@ def test_a_ctrl_c_as_a_worker_counts_its_moves_leaves_their_lock_free(
     other.start()
     other.join()
     assert free == [True], "the lock on the moves made was left taken"
+
+
+def test_a_ctrl_c_at_any_line_before_a_workers_game_stops_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # One that came just after the worker looked for a Ctrl-C, before it marked its game as
+    # under way, was only noted: the game played on to its end.
+    started: list[GameTask] = []
+
+    def game(task: GameTask, kit: Kit, moved: Callable[[int], None]) -> GameRecord:
+        started.append(task)  # the game would be played from here
+        return GameRecord()
+
+    monkeypatch.setattr(pool, "play_one", game)
+    before = signal.signal(signal.SIGINT, pool._worker_sigint)
+    try:
+        line = 0
+        while True:
+            line += 1
+            monkeypatch.setattr(pool, "_interrupted", False)
+            monkeypatch.setattr(pool, "_in_game", False)
+            if not _with_sigint_at(line, started):  # the game started before that line
+                break
+            assert started == [], f"a Ctrl-C at line {line} of the batch let its game start"
+    finally:
+        signal.signal(signal.SIGINT, before)
+    assert line > 1, "no line was traced"
+
+
+def _with_sigint_at(line: int, started: list[GameTask]) -> bool:
+    """Play a batch of one game in ``pool._play_in_worker``, a SIGINT sent at its ``line``-th
+    line (as Python traces them) if the game has not ``started`` by then; whether it was sent."""
+    seen = 0
+    sent = False
+
+    def local(frame: FrameType, event: str, arg: Any) -> Any:
+        nonlocal seen, sent
+        if event == "line" and not started:
+            seen += 1
+            if seen == line:
+                sent = True
+                signal.raise_signal(signal.SIGINT)
+        return local
+
+    def trace(frame: FrameType, event: str, arg: Any) -> Any:
+        return local if frame.f_code is pool._play_in_worker.__code__ else None
+
+    was = sys.gettrace()
+    sys.settrace(trace)
+    try:
+        pool._play_in_worker([GameTask("zigzag", LevelSpec("size", "4x4", 1), 1, False)])
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sys.settrace(was)
+    return sent
