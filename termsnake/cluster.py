@@ -44,7 +44,7 @@ def check_address(address: str) -> str:
     if match is None or not 0 < int(address.rpartition(":")[2]) < 65536:
         raise ClusterError(
             f"--scheduler wants tcp://HOST:PORT (as `dask scheduler` prints it), "
-            f"not {shorten(address)!r}"
+            f"not '{shorten(address)}'"  # not !r: it would escape shorten's escapes again
         )
     host = address[len("tcp://") :].rpartition(":")[0].removesuffix(".")  # a name may end in .
     # What DNS allows a name: no resolver takes more (Python's raised, and Dask said that what
@@ -52,7 +52,7 @@ def check_address(address: str) -> str:
     if not host.startswith("[") and (
         len(host) > 253 or not all(0 < len(label) <= 63 for label in host.split("."))
     ):
-        raise ClusterError(f"--scheduler: {shorten(host)!r} is not a host name")
+        raise ClusterError(f"--scheduler: '{shorten(host)}' is not a host name")
     return address
 
 

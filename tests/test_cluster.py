@@ -135,6 +135,18 @@ def test_a_malformed_address_is_one_line_at_once(
     assert time.monotonic() - began < 1
 
 
+def test_a_control_character_in_the_address_is_escaped_once(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # The address was escaped, then quoted with repr: its ESC showed as \\x1b, not \x1b.
+    assert cli.main([*BENCH, "--scheduler", "tcp://a\x1b[2Jb:1"]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        "termsnake bench: error: --scheduler wants tcp://HOST:PORT (as `dask scheduler` "
+        "prints it), not 'tcp://a\\x1b[2Jb:1'\n"
+    )
+
+
 @pytest.mark.parametrize("host", ["a" * 64, "a..b", ".a", "a." * 130 + "b", "x" * 100_000])
 def test_a_host_name_dns_would_refuse_is_said_so_short(
     host: str, capsys: pytest.CaptureFixture[str]
