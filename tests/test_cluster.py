@@ -135,6 +135,21 @@ def test_a_malformed_address_is_one_line_at_once(
     assert time.monotonic() - began < 1
 
 
+@pytest.mark.parametrize("command", ["bench", "train"])
+def test_a_malformed_address_beside_jobs_is_the_only_line(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The note that --jobs goes unused came first, as if the run were to go on.
+    train = ["train", "neuro", "--size", "6x6", "--out", str(tmp_path / "w.json")]
+    argv = [*(BENCH if command == "bench" else train), "--jobs", "2", "--scheduler", "BAD"]
+    assert cli.main(argv) == 2
+    assert capsys.readouterr().err == (
+        f"termsnake {command}: error: --scheduler wants tcp://HOST:PORT (as `dask scheduler` "
+        "prints it), not 'BAD'\n"
+    )
+    assert not list(tmp_path.iterdir())
+
+
 def test_a_control_character_in_the_address_is_escaped_once(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -22,7 +22,7 @@ from typing import Final
 
 from tqdm import tqdm
 
-from termsnake.cluster import ClusterError, connect, map_on
+from termsnake.cluster import ClusterError, check_address, connect, map_on
 from termsnake.core.level import BOT_SIZE, Level, open_level
 from termsnake.exits import (
     EXIT_INTERRUPTED,
@@ -363,6 +363,8 @@ def main(args: argparse.Namespace) -> int:
     out = Path(args.out)
     shown = printable(str(out))
     try:
+        if args.scheduler is not None:  # with the rest: the note on --jobs comes after them
+            check_address(args.scheduler)
         plan = Plan(board(args), population=args.population, games=args.games, seed=args.seed,
                     elite=max(2, args.population * 3 // 16))  # fmt: skip
         state = resume(plan, checkpoint_path(out)) if args.resume else start(plan)
@@ -370,9 +372,9 @@ def main(args: argparse.Namespace) -> int:
     except LevelError as e:  # its lines say where and "error:" already, as `check` prints them
         print(e, file=sys.stderr)
         return EXIT_USAGE
-    except ValueError as e:
+    except (ValueError, ClusterError) as e:
         return _error(str(e))
-    # Once the run's files are known to be right.
+    # Once the run's files and address are known to be right.
     note_jobs_unused("train", args.jobs, args.scheduler)
     run = Run(state, state.generation if args.resume else None)
     if state.generation >= args.generations:  # --generations counts from 0, not from here
