@@ -129,6 +129,29 @@ def signal_handlers(handlers: Mapping[int, Handler]) -> Iterator[None]:
                 signal.signal(s, handler)
 
 
+@contextlib.contextmanager
+def handlers_kept() -> Iterator[None]:
+    """The ending signals' handlers put back as they were once the block ends, however it
+    ends: a plugin may set its own as it loads (Ctrl-C ignored), and Ctrl-C must still end
+    termsnake, the next plugin's hanging import too. A hang-up that ends the block leaves
+    more ignored, as ``raise_terminated`` set them."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # no other thread can set a handler
+        return
+    before = {s: signal.getsignal(s) for s in ENDING_SIGNALS}
+    try:
+        yield
+    except BaseException as e:
+        came = users_signal(e)
+        if isinstance(came, Terminated) and came.signum == signal.SIGHUP:
+            del before[signal.SIGHUP]
+        raise
+    finally:
+        for s, handler in before.items():
+            if handler is not None and signal.getsignal(s) is not handler:  # None: not Python's
+                signal.signal(s, handler)
+
+
 class Noted:
     """The first ending signal (Ctrl-C among them) that came while ``signals_noted`` held."""
 

@@ -6,7 +6,6 @@ import argparse
 import asyncio
 import dataclasses
 import logging
-import signal
 import sys
 import typing
 from pathlib import Path
@@ -14,7 +13,7 @@ from typing import Any, Final
 
 from termsnake.commands import args as cliargs
 from termsnake.commands.args import Subparsers
-from termsnake.exits import ENDING_SIGNALS, EXIT_USAGE
+from termsnake.exits import EXIT_USAGE
 from termsnake.formats.text import printable
 from termsnake.serve.limits import DEFAULTS, Options
 from termsnake.solvers.registry import loading
@@ -151,18 +150,10 @@ def lobby_bots(names: list[str], notes: list[str]) -> list[str]:
     """Those of the bots ``names`` that load, each imported now, before listening, where
     Ctrl-C ends a plugin's import that hangs: in a visit it would hold every visitor's bot
     menu. A player cannot mend a bot that does not load, so the lobby leaves it out and
-    ``notes`` gets why."""
-    # What a bot's import sets is undone: Ctrl-C must still end the next one's, and the
-    # server's handlers go by those the shell or nohup left (SIGHUP ignored or not).
-    handlers = {s: signal.getsignal(s) for s in ENDING_SIGNALS}
-    found = []
-    for name in names:
-        try:
-            found += loading([name], lambda why: notes.append(f"warning: {why}; {LEFT_OUT}"))
-        finally:
-            for signum, handler in handlers.items():
-                signal.signal(signum, handler)
-    return found
+    ``notes`` gets why. What a plugin's import does to the signal handlers is undone as it
+    loads (``Plugin.load``): Ctrl-C must end the next one's, and the server's handlers go by
+    those the shell or nohup left."""
+    return loading(names, lambda why: notes.append(f"warning: {why}; {LEFT_OUT}"))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from termsnake.core.game import Game
 from termsnake.core.geometry import Direction, Point
-from termsnake.exits import Terminated, users_signal
+from termsnake.exits import Terminated, handlers_kept, users_signal
 from termsnake.formats.text import printable, shorten
 from termsnake.solvers.base import SolverFailed, SolverUnavailable, shows_plan
 
@@ -96,7 +96,8 @@ class Plugin:
         if self.entry.pattern.match(self.target) is None:  # load() raises AttributeError
             raise PluginError(f"{self.describe()} does not name a module (module:attribute)")
         try:
-            factory = quietly(self.entry.load)
+            with handlers_kept():  # the plugin's own would outlive its import
+                factory = quietly(self.entry.load)
         except _USERS:  # Ctrl-C and ending signals stay the user's
             raise
         except BaseException as e:  # a broken plugin must not take termsnake down
@@ -111,7 +112,8 @@ class Plugin:
         """A new solver from the plugin, behind its guard; PluginError if it cannot be made."""
         factory = self.load()
         try:
-            solver = quietly(factory)
+            with handlers_kept():
+                solver = quietly(factory)
         except _USERS:
             raise
         except BaseException as e:  # its own BaseException subclasses, GeneratorExit too

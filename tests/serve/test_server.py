@@ -12,6 +12,7 @@ from pathlib import Path
 
 import asyncssh
 import pytest
+from plugin_folders import DEAF, hanging, plugins_in, wait_for_file
 from ssh_client import TERMSNAKE, Player, Server, connect, player, running, start_classic
 from test_hostile_clients import watch_best
 
@@ -471,21 +472,6 @@ def test_ctrl_c_ends_a_server_whose_plugin_hangs_on_import(tmp_path: Path) -> No
     assert out == b"" and err == b"termsnake: interrupted\n"
 
 
-def plugins_in(tmp_path: Path, modules: dict[str, str]) -> Path:
-    """A folder for PYTHONPATH with a distribution whose plugin ``zzNAME`` is the module
-    ``NAME`` (its code given), each a greedy bot once its code has run."""
-    plugs = tmp_path / "plugs"
-    info = plugs / "oddbots-1.0.dist-info"
-    info.mkdir(parents=True)
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: oddbots\nVersion: 1.0\n")
-    entries = "".join(f"zz{name} = {name}:Bot\n" for name in modules)
-    (info / "entry_points.txt").write_text(f"[termsnake.solvers]\n{entries}")
-    for name, code in modules.items():
-        bot = "from termsnake.solvers.greedy import GreedySolver as Bot\n"
-        (plugs / f"{name}.py").write_text(bot + code)
-    return plugs
-
-
 def serve_with(tmp_path: Path, plugs: Path) -> subprocess.Popen[str]:
     """`termsnake serve --port 0` with the plugins in ``plugs``, its output piped."""
     env = {**os.environ, "PYTHONPATH": str(plugs), "HOME": str(tmp_path)}
@@ -513,14 +499,6 @@ def test_what_a_plugin_logs_as_the_server_starts_reaches_its_log_escaped(tmp_pat
     assert "\x1b" not in err and "\x07" not in err
 
 
-# A plugin that ignores Ctrl-C and hang-ups as it is imported.
-DEAF = (
-    "import signal\n"
-    "for s in (signal.SIGINT, signal.SIGHUP):\n"
-    "    signal.signal(s, signal.SIG_IGN)\n"
-)
-
-
 def test_a_plugin_ignoring_signals_as_it_loads_leaves_the_servers_as_they_were(
     tmp_path: Path,
 ) -> None:
@@ -540,13 +518,9 @@ def test_a_plugin_ignoring_signals_as_it_loads_leaves_the_servers_as_they_were(
 
 def test_ctrl_c_ends_a_hanging_import_after_a_plugin_ignored_it(tmp_path: Path) -> None:
     began = tmp_path / "began"
-    hang = f"import pathlib, time\npathlib.Path({str(began)!r}).touch()\ntime.sleep(60)\n"
-    proc = serve_with(tmp_path, plugins_in(tmp_path, {"deaf": DEAF, "hang": hang}))
+    proc = serve_with(tmp_path, plugins_in(tmp_path, {"deaf": DEAF, "hang": hanging(began)}))
     try:
-        deadline = time.monotonic() + 20
-        while not began.exists() and time.monotonic() < deadline:
-            time.sleep(0.02)
-        assert began.exists()
+        wait_for_file(began)
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=10)
     finally:

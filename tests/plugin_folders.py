@@ -1,0 +1,42 @@
+"""Plugins that misbehave as they load, each a module in a folder for PYTHONPATH: what the
+installed termsnake does with them (serve, solvers, bench, play)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+# A plugin that ignores Ctrl-C and hang-ups as it is imported.
+DEAF = (
+    "import signal\n"
+    "for s in (signal.SIGINT, signal.SIGHUP):\n"
+    "    signal.signal(s, signal.SIG_IGN)\n"
+)
+
+
+def plugins_in(tmp_path: Path, modules: dict[str, str]) -> Path:
+    """A folder for PYTHONPATH with a distribution whose plugin ``zzNAME`` is the module
+    ``NAME`` (its code given), each a greedy bot once its code has run."""
+    plugs = tmp_path / "plugs"
+    info = plugs / "oddbots-1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: oddbots\nVersion: 1.0\n")
+    entries = "".join(f"zz{name} = {name}:Bot\n" for name in modules)
+    (info / "entry_points.txt").write_text(f"[termsnake.solvers]\n{entries}")
+    for name, code in modules.items():
+        bot = "from termsnake.solvers.greedy import GreedySolver as Bot\n"
+        (plugs / f"{name}.py").write_text(bot + code)
+    return plugs
+
+
+def hanging(began: Path) -> str:
+    """Code that makes the file ``began``, then sleeps a minute."""
+    return f"import pathlib, time\npathlib.Path({str(began)!r}).touch()\ntime.sleep(60)\n"
+
+
+def wait_for_file(path: Path, timeout: float = 20) -> None:
+    """Until ``path`` exists (a plugin's code has got there); AssertionError after ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while not path.exists():
+        assert time.monotonic() < deadline, f"{path} was not made"
+        time.sleep(0.02)

@@ -1,0 +1,99 @@
+"""A plugin that ignores Ctrl-C as it is imported or made leaves it as it was: `solvers`, bench
+and play still end at Ctrl-C, in the next plugin's import or the plugin's own set-up that hangs."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from plugin_folders import DEAF, hanging, plugins_in, wait_for_file
+from pty_harness import Pty, quiet_env, termsnake_command
+
+from termsnake.exits import Terminated
+from termsnake.solvers import registry
+
+
+@pytest.mark.parametrize(
+    "args", [["solvers"], ["bench", "--ai", "zzdeaf,zzhang", "--size", "6x6", "--games", "1"]]
+)
+def test_ctrl_c_ends_a_hanging_import_after_a_plugin_ignored_it(
+    args: list[str], tmp_path: Path
+) -> None:
+    began = tmp_path / "began"
+    plugs = plugins_in(tmp_path, {"deaf": DEAF, "hang": hanging(began)})
+    proc = subprocess.Popen(
+        [termsnake_command(), *args],
+        env={**quiet_env(tmp_path), "PYTHONPATH": str(plugs)},
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+        # Ctrl-C as a terminal's, even where the tests run in a shell's background.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    try:
+        wait_for_file(began)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=10)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert proc.returncode == 130
+    assert out == "" and err == "termsnake: interrupted\n"
+
+
+# The plugin ignores Ctrl-C as it is imported, or as it is made.
+DEAF_WHEN = {
+    "import": DEAF,
+    "made": "import signal\n\n\nclass Deaf(Bot):\n    def __init__(self):\n"
+    "        super().__init__()\n        signal.signal(signal.SIGINT, signal.SIG_IGN)\n\n\n"
+    "Bot = Deaf\n",
+}
+
+
+@pytest.mark.terminal
+@pytest.mark.parametrize("when", sorted(DEAF_WHEN))
+def test_ctrl_c_ends_the_set_up_of_a_plugin_that_ignored_it_as_it_loaded(
+    when: str, tmp_path: Path
+) -> None:
+    began = tmp_path / "began"
+    sets_up = "".join(f"        {line}\n" for line in hanging(began).splitlines())
+    slow = "\n\nclass Slow(Bot):\n    def setup(self, game):\n" + sets_up + "\n\nBot = Slow\n"
+    plugs = plugins_in(tmp_path, {"slow": DEAF_WHEN[when] + slow})
+    t = Pty(["--ai", "zzslow", "--size", "6x6"], tmp_path, env={"PYTHONPATH": str(plugs)})
+    try:
+        wait_for_file(began)
+        t.send("\x03")
+        code = t.wait_exit(timeout=10)
+    finally:
+        t.close()
+    assert code == 130
+    assert t.text().strip() == "termsnake: interrupted"
+
+
+def test_a_hang_up_that_ends_a_plugins_import_leaves_more_ignored(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # As after any first hang-up: a closing window sends more, which must not interrupt
+    # termsnake's way out. What else the plugin set is undone.
+    hung_up = (
+        "from termsnake.exits import raise_terminated\nraise_terminated(signal.SIGHUP, None)\n"
+    )
+    monkeypatch.syspath_prepend(str(plugins_in(tmp_path, {"hup": DEAF + hung_up})))
+    monkeypatch.delitem(sys.modules, "hup", raising=False)
+    registry.plugins.cache_clear()
+    before = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGHUP)}
+    try:
+        with pytest.raises(Terminated):
+            registry.create("zzhup")
+        assert signal.getsignal(signal.SIGINT) is before[signal.SIGINT]
+        assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
+    finally:
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
+        registry.plugins.cache_clear()
+        sys.modules.pop("hup", None)
