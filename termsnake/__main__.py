@@ -30,7 +30,12 @@ def main() -> int:
         if sys.stderr is not None:
             print("termsnake: interrupted", file=sys.stderr)
         return 130  # exits.EXIT_INTERRUPTED, which may not have loaded
-    return leave(cli.main(early=lambda: loaded(held, came)))
+    code = 1  # an unexpected error's, whose traceback Python prints
+    try:
+        code = cli.main(early=lambda: loaded(held, came))
+        return code
+    finally:
+        leave(code)
 
 
 if __name__ == "__main__":

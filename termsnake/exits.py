@@ -205,26 +205,32 @@ def signals_noted(wake: Callable[[], None]) -> Iterator[Noted]:
     noted.check()
 
 
-def leave(code: int) -> int:
-    """``code``, once the threads still running have ended. A thread a plugin started that never
-    ends would hold Python's exit for ever, deaf to every signal (the server said "stopped" and
-    stayed): after a grace the process ends here, its output flushed, with ``code`` (128 + n
-    at once on a signal n meanwhile)."""
-    left = [t for t in threading.enumerate() if t is not threading.main_thread() and not t.daemon]
-    deadline = time.monotonic() + THREADS_GRACE
-    try:
-        for thread in left:
-            thread.join(max(0.0, deadline - time.monotonic()))
-    except BaseException as e:
-        if (caught := users_signal(e)) is None:
-            raise
-        code = EXIT_INTERRUPTED if isinstance(caught, KeyboardInterrupt) else 128 + caught.signum
-        said = "interrupted" if code == EXIT_INTERRUPTED else f"stopped by {caught}"
-        with contextlib.suppress(Exception):  # a hang-up's terminal may be gone
-            print(f"termsnake: {said}", file=sys.stderr)
-    else:
-        if not any(thread.is_alive() for thread in left):
-            return code
+def leave(code: int) -> None:
+    """Set the process to end with ``code`` once the command is done, whatever runs in Python's
+    exit: a signal there ends it at once in one line and 128 + n (a handler raising it would
+    only print "Exception ignored"), and a thread a plugin started that never ends (Python's
+    exit would wait for it for ever, deaf to every signal) gets a grace, then the process
+    ends without it, its output flushed. Threads that end as Python exits (an idle thread
+    pool's) and the atexit handlers run as ever."""
+    for s in heard():
+        signal.signal(s, _end_at_once)
+    if any(t is not threading.main_thread() and not t.daemon for t in threading.enumerate()):
+        threading.Thread(target=_end_after_grace, args=(code,), daemon=True).start()
+
+
+def _end_at_once(signum: int, frame: FrameType | None) -> None:
+    said = "interrupted" if signum == signal.SIGINT else f"stopped by {signal.Signals(signum).name}"
+    with contextlib.suppress(Exception):  # a hang-up's terminal may be gone
+        print(f"termsnake: {said}", file=sys.stderr)
+    _end(EXIT_INTERRUPTED if signum == signal.SIGINT else 128 + signum)
+
+
+def _end_after_grace(code: int) -> None:
+    time.sleep(THREADS_GRACE)
+    _end(code)
+
+
+def _end(code: int) -> None:
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(Exception):  # gone, or closed by a reader that went away
             stream.flush()

@@ -156,7 +156,7 @@ def parse_settings(text: str, path: str) -> Settings:
     except tomllib.TOMLDecodeError as e:
         message = str(e)
         where = _TOML_WHERE.search(message)
-        last = text.rstrip("\n").count("\n") + 1
+        last = max(1, text.count("\n") + (not text.endswith("\n")))  # lines end at "\n" alone
         line = int(where.group(1)) if where and where.group(1) else last
         if where:
             message = message[: where.start()]

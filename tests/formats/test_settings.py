@@ -141,6 +141,15 @@ def test_a_line_separator_in_a_comment_or_a_string_ends_no_line(
     assert error_of(tmp_path, f"# {separator}\nspeed =").startswith("config.toml:2: error: ")
 
 
+@pytest.mark.parametrize("end", ["\n", "\r\n"])
+def test_an_error_at_the_end_is_said_at_the_last_line_whatever_the_line_ends(
+    tmp_path: Path, end: str
+) -> None:
+    # Counting "\n" after stripping them said line 1 for a file ended by blank lines.
+    for text in (f"a = [1,{end}{end}{end}", f'x = """abc{end}{end}{end}'):
+        assert error_of(tmp_path, text).startswith("config.toml:3: error: "), text
+
+
 def test_an_unknown_key_suggests_the_nearest(tmp_path: Path) -> None:
     message = error_of(tmp_path, 'speed = 8\n\n  glyph = "unicode"\n')
     assert message.startswith('config.toml:3: error: unknown key "glyph"; did you mean "glyphs"?')

@@ -97,3 +97,53 @@ def test_a_hang_up_that_ends_a_plugins_import_leaves_more_ignored(
             signal.signal(signum, handler)
         registry.plugins.cache_clear()
         sys.modules.pop("hup", None)
+
+
+def solvers_with(tmp_path: Path, modules: dict[str, str]) -> subprocess.Popen[str]:
+    """`termsnake solvers` with the plugins ``modules`` installed, its output piped."""
+    plugs = plugins_in(tmp_path, modules)
+    return subprocess.Popen(
+        [termsnake_command(), "solvers"],
+        env={**quiet_env(tmp_path), "PYTHONPATH": str(plugs)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def test_an_idle_thread_pool_a_plugin_keeps_lets_python_exit_as_ever(tmp_path: Path) -> None:
+    # Joining the threads left ahead of Python's exit held a pool's idle thread (Python ends
+    # it as it exits) for the whole grace, then ended the process skipping the atexit handlers.
+    done = tmp_path / "atexit ran"
+    code = (
+        "import atexit, pathlib\n"
+        "from concurrent.futures import ThreadPoolExecutor\n"
+        "POOL = ThreadPoolExecutor(2)\n"
+        "POOL.submit(lambda: None).result()\n"
+        f"atexit.register(pathlib.Path({str(done)!r}).touch)\n"
+    )
+    proc = solvers_with(tmp_path, {"pool": code})
+    out, err = proc.communicate(timeout=20)
+    assert proc.returncode == 0 and "zzpool" in out and err == ""
+    assert done.exists()
+
+
+def test_a_signal_as_python_exits_ends_it_in_one_line(tmp_path: Path) -> None:
+    # The handlers that raise a signal were still in place: "Exception ignored in atexit
+    # callback" and its traceback, and exit 0.
+    began = tmp_path / "exiting"
+    code = (
+        "import atexit, pathlib, time\n"
+        f"atexit.register(time.sleep, 60)\n"
+        f"atexit.register(pathlib.Path({str(began)!r}).touch)\n"
+    )
+    proc = solvers_with(tmp_path, {"slowexit": code})
+    try:
+        wait_for_file(began)
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=10)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert proc.returncode == 128 + signal.SIGTERM and "zzslowexit" in out
+    assert err == "termsnake: stopped by SIGTERM\n"
