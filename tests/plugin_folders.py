@@ -3,7 +3,9 @@ installed termsnake does with them (serve, solvers, bench, play)."""
 
 from __future__ import annotations
 
+import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 # A plugin that ignores Ctrl-C and hang-ups as it is imported.
@@ -12,6 +14,9 @@ DEAF = (
     "for s in (signal.SIGINT, signal.SIGHUP):\n"
     "    signal.signal(s, signal.SIG_IGN)\n"
 )
+
+# A plugin that starts a thread which never ends as it is imported.
+LINGERS = "import threading, time\nthreading.Thread(target=time.sleep, args=(3600,)).start()\n"
 
 
 def plugins_in(tmp_path: Path, modules: dict[str, str]) -> Path:
@@ -40,3 +45,17 @@ def wait_for_file(path: Path, timeout: float = 20) -> None:
     while not path.exists():
         assert time.monotonic() < deadline, f"{path} was not made"
         time.sleep(0.02)
+
+
+def signalled(
+    proc: subprocess.Popen[str], when: Callable[[], None], signum: int, timeout: float = 10
+) -> tuple[str, str]:
+    """``proc``'s output once ``when()`` has returned (it waits for a moment of the run) and
+    ``signum`` has been sent; the process is killed if it is still there after ``timeout``."""
+    try:
+        when()
+        proc.send_signal(signum)
+        return proc.communicate(timeout=timeout)
+    finally:
+        proc.kill()
+        proc.wait()

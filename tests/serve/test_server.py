@@ -12,7 +12,7 @@ from pathlib import Path
 
 import asyncssh
 import pytest
-from plugin_folders import DEAF, hanging, plugins_in, wait_for_file
+from plugin_folders import DEAF, LINGERS, hanging, plugins_in, signalled, wait_for_file
 from ssh_client import TERMSNAKE, Player, Server, connect, player, running, start_classic
 from test_hostile_clients import watch_best
 
@@ -481,19 +481,18 @@ def serve_with(tmp_path: Path, plugs: Path) -> subprocess.Popen[str]:
     )
 
 
+def listening(proc: subprocess.Popen[str]) -> None:
+    """Until the server says it listens (its first line)."""
+    assert proc.stdout is not None
+    assert "listening on 127.0.0.1:" in proc.stdout.readline()
+
+
 def test_what_a_plugin_logs_as_the_server_starts_reaches_its_log_escaped(tmp_path: Path) -> None:
     # The server's log handler took a plugin's logging (which sys.stdout's sink does not
     # catch) to the terminal as it was, its escapes and all.
     code = "import logging\nlogging.getLogger(__name__).warning('\\x1b[2Jloaded\\x07')\n"
     proc = serve_with(tmp_path, plugins_in(tmp_path, {"log_bot": code}))
-    try:
-        assert proc.stdout is not None
-        assert "listening on 127.0.0.1:" in proc.stdout.readline()
-        proc.send_signal(signal.SIGTERM)
-        out, err = proc.communicate(timeout=10)
-    finally:
-        proc.kill()
-        proc.wait()
+    out, err = signalled(proc, lambda: listening(proc), signal.SIGTERM)
     assert proc.returncode == 0 and out == "termsnake serve: stopped\n"
     assert "termsnake serve: \\x1b[2Jloaded\\x07\n" in err
     assert "\x1b" not in err and "\x07" not in err
@@ -505,54 +504,21 @@ def test_a_plugin_ignoring_signals_as_it_loads_leaves_the_servers_as_they_were(
     # The bots are imported in the main thread now, where one may set signal handlers: one
     # that ignored SIGHUP made the server outlive its terminal, taken for nohup's.
     proc = serve_with(tmp_path, plugins_in(tmp_path, {"deaf": DEAF}))
-    try:
-        assert proc.stdout is not None
-        assert "listening on 127.0.0.1:" in proc.stdout.readline()
-        proc.send_signal(signal.SIGHUP)
-        out, _ = proc.communicate(timeout=10)
-    finally:
-        proc.kill()
-        proc.wait()
+    out, _ = signalled(proc, lambda: listening(proc), signal.SIGHUP)
     assert proc.returncode == 0 and out == "termsnake serve: stopped\n"
 
 
 def test_ctrl_c_ends_a_hanging_import_after_a_plugin_ignored_it(tmp_path: Path) -> None:
     began = tmp_path / "began"
     proc = serve_with(tmp_path, plugins_in(tmp_path, {"deaf": DEAF, "hang": hanging(began)}))
-    try:
-        wait_for_file(began)
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=10)
-    finally:
-        proc.kill()
-        proc.wait()
+    out, err = signalled(proc, lambda: wait_for_file(began), signal.SIGINT)
     assert proc.returncode == 130
     assert out == "" and err == "termsnake: interrupted\n"
-
-
-# A plugin that starts a thread which never ends as it is imported.
-LINGERS = "import threading, time\nthreading.Thread(target=time.sleep, args=(3600,)).start()\n"
 
 
 def test_a_plugins_thread_that_never_ends_does_not_hold_the_servers_exit(tmp_path: Path) -> None:
     # Every bot is imported as the server starts: Python's exit waited for such a thread for
     # ever after "stopped", and the server's handlers left it deaf to every signal but SIGKILL.
     proc = serve_with(tmp_path, plugins_in(tmp_path, {"lingers": LINGERS}))
-    try:
-        assert proc.stdout is not None
-        assert "listening on 127.0.0.1:" in proc.stdout.readline()
-        proc.send_signal(signal.SIGTERM)
-        out, _ = proc.communicate(timeout=20)
-    finally:
-        proc.kill()
-        proc.wait()
+    out, _ = signalled(proc, lambda: listening(proc), signal.SIGTERM, timeout=20)
     assert proc.returncode == 0 and out == "termsnake serve: stopped\n"
-
-
-def test_solvers_ends_when_a_plugins_thread_never_does(tmp_path: Path) -> None:
-    plugs = plugins_in(tmp_path, {"lingers": LINGERS})
-    env = {**os.environ, "PYTHONPATH": str(plugs), "HOME": str(tmp_path)}
-    done = subprocess.run(
-        [TERMSNAKE, "solvers"], env=env, capture_output=True, text=True, timeout=20
-    )
-    assert done.returncode == 0 and "zzlingers" in done.stdout

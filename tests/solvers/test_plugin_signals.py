@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from plugin_folders import DEAF, hanging, plugins_in, wait_for_file
+from plugin_folders import DEAF, LINGERS, hanging, plugins_in, signalled, wait_for_file
 from pty_harness import Pty, quiet_env, termsnake_command
 
 from termsnake.exits import Terminated
@@ -35,13 +35,7 @@ def test_ctrl_c_ends_a_hanging_import_after_a_plugin_ignored_it(
         # Ctrl-C as a terminal's, even where the tests run in a shell's background.
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
-    try:
-        wait_for_file(began)
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=10)
-    finally:
-        proc.kill()
-        proc.wait()
+    out, err = signalled(proc, lambda: wait_for_file(began), signal.SIGINT)
     assert proc.returncode == 130
     assert out == "" and err == "termsnake: interrupted\n"
 
@@ -138,12 +132,17 @@ def test_a_signal_as_python_exits_ends_it_in_one_line(tmp_path: Path) -> None:
         f"atexit.register(pathlib.Path({str(began)!r}).touch)\n"
     )
     proc = solvers_with(tmp_path, {"slowexit": code})
+    out, err = signalled(proc, lambda: wait_for_file(began), signal.SIGTERM)
+    assert proc.returncode == 128 + signal.SIGTERM and "zzslowexit" in out
+    assert err == "termsnake: stopped by SIGTERM\n"
+
+
+def test_solvers_ends_when_a_plugins_thread_never_does(tmp_path: Path) -> None:
+    # Python's exit waited for such a thread for ever.
+    proc = solvers_with(tmp_path, {"lingers": LINGERS})
     try:
-        wait_for_file(began)
-        proc.send_signal(signal.SIGTERM)
-        out, err = proc.communicate(timeout=10)
+        out, _ = proc.communicate(timeout=20)
     finally:
         proc.kill()
         proc.wait()
-    assert proc.returncode == 128 + signal.SIGTERM and "zzslowexit" in out
-    assert err == "termsnake: stopped by SIGTERM\n"
+    assert proc.returncode == 0 and "zzlingers" in out
