@@ -11,6 +11,7 @@ import sys
 from collections.abc import Sequence
 
 import pytest
+from pty_harness import default_signals
 
 _RUN_TRAPPED = """
 import os, signal, sys, threading
@@ -67,10 +68,6 @@ sys.exit(main())
 """
 
 
-def _default_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_DFL)  # not ignored, as a shell's background has it
-
-
 def run_trapped(name: str, args: Sequence[str]) -> tuple[int, str, str]:
     """``termsnake ARGS`` with the signal ``name`` (SIGINT...) sent at the first lock its main
     thread takes on a pool's future; its exit code, stdout and stderr. Fails if it hangs."""
@@ -79,7 +76,7 @@ def run_trapped(name: str, args: Sequence[str]) -> tuple[int, str, str]:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        preexec_fn=_default_sigint,
+        preexec_fn=default_signals,
         start_new_session=True,
     )
     try:

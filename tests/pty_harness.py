@@ -35,7 +35,7 @@ def steps_shown(screen: str) -> int:
     return int(found[-1]) if found else -1
 
 
-def _default_signals(ignored: Sequence[int] = ()) -> None:
+def default_signals(ignored: Sequence[int] = ()) -> None:
     """In the child: Ctrl-C and Ctrl-\\ act as in a terminal a person opens, even where the tests
     were started in a shell's background, whose commands inherit SIGINT and SIGQUIT ignored;
     the signals ``ignored`` are (SIGHUP, as ``nohup`` starts a command)."""
@@ -181,7 +181,7 @@ class Pty:
             dimensions=(rows, cols),
             env={**quiet_env(home), **(env or {})},
             cwd=str(home),
-            preexec_fn=lambda: _default_signals(ignored),
+            preexec_fn=lambda: default_signals(ignored),
         )
 
     def _feed(self, data: bytes) -> None:

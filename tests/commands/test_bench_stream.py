@@ -12,14 +12,14 @@ from pathlib import Path
 
 import pytest
 from process_tree import children
-from pty_harness import termsnake_command
+from pty_harness import default_signals, termsnake_command
 
 ADDRESS_SPACE = 1536 * 1024 * 1024  # far below what a list of every game would take
 
 
 def limit_memory() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
-    signal.signal(signal.SIGINT, signal.SIG_DFL)  # not ignored, as a shell's background has it
+    default_signals()
 
 
 def resident_kib(pid: int) -> int:

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from pty_harness import quiet_env, termsnake_command
+from pty_harness import default_signals, quiet_env, termsnake_command
 
 from termsnake import __main__ as entry
 from termsnake.exits import ENDING_SIGNALS
@@ -60,10 +60,6 @@ def said_on(signum: int) -> str:
     return f"termsnake: stopped by {signal.Signals(signum).name}"
 
 
-def default_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_DFL)  # not ignored, as a shell's background has it
-
-
 def test_the_entry_point_notes_the_signals_the_commands_end_on() -> None:
     assert list(entry._ENDING) == list(ENDING_SIGNALS)
 
@@ -79,7 +75,7 @@ def test_a_signal_as_the_first_modules_load_ends_in_one_line(
         text=True,
         env=quiet_env(tmp_path),
         timeout=30,
-        preexec_fn=default_sigint,
+        preexec_fn=default_signals,
         check=False,
     )
     assert (r.returncode, r.stdout, r.stderr) == (128 + signum, "", said_on(signum) + "\n")
@@ -113,7 +109,7 @@ def signalled(args: list[str], signum: int, after: float, home: Path) -> tuple[i
         stderr=subprocess.PIPE,
         text=True,
         env=env,
-        preexec_fn=default_sigint,
+        preexec_fn=default_signals,
     )
     try:
         time.sleep(after)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from plugin_folders import DEAF, LINGERS, hanging, plugins_in, signalled, wait_for_file
-from pty_harness import Pty, quiet_env, termsnake_command
+from pty_harness import Pty, default_signals, quiet_env, termsnake_command
 
 from termsnake.exits import Terminated
 from termsnake.solvers import registry
@@ -33,7 +33,7 @@ def test_ctrl_c_ends_a_hanging_import_after_a_plugin_ignored_it(
         text=True,
         cwd=tmp_path,
         # Ctrl-C as a terminal's, even where the tests run in a shell's background.
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        preexec_fn=default_signals,
     )
     out, err = signalled(proc, lambda: wait_for_file(began), signal.SIGINT)
     assert proc.returncode == 130
