@@ -1,13 +1,13 @@
 """The ``termsnake`` command, and ``python -m termsnake``: note the ending signals, load the
 program, then run it."""
 
-# _signal, not signal, which loads enum and more (milliseconds): its core, loaded with Python,
-# is enough here, and a signal in those milliseconds ended termsnake in a traceback.
+# _signal, not signal, which loads enum and more first: its core, loaded with Python, is
+# enough here, and a signal while those loaded ended termsnake in a traceback.
 import _signal
 import sys
 
-# termsnake.exits.ENDING_SIGNALS, by number (a test checks they are the same): loading that
-# module takes milliseconds too.
+# termsnake.exits.ENDING_SIGNALS, by number (a test checks they are the same): that module
+# loads signal, as above.
 _ENDING = (
     _signal.SIGINT, _signal.SIGTERM, _signal.SIGHUP, _signal.SIGQUIT,
     _signal.SIGUSR1, _signal.SIGUSR2, _signal.SIGALRM,
