@@ -56,6 +56,20 @@ def check_address(address: str) -> str:
     return address
 
 
+def check_scheduler(address: str) -> str:
+    """``address`` if it has the form ``tcp://HOST:PORT`` and the cluster extra is installed;
+    ClusterError saying which is wrong if not. bench and train call it with their other checks
+    of the arguments, so that a missing extra is one line, before the note on --jobs."""
+    check_address(address)
+    try:
+        import distributed  # noqa: F401  # the cluster extra, imported only when asked for
+    except ImportError:
+        raise ClusterError(
+            "--scheduler needs the cluster extra: pip install 'termsnake[cluster]'"
+        ) from None
+    return address
+
+
 @contextmanager
 def _quiet_dask() -> Iterator[None]:
     """Dask's own log lines silenced: what goes wrong is said in one line by the caller."""
@@ -79,13 +93,8 @@ def _quiet_dask() -> Iterator[None]:
 def connect(address: str, timeout: float | None = None) -> Iterator[Client]:
     """A client of the scheduler at ``address`` (``tcp://HOST:PORT``); ClusterError within
     ``timeout`` seconds if it cannot be reached. The client is closed on every way out."""
-    check_address(address)
-    try:
-        from distributed import Client  # the cluster extra, imported only when asked for
-    except ImportError:
-        raise ClusterError(
-            "--scheduler needs the cluster extra: pip install 'termsnake[cluster]'"
-        ) from None
+    check_scheduler(address)
+    from distributed import Client
 
     wait = CONNECT_TIMEOUT if timeout is None else timeout
 

@@ -150,6 +150,26 @@ def test_a_malformed_address_beside_jobs_is_the_only_line(
     assert not list(tmp_path.iterdir())
 
 
+@pytest.mark.parametrize("command", ["bench", "train"])
+def test_a_missing_cluster_extra_beside_jobs_is_the_only_line(
+    command: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # As if the cluster extra were not installed (None there: the import raises). The note
+    # that --jobs goes unused came first, as if the run were to go on.
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    train = ["train", "neuro", "--size", "6x6", "--out", str(tmp_path / "w.json")]
+    argv = [*(BENCH if command == "bench" else train), "--jobs", "2"]
+    assert cli.main([*argv, "--scheduler", "tcp://127.0.0.1:9"]) == 2
+    assert capsys.readouterr().err == (
+        f"termsnake {command}: error: --scheduler needs the cluster extra: "
+        "pip install 'termsnake[cluster]'\n"
+    )
+    assert not list(tmp_path.iterdir())
+
+
 def test_a_control_character_in_the_address_is_escaped_once(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

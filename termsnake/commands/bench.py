@@ -31,7 +31,7 @@ from termsnake.bench.progress import Progress
 from termsnake.bench.remote import on_cluster
 from termsnake.bench.report import format_table, replay_name, save_new, summarize
 from termsnake.bench.tally import Tally
-from termsnake.cluster import ClusterError, check_address
+from termsnake.cluster import ClusterError, check_scheduler
 from termsnake.commands import args as cliargs
 from termsnake.commands.args import Subparsers
 from termsnake.core.level import BOT_SIZE, MAX_SIDE, Level
@@ -270,7 +270,7 @@ def prepare(args: argparse.Namespace) -> Setup | int:
     """The run's solvers and boards from the arguments, or the exit code of a bad one."""
     if args.scheduler is not None:  # with the rest: the note on --jobs comes after them
         try:
-            check_address(args.scheduler)
+            check_scheduler(args.scheduler)
         except ClusterError as e:
             return _fail(str(e))
     try:

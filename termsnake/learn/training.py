@@ -22,7 +22,7 @@ from typing import Final
 
 from tqdm import tqdm
 
-from termsnake.cluster import ClusterError, check_address, connect, map_on
+from termsnake.cluster import ClusterError, check_scheduler, connect, map_on
 from termsnake.core.level import BOT_SIZE, Level, open_level
 from termsnake.exits import (
     EXIT_INTERRUPTED,
@@ -364,7 +364,7 @@ def main(args: argparse.Namespace) -> int:
     shown = printable(str(out))
     try:
         if args.scheduler is not None:  # with the rest: the note on --jobs comes after them
-            check_address(args.scheduler)
+            check_scheduler(args.scheduler)
         plan = Plan(board(args), population=args.population, games=args.games, seed=args.seed,
                     elite=max(2, args.population * 3 // 16))  # fmt: skip
         state = resume(plan, checkpoint_path(out)) if args.resume else start(plan)
