@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from multiprocessing.process import BaseProcess
 from pathlib import Path
@@ -47,6 +47,7 @@ from termsnake.learn.evolve import (
     start,
     step,
 )
+from termsnake.learn.owner import check_lock, owned
 from termsnake.orphans import (
     WorkerDied,
     dead_worker,
@@ -227,6 +228,7 @@ def check_outputs(out: Path, resume: bool) -> None:
             )
         found.append(shown)
         _check_folder(path, shown)
+    check_lock(out)
     if found and not resume:
         raise ValueError(_earlier_run(out, found))
 
@@ -244,8 +246,9 @@ def _earlier_run(out: Path, found: list[str]) -> str:
 
 
 def _check_still_new(out: Path) -> None:
-    # A new run checked its files were new as it started; another run into the same --out,
-    # started meanwhile, may have saved its own since.
+    # A new run checked its files were new as it started; another run into the same --out holds
+    # the lock beside them, but one that took none (an older termsnake, a lock that does not
+    # hold on that file system) may have saved its own since.
     for where, _, _, _ in _OUTPUTS:
         if os.path.exists(where(out)):
             raise FileExistsError(
@@ -358,22 +361,38 @@ def _error(message: str) -> int:
     return EXIT_USAGE
 
 
+def _checked(plan: Plan, out: Path, resuming: bool) -> State:
+    """The state to start from, once the run may write its files (ValueError if not)."""
+    state = resume(plan, checkpoint_path(out)) if resuming else start(plan)
+    check_outputs(out, resuming)
+    return state
+
+
 def main(args: argparse.Namespace) -> int:
     """``termsnake train neuro ...``: 0 when trained, 2 on bad input, 130 on Ctrl-C."""
     out = Path(args.out)
+    with ExitStack() as held:
+        try:
+            if args.scheduler is not None:  # with the rest: the note on --jobs comes after them
+                check_scheduler(args.scheduler)
+            plan = Plan(board(args), population=args.population, games=args.games,
+                        seed=args.seed, elite=max(2, args.population * 3 // 16))  # fmt: skip
+            state = _checked(plan, out, args.resume)  # before the lock: a refused run makes none
+            held.enter_context(owned(out))
+            # Again, now that no other run can save: one that held the lock until a moment
+            # ago may have saved since the files were checked.
+            state = _checked(plan, out, args.resume)
+        except LevelError as e:  # its lines say where and "error:" already, as `check` prints
+            print(e, file=sys.stderr)
+            return EXIT_USAGE
+        except (ValueError, ClusterError) as e:
+            return _error(str(e))
+        return _run(args, plan, state, out)
+
+
+def _run(args: argparse.Namespace, plan: Plan, state: State, out: Path) -> int:
+    """Train from ``state``, the files' owner; the exit code."""
     shown = printable(str(out))
-    try:
-        if args.scheduler is not None:  # with the rest: the note on --jobs comes after them
-            check_scheduler(args.scheduler)
-        plan = Plan(board(args), population=args.population, games=args.games, seed=args.seed,
-                    elite=max(2, args.population * 3 // 16))  # fmt: skip
-        state = resume(plan, checkpoint_path(out)) if args.resume else start(plan)
-        check_outputs(out, args.resume)
-    except LevelError as e:  # its lines say where and "error:" already, as `check` prints them
-        print(e, file=sys.stderr)
-        return EXIT_USAGE
-    except (ValueError, ClusterError) as e:
-        return _error(str(e))
     # Once the run's files and address are known to be right.
     note_jobs_unused("train", args.jobs, args.scheduler)
     run = Run(state, state.generation if args.resume else None)

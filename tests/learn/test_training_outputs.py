@@ -24,8 +24,8 @@ def train(out: Path | str, *more: str) -> int:
     return cli.main([*TRAIN, "--generations", "1", "--out", str(out), *more])
 
 
-@pytest.mark.parametrize("suffix", ["", ".checkpoint.json", ".curve.csv"])
-def test_a_users_file_at_any_of_the_three_paths_is_kept(
+@pytest.mark.parametrize("suffix", ["", ".checkpoint.json", ".curve.csv", ".lock"])
+def test_a_users_file_at_any_of_the_four_paths_is_kept(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], suffix: str
 ) -> None:
     out = tmp_path / "notes.txt"
@@ -135,7 +135,7 @@ def test_a_run_started_meanwhile_into_the_same_out_is_not_replaced(
         f"termsnake train: error: cannot write {out}: another run has written it since this one "
         "started; nothing was written\n"
     )
-    assert [p.name for p in tmp_path.iterdir()] == ["w.json"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["w.json", "w.json.lock"]
     assert out.read_text() == "the other run's weights\n"
 
 
@@ -219,7 +219,8 @@ def test_ctrl_c_before_any_checkpoint_does_not_advise_resume(
     assert cli.main([*TRAIN, "--generations", "5", "--out", str(tmp_path / "w.json")]) == 130
     err = capsys.readouterr().err
     assert "nothing was written" in err and "--resume" not in err
-    assert not list(tmp_path.iterdir())
+    assert [p.name for p in tmp_path.iterdir()] == ["w.json.lock"]  # the lock stays, empty
+    assert not (tmp_path / "w.json.lock").read_bytes()
 
 
 def test_a_level_that_cannot_be_had_is_one_located_line(

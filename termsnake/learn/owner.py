@@ -1,0 +1,58 @@
+"""One training run at a time into an --out: a lock beside the files it writes, held to the end."""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import filelock
+
+from termsnake.formats.text import printable
+
+
+def lock_path(out: Path) -> Path:
+    """The lock beside the weights file (beside a link's name, as the checkpoint is)."""
+    return out.with_name(out.name + ".lock")
+
+
+def check_lock(out: Path) -> None:
+    """ValueError unless the lock's path is free or holds the empty file a run leaves there:
+    filelock opens it to lock it, and older filelocks empty it as they do."""
+    path = lock_path(out)
+    shown = printable(str(path))
+    try:
+        info = os.lstat(path)  # not through a link: the lock is this name's own file
+    except FileNotFoundError:
+        return
+    except OSError as e:
+        raise ValueError(f"cannot write {shown}: {e.strerror or e}") from None
+    if not stat.S_ISREG(info.st_mode) or info.st_size:
+        raise ValueError(
+            f"{shown} is there and is not the empty lock file termsnake train leaves; training "
+            "would use it: give another --out, or delete the file first"
+        )
+
+
+@contextmanager
+def owned(out: Path) -> Iterator[None]:
+    """The run's hold on ``out``'s files until it ends; ValueError at once if another run holds
+    them. The lock file stays: deleting it would let a run that opened it lock a file that is
+    gone while a third locks a new one."""
+    path = lock_path(out)
+    lock = filelock.FileLock(path, timeout=0, mode=0o644)
+    try:
+        lock.acquire()
+    except filelock.Timeout:
+        raise ValueError(
+            f"another run is training into {printable(str(out))} (it holds "
+            f"{printable(str(path))}): wait for it to end, or give another --out"
+        ) from None
+    except OSError as e:
+        raise ValueError(f"cannot write {printable(str(path))}: {e.strerror or e}") from None
+    try:
+        yield
+    finally:
+        lock.release()

@@ -1,0 +1,87 @@
+"""Two `train` runs into the same --out at once: one owns the files, and the other stops at
+once with one line, whether it starts while the first holds the lock or at the same moment."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import filelock
+import pytest
+
+from termsnake.commands import cli
+
+TRAIN = ["train", "neuro", "--size", "6x6", "--population", "2", "--games", "1"]
+SUFFIXES = ("", ".checkpoint.json", ".curve.csv")
+
+
+def command(out: Path, *more: str) -> list[str]:
+    return [sys.executable, "-m", "termsnake", *TRAIN, "--out", str(out), *more]
+
+
+def started(argv: list[str]) -> subprocess.Popen[str]:
+    return subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def files(out: Path) -> dict[str, bytes | None]:
+    """The run's three files by name, None for one that is not there."""
+    paths = [out.with_name(out.name + suffix) for suffix in SUFFIXES]
+    return {p.name: p.read_bytes() if p.exists() else None for p in paths}
+
+
+@pytest.mark.parametrize("resume", [False, True], ids=["new", "resumed"])
+def test_a_run_whose_lock_another_holds_stops_before_any_game(
+    resume: bool, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "w.json"
+    more = ["--generations", "2"]
+    if resume:
+        assert cli.main([*TRAIN, "--generations", "1", "--out", str(out)]) == 0
+        capsys.readouterr()
+        more.append("--resume")
+    before = files(out)
+    # Held by this process, as a run started a moment earlier holds it.
+    with filelock.FileLock(tmp_path / "w.json.lock", timeout=0):
+        refused = subprocess.run(command(out, *more), capture_output=True, text=True, timeout=60)
+    assert (refused.returncode, refused.stdout) == (2, "")
+    assert refused.stderr == (
+        f"termsnake train: error: another run is training into {out} (it holds {out}.lock): "
+        "wait for it to end, or give another --out\n"
+    )
+    assert files(out) == before
+    # Once it is let go, the same command runs.
+    assert subprocess.run(command(out, *more), capture_output=True, timeout=60).returncode == 0
+
+
+def test_two_runs_started_together_leave_the_files_of_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Both checked the files were new, and both saved when neither had yet: both ended with
+    # exit 0, the files replaced by one then the other, now and then the curve of one beside
+    # the weights and checkpoint of the other.
+    gens = ["--generations", "3"]
+    alone = {}
+    for seed in ("1", "2"):
+        out = tmp_path / f"alone-{seed}" / "w.json"
+        out.parent.mkdir()
+        assert cli.main([*TRAIN, *gens, "--seed", seed, "--out", str(out)]) == 0
+        alone[seed] = files(out)
+    capsys.readouterr()
+    for attempt in range(8):
+        out = tmp_path / str(attempt) / "w.json"
+        out.parent.mkdir()
+        runs = {seed: started(command(out, *gens, "--seed", seed)) for seed in ("1", "2")}
+        try:
+            ended = {seed: (*r.communicate(timeout=60), r.returncode) for seed, r in runs.items()}
+        finally:
+            for run in runs.values():
+                run.kill()
+                run.wait()
+        owners = [seed for seed, (_, _, code) in ended.items() if code == 0]
+        assert len(owners) == 1, ended
+        (other,) = set(ended) - set(owners)
+        _, err, code = ended[other]
+        assert code == 2 and err.count("\n") == 1, err
+        assert err.startswith("termsnake train: error: ") and str(out) in err
+        assert files(out) == alone[owners[0]]
