@@ -17,6 +17,9 @@ EXIT_USAGE: Final = 2  # a bad argument, file or board, said in one line
 EXIT_TERMINAL_GONE: Final = 1  # the terminal's input ended without a hang-up signal
 EXIT_INTERRUPTED: Final = 130  # Ctrl-C, as a shell reports a process that SIGINT ended
 THREADS_GRACE: Final = 2.0  # seconds the threads a plugin left running get to end at exit
+# A worker process's: it must have ended within its parent's grace, which begins later, for the
+# parent to let go of the pool (its semaphores unregistered) before it ends without its threads.
+WORKERS_GRACE: Final = THREADS_GRACE / 2
 
 # The signals whose default would end the process with nothing cleaned up (the terminal left as
 # the game set it, an engine's processes running; Ctrl-\ sends SIGQUIT): each ends it as
@@ -214,8 +217,28 @@ def leave(code: int) -> None:
     pool's) and the atexit handlers run as ever."""
     for s in heard():
         signal.signal(s, _end_at_once)
-    if any(t is not threading.main_thread() and not t.daemon for t in threading.enumerate()):
+    if _held():
         threading.Thread(target=_end_after_grace, args=(code,), daemon=True).start()
+
+
+def leave_with_main(code: int) -> None:
+    """``leave``'s grace in a worker process of a pool, which ends as its main thread does, not
+    through termsnake's ``main``: once that thread is done, a thread a plugin started that never
+    ends gets WORKERS_GRACE, then the process ends with ``code``. The pool's shutdown, which
+    waits for its workers to end, waited for ever. Its signals are the pool's, left as they are."""
+    threading.Thread(target=_leave_after_main, args=(code,), daemon=True).start()
+
+
+def _leave_after_main(code: int) -> None:
+    # Python's exit has the main thread done before it waits for the others.
+    threading.main_thread().join()
+    if _held():
+        _end_after_grace(code, WORKERS_GRACE)
+
+
+def _held() -> bool:
+    """A thread Python's exit would wait for (not a daemon) runs beside the main one."""
+    return any(t is not threading.main_thread() and not t.daemon for t in threading.enumerate())
 
 
 def _end_at_once(signum: int, frame: FrameType | None) -> None:
@@ -225,8 +248,8 @@ def _end_at_once(signum: int, frame: FrameType | None) -> None:
     _end(EXIT_INTERRUPTED if signum == signal.SIGINT else 128 + signum)
 
 
-def _end_after_grace(code: int) -> None:
-    time.sleep(THREADS_GRACE)
+def _end_after_grace(code: int, grace: float = THREADS_GRACE) -> None:
+    time.sleep(grace)
     _end(code)
 
 

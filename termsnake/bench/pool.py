@@ -12,14 +12,14 @@ import queue
 import signal
 from collections import deque
 from collections.abc import Generator, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.process import BaseProcess
 from multiprocessing.sharedctypes import Synchronized
 from typing import Final
 
 from termsnake.bench.games import BOT_INTERRUPT, GameRecord, GameTask, Kit, play_one
-from termsnake.exits import signals_noted
+from termsnake.exits import leave_with_main, signals_noted
 from termsnake.formats.text import printable, shorten
 from termsnake.orphans import (
     WorkerDied,
@@ -132,7 +132,7 @@ def _in_workers(
                     came.check()
                     yield record
         except GeneratorExit:  # the caller stopped early: drop the games not started
-            pool.shutdown(wait=True, cancel_futures=True)
+            _let_go(pool, flight.futures)
             raise
         except BrokenProcessPool:  # the pool has ended the other workers already
             # One died of a signal sent to the group: a worker started just after it never had
@@ -146,9 +146,21 @@ def _in_workers(
             # a Ctrl-C stops them, letting go of their engines, and the games not started are
             # dropped.
             _interrupt(multiprocessing.active_children())
-            pool.shutdown(wait=True, cancel_futures=True)
+            _let_go(pool, flight.futures)
             raise
-        pool.shutdown()
+        _let_go(pool, flight.futures)
+
+
+def _let_go(pool: ProcessPoolExecutor, futures: Iterable[Future[list[GameRecord]]]) -> None:
+    """Shut ``pool`` down, the games not started dropped, once those under way (``futures``)
+    have ended, their engines let go of. The workers' own ends are waited for as this process
+    exits: a worker that a plugin's thread holds gets a grace (``leave_with_main``), which
+    runs meanwhile, beside this process's own, not before its results are printed."""
+    pool.shutdown(wait=False, cancel_futures=True)
+    for future in futures:
+        # Not concurrent.futures.wait, which waits for ever for a future the pool cancels.
+        with contextlib.suppress(CancelledError):
+            future.exception()
 
 
 class _Flight:
@@ -244,6 +256,7 @@ def _worker_init(made: Synchronized[int], parent: int, kit: Kit) -> None:
     global _made, _kit
     _made, _kit = made, kit
     die_with(parent)  # a bench killed outright (SIGKILL) took no worker with it
+    leave_with_main(0)  # a plugin's thread that never ends held its exit, and the pool's end
     plugins.quiet_warnings()  # the parent warned once already; --jobs 2 said each three times
     signal.signal(signal.SIGINT, _worker_sigint)
     # As in a spawned worker, not the parent's handler a forked one inherits: the pool ends

@@ -3,6 +3,7 @@ and play still end at Ctrl-C, in the next plugin's import or the plugin's own se
 
 from __future__ import annotations
 
+import re
 import signal
 import subprocess
 import sys
@@ -146,3 +147,53 @@ def test_solvers_ends_when_a_plugins_thread_never_does(tmp_path: Path) -> None:
         proc.kill()
         proc.wait()
     assert proc.returncode == 0 and "zzlingers" in out
+
+
+def bench_with(tmp_path: Path, modules: dict[str, str], *args: str) -> subprocess.Popen[str]:
+    """`termsnake bench --size 6x6 --jobs 2 ARGS` with the plugins ``modules`` installed."""
+    plugs = plugins_in(tmp_path, modules)
+    return subprocess.Popen(
+        [termsnake_command(), "bench", "--size", "6x6", "--jobs", "2", *args],
+        env={**quiet_env(tmp_path), "PYTHONPATH": str(plugs)},
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+        preexec_fn=default_signals,
+    )
+
+
+def test_bench_jobs_ends_when_a_plugins_thread_never_does(tmp_path: Path) -> None:
+    # The workers import the plugin too, and such a thread held each one's exit, and the pool's
+    # shutdown with them: no table, and no end.
+    proc = bench_with(tmp_path, {"lingers": LINGERS}, "--ai", "zzlingers", "--games", "4")
+    try:
+        out, err = proc.communicate(timeout=20)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert proc.returncode == 0 and err == ""
+    assert re.search(r"\nzzlingers +open-6x6 +36 +4 +4 ", out), out
+
+
+@pytest.mark.parametrize(
+    ("signum", "said"),
+    [(signal.SIGINT, "interrupted"), (signal.SIGTERM, "stopped by SIGTERM")],
+    ids=["SIGINT", "SIGTERM"],
+)
+def test_a_signal_ends_bench_jobs_when_a_plugins_thread_never_does(
+    signum: int, said: str, tmp_path: Path
+) -> None:
+    # The workers stopped their games, then the pool's shutdown waited for them for ever.
+    began = tmp_path / "began"
+    slow = (
+        "import pathlib\n\n\nclass Slow(Bot):\n    def setup(self, game):\n"
+        f"        pathlib.Path({str(began)!r}).touch()\n        super().setup(game)\n\n"
+        "    def next_direction(self, game):\n        time.sleep(0.01)\n"
+        "        return super().next_direction(game)\n\n\nBot = Slow\n"
+    )
+    proc = bench_with(tmp_path, {"slow": LINGERS + slow}, "--ai", "zzslow", "--games", "40")
+    out, err = signalled(proc, lambda: wait_for_file(began), signum)
+    assert proc.returncode == (130 if signum == signal.SIGINT else 128 + signum)
+    assert out == "" and err == f"termsnake bench: {said}\n"
