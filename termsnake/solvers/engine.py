@@ -25,7 +25,7 @@ from termsnake.formats.text import shorten
 from termsnake.orphans import die_with_parent
 from termsnake.solvers.base import Interrupted, SolverFailed, SolverUnavailable
 from termsnake.solvers.enginelog import keep_log
-from termsnake.solvers.enginetext import show_bytes, silence, why_not_started
+from termsnake.solvers.enginetext import show_bytes, show_value, silence, why_not_started
 
 PROTOCOL: Final = "termsnake-engine/1"
 PREFIX: Final = "exec:"
@@ -130,7 +130,9 @@ class EngineSolver:
         answer = self._receive(deadline, self.move_timeout, f"a move for step {step}")
         move = answer.get("move")
         if not isinstance(move, str) or move not in _MOVES:
-            self._fail(f"answered {_show(answer)} at step {game.steps}, not a move U, D, L or R")
+            self._fail(
+                f"answered {show_value(answer)} at step {game.steps}, not a move U, D, L or R"
+            )
         return _MOVES[move]
 
     def overlay(self, game: Game) -> Mapping[Point, str]:
@@ -215,14 +217,12 @@ class EngineSolver:
         if proc is None:
             return
         try:
-            for stream in (proc.stdin, proc.stdout):
-                try:
-                    if stream is not None:
-                        stream.close()
-                except OSError:
-                    pass
+            _close(proc.stdin)
             _exit_code(proc, wait)
         finally:  # a signal during the grace second must not leave the group running
+            # Its stdout stays open until then: a line it writes as it leaves (a goodbye, an
+            # answer to the end) must not kill it with a broken pipe before it has saved its work.
+            _close(proc.stdout)
             _kill_group(proc)
             proc.wait()
             self._let_go_of_log()
@@ -320,7 +320,7 @@ class EngineSolver:
             why = "" if plain else f" ({describe_parse_error(e)})"
             self._fail(f"wrote {show_bytes(line)}, not one JSON object{why}, for {what}")
         if not isinstance(obj, dict):
-            self._fail(f"wrote {_show(obj)}, not a JSON object, for {what}")
+            self._fail(f"wrote {show_value(obj)}, not a JSON object, for {what}")
         return {str(k): v for k, v in obj.items()}
 
     def _read_line(self, deadline: float, timeout: float, what: str) -> bytes:
@@ -419,6 +419,12 @@ def _exit_code(proc: subprocess.Popen[bytes], timeout: float) -> int | None:
         delay = min(2 * delay, 0.05)
 
 
+def _close(stream: IO[bytes] | None) -> None:
+    if stream is not None:
+        with contextlib.suppress(OSError):
+            stream.close()
+
+
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:
     """SIGKILL the engine's process group, so that the processes it started go with it."""
     try:
@@ -429,15 +435,6 @@ def _kill_group(proc: subprocess.Popen[bytes]) -> None:
 
 def _point(p: Point | None) -> list[int] | None:
     return None if p is None else [p.x, p.y]
-
-
-def _show(obj: object) -> str:
-    """A short, printable rendering of what an engine sent (as JSON: printable ASCII)."""
-    try:
-        text = json.dumps(obj, ensure_ascii=True)
-    except RecursionError:  # the decoder took it, but this deeper call cannot encode it
-        return "a value nested too deep to show"
-    return f"'{text[:60]}'" + ("..." if len(text) > 60 else "")
 
 
 def _whole_number(text: str) -> int | float:

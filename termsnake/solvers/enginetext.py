@@ -1,8 +1,10 @@
-"""What a cause says of an engine that could not start, or whose answer never came as a line."""
+"""What a cause says of an engine: why it could not start, why its answer never came as a line,
+and what it wrote instead of an answer."""
 
 from __future__ import annotations
 
 import errno
+import json
 import os
 import shutil
 
@@ -39,3 +41,12 @@ def show_bytes(data: bytes) -> str:
     """The first bytes of a line an engine wrote, quoted, with every byte a terminal would
     not show as it is escaped (an ESC as \\x1b, a backslash as \\\\: no two lines look alike)."""
     return repr(data[:60])[1:] + ("..." if len(data) > 60 else "")
+
+
+def show_value(obj: object) -> str:
+    """A short, printable rendering of what an engine sent (as JSON: printable ASCII)."""
+    try:
+        text = json.dumps(obj, ensure_ascii=True)
+    except RecursionError:  # the decoder took it, but this deeper call cannot encode it
+        return "a value nested too deep to show"
+    return f"'{text[:60]}'" + ("..." if len(text) > 60 else "")

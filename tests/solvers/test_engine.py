@@ -23,8 +23,9 @@ from termsnake.core.game import Game, Outcome
 from termsnake.core.geometry import Direction
 from termsnake.core.level import open_level
 from termsnake.solvers.base import Interrupted, SolverFailed, SolverUnavailable, play
-from termsnake.solvers.engine import EngineSolver, _show
+from termsnake.solvers.engine import EngineSolver
 from termsnake.solvers.enginelog import LOG_LIMIT
+from termsnake.solvers.enginetext import show_value
 
 # Each bad engine answers its name, then misbehaves at its first move.
 BAD = {
@@ -89,6 +90,29 @@ def test_the_example_engine_plays_a_whole_game_and_exits(tmp_path: Path) -> None
     assert proc.returncode == 0  # it read the end message and left by itself
     # It wrote nothing on stderr (not even a traceback at its last move): no log is left.
     assert solver.log_path is None and not any(tmp_path.iterdir())
+
+
+def test_an_engine_may_write_in_its_grace_second(tmp_path: Path) -> None:
+    # Its stdout was closed as the end was sent: one that answered the end too (as one that
+    # answers every line does) or said goodbye died of a broken pipe before it could save
+    # anything, and its log kept the traceback.
+    saved = tmp_path / "saved"
+    code = HELLO + (
+        "sys.stdin.readline();print(json.dumps({'move':'R'}),flush=True);"
+        "sys.stdin.readline();time.sleep(0.2);print('bye',flush=True);"
+        f"open({str(saved)!r},'w').write('kept')"
+    )
+    solver = engine(code, log_dir=tmp_path / "logs")
+    game = Game(open_level(8, 8, 1), 3)
+    solver.setup(game)
+    proc = solver._proc
+    assert proc is not None
+    game.step(solver.next_direction(game))
+    game.quit()
+    solver.finish(game)
+    assert proc.returncode == 0
+    assert saved.read_text() == "kept"
+    assert solver.log_path is None  # nothing on its stderr
 
 
 @pytest.mark.skipif(not Path("/proc/sys").is_dir(), reason="needs /proc/sys (Linux)")
@@ -336,7 +360,7 @@ def test_a_value_nested_too_deep_to_render_is_still_shown() -> None:
     deep: list[Any] = []
     for _ in range(5000):
         deep = [deep]
-    assert _show(deep) == "a value nested too deep to show"
+    assert show_value(deep) == "a value nested too deep to show"
 
 
 def test_an_engine_that_stops_reading_fails_within_the_move_limit(tmp_path: Path) -> None:
