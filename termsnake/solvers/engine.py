@@ -175,7 +175,7 @@ class EngineSolver:
             if self.log_path is not None:  # nothing will ever be written to it
                 self.log_path.unlink(missing_ok=True)
                 self.log_path = None
-            why = why_not_started(self.argv[0], e)
+            why = why_not_started(self.argv, e)
             program = shorten(repr(self.argv[0]), PROGRAM_SHOWN)
             raise SolverUnavailable(f"cannot start engine {program}: {why}") from None
         proc = self._proc

@@ -6,15 +6,40 @@ from __future__ import annotations
 import errno
 import json
 import os
+import shlex
 import shutil
+from typing import Final
 
 from termsnake.formats.text import shorten
 
+EXAMPLE_SHOWN: Final = 160  # characters of a quoted path shown in a hint, escaped
 
-def why_not_started(program: str, error: OSError) -> str:
-    """Why ``program`` (the command's first word) could not be started."""
+
+def why_not_started(argv: list[str], error: OSError) -> str:
+    """Why the command ``argv`` could not be started (``error``, of its first word), with what
+    to do where a beginner's mistake is plain."""
+    why = _why_not_started(argv[0], error)
+    # A path with spaces, unquoted, is split into words: the first names nothing, or a folder.
+    for n in range(len(argv), 1, -1):
+        path = " ".join(argv[:n])
+        if os.path.isfile(path):
+            example = shorten(f"exec:{shlex.quote(path)}", EXAMPLE_SHOWN)
+            quote = f"the command is split at spaces: quote a path that has them, as in {example}"
+            return f"{why} ({quote})"
+    return why
+
+
+def _why_not_started(program: str, error: OSError) -> str:
+    said = error.strerror or str(error)
+    if "/" in program:  # the file that was tried (a name without one was looked for on PATH)
+        if error.errno == errno.EACCES and os.path.isdir(program):
+            return f"{said} (it is a folder)"
+        if error.errno == errno.EACCES and os.path.isfile(program):
+            return f"{said} (it is not executable: chmod +x it, or put its interpreter before it)"
+        if error.errno == errno.ENOEXEC and not _starts_with(program, b"\x7fELF"):
+            return f"{said} (a script needs a first line naming its interpreter, such as #!/bin/sh)"
     if error.errno != errno.ENOENT:
-        return error.strerror or str(error)
+        return said
     # A name without a slash is looked for on PATH only, never in the current folder.
     if "/" not in program and shutil.which(program) is None:
         if not (os.path.isfile(program) and os.access(program, os.X_OK)):
@@ -22,7 +47,15 @@ def why_not_started(program: str, error: OSError) -> str:
         return f"not found on PATH (the one in this folder is {shorten(repr('./' + program))})"
     if os.path.isfile(program) or "/" not in program:
         return "the interpreter its first line (#!) names was not found"
-    return error.strerror or str(error)
+    return said
+
+
+def _starts_with(path: str, magic: bytes) -> bool:
+    try:
+        with open(path, "rb") as f:
+            return f.read(len(magic)) == magic
+    except OSError:
+        return False
 
 
 def silence(what: str, timeout: float, unended: bytes, heard: bool) -> str:

@@ -109,6 +109,41 @@ def test_a_script_whose_interpreter_is_missing_says_so(tmp_path: Path) -> None:
         solver.setup(Game(open_level(8, 8, 1), 3))
 
 
+def start_failure(command: str, tmp_path: Path) -> str:
+    """Why the engine ``command`` could not be started, as its cause says."""
+    with pytest.raises(SolverUnavailable) as info:
+        EngineSolver(command, log_dir=tmp_path / "logs").setup(Game(open_level(8, 8, 1), 3))
+    return str(info.value)
+
+
+def test_a_path_with_spaces_left_unquoted_is_told_to_be_quoted(tmp_path: Path) -> None:
+    # It said "'/tmp/.../my': No such file or directory" of a program that was there.
+    folder = tmp_path / "my bots"
+    folder.mkdir()
+    (folder / "bot one").write_text("#!/bin/sh\n")
+    (folder / "bot one").chmod(0o755)
+    why = start_failure(f"{folder}/bot one --fast", tmp_path)
+    assert why.startswith(f"cannot start engine '{tmp_path}/my': No such file or directory")
+    assert why.endswith(
+        " (the command is split at spaces: quote a path that has them, "
+        f"as in exec:'{folder}/bot one')"
+    )
+
+
+def test_a_file_that_is_not_executable_says_what_to_do(tmp_path: Path) -> None:
+    # "Permission denied" and "Exec format error" alone left a beginner guessing.
+    script = tmp_path / "bot.js"
+    script.write_text("console.log('{}')\n")
+    assert start_failure(str(script), tmp_path).endswith(
+        "Permission denied (it is not executable: chmod +x it, or put its interpreter before it)"
+    )
+    script.chmod(0o755)
+    assert start_failure(str(script), tmp_path).endswith(
+        "Exec format error (a script needs a first line naming its interpreter, such as #!/bin/sh)"
+    )
+    assert start_failure(str(tmp_path), tmp_path).endswith("Permission denied (it is a folder)")
+
+
 def test_a_program_named_without_a_path_is_said_to_be_missing_from_path(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
