@@ -17,8 +17,8 @@ EXIT_USAGE: Final = 2  # a bad argument, file or board, said in one line
 EXIT_TERMINAL_GONE: Final = 1  # the terminal's input ended without a hang-up signal
 EXIT_INTERRUPTED: Final = 130  # Ctrl-C, as a shell reports a process that SIGINT ended
 THREADS_GRACE: Final = 2.0  # seconds the threads a plugin left running get to end at exit
-# A worker process's: it must have ended within its parent's grace, which begins later, for the
-# parent to let go of the pool (its semaphores unregistered) before it ends without its threads.
+# A worker process's: bench's table waits for the pool's workers to end (one still starting
+# needs the semaphores the pool's end lets go of), so theirs is shorter.
 WORKERS_GRACE: Final = THREADS_GRACE / 2
 
 # The signals whose default would end the process with nothing cleaned up (the terminal left as

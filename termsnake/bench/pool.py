@@ -12,7 +12,7 @@ import queue
 import signal
 from collections import deque
 from collections.abc import Generator, Iterable, Iterator
-from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.process import BaseProcess
 from multiprocessing.sharedctypes import Synchronized
@@ -132,7 +132,7 @@ def _in_workers(
                     came.check()
                     yield record
         except GeneratorExit:  # the caller stopped early: drop the games not started
-            _let_go(pool, flight.futures)
+            pool.shutdown(wait=True, cancel_futures=True)
             raise
         except BrokenProcessPool:  # the pool has ended the other workers already
             # One died of a signal sent to the group: a worker started just after it never had
@@ -146,21 +146,12 @@ def _in_workers(
             # a Ctrl-C stops them, letting go of their engines, and the games not started are
             # dropped.
             _interrupt(multiprocessing.active_children())
-            _let_go(pool, flight.futures)
+            pool.shutdown(wait=True, cancel_futures=True)
             raise
-        _let_go(pool, flight.futures)
-
-
-def _let_go(pool: ProcessPoolExecutor, futures: Iterable[Future[list[GameRecord]]]) -> None:
-    """Shut ``pool`` down, the games not started dropped, once those under way (``futures``)
-    have ended, their engines let go of. The workers' own ends are waited for as this process
-    exits: a worker that a plugin's thread holds gets a grace (``leave_with_main``), which
-    runs meanwhile, beside this process's own, not before its results are printed."""
-    pool.shutdown(wait=False, cancel_futures=True)
-    for future in futures:
-        # Not concurrent.futures.wait, which waits for ever for a future the pool cancels.
-        with contextlib.suppress(CancelledError):
-            future.exception()
+        # The workers are waited for: one still starting when the run ends rebuilds ``made``'s
+        # semaphore, which is gone once this process lets go of it. A plugin's thread that never
+        # ends no longer holds them (the grace _worker_init gives them).
+        pool.shutdown()
 
 
 class _Flight:
