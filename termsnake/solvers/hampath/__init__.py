@@ -6,8 +6,10 @@ Modules: ``limit`` (:class:`Limit`, the one way a search's work is counted: node
 Hamiltonian cycle, :func:`completion` is that closure alone), ``cycles`` (:func:`find_cycle`:
 direct constructions for rectangles, tori and 2x2-block boards, else the search from a single
 cell; :func:`check_cycle` says what is wrong with a cycle), ``twofactor`` and
-``twofactor_match`` (cycles from a 2-factor of the cells, for boards the search gives up on) and
-``holes`` (cycles through all cells but one or two, on boards a cell or two short of a cycle).
+``twofactor_match`` (cycles from a 2-factor of the cells, for boards the search gives up on;
+``twofactor_odd``, ``blossom`` and ``altjoin`` where the board wraps with an odd side),
+``holes`` (cycles through all cells but one or two, on boards a cell or two short of a cycle)
+and ``reroute`` (a followed cycle changed at 2x2 squares to reach the food sooner: ``replan``'s).
 """
 
 from termsnake.solvers.hampath.cycles import (
