@@ -16,9 +16,6 @@ from termsnake.solvers.grid import ARROWS, Grid, direction_number, grid_of, room
 from termsnake.solvers.hampath import DEFAULT_LIMIT, Limit, close_body, find_cycle
 from termsnake.solvers.hampath.holes import switchable
 
-# The cycle search's limit: the same as ``termsnake levels``, so a board it lists with a cycle
-# is one hamilton plays.
-SEARCH_LIMIT: Final = DEFAULT_LIMIT
 # The closure nodes a search for a way onto a cycle may spend in all (``entry``).
 ENTRY_NODES: Final = 2_000_000
 
@@ -96,7 +93,7 @@ class HamiltonSolver:
     # Whether to cut across the cycle; without, the body stays one unbroken arc of the cycle.
     shortcuts = True
 
-    def __init__(self, limit: Limit = SEARCH_LIMIT) -> None:
+    def __init__(self, limit: Limit = DEFAULT_LIMIT) -> None:
         self.limit = limit
         self.cycle: tuple[Point, ...] = ()
         self._grid: Grid | None = None

@@ -48,8 +48,8 @@ from termsnake.solvers.grid import (
     grid_of,
     shortest_path,
 )
-from termsnake.solvers.hamilton import SEARCH_LIMIT, HamiltonSolver
-from termsnake.solvers.hampath import Limit, close_body
+from termsnake.solvers.hamilton import HamiltonSolver
+from termsnake.solvers.hampath import DEFAULT_LIMIT, Limit, close_body
 from termsnake.solvers.hampath.holes import (
     apart,
     find_hole_cycle,
@@ -94,7 +94,7 @@ class ReplanSolver:
     lane_tries = 99
     lane_holes = 1
 
-    def __init__(self, limit: Limit = SEARCH_LIMIT) -> None:
+    def __init__(self, limit: Limit = DEFAULT_LIMIT) -> None:
         self._ham = HamiltonSolver(limit)
         # Shortcuts leave pockets behind the body that no cycle can close around; the cycle is
         # rebuilt instead, which takes the shortcut too when it is safe.
