@@ -63,6 +63,9 @@ from termsnake.solvers.lane import Lane
 # Closure searches per try: Warnsdorff first, then one that keeps to the old cycle where it can,
 # which finds cycles Warnsdorff misses on boards like pillars (docs/tuning.md, "replan").
 ATTEMPTS = (False, True)
+# ``_retry`` once a search has found a way to this food (a lane, or a cycle that reaches it
+# sooner): no step comes this late, so none runs again until the next food resets it.
+NO_MORE_SEARCH = 1 << 62
 
 
 class ReplanSolver:
@@ -304,7 +307,7 @@ class ReplanSolver:
                 self.found += 1
                 now = self._ham.cycle_distance(head, goal)
                 if len(path) >= now:
-                    self._retry = 1 << 62  # nothing to gain for this food any more
+                    self._retry = NO_MORE_SEARCH
                     return
                 if grid.board.free_count > self.lane_cells:
                     # A lane or closure search to beat it as well pays on small boards only:
@@ -320,7 +323,7 @@ class ReplanSolver:
             lane_holes = tries[: self.lane_holes]
             if self._lane.plan(grid, game, goal, min(now, grid.cells) - 1, lane_holes, limits):
                 self.found += 1
-                self._retry = 1 << 62
+                self._retry = NO_MORE_SEARCH
                 return
         limit = Limit(max(self.min_nodes, self.nodes_per_cell * free))
         for holes in tries:
@@ -338,7 +341,7 @@ class ReplanSolver:
                 if sooner and self._ham.use_cycle(game, cycle):
                     self.found += 1
                     self._holes = holes
-                    self._retry = 1 << 62  # nothing to gain for this food any more
+                    self._retry = NO_MORE_SEARCH
                     return
         self._later(game)
 
