@@ -18,6 +18,10 @@ from termsnake.solvers.hampath.holes import switchable
 
 # The closure nodes a search for a way onto a cycle may spend in all (``entry``).
 ENTRY_NODES: Final = 2_000_000
+# Off the cycle, the closure tried at each move may take this many nodes a cell of the cycle: a
+# small search, where the set-up made a big one. A way onto a cycle (``entry``) ends where
+# this closure succeeds, so that the move after the way finds that cycle.
+OFF_CYCLE_NODES: Final = 6
 
 
 def in_order(pos: Sequence[int], succ: Sequence[int], n: int, cells: Sequence[int]) -> bool:
@@ -263,16 +267,14 @@ class HamiltonSolver:
         if expected_game is not game or (expected_step, expected_head) != (game.steps, head):
             self._on_cycle = self.holds_invariant(game)
         if not self._on_cycle:
-            # Off the cycle (an odd start, or moved by someone else): build one around the body,
-            # with a small search each move (the set-up made a big one).
+            # Off the cycle (an odd start, or moved by someone else): build one around the body.
             body = [grid.index(p) for p in game.body]
-            closed = self._closure(body, Limit(6 * self._n))
+            closed = self._closure(body, self._off_cycle_limit())
             if closed is not None:
                 self._load(grid, tuple(grid.points[c] for c in closed))
                 self._on_cycle = self.holds_invariant(game)
         if not self._on_cycle:
             direction = self._entry_move(game, grid, head)
-            self._on_cycle = False
             self._expect = (None, -1, -1)
             return direction
         direction = self._cycle_move(game, grid, head)
@@ -299,6 +301,10 @@ class HamiltonSolver:
             return None
         closed = close_body(grid, body, limit, self._succ, skip=holes)
         return closed if closed is None or switchable(grid, closed, holes) else None
+
+    def _off_cycle_limit(self) -> Limit:
+        """The nodes of the closure tried at each move off the cycle (``OFF_CYCLE_NODES``)."""
+        return Limit(OFF_CYCLE_NODES * max(1, self._n))
 
     def _entry_move(self, game: Game, grid: Grid, head: int) -> Direction:
         """Before the invariant holds (an odd start): follow the cycle if that gets there alive;
@@ -335,8 +341,7 @@ class HamiltonSolver:
             return []
         body = [grid.index(p) for p in game.body]
         food = -1 if game.food is None else grid.index(game.food)
-        # The limit of the closure tried each move off the cycle, so that a way's end is seen.
-        per = Limit(6 * max(1, self._n))
+        per = self._off_cycle_limit()  # the closure of each move off the cycle, as it will be
         positions = min(MAX_POSITIONS, max(100, ENTRY_NODES // per.nodes))
         found = way_to_closure(
             grid, body, food, lambda b: self._closure(b, per) is not None, positions=positions
