@@ -2,8 +2,12 @@
 
 Each body cell has a serial number (the head's is the highest), and each block edge remembers
 the youngest body cell whose move crossed it (1) or turned inside the block beside it (0): that
-constraint holds while the cell is body. The mirror moves with the game one step at a time and
-is rebuilt from the game when it cannot; play-outs move a ``copy()`` of it instead of the game.
+constraint holds while the cell is body. ``fixed`` holds that cell's serial, ``fixed_as`` the 1
+or 0. A cell's *rank* is its serial less the tail's (the tail's is 0), so "the cells of rank >
+keep" (``edge_now``, ``spanning``) are the body that is left after ``keep`` + 1 more moves that
+do not eat: keep -1 is the whole body, keep 0 the body once the tail has moved on. The mirror
+moves with the game one step at a time and is rebuilt from the game when it cannot; play-outs
+move a ``copy()`` of it instead of the game.
 """
 
 from __future__ import annotations
@@ -39,7 +43,7 @@ class BodyMirror:
     """The body as cell indexes with serial numbers, each block's latest visit, each edge's
     constraint; ``sync`` keeps it in step with the game."""
 
-    __slots__ = ("body", "fixed", "fixed_by", "grid", "last", "marks", "occ", "serial")
+    __slots__ = ("body", "fixed", "fixed_as", "grid", "last", "marks", "occ", "serial")
 
     def __init__(self, grid: BlockGrid, marks: Marks) -> None:
         self.grid = grid
@@ -48,10 +52,10 @@ class BodyMirror:
         self.body: deque[int] = deque()  # the body as cell indexes, head first
         self.serial = 0  # serial number of the head
         self.last: list[int] = []  # block -> serial of the body cell that last entered it
-        # Edge -> the serial of the youngest body cell whose move fixed it, and how (1 across,
-        # 0 not); the constraint holds while that cell is body (older serials have left).
+        # Edge -> the serial of the youngest body cell whose move fixed it (``fixed``), and as
+        # what (``fixed_as``: 1 across, 0 not); the constraint holds while that cell is body.
         self.fixed: list[int] = []
-        self.fixed_by: list[int] = []
+        self.fixed_as: list[int] = []
 
     @classmethod
     def of(cls, grid: BlockGrid, game: Game) -> BodyMirror:
@@ -68,7 +72,7 @@ class BodyMirror:
         twin.serial = self.serial
         twin.last = list(self.last)
         twin.fixed = list(self.fixed)
-        twin.fixed_by = list(self.fixed_by)
+        twin.fixed_as = list(self.fixed_as)
         return twin
 
     @property
@@ -98,7 +102,7 @@ class BodyMirror:
         self.occ = [-1] * len(g.points)
         self.last = [_LONG_AGO] * len(g.adj)
         self.fixed = [_LONG_AGO] * len(g.ends)
-        self.fixed_by = [-1] * len(g.ends)
+        self.fixed_as = [-1] * len(g.ends)
         cells = [g.index(p) for p in game.body]
         self.body = deque(cells)
         length = len(cells)
@@ -111,7 +115,7 @@ class BodyMirror:
                 e = g.cedge[c]
                 if e >= 0 and self.fixed[e] < serial:
                     self.fixed[e] = serial
-                    self.fixed_by[e] = 1 if cells[i - 1] == g.cross[c] else 0
+                    self.fixed_as[e] = 1 if cells[i - 1] == g.cross[c] else 0
 
     def advance(self, head: int, *, grow: bool) -> None:
         """Move the head to ``head`` (a move along the blocks' ways); the tail stays if the snake
@@ -124,7 +128,7 @@ class BodyMirror:
         e = g.cedge[last]
         if e >= 0:
             self.fixed[e] = self.occ[last]
-            self.fixed_by[e] = 1 if head == g.cross[last] else 0
+            self.fixed_as[e] = 1 if head == g.cross[last] else 0
         self.body.appendleft(head)
         if not grow:
             self.occ[self.body.pop()] = -1
@@ -132,8 +136,8 @@ class BodyMirror:
     def edge_states(self) -> list[int]:
         """Edge -> 1 in the tree, 0 not, -1 free, as the body's cells fix them."""
         tail = self.tail_serial
-        return [v if s >= tail else -1 for s, v in zip(self.fixed, self.fixed_by, strict=True)]
+        return [v if s >= tail else -1 for s, v in zip(self.fixed, self.fixed_as, strict=True)]
 
     def edge_now(self, e: int, keep: int) -> int:
         """The body's constraint on edge ``e`` from cells of rank > keep: 1, 0 or -1 (none)."""
-        return self.fixed_by[e] if self.fixed[e] - self.tail_serial > keep else -1
+        return self.fixed_as[e] if self.fixed[e] - self.tail_serial > keep else -1

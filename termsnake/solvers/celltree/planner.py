@@ -87,7 +87,7 @@ class Search:
         gives up (GAVE_UP) as soon as the sum of the moves to the free cells is sure to reach
         ``cap``. Over 60 lines: the planner's hot loop, with the one cost model inline."""
         m, k, g = self._mirror, self._costs, self._mirror.grid
-        occ, fixed, fixed_by, last, block = m.occ, m.fixed, m.fixed_by, m.last, g.block
+        occ, fixed, fixed_as, last, block = m.occ, m.fixed, m.fixed_as, m.last, g.block
         step_same, step_new, step_back, shut, hug = k.same, k.new, k.back, k.shut, k.hug
         avoid, nbrs, head, cells = self._avoid, g.nbrs, m.head, g.step_info
         tail_serial, gen, seen = m.tail_serial, m.marks.new(), m.marks.seen  # seen: settled
@@ -119,7 +119,7 @@ class Search:
             e, cc, succ, crossing = cells[c]
             # The body's constraint on this cell's edge while it lasts.
             if e >= 0 and fixed[e] > lim:
-                v = fixed_by[e]
+                v = fixed_as[e]
                 if v == 1:
                     succ = crossing
             else:

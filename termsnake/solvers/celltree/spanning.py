@@ -72,7 +72,7 @@ def body_fits(m: BodyMirror) -> str | None:
             p = g.points[c]
             return f"the body at ({p.x}, {p.y}) turns against the block's way round"
         e = g.cedge[c]
-        if e >= 0 and m.fixed_by[e] != (1 if s == g.cross[c] else 0):
+        if e >= 0 and m.fixed_as[e] != (1 if s == g.cross[c] else 0):
             return "two body cells disagree on a block edge"
     if not tree_possible(m, m.edge_states()):
         return "the body cuts the blocks apart or closes a loop"
@@ -123,12 +123,12 @@ def _joined(m: BodyMirror, a: int, b: int, keep: int, *, skip: int) -> bool:
     seen[a] = gen
     # Breadth first: a and b are neighbours, so an open way round is usually a few blocks.
     queue = deque([a])
-    fixed, fixed_by, adj = m.fixed, m.fixed_by, m.grid.adj
+    fixed, fixed_as, adj = m.fixed, m.fixed_as, m.grid.adj
     newer = m.tail_serial + keep
     while queue:
         x = queue.popleft()
         for e, y in adj[x]:
-            if e == skip or seen[y] == gen or (fixed[e] > newer and not fixed_by[e]):
+            if e == skip or seen[y] == gen or (fixed[e] > newer and not fixed_as[e]):
                 continue  # skipped, seen, or forbidden by the body (edge_now, inlined)
             if y == b:
                 return True
@@ -180,7 +180,7 @@ def _path_walk(
     own constraints (edge -> 1 or 0); None if it disagrees with the body or itself, or loops."""
     g = m.grid
     cross, cedge, block = g.cross, g.cedge, g.block
-    fixed, fixed_by, last = m.fixed, m.fixed_by, m.last
+    fixed, fixed_as, last = m.fixed, m.fixed_as, m.last
     # When the path is longer than the body, its first cells are no longer body either.
     drop = max(0, len(path) - 1 - len(m.body))
     a = path[drop]
@@ -191,7 +191,7 @@ def _path_walk(
         if e >= 0:
             v = 1 if b == cross[a] else 0
             if fixed[e] > newer:
-                if fixed_by[e] != v:
+                if fixed_as[e] != v:
                     return None  # the body holds this edge the other way
             elif e in mine:
                 if mine[e] != v:
@@ -218,7 +218,7 @@ def _group_cut_off(
     """The group of blocks outside W around ``u`` if every edge from it to W is forbidden, else
     []. The search stops at the first edge to W that is not forbidden, or at a block an earlier
     search of this check (marked from ``first_gen`` on, which must have found one) saw."""
-    last, fixed, fixed_by, adj = m.last, m.fixed, m.fixed_by, m.grid.adj
+    last, fixed, fixed_as, adj = m.last, m.fixed, m.fixed_as, m.grid.adj
     seen = m.marks.seen
     gen = m.marks.new()
     seen[u] = gen
@@ -227,7 +227,7 @@ def _group_cut_off(
     while k < len(group):
         for f, y in adj[group[k]]:
             if last[y] > newer or y in walked:
-                if not (fixed[f] > newer and not fixed_by[f]) and mine.get(f, 1):
+                if not (fixed[f] > newer and not fixed_as[f]) and mine.get(f, 1):
                     return []  # an edge to W that nothing forbids
             elif seen[y] < first_gen:
                 seen[y] = gen
