@@ -55,7 +55,7 @@ def choose(policy: Policy, food: int, since_food: int, game: Game | None) -> int
     if c is not None:
         return c
     # 2. A route kept from earlier play-outs, while it keeps the tree; maybe re-branched.
-    kept = policy.take_commit(food, options)
+    kept = policy.take_route(food, options)
     if kept is not None:
         c, score = kept
         blocks = len(policy.mirror.grid.blocks)
@@ -69,7 +69,7 @@ def choose(policy: Policy, food: int, since_food: int, game: Game | None) -> int
             other = options[0] if options[1] == c else options[1]
             alt = rebranch(policy, game, other, food, score)
             if alt is not None:
-                policy.commit.clear()
+                policy.route.clear()
                 return policy.keep_play_out(*alt)
         return c
     # 3. The planner's first step, or the other move, whichever keep the tree.

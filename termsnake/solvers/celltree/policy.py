@@ -21,7 +21,7 @@ from termsnake.solvers.celltree.spanning import keeps_tree, witness_cycle
 class Policy:
     """A mirror with the planner and the routes that move it: the state one line of play needs."""
 
-    __slots__ = ("commit", "commit_score", "config", "follow", "mirror", "planner")
+    __slots__ = ("config", "follow", "mirror", "planner", "route", "route_score")
 
     def __init__(
         self,
@@ -38,8 +38,8 @@ class Policy:
         costs = StepCosts.of(config, shut=shut, hug=hug, chase=chase)
         self.planner = Planner(config, mirror, maps, costs)
         self.follow: list[int] | None = None  # a fixed cycle to follow when re-planning stalls
-        self.commit: deque[int] = deque()  # cells of a route to keep to
-        self.commit_score = -1  # the look-ahead score of the rest of that route, -1 if none
+        self.route: deque[int] = deque()  # cells of a route to keep to
+        self.route_score = -1  # the look-ahead score of the rest of that route, -1 if none
 
     def fork(
         self, *, shut: int, hug: int, chase: bool = False, at: Watched | None = None
@@ -56,8 +56,8 @@ class Policy:
     def restart(self) -> None:
         """Forget the routes kept and the cycle followed (the body moved off the blocks' ways)."""
         self.follow = None
-        self.commit.clear()
-        self.commit_score = -1
+        self.route.clear()
+        self.route_score = -1
         self.planner.kept = (-1, [], None)
 
     def options(self) -> list[int]:
@@ -79,18 +79,18 @@ class Policy:
             return None
         return self.follow[m.head]
 
-    def take_commit(self, food: int, options: list[int]) -> tuple[int, int] | None:
+    def take_route(self, food: int, options: list[int]) -> tuple[int, int] | None:
         """The next cell of the kept route and the score of the route from there, if it is free
         and keeps the tree; else the route is dropped."""
-        commit = self.commit
-        if not commit:
+        route = self.route
+        if not route:
             return None
-        c = commit.popleft()
+        c = route.popleft()
         if c in options and keeps_tree(self.mirror, c, c == food):
-            score = self.commit_score
-            self.commit_score = score - STEP
+            score = self.route_score
+            self.route_score = score - STEP
             return c, score
-        commit.clear()
+        route.clear()
         return None
 
     def tree_keeping_moves(
@@ -114,16 +114,16 @@ class Policy:
             raise AssertionError("the cell tree lost its spanning tree")  # pragma: no cover
         return safe, route
 
-    def keep_play_out(self, route: list[int], score: int) -> int:
+    def keep_play_out(self, cells: list[int], score: int) -> int:
         """Keep to a played-out route after its first cell, which it returns; ``score`` is the
         route's, and counts down a move's worth at each step taken."""
-        self.commit.extend(route[1:])
-        self.commit_score = score - STEP
-        return route[0]
+        self.route.extend(cells[1:])
+        self.route_score = score - STEP
+        return cells[0]
 
-    def keep_route(self, route: list[int], move: int) -> None:
+    def keep_route(self, path: list[int], move: int) -> None:
         """Keep to a path that cuts nothing off (it stays the cheapest as the snake walks it)
         rather than search again each move, if ``move`` is its first step."""
-        if route and route[0] == move:
-            self.commit.extend(route[1:])
-            self.commit_score = -1
+        if path and path[0] == move:
+            self.route.extend(path[1:])
+            self.route_score = -1

@@ -97,7 +97,7 @@ def test_a_stale_route_is_dropped_not_followed() -> None:
     for _ in range(40):
         game.step(solver.next_direction(game))
     assert solver.policy is not None
-    solver.policy.commit.extend([63, 0, 7])
+    solver.policy.route.extend([63, 0, 7])
     while not game.over:
         assert_body_on_cycle(game, solver)
         game.step(solver.next_direction(game))

@@ -137,10 +137,10 @@ def test_the_look_ahead_keeps_the_best_of_every_play_out_it_tries(
                 if (out := rollout(policy, game, c, limit, s, hug, chase=chase)) is not None
             }
             least = min(score for _, score in scores.values())
-            policy.commit.clear()
+            policy.route.clear()
             first = choose(policy, food, game.since_food, game)
-            route = [first, *policy.commit]
-            assert policy.commit_score == least - 1000
+            route = [first, *policy.route]
+            assert policy.route_score == least - 1000
             assert (route, least) in scores.values()
             plain = min(score for (_, s, ch), (_, score) in scores.items() if s == shut and not ch)
             won_by_other += least < plain
