@@ -85,7 +85,7 @@ class HoleTreeSolver:
         corners = [
             h
             for h in hole_candidates(grid, short[0], taken, far_from=grid.index(game.head))
-            if _inner(grid, h) >= 0
+            if _diagonal(grid, h) >= 0
         ]
         self._grid = grid
         self._cells = len(game.board.free_cells) - short[1]
@@ -107,14 +107,14 @@ class HoleTreeSolver:
         _, rects, turning = next(f for f in found if f[0] is in_play)
         self._cut, self._grids, self._boxes = (rects, turning), {frozenset(holes): in_play}, []
         for h in holes:
-            diagonal = _inner(self._grid, h)
-            hole, inner = points[h], points[diagonal]
+            diagonal = _diagonal(self._grid, h)
+            hole, across = points[h], points[diagonal]
             box = [
                 i
                 for i, r in enumerate(rects)
                 if (hole.x - r.x, hole.y - r.y) in r.missing
-                and 0 <= inner.x - r.x < r.width
-                and 0 <= inner.y - r.y < r.height
+                and 0 <= across.x - r.x < r.width
+                and 0 <= across.y - r.y < r.height
             ]
             if len(box) != 1:
                 return False
@@ -151,8 +151,8 @@ class HoleTreeSolver:
         points = self._grid.points
         rects, turning = self._cut
         blocks = list(rects)
-        for i, first, inner in self._boxes:
-            now = [h for h in holes if h in (first, inner)]
+        for i, first, diagonal in self._boxes:
+            now = [h for h in holes if h in (first, diagonal)]
             if len(now) != 1:
                 return None
             r, was, p = rects[i], points[first], points[now[0]]
@@ -249,7 +249,7 @@ def _hole_sets(grid: Grid, corners: list[int], count: int) -> list[tuple[int, ..
         (a, b)
         for j, b in enumerate(corners)
         for a in corners[:j]
-        if apart(grid, a, b) and apart(grid, _inner(grid, a), _inner(grid, b))
+        if apart(grid, a, b) and apart(grid, _diagonal(grid, a), _diagonal(grid, b))
     ]
 
 
@@ -257,7 +257,7 @@ def _refusal(game: Game, why: str) -> str:
     return f"hole-tree cannot play {game.board.name}: {why}; try --ai best"
 
 
-def _inner(grid: Grid, hole: int) -> int:
+def _diagonal(grid: Grid, hole: int) -> int:
     """The cell diagonal to a corner ``hole`` next to both its neighbours, if free, else -1.
     A corner: two free neighbours at right angles, each with one other free neighbour besides
     the hole and that cell, so that every cycle without the hole runs round that cell to them,
@@ -273,7 +273,7 @@ def _switch(grid: Grid, succ: list[int], hole: int) -> tuple[int, int] | None:
     """The cells a and m of a switch into ``hole`` on the cycle ``succ`` (a, m, b round a 2x2
     square with the hole), m corner-like with the hole its diagonal if one is, so that the
     hole goes back and forth in one box; None if the hole is not switchable."""
-    return switch_at(grid, succ, hole, prefer=lambda m: _inner(grid, m) == hole)
+    return switch_at(grid, succ, hole, prefer=lambda m: _diagonal(grid, m) == hole)
 
 
 def _in_order(succ: list[int], start: int, skip: int = -1, then: int = -1) -> list[int]:
