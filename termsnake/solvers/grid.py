@@ -55,6 +55,12 @@ class Grid:
                 return DIRECTIONS[d]
         return None
 
+    def move(self, a: int, b: int) -> Direction:
+        """``direction`` for a move the caller has planned, so ``b`` must be next to ``a``."""
+        d = self.direction(a, b)
+        assert d is not None, f"cell {b} is not next to cell {a}"
+        return d
+
     def distance(self, a: int, b: int) -> int:
         """The Manhattan distance from ``a`` to ``b``, around the edges if the board wraps."""
         w = self.width

@@ -147,11 +147,11 @@ class HoleCycleSolver:
             if head == entry and not game.occupied(grid.points[succ]):
                 # The other cycle's next cell is the food; the cell it leaves out is empty.
                 self._variant = 1 - v
-                return self._dir(grid, head, hole)
+                return grid.move(head, hole)
             if game.length >= n and hole in grid.adj[head]:
-                return self._dir(grid, head, hole)  # the last food: eating it wins
+                return grid.move(head, hole)  # the last food: eating it wins
             target = entry
-        return self._dir(grid, head, self._shortcut(game, grid, head, target))
+        return grid.move(head, self._shortcut(game, grid, head, target))
 
     def _shortcut(self, game: Game, grid: Grid, head: int, target: int) -> int:
         """hamilton's rule: the free neighbour furthest along the cycle that passes neither the
@@ -163,12 +163,6 @@ class HoleCycleSolver:
             return follow
         best = furthest_shortcut(grid, pos, len(cyc), game, head, target)
         return follow if best < 0 else best
-
-    @staticmethod
-    def _dir(grid: Grid, a: int, b: int) -> Direction:
-        d = grid.direction(a, b)
-        assert d is not None
-        return d
 
     def overlay(self, game: Game) -> Mapping[Point, str]:
         """The cycle followed now, one arrow per cell (the hole has none)."""

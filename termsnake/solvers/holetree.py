@@ -186,7 +186,7 @@ class HoleTreeSolver:
             # The body is the cycle: the last food wins; with two holes, eating would leave a
             # snake one cell short of the board, which dies, so it follows its tail (a stall).
             won = len(self.holes) == 1 and food in grid.adj[head]
-            return _step(grid, head, food if won else grid.index(game.body[-1]))
+            return grid.move(head, food if won else grid.index(game.body[-1]))
         if tree.walking_way:
             # The late game's cycle is the one after the way it planned, not yet the body's:
             # no switch (nor a hand-over) is read from it until the way is walked.
@@ -199,11 +199,11 @@ class HoleTreeSolver:
         if head == a and not game.occupied(grid.points[m]):
             holes = tuple(m if h == food else h for h in self.holes)
             self._switched = (_in_order(succ, a, skip=m, then=food), holes)
-            return _step(grid, head, food)
+            return grid.move(head, food)
         if head == a or tree.late_game or game.occupied(grid.points[a]):
             # Round the cycle until the head reaches a (the late game's cycle runs through
             # the box as the blocks' does: the switch is forced on every cycle).
-            return _step(grid, head, succ[head])
+            return grid.move(head, succ[head])
         shadow.food = grid.points[a]  # the tree heads for a as if it were food
         return tree.next_direction(shadow)
 
@@ -284,9 +284,3 @@ def _in_order(succ: list[int], start: int, skip: int = -1, then: int = -1) -> li
         if c == start:
             return out
         out.append(then if c == skip else c)
-
-
-def _step(grid: Grid, a: int, b: int) -> Direction:
-    move = grid.direction(a, b)
-    assert move is not None
-    return move

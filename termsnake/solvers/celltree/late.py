@@ -65,9 +65,7 @@ class LateGame:
         cells = grid_of(game.board)
         head = cells.index(game.head)
         nxt = self.chosen = self.lane.popleft() if self.lane else self.ring[head]
-        move = cells.direction(head, nxt)
-        assert move is not None
-        return move
+        return cells.move(head, nxt)
 
     def overlay(self, game: Game, grid: BlockGrid) -> dict[Point, str]:
         """The planned way to the food, if any, then the cycle, as arrows up to the body."""
