@@ -1,4 +1,5 @@
-"""Controllers turn key presses and ticks into directions and commands for the app."""
+"""Controllers turn key presses and ticks into directions and commands for the ``Session``
+(``tui.session``), and the key maps they read, as data."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from termsnake.solvers.base import Solver, shows_plan
 
 
 class Command(Enum):
-    """What a key asks the app to do."""
+    """What a key asks the session to do."""
 
     QUIT = "quit"
     PAUSE = "pause"
@@ -162,9 +163,9 @@ class TurnQueue:
 
 
 class Controller(Protocol):
-    """Feeds the app: ``on_key`` maps a key to a command (or None); ``next_direction`` is asked
-    once per tick. ``who`` names the player in the status line and scores. ``stepping``: the
-    game is paused and a direction key will step it once (the session then plays that move)."""
+    """Feeds the session: ``on_key`` maps a key to a command (or None); ``next_direction`` is
+    asked once per tick. ``who`` names the player in the status line and scores. ``stepping``:
+    the game is paused and a direction key will step it once (the session then plays that move)."""
 
     who: str
 
