@@ -111,7 +111,7 @@ class Session:
     mode: Mode = Mode.RUNNING
     after_help: Mode = Mode.PAUSED
     show_overlay: bool = False  # a view toggle (c), not a mode: the game runs either way
-    best: int | None = None
+    best: int | None = None  # the player's high score (a length) here: the status line says it
     glyphs: Glyphs = ASCII
     color: bool = False
     help_text: list[str] = field(default_factory=list)

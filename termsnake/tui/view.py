@@ -81,7 +81,7 @@ class Hud:
     speed: float = DEFAULT_SPEED
     paused: bool = False
     message: str = ""
-    best: int | None = None
+    best: int | None = None  # the player's high score (a length) here, if any; not a solver
 
 
 @functools.lru_cache(maxsize=64)
