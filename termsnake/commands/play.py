@@ -97,9 +97,7 @@ def prepare_solver(name: str, game: Game, engine_timeout: float | None = None) -
     try:
         solver = create(name, engine_timeout=engine_timeout)
         solver.setup(game)
-    except ValueError as e:
-        raise UsageError(f"termsnake: {e}") from None
-    except SolverUnavailable as e:
+    except (ValueError, SolverUnavailable) as e:
         raise UsageError(f"termsnake: {e}") from None
     return solver
 
