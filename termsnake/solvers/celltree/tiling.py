@@ -83,6 +83,11 @@ class Rect:
         return [ij for ij in box if ij not in self.missing]
 
 
+# A notched block's rank in ``_placements`` is this plus its cells: above any rectangle's (a
+# rectangle ranks 9 at most), so the notched blocks come after every rectangle.
+_NOTCH_RANK = 16
+
+
 def _placements(
     board: Board, offset: tuple[int, int], squares_first: bool, notched: int = 0
 ) -> list[tuple[int, Rect, list[Point]]]:
@@ -195,7 +200,6 @@ def _cut_round(
 # The ways ``cuts_of`` cuts a board, (squares_first, joined_first, notched: the most cells of a
 # notched block's box, 0 for none), in rounds: a round is tried only if the rounds before it
 # found no cut. Small notched blocks first: a big one's rim is a long way round.
-_NOTCH_RANK = 16  # after every rectangle
 SMALL_NOTCH: Final = 18
 ANY_NOTCH: Final = max(w * h for w, h in NOTCH_SIZES)
 _ROUNDS: Final = (
