@@ -35,8 +35,9 @@ _ACROSS: Final = (
 # What each way of choosing the next cell may try (``_Cover``): the second fails faster, so it
 # can try more; it is tried last, on boards no other way cuts, where more rarely pays.
 LIMITS: Final = (Limit(500), Limit(2_000))
-# Cutting takes about a second at this size before the first game on a board, and the search
-# recurses once per block placed, well within Python's stack; bigger boards go to replan.
+# Bigger boards go to replan: cutting one would hold up the first game on it (the times are in
+# docs/tuning.md, "Walled boards"), and the search recurses once per block placed, which at
+# this size stays well within Python's stack.
 MAX_CELLS: Final = 1_200
 
 
