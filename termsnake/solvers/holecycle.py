@@ -25,7 +25,7 @@ from termsnake.core.geometry import Direction, Point
 from termsnake.solvers.base import SolverUnavailable
 from termsnake.solvers.grid import ARROWS, Grid, grid_of
 from termsnake.solvers.hamilton import furthest_shortcut, in_order
-from termsnake.solvers.hampath.holes import hole_cycles
+from termsnake.solvers.hampath.holes import hole_cycles, successors
 
 
 class HoleCycleSolver:
@@ -94,7 +94,7 @@ class HoleCycleSolver:
         self._succ = []
         self._overlays = []
         for cyc in self._cycles:
-            self._succ.append(self._successors(grid, cyc))
+            self._succ.append(successors(grid, cyc))
             pos = [-1] * grid.cells
             arrows: dict[Point, str] = {}
             for i, c in enumerate(cyc):
@@ -104,13 +104,6 @@ class HoleCycleSolver:
                     arrows[grid.points[c]] = ARROWS[d]
             self._pos.append(pos)
             self._overlays.append(MappingProxyType(arrows))
-
-    @staticmethod
-    def _successors(grid: Grid, cyc: list[int]) -> list[int]:
-        succ = [-1] * grid.cells
-        for i, c in enumerate(cyc):
-            succ[c] = cyc[(i + 1) % len(cyc)]
-        return succ
 
     def _in_order(self, game: Game, grid: Grid) -> bool:
         """hamilton's invariant on the current cycle: the body in order, not on the hole."""
