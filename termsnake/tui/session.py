@@ -39,7 +39,13 @@ from termsnake.tui.view import (
     with_box,
 )
 
-MAX_TICKS_PER_FRAME: Final = 10  # above ~60 moves a second, draw every few moves
+# Behind its clock (a frame's drawing or the bot's move took longer than a move lasts), the
+# game makes the moves due before it draws and reads the keys again, up to two caps; whichever
+# comes first ends the catch-up and lets the clock go (the game then runs slower than asked
+# rather than skip more). MAX_TICKS_PER_FRAME caps the moves one frame jumps: at MAX_SPEED
+# (1000 a second) ten a frame is still 100 frames a second, more than a terminal shows.
+# CATCH_UP_TIME caps their time: a bot slow to move would make ten moves keep q and Ctrl-C waiting.
+MAX_TICKS_PER_FRAME: Final = 10
 CATCH_UP_TIME: Final = 0.05  # seconds of moves at most between two looks at the keys
 END_WAIT: Final = 10.0  # seconds the final frame stays up unless a key is pressed
 POLL: Final = 0.1  # the longest wait for a key: resizes and Ctrl-Z are noticed this fast
