@@ -19,9 +19,12 @@ from termsnake.solvers.celltree.spanning import path_cuts
 Kept = tuple[int, list[int], list[int] | None]  # a planner's last path to the food (``kept``)
 Watched = tuple[BodyMirror, Kept]  # the state a planner's first detour round a cut began in
 
-NO_PLAN: Final = -1  # first_step: no path to the food
-BREAKS: Final = -2  # first_step: the only path found would break the tree
-GAVE_UP: Final = -2  # Search.run: the moves to the free cells reached ``cap``
+# What ``Planner.first_step`` returns instead of a cell.
+NO_PLAN: Final = -1  # no path to the food
+BREAKS: Final = -2  # the only path found would break the tree
+# What ``Search.run`` returns instead of a cell, besides -1 (no goal cell reached); not -2, so
+# that no value here means two things.
+GAVE_UP: Final = -3  # the moves to the free cells reached ``cap``
 
 
 @dataclass(frozen=True, slots=True)
