@@ -90,7 +90,11 @@ class TreeConfig:
     def rebranch_now(self, blocks: int, score: int) -> bool:
         """Whether to re-branch at the move of a route whose rest scores ``score``: at every
         move on boards of up to ``sparse_blocks`` blocks, else every ``rebranch_every``-th, and
-        on boards of more than ``sparser_blocks`` every ``sparser_every``-th."""
+        on boards of more than ``sparser_blocks`` every ``sparser_every``-th.
+
+        ``score // STEP`` is not the moves left (the score adds the after-eating term, fixed
+        for the route), but it falls by exactly one at each move of it (``Policy.take_route``
+        takes STEP off), which is all "every n-th move" needs; where it starts is arbitrary."""
         if blocks <= self.sparse_blocks:
             return True
         every = self.rebranch_every if blocks <= self.sparser_blocks else self.sparser_every
