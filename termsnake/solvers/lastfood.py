@@ -35,9 +35,9 @@ def after_laps(game: Game) -> Direction | None:
 
 def last_chance(game: Game) -> Direction | None:
     """``eat_anyway``'s move once the way would reach the food only LAST_FOOD_SLACK moves and
-    an eighth of the free cells before the game stalls (no food for ``stall_limit`` moves), else
-    None: eating then scores one more than the stall, and the solver had every move till then
-    to find a safe way."""
+    a LAST_FOOD_SHARE-th of the free cells before the game stalls (no food for ``stall_limit``
+    moves), else None: eating then scores one more than the stall, and the solver had every
+    move till then to find a safe way."""
     if game.since_food < game.stall_limit - game.board.free_count:
         return None  # no way is longer than the free cells
     way = _way_to_food(game)
