@@ -66,8 +66,8 @@ class Board:
 
     @property
     def free_count(self) -> int:
-        """How many free cells the board has (the length that wins); its size is width x
-        height."""
+        """How many free cells the board has (the length that wins). Not called ``size``: a
+        board's size is everywhere width x height (``--size WxH``), walls included."""
         return len(self.free_cells)
 
     def contains(self, p: Point) -> bool:
