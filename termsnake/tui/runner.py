@@ -50,7 +50,8 @@ def preparing(what: str, shown: bool = True) -> Iterator[None]:
 
 
 def terminal_width() -> int:
-    """The width of the terminal the summary is printed on."""
+    """The width of the terminal lines outside the game's screen are printed on (the summary,
+    ``preparing``'s line): shutil's, COLUMNS if set, else stdout's terminal's, else 80."""
     return shutil.get_terminal_size().columns
 
 
@@ -63,15 +64,17 @@ class Look:
     keys: str = "default"
 
 
-def report(lines: Sequence[str], errors: Sequence[str]) -> None:
-    """Print the summary and warnings. When the terminal is gone the summary goes to stderr,
-    which may still be a log; what nobody can read is dropped quietly."""
+def report(lines: Sequence[str], notes: Sequence[str]) -> None:
+    """Print the summary on stdout and ``notes`` on stderr: why a game was stopped and what
+    could not be done as asked (a score not kept, a replay not saved, the next game not set
+    up), warnings and errors alike (the callers' ``errors``). When the terminal is gone the
+    summary goes to stderr, which may still be a log; what nobody can read is dropped quietly."""
     text = "\n".join(lines)
-    warnings = [f"termsnake: {printable(e)}" for e in errors]  # each one line, whatever it quotes
+    to_stderr = [f"termsnake: {printable(n)}" for n in notes]  # each one line, whatever it quotes
     if not _write(sys.stdout, [text]):
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - keep the flush at exit quiet
-        warnings.insert(0, text)
-    if not _write(sys.stderr, warnings):
+        to_stderr.insert(0, text)
+    if not _write(sys.stderr, to_stderr):
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115
 
 
