@@ -34,7 +34,12 @@ class TypedAhead(blessed.Terminal):
     """A blessed Terminal that drops what waits to be read once it holds more than
     MAX_TYPED_AHEAD characters, and the key they followed: blessed parses all that waits at
     every key it reads, so a long paste froze the game for seconds (the time grows with the
-    square of its length), and the snake then made its moves unseen."""
+    square of its length), and the snake then made its moves unseen.
+
+    This caps what is left waiting between key reads, however it came. The server's
+    ``ChannelTerminal`` needs no more: the server caps a client's unread keys as they arrive
+    (MAX_PENDING_INPUT), which bounds one read, and what that read leaves is dropped here.
+    ``QuietTerminal``, on the local tty, caps each read too."""
 
     _flooded = False  # whether the waiting keys were dropped since the last key was read
 
@@ -66,6 +71,11 @@ class QuietTerminal(TypedAhead):
     for each answer: a terminal that answers neither delays the first frame by two timeouts, and
     an answer that comes after the wait is echoed onto the screen or read as keys. TERM and
     terminfo tell us all the game needs.
+
+    It caps a paste twice: here the bytes one key read takes from the tty (blessed reads for as
+    long as bytes come, so a paste still arriving held the read; past the cap the tty's queue is
+    flushed too), and in TypedAhead what is left waiting between reads (keys coming in pieces,
+    each under this cap, would pile up there).
     """
 
     _read = 0  # bytes read from the keyboard by the key read under way
