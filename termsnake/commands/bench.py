@@ -240,6 +240,22 @@ def solver_names(text: str) -> list[str]:
     return [*names, name]
 
 
+def _resolved(names: list[str]) -> Iterator[str]:
+    """The canonical names of one ``--ai``'s ``names`` (blanks skipped). One not known after an
+    engine's command may be part of it, split off at a comma: the error says how to keep it."""
+    for i, name in enumerate(names):
+        if not name.strip():
+            continue
+        try:
+            resolved = resolve_name(name)
+        except ValueError as e:
+            if not any(n.startswith("exec:") for n in names[:i]):
+                raise
+            how = "a comma in an engine's command goes in quotes or after a backslash"
+            raise ValueError(f"{e}; --ai splits at commas: {how} (exec:./bot 'x,y')") from None
+        yield resolved
+
+
 def _can_be_made(solver: str) -> bool:
     """Whether ``solver`` can be made here; if not (a plugin that fails to import, a missing
     extra), one line says why before any game, and the other solvers play on without it."""
@@ -274,8 +290,7 @@ def prepare(args: argparse.Namespace) -> Setup | int:
         except ClusterError as e:
             return _fail(str(e))
     try:
-        names = [n for text in args.ai for n in solver_names(text)]
-        solvers = _unique(resolve_name(n) for n in names if n.strip())
+        solvers = _unique(n for text in args.ai for n in _resolved(solver_names(text)))
     except ValueError as e:
         return _fail(str(e))
     if not solvers:

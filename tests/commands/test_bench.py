@@ -561,6 +561,32 @@ def test_an_engine_whose_command_holds_a_comma_is_benched(
     assert [row["wins"] + row["deaths"] + row["stalls"] for row in rows] == [1, 1]
 
 
+HINT = (
+    "; --ai splits at commas: a comma in an engine's command goes in quotes or after a "
+    "backslash (exec:./bot 'x,y')\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("ai", "hint"),
+    [
+        ("exec:./bot x,y", True),
+        ("greedy,exec:./bot --mode fast,slow", True),
+        ("exec:./bot 'x,y',bestt", True),  # may be a typo, but may be the engine's too
+        ("bestt,exec:./bot", False),
+        ("greedy,bestt", False),
+    ],
+)
+def test_a_name_split_off_an_engine_s_command_is_told_how_to_keep_its_comma(
+    ai: str, hint: bool, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # It said "unknown solver 'y'" and the known names: not a word of the comma that split it.
+    assert cli.main(["bench", "--ai", ai, "--size", "4x4", "--games", "1"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("termsnake bench: error: unknown solver ")
+    assert err.count("\n") == 1 and err.endswith(HINT) is hint
+
+
 def test_ai_given_twice_adds_the_solvers_as_a_list_does(capsys: pytest.CaptureFixture[str]) -> None:
     # The first --ai was dropped without a word.
     twice = run_json(capsys, "--ai", "zigzag", "--ai", "straight", "--size", "4x4", "--games", "2")
