@@ -25,7 +25,7 @@ from termsnake.formats.text import shorten
 from termsnake.orphans import die_with_parent
 from termsnake.solvers.base import Interrupted, SolverFailed, SolverUnavailable
 from termsnake.solvers.enginelog import keep_log
-from termsnake.solvers.enginetext import show_bytes, show_value, silence, why_not_started
+from termsnake.solvers.enginetext import cut_off, show_bytes, show_value, silence, why_not_started
 
 PROTOCOL: Final = "termsnake-engine/1"
 PREFIX: Final = "exec:"
@@ -317,7 +317,7 @@ class EngineSolver:
             # JSON Python cannot read (a 5000-digit number, nesting past its recursion limit)
             # is said so: the line may be valid JSON.
             plain = isinstance(e, UnicodeDecodeError | json.JSONDecodeError)
-            why = "" if plain else f" ({describe_parse_error(e)})"
+            why = cut_off(e) if plain else f" ({describe_parse_error(e)})"
             self._fail(f"wrote {show_bytes(line)}, not one JSON object{why}, for {what}")
         if not isinstance(obj, dict):
             self._fail(f"wrote {show_value(obj)}, not a JSON object, for {what}")

@@ -70,6 +70,18 @@ def silence(what: str, timeout: float, unended: bytes, heard: bool) -> str:
     return f"{said} and wrote nothing on its stdout (does it flush each line it writes?)"
 
 
+def cut_off(e: Exception) -> str:
+    """What to add to the cause for a line that is not JSON: where it begins an object (or an
+    array) and stops short at its end, as a lone ``{`` does, the engine likely spread one over
+    several lines (pretty-printed): it is told each goes on one."""
+    if not isinstance(e, json.JSONDecodeError):  # not UTF-8, say: no text to look at
+        return ""
+    text = e.doc.rstrip()
+    if text.lstrip().startswith(("{", "[")) and e.pos >= len(text):
+        return " (unfinished at the line's end: each object must be on one line)"
+    return ""
+
+
 def show_bytes(data: bytes) -> str:
     """The first bytes of a line an engine wrote, quoted, with every byte a terminal would
     not show as it is escaped (an ESC as \\x1b, a backslash as \\\\: no two lines look alike)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -25,7 +26,7 @@ from termsnake.core.level import open_level
 from termsnake.solvers.base import Interrupted, SolverFailed, SolverUnavailable, play
 from termsnake.solvers.engine import EngineSolver
 from termsnake.solvers.enginelog import LOG_LIMIT
-from termsnake.solvers.enginetext import show_value
+from termsnake.solvers.enginetext import cut_off, show_value
 
 # Each bad engine answers its name, then misbehaves at its first move.
 BAD = {
@@ -68,6 +69,19 @@ BAD = {
         "import json,os,sys,time;sys.stdin.readline();os.close(0);"
         "print(json.dumps({'name':'bad'}),flush=True);time.sleep(5)",
         "closed its stdin",
+    ),
+    # Pretty-printed: it lost with "wrote '{', not one JSON object", not a word of the lines.
+    "pretty": (
+        HELLO + "sys.stdin.readline();print(json.dumps({'move':'R'},indent=2),flush=True);"
+        "time.sleep(5)",
+        "wrote '{', not one JSON object (unfinished at the line's end: each object must be on "
+        "one line), for a move for step 0",
+    ),
+    "split after a comma": (
+        HELLO + "sys.stdin.readline();"
+        "sys.stdout.write(json.dumps({'move':'R','why':'food'}).replace(',',',\\n')+'\\n');"
+        "sys.stdout.flush();time.sleep(5)",
+        'wrote \'{"move": "R",\', not one JSON object (unfinished at the line\'s end: each',
     ),
     "deep": (  # nested past the JSON decoder's recursion limit, yet a short line
         HELLO + "sys.stdin.readline();print('['*5000+']'*5000,flush=True);time.sleep(5)",
@@ -146,6 +160,28 @@ def test_a_misbehaving_engine_fails_with_what_it_did(kind: str, tmp_path: Path) 
         solver.next_direction(game)
     assert proc.returncode is not None and gone(proc.pid)
     assert "stderr" not in str(info.value)  # its log's random name: not in what replays keep
+    assert ("on one line" in str(info.value)) is (kind in ("pretty", "split after a comma"))
+
+
+@pytest.mark.parametrize(
+    ("line", "told"),
+    [
+        ("{", True),
+        (" [ ", True),
+        ('{"move":', True),
+        ('{"move": "R"', True),
+        ('{"move": R}', False),  # wrong where it stands, not cut off
+        ("hello there", False),
+        ('{"move": "R"}}', False),
+        ('{"move": "R', False),  # a string never spans lines: not pretty-printing
+    ],
+)
+def test_only_a_line_cut_off_mid_object_is_told_to_keep_each_on_one_line(
+    line: str, told: bool
+) -> None:
+    with pytest.raises(json.JSONDecodeError) as info:
+        json.loads(line)
+    assert (cut_off(info.value) != "") is told
 
 
 def test_an_engine_that_exits_as_its_time_runs_out_is_said_to_have_exited(tmp_path: Path) -> None:
