@@ -17,15 +17,10 @@ from termsnake.exits import Terminated
 from termsnake.solvers import registry
 
 
-@pytest.mark.parametrize(
-    "args", [["solvers"], ["bench", "--ai", "zzdeaf,zzhang", "--size", "6x6", "--games", "1"]]
-)
-def test_ctrl_c_ends_a_hanging_import_after_a_plugin_ignored_it(
-    args: list[str], tmp_path: Path
-) -> None:
-    began = tmp_path / "began"
-    plugs = plugins_in(tmp_path, {"deaf": DEAF, "hang": hanging(began)})
-    proc = subprocess.Popen(
+def termsnake_with(tmp_path: Path, modules: dict[str, str], *args: str) -> subprocess.Popen[str]:
+    """`termsnake ARGS` with the plugins ``modules`` installed, its output piped."""
+    plugs = plugins_in(tmp_path, modules)
+    return subprocess.Popen(
         [termsnake_command(), *args],
         env={**quiet_env(tmp_path), "PYTHONPATH": str(plugs)},
         stdin=subprocess.DEVNULL,
@@ -36,6 +31,16 @@ def test_ctrl_c_ends_a_hanging_import_after_a_plugin_ignored_it(
         # Ctrl-C as a terminal's, even where the tests run in a shell's background.
         preexec_fn=default_signals,
     )
+
+
+@pytest.mark.parametrize(
+    "args", [["solvers"], ["bench", "--ai", "zzdeaf,zzhang", "--size", "6x6", "--games", "1"]]
+)
+def test_ctrl_c_ends_a_hanging_import_after_a_plugin_ignored_it(
+    args: list[str], tmp_path: Path
+) -> None:
+    began = tmp_path / "began"
+    proc = termsnake_with(tmp_path, {"deaf": DEAF, "hang": hanging(began)}, *args)
     out, err = signalled(proc, lambda: wait_for_file(began), signal.SIGINT)
     assert proc.returncode == 130
     assert out == "" and err == "termsnake: interrupted\n"
@@ -96,14 +101,7 @@ def test_a_hang_up_that_ends_a_plugins_import_leaves_more_ignored(
 
 def solvers_with(tmp_path: Path, modules: dict[str, str]) -> subprocess.Popen[str]:
     """`termsnake solvers` with the plugins ``modules`` installed, its output piped."""
-    plugs = plugins_in(tmp_path, modules)
-    return subprocess.Popen(
-        [termsnake_command(), "solvers"],
-        env={**quiet_env(tmp_path), "PYTHONPATH": str(plugs)},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    return termsnake_with(tmp_path, modules, "solvers")
 
 
 def test_an_idle_thread_pool_a_plugin_keeps_lets_python_exit_as_ever(tmp_path: Path) -> None:
@@ -151,17 +149,7 @@ def test_solvers_ends_when_a_plugins_thread_never_does(tmp_path: Path) -> None:
 
 def bench_with(tmp_path: Path, modules: dict[str, str], *args: str) -> subprocess.Popen[str]:
     """`termsnake bench --size 6x6 --jobs 2 ARGS` with the plugins ``modules`` installed."""
-    plugs = plugins_in(tmp_path, modules)
-    return subprocess.Popen(
-        [termsnake_command(), "bench", "--size", "6x6", "--jobs", "2", *args],
-        env={**quiet_env(tmp_path), "PYTHONPATH": str(plugs)},
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=tmp_path,
-        preexec_fn=default_signals,
-    )
+    return termsnake_with(tmp_path, modules, "bench", "--size", "6x6", "--jobs", "2", *args)
 
 
 def test_bench_jobs_ends_when_a_plugins_thread_never_does(tmp_path: Path) -> None:
