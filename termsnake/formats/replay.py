@@ -1,4 +1,6 @@
-"""Replay files (format termsnake-replay/1): record, load, verify and play back a game."""
+"""Replay files (format termsnake-replay/1): a game recorded as a Replay, written as JSON, and
+loaded back with its form checked. Whether its moves give its foods and result is checked in
+``formats.verify``, whose PlaybackGame plays it back."""
 
 from __future__ import annotations
 
