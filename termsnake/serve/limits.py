@@ -35,7 +35,10 @@ class Options:
 DEFAULTS: Final = Options()
 
 # Fixed.
-SHUTDOWN_STALL: Final = 0.5  # seconds a client behind on its output may read nothing at SIGTERM
+# At SIGTERM: seconds the visits get to end and their clients to read their farewells, in all
+# (README says "up to 5 s"), so that the server exits within seconds whatever its clients do...
+SHUTDOWN_WAIT: Final = 5.0
+SHUTDOWN_STALL: Final = 0.5  # ...and seconds a client behind on its output may read nothing
 CONNECT_ADDRESSES: Final = 16384  # addresses whose new connections are counted, at most
 REFUSED_GRACE: Final = 5.0  # seconds a refused client has to read why before it is cut off
 MAX_AUTH_TRIES: Final = 6  # keys a connection may offer that are not authorized (as OpenSSH)...

@@ -418,7 +418,7 @@ async def serve(config: Config, ready: asyncio.Event | None = None) -> None:
         await asyncio.sleep(0.2)
     app.stop_all()
     server.close()
-    deadline = loop.time() + 5
+    deadline = loop.time() + limits.SHUTDOWN_WAIT
     while app.threads and loop.time() < deadline:
         await asyncio.sleep(0.05)
     await _farewells(app, deadline)
