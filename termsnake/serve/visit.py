@@ -76,7 +76,7 @@ class Visit:
         term: ChannelTerminal,
         out: ChannelOutput,
         name: str,
-        limits: Options,
+        options: Options,
         bots: tuple[str, ...],
     ) -> None:
         self.hub = hub
@@ -84,7 +84,7 @@ class Visit:
         self.term = term
         self.out = out
         self.name = name
-        self.limits = limits
+        self.options = options  # --idle, --max-time...; `limits.` below is the module
         self.screen = Screen(term, out)
         self._drawn_size = (0, 0)  # the terminal's size at the last page drawn
         self.session: Session | None = None
@@ -104,9 +104,9 @@ class Visit:
             raise Terminated(self.stopping)
         session = self.session
         idle_here = self.idle_ok if session is None else session.mode is not Mode.RUNNING
-        if idle_here and now - self.term.last_key > self.limits.idle:
+        if idle_here and now - self.term.last_key > self.options.idle:
             raise Idle
-        if now - self.started > self.limits.max_time:
+        if now - self.started > self.options.max_time:
             raise TimeUp
 
     @property
