@@ -75,12 +75,12 @@ def records(
 def _here(
     tasks: Iterable[GameTask], watcher: Watcher, kit: Kit
 ) -> Generator[GameRecord, None, None]:
-    made = 0
+    moves = 0
 
     def moved(n: int) -> None:
-        nonlocal made
-        made += n
-        watcher.moves(made)
+        nonlocal moves
+        moves += n
+        watcher.moves(moves)
 
     for task in tasks:
         record = play_one(task, kit, moved)
@@ -100,14 +100,15 @@ def _in_workers(
     # A signal is raised only here, between steps: raised inside the pool's own code it could
     # leave a future's lock taken, and the pool's shutdown then waited for it for ever.
     with signals_noted(wake=lambda: ended.put(None)) as came:
-        start_resource_tracker()  # before the first semaphore (made's) starts it
+        start_resource_tracker()  # before the first semaphore (the lock of moves) starts it
         context = multiprocessing.get_context(START_METHOD)
-        made = context.Value("q", 0)
+        # Every worker's moves so far, in shared memory: the progress line's count.
+        moves = context.Value("q", 0)
         pool = ProcessPoolExecutor(
             max_workers=workers,
             mp_context=context,
             initializer=_worker_init,
-            initargs=(made, os.getpid(), kit),
+            initargs=(moves, os.getpid(), kit),
         )
         flight = _Flight(pool, ended)
         pending = iter(tasks)
@@ -127,7 +128,7 @@ def _in_workers(
                     if future.exception() is None:
                         watcher.done(len(future.result()))
                 # Read without its lock: no wait here that a signal, only noted, could not end.
-                watcher.moves(made.get_obj().value)
+                watcher.moves(moves.get_obj().value)
                 for record in flight.taken():
                     came.check()
                     yield record
@@ -148,7 +149,7 @@ def _in_workers(
             _interrupt(multiprocessing.active_children())
             pool.shutdown(wait=True, cancel_futures=True)
             raise
-        # The workers are waited for: one still starting when the run ends rebuilds ``made``'s
+        # The workers are waited for: one still starting when the run ends rebuilds ``moves``'s
         # semaphore, which is gone once this process lets go of it. A plugin's thread that never
         # ends no longer holds them (the grace _worker_init gives them).
         pool.shutdown()
@@ -237,15 +238,15 @@ def _interrupt(workers: Iterable[multiprocessing.process.BaseProcess]) -> None:
 
 _in_game = False
 _interrupted = False
-_made: Synchronized[int] | None = None
+_moves: Synchronized[int] | None = None
 _kit = Kit({})
 
 
-def _worker_init(made: Synchronized[int], parent: int, kit: Kit) -> None:
+def _worker_init(moves: Synchronized[int], parent: int, kit: Kit) -> None:
     # Ctrl-C reaches the whole process group: a worker stops the game it plays (the parent
     # then cancels the rest) but ignores it while idle, where it would only print a traceback.
-    global _made, _kit
-    _made, _kit = made, kit
+    global _moves, _kit
+    _moves, _kit = moves, kit
     die_with(parent)  # a bench killed outright (SIGKILL) took no worker with it
     leave_with_main(0)  # a plugin's thread that never ends held its exit, and the pool's end
     plugins.quiet_warnings()  # the parent warned once already; --jobs 2 said each three times
@@ -268,15 +269,15 @@ def _worker_sigint(signum: int, frame: object) -> None:
 
 def _add_moves(n: int) -> None:
     global _in_game
-    if _made is None:
+    if _moves is None:
         return
     # A Ctrl-C is only noted while the lock is held, then raised: the lock's __enter__ and
     # __exit__ are Python code, and one raised in them left it taken, so that the other worker,
     # telling its last moves as its own Ctrl-C stopped its game, waited for it for ever.
     playing, _in_game = _in_game, False
     try:
-        with _made.get_lock():
-            _made.get_obj().value += n
+        with _moves.get_lock():
+            _moves.get_obj().value += n
     finally:
         _in_game = playing
     if playing and _interrupted:  # it came meanwhile (or is being raised already)

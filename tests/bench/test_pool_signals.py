@@ -146,7 +146,7 @@ def test_a_ctrl_c_as_a_worker_counts_its_moves_leaves_their_lock_free(
 ) -> None:
     # Raised inside the lock's __enter__ or __exit__, it left the lock taken: the other worker,
     # telling its last moves as its own Ctrl-C stopped its game, waited for it for ever.
-    made = multiprocessing.get_context("spawn").Value("q", 0)
+    moves = multiprocessing.get_context("spawn").Value("q", 0)
     enter, leave = synchronize.SemLock.__enter__, synchronize.SemLock.__exit__
 
     def entered(self: synchronize.SemLock) -> bool:
@@ -162,7 +162,7 @@ def test_a_ctrl_c_as_a_worker_counts_its_moves_leaves_their_lock_free(
 
     monkeypatch.setattr(synchronize.SemLock, "__enter__", entered)
     monkeypatch.setattr(synchronize.SemLock, "__exit__", left)
-    monkeypatch.setattr(pool, "_made", made)
+    monkeypatch.setattr(pool, "_moves", moves)
     monkeypatch.setattr(pool, "_in_game", True)
     monkeypatch.setattr(pool, "_interrupted", False)
     before = signal.signal(signal.SIGINT, pool._worker_sigint)
@@ -174,9 +174,9 @@ def test_a_ctrl_c_as_a_worker_counts_its_moves_leaves_their_lock_free(
     free: list[bool] = []
 
     def other_worker() -> None:  # a thread, for whom the lock taken here is not its own
-        free.append(made.get_lock().acquire(timeout=2))
+        free.append(moves.get_lock().acquire(timeout=2))
         if free[0]:
-            made.get_lock().release()
+            moves.get_lock().release()
 
     other = threading.Thread(target=other_worker)
     other.start()
