@@ -1,6 +1,9 @@
 """The exit codes the commands share (the README's "Exit codes and errors"), the exception
 that carries an ending signal to the code that exits with 128 + its number, the signal
-handlers that raise it, and those that only note a signal for the code to raise it later."""
+handlers that raise it, and those that only note a signal for the code to raise it later;
+``handlers_kept``, which puts back the handlers a plugin set as it loaded; and ``leave`` (and a
+worker process's ``leave_with_main``): how the process ends once the command is done, when a
+signal comes during Python's exit or a plugin's thread would hold it for ever."""
 
 import contextlib
 import os
