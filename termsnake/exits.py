@@ -220,7 +220,7 @@ def leave(code: int) -> None:
     pool's) and the atexit handlers run as ever."""
     for s in heard():
         signal.signal(s, _end_at_once)
-    if _held():
+    if _exit_would_wait():
         threading.Thread(target=_end_after_grace, args=(code,), daemon=True).start()
 
 
@@ -235,11 +235,11 @@ def leave_with_main(code: int) -> None:
 def _leave_after_main(code: int) -> None:
     # Python's exit has the main thread done before it waits for the others.
     threading.main_thread().join()
-    if _held():
+    if _exit_would_wait():
         _end_after_grace(code, WORKERS_GRACE)
 
 
-def _held() -> bool:
+def _exit_would_wait() -> bool:
     """A thread Python's exit would wait for (not a daemon) runs beside the main one."""
     return any(t is not threading.main_thread() and not t.daemon for t in threading.enumerate())
 
