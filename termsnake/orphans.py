@@ -1,7 +1,8 @@
 """Child processes that end with termsnake: on Linux the kernel kills them when termsnake
 dies, even by SIGKILL (an engine; bench's and train's worker processes); worker processes
-started so that a Ctrl-C meant for termsnake does not catch them loading; and the resource
-tracker of their semaphores started so that a hang-up sent to the terminal's group spares it."""
+started so that a Ctrl-C meant for termsnake does not catch them loading; the resource tracker
+of their semaphores started so that a hang-up sent to the terminal's group spares it; and
+``WorkerDied``, with ``dead_worker`` saying how one died, for the pools of bench and train."""
 
 from __future__ import annotations
 
