@@ -1,19 +1,29 @@
-"""The learning curve: best and mean score per generation, as a chart in text and as CSV."""
+"""The learning curve: each generation's best, mean and elite scores, as a chart in text (best
+and mean) and as CSV, and the check that a file is such a CSV (before a run replaces it)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Final
 
 HEIGHT: Final = 10
+CSV_HEADER: Final = "generation,best,mean,elite"
+_CSV_LINE: Final = re.compile(r"\d+(,-?\d+\.\d+){3}")  # a line as csv_text writes it
 
 
 def csv_text(curve: Sequence[dict[str, float]]) -> str:
-    """generation,best,mean,elite: one line per generation."""
-    lines = ["generation,best,mean,elite"]
+    """CSV_HEADER, then one line per generation."""
+    lines = [CSV_HEADER]
     for p in curve:
         lines.append(f"{int(p['generation'])},{p['best']:.3f},{p['mean']:.3f},{p['elite']:.3f}")
     return "\n".join(lines) + "\n"
+
+
+def is_csv(text: str) -> bool:
+    """Whether ``text`` is a curve as ``csv_text`` writes it."""
+    lines = text.splitlines()
+    return bool(lines) and lines[0] == CSV_HEADER and all(map(_CSV_LINE.fullmatch, lines[1:]))
 
 
 def chart(curve: Sequence[dict[str, float]], width: int = 60) -> list[str]:

@@ -7,7 +7,6 @@ import errno
 import multiprocessing
 import os
 import queue
-import re
 import signal
 import stat
 import sys
@@ -35,7 +34,7 @@ from termsnake.formats.diagnostics import LevelError
 from termsnake.formats.fileio import TooLarge, check_can_write, read_capped, write_atomic
 from termsnake.formats.presets import load_level
 from termsnake.formats.text import printable
-from termsnake.learn.curve import chart, csv_text
+from termsnake.learn.curve import chart, csv_text, is_csv
 from termsnake.learn.evolve import (
     Plan,
     Runner,
@@ -60,8 +59,6 @@ from termsnake.workers import note_jobs_unused, processes
 
 MAX_CHECKPOINT: Final = 64 * 1024 * 1024
 MAX_CURVE: Final = 16 * 1024 * 1024
-_CURVE_HEADER: Final = "generation,best,mean,elite"
-_CURVE_LINE: Final = re.compile(r"\d+(,-?\d+\.\d+){3}")
 
 
 def checkpoint_path(out: Path) -> Path:
@@ -187,15 +184,10 @@ def _is_checkpoint(text: str) -> bool:
     return True
 
 
-def _is_curve(text: str) -> bool:
-    lines = text.splitlines()
-    return bool(lines) and lines[0] == _CURVE_HEADER and all(map(_CURVE_LINE.fullmatch, lines[1:]))
-
-
 _OUTPUTS: Final[tuple[tuple[Callable[[Path], Path], str, int, Callable[[str], bool]], ...]] = (
     (lambda out: out, "a weights file", MAX_WEIGHTS_BYTES, _is_weights),
     (checkpoint_path, "a checkpoint", MAX_CHECKPOINT, _is_checkpoint),
-    (curve_path, "a learning curve", MAX_CURVE, _is_curve),
+    (curve_path, "a learning curve", MAX_CURVE, is_csv),
 )
 
 
