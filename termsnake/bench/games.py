@@ -28,7 +28,6 @@ from termsnake.solvers.registry import create
 if TYPE_CHECKING:
     from termsnake.solvers.neuro import Network
 
-BENCH_LENGTH: Final = 1
 DEFAULT_GAMES: Final = 100
 DEFAULT_SEED: Final = 1
 # How often a game under way reports its moves, for the progress line of a long game.

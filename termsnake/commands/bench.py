@@ -17,7 +17,6 @@ from typing import Any, Final
 
 from termsnake.bench import pool
 from termsnake.bench.games import (
-    BENCH_LENGTH,
     DEFAULT_GAMES,
     DEFAULT_SEED,
     BenchError,
@@ -34,7 +33,7 @@ from termsnake.bench.tally import Tally
 from termsnake.cluster import ClusterError, check_scheduler
 from termsnake.commands import args as cliargs
 from termsnake.commands.args import Subparsers
-from termsnake.core.level import BOT_SIZE, MAX_SIDE, Level
+from termsnake.core.level import BOT_LENGTH, BOT_SIZE, MAX_SIDE, Level
 from termsnake.exits import (
     EXIT_INTERRUPTED,
     EXIT_USAGE,
@@ -121,11 +120,11 @@ def _add_board_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--length",
         type=cliargs.positive_int,
-        default=BENCH_LENGTH,
+        default=BOT_LENGTH,
         metavar="N",
         help=(
             f"starting length on every board, level files included: a straight body behind "
-            f"the level's head (default {BENCH_LENGTH}, as benchmarks use)"
+            f"the level's head (default {BOT_LENGTH}, as benchmarks use)"
         ),
     )
 

@@ -69,6 +69,10 @@ MAX_SIDE: Final = 200  # the longest side of an open board (--size)
 # The open board bots are measured on (bench), trained on (train) and stepped on (the
 # Gymnasium environment) when none is named.
 BOT_SIZE: Final = (8, 8)
+# The snake's start length there, and on any board bots are compared on (README, "Benchmark"):
+# bench's --length default, train's boards, the environment's default and the lobby's bots, so
+# that a game of any of them plays again with --length 1 and its seed.
+BOT_LENGTH: Final = 1
 _SIZE: Final = re.compile(r"([0-9]+)[xX×]([0-9]+)")
 
 

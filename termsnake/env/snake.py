@@ -10,7 +10,7 @@ from gymnasium import spaces
 
 from termsnake.core.game import Game, Outcome
 from termsnake.core.geometry import DIRECTIONS, Point
-from termsnake.core.level import BOT_SIZE, Level, open_level, with_length
+from termsnake.core.level import BOT_LENGTH, BOT_SIZE, Level, open_level, with_length
 from termsnake.formats.presets import load_level
 from termsnake.formats.replay import Replay, replay_from_game
 from termsnake.tui.view import Hud, render
@@ -58,7 +58,7 @@ class SnakeEnv(gymnasium.Env[Obs, np.int64]):
         level: str | Level | None = None,
         *,
         size: tuple[int, int] | None = None,
-        length: int = 1,
+        length: int = BOT_LENGTH,
         render_mode: str | None = None,
     ) -> None:
         if render_mode not in (None, "ansi"):

@@ -22,7 +22,7 @@ from typing import Final
 from tqdm import tqdm
 
 from termsnake.cluster import ClusterError, check_scheduler, connect, map_on
-from termsnake.core.level import BOT_SIZE, Level, open_level
+from termsnake.core.level import BOT_LENGTH, BOT_SIZE, Level, open_level
 from termsnake.exits import (
     EXIT_INTERRUPTED,
     EXIT_USAGE,
@@ -72,11 +72,11 @@ def curve_path(out: Path) -> Path:
 
 
 def board(args: argparse.Namespace) -> Level:
-    """The board to train on, start length 1 (as bots are compared)."""
+    """The board to train on, the snake BOT_LENGTH long (as bots are compared)."""
     if args.level is not None:
-        return load_level(args.level, length=1)
+        return load_level(args.level, length=BOT_LENGTH)
     width, height = args.size or BOT_SIZE
-    return open_level(width, height, 1)
+    return open_level(width, height, BOT_LENGTH)
 
 
 @contextmanager

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Final
 
 from termsnake.core.game import Game, new_seed
-from termsnake.core.level import Level, with_length
+from termsnake.core.level import BOT_LENGTH, Level, with_length
 from termsnake.exits import Terminated
 from termsnake.formats.presets import load_preset, preset_names
 from termsnake.formats.scores import ScoreKey, keep_score
@@ -197,7 +197,7 @@ class Visit:
             return
         level = self.pick_level(f"{bots[choice]} plays which level?")
         if level is not None:
-            self.play(with_length(level, 1), bots[choice])
+            self.play(with_length(level, BOT_LENGTH), bots[choice])
 
     def play(self, level: Level, bot: str | None) -> str:
         """One game of a person or a bot, scored and summed up; the key pressed after it."""
