@@ -114,7 +114,7 @@ def connect(address: str, timeout: float | None = None) -> Iterator[Client]:
         try:
             client = _Client(address, timeout=f"{wait}s", set_as_default=False)
         except (OSError, TimeoutError) as e:
-            reason = " ".join(str(e).split()) or type(e).__name__
+            reason = _reason(e)
             shown = shorten(address)
             raise ClusterError(f"cannot reach the Dask scheduler at {shown}: {reason}") from None
         except Exception as e:  # what a server that is no Dask scheduler answers makes Dask raise
@@ -126,6 +126,12 @@ def connect(address: str, timeout: float | None = None) -> Iterator[Client]:
             yield client
         finally:
             client.close()
+
+
+def _reason(e: BaseException) -> str:
+    """Dask's message for ``e`` on one line (it may span several, or be empty: then its type),
+    for the one line a ClusterError is."""
+    return " ".join(str(e).split()) or type(e).__name__
 
 
 def _pass_on_signal(e: Exception) -> None:
@@ -157,7 +163,7 @@ def share(client: Client, value: Any) -> Any:
         return client.scatter([value], broadcast=True, hash=False)[0]
     except Exception as e:  # the workers or the scheduler lost meanwhile
         _pass_on_signal(e)
-        reason = " ".join(str(e).split()) or type(e).__name__
+        reason = _reason(e)
         raise ClusterError(f"cannot send the games' data to the Dask cluster: {reason}") from None
 
 
@@ -183,7 +189,7 @@ def map_on(
         _pass_on_signal(e)
         if any(f.cancelled() for f in futures):  # the shared data, lost once the games ended
             raise _data_lost(client) from None
-        reason = " ".join(str(e).split()) or type(e).__name__
+        reason = _reason(e)
         raise ClusterError(
             f"the games on the Dask cluster failed: {shorten(reason, 200)}"
         ) from None
