@@ -46,6 +46,9 @@ from termsnake.orphans import WorkerDied
 from termsnake.solvers.registry import resolve_name
 from termsnake.workers import note_jobs_unused, processes
 
+ENGINE: Final = "exec:"  # the prefix of an engine's --ai name
+MAX_GAMES: Final = 10**12  # per board and solver: years of play; itertools takes no more than 2**63
+
 
 def size_arg(text: str) -> str:
     """The --size type: ``cliargs.size``'s checks, the value kept as ``"WxH"``."""
@@ -179,10 +182,6 @@ def add_parsers(sub: Subparsers) -> None:
     parser.set_defaults(run=run)
 
 
-ENGINE: Final = "exec:"
-MAX_GAMES: Final = 10**12  # per board and solver: years of play; itertools takes no more than 2**63
-
-
 def engine_log_dir(solvers: Sequence[str], record_dir: Path | None) -> str | None:
     """Where engines' stderr goes: the record dir, else a new temporary folder (named at the
     end if a log was kept in it); None when no engine plays."""
@@ -248,7 +247,7 @@ def _resolved(names: list[str]) -> Iterator[str]:
         try:
             resolved = resolve_name(name)
         except ValueError as e:
-            if not any(n.startswith("exec:") for n in names[:i]):
+            if not any(n.startswith(ENGINE) for n in names[:i]):
                 raise
             how = "a comma in an engine's command goes in quotes or after a backslash"
             raise ValueError(f"{e}; --ai splits at commas: {how} (exec:./bot 'x,y')") from None
