@@ -128,7 +128,7 @@ seconds: Final = seconds_up_to(3600)  # a time limit of at most an hour
 
 
 def speed(text: str) -> float:
-    """Moves per second: at least 0.1, at most 1000."""
+    """Moves per second, from MIN_SPEED to MAX_SPEED (core.speed)."""
     value = decimal(text)
     if value is None:
         raise argparse.ArgumentTypeError(f"expected a number, not '{shorten(text, 30)}'")
