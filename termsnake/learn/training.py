@@ -59,6 +59,7 @@ from termsnake.workers import note_jobs_unused, processes
 
 MAX_CHECKPOINT: Final = 64 * 1024 * 1024
 MAX_CURVE: Final = 16 * 1024 * 1024
+BATCHES_A_WORKER: Final = 4  # a generation's networks are handed out in this many a worker
 
 
 def checkpoint_path(out: Path) -> Path:
@@ -113,7 +114,9 @@ def _in_workers(jobs: int) -> Iterator[Runner]:
         started: set[BaseProcess] = set()
 
         def go(tasks: Sequence[Task]) -> list[float]:
-            size = -(-len(tasks) // (4 * jobs))
+            # More batches than workers: one whose networks die early takes another batch
+            # instead of idling while the slowest plays its games out.
+            size = -(-len(tasks) // (BATCHES_A_WORKER * jobs))
             futures = []
             try:
                 with spawning():  # the workers start as the first tasks are handed out
