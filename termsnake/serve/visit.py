@@ -246,14 +246,14 @@ class Visit:
     def watch_live(self) -> None:
         """Pick a game in progress and watch it, read-only, until it ends or q."""
 
-        def entries() -> list[str]:
-            return [label for _, label in self.hub.watchable()]
-
         ids: list[int] = []
 
         def refresh() -> list[str]:
-            ids[:] = [i for i, _ in self.hub.watchable()]
-            return entries()
+            # One look at the hub for both: a game that started or ended between two looks,
+            # in another visit's thread, put each label beside another game's id.
+            games = self.hub.watchable()
+            ids[:] = [i for i, _ in games]
+            return [label for _, label in games]
 
         choice = self.choose(Menu("Watch which game?", []), refresh)
         if choice is None or choice >= len(ids):

@@ -10,8 +10,9 @@ from termsnake.core.geometry import Direction
 from termsnake.core.level import open_level
 from termsnake.formats.scores import ScoreStore
 from termsnake.serve.hub import Hub
+from termsnake.serve.limits import Options
 from termsnake.serve.terminal import ChannelOutput, ChannelTerminal
-from termsnake.serve.visit import MAX_PAGES, watched_page
+from termsnake.serve.visit import MAX_PAGES, Visit, watched_page
 
 
 def terminal() -> ChannelTerminal:
@@ -110,3 +111,33 @@ def test_what_watchers_are_shown_holds_no_history_so_each_move_costs_the_same(
     assert live is not None and not game.over and len(game.moves) == 120
     assert live.game.moves == [] and live.game.foods == []  # not copied at every move
     assert (live.game.body, live.game.food, live.game.steps) == (game.body, game.food, 120)
+
+
+class _EndingHub(Hub):
+    """A hub whose first game ends just after the first look at the games in progress."""
+
+    def watchable(self) -> list[tuple[int, str]]:
+        games = super().watchable()
+        if games and not hasattr(self, "ended"):
+            self.ended = games[0][0]
+            self.end(self.ended)
+        return games
+
+
+def test_the_game_chosen_to_watch_is_the_one_its_label_names(tmp_path: Path) -> None:
+    # The menu's labels and the ids behind them came from two looks at the hub: a game that
+    # ended between them (in another visit's thread) put bob's label on ada's game.
+    hub = _EndingHub(ScoreStore(tmp_path / "scores.json"))
+    ada = hub.start("ada", "box", Game(open_level(10, 6, 3), 1))
+    hub.start("bob", "box", Game(open_level(10, 6, 3), 2))
+    out = ChannelOutput(lambda text: None, lambda: 0, 1 << 20)
+    term = ChannelTerminal(out, (80, 24))
+    visit = Visit(hub, term, out, "cy", Options(), ())
+    shown: list[str] = []
+    followed: list[int] = []
+    visit.show = shown.extend  # type: ignore[assignment,method-assign]
+    visit.follow = followed.append  # type: ignore[assignment,method-assign]
+    term.feed(b"\r")  # the first game the menu shows
+    visit.watch_live()
+    first = next(line for line in shown if " on box, length " in line)
+    assert "ada" in first and followed == [ada]
