@@ -46,8 +46,9 @@ class Gate:
 
     def admit(self, who: Hashable, address: str) -> tuple[str | None, Hashable | None]:
         """Admit connection ``who`` from ``address`` to wait for its game, or say why not
-        (counted in ``refused`` until ``release_refused``); with it, the connection that has
-        waited longest if too many now wait (the caller closes it)."""
+        (counted in ``refused`` until ``release_refused``); with it, if too many now wait, the
+        one to let go (the caller closes it): the longest waiting of those that have got least
+        far (SILENT, HEARD, AUTHENTICATING)."""
         with self._lock:
             if self._by_address[address] >= self.max_per_address:
                 self.refused += 1
