@@ -7,7 +7,6 @@ import json
 import os
 import select
 import shlex
-import signal
 import subprocess
 import sys
 import tempfile
@@ -25,6 +24,7 @@ from termsnake.formats.text import shorten
 from termsnake.orphans import die_with_parent
 from termsnake.solvers.base import Interrupted, SolverFailed, SolverUnavailable
 from termsnake.solvers.enginelog import keep_log
+from termsnake.solvers.engineproc import close, exit_code, kill_group, wait_reading
 from termsnake.solvers.enginetext import cut_off, show_bytes, show_value, silence, why_not_started
 
 PROTOCOL: Final = "termsnake-engine/1"
@@ -217,13 +217,13 @@ class EngineSolver:
         if proc is None:
             return
         try:
-            _close(proc.stdin)
-            _exit_code(proc, wait)
+            close(proc.stdin)
+            # Its stdout is read meanwhile: a line it writes as it leaves (a goodbye, an answer
+            # to the end) must not kill it with a broken pipe before it has saved its work.
+            wait_reading(proc, wait)
         finally:  # a signal during the grace second must not leave the group running
-            # Its stdout stays open until then: a line it writes as it leaves (a goodbye, an
-            # answer to the end) must not kill it with a broken pipe before it has saved its work.
-            _close(proc.stdout)
-            _kill_group(proc)
+            close(proc.stdout)
+            kill_group(proc)
             proc.wait()
             self._let_go_of_log()
 
@@ -333,7 +333,7 @@ class EngineSolver:
                 self._fail(f"wrote more than {MAX_LINE} bytes without a newline")
             left = deadline - time.monotonic()
             if left <= 0:
-                if _exit_code(proc, 0.0) is not None:
+                if exit_code(proc, 0.0) is not None:
                     if self._poll.poll(0):  # it exited since the last look: no child has stdout
                         self._fail(self._exit_story())
                     self._fail(
@@ -366,7 +366,7 @@ class EngineSolver:
         """Lose the game if the engine has exited with a failure (a process it started may hold
         its pipes open, so their ends say nothing). One that exited with status 0 may have
         handed over to that process (a launcher such as ``setsid``), which plays on."""
-        code = None if self._proc is None else _exit_code(self._proc, 0.0)
+        code = None if self._proc is None else exit_code(self._proc, 0.0)
         if code is not None and code != 0:
             self._fail(self._exit_story())
 
@@ -374,7 +374,7 @@ class EngineSolver:
         """What the engine did when a write to it failed: it exited, or closed its stdin."""
         proc = self._proc
         # Its stdin closes as it exits, a moment before it can be waited for.
-        if proc is not None and _exit_code(proc, WRITE_EXIT_WAIT) is None:
+        if proc is not None and exit_code(proc, WRITE_EXIT_WAIT) is None:
             return "closed its stdin"
         return self._exit_story()
 
@@ -382,7 +382,7 @@ class EngineSolver:
         proc = self._proc
         if proc is None:
             return "is not running"
-        code = _exit_code(proc, EXIT_WAIT)
+        code = exit_code(proc, EXIT_WAIT)
         if code is None:
             return "closed its stdout"
         if code < 0:
@@ -392,45 +392,6 @@ class EngineSolver:
 
 def _encode(message: Mapping[str, Any]) -> bytes:
     return json.dumps(message, separators=(",", ":")).encode() + b"\n"
-
-
-def _exit_code(proc: subprocess.Popen[bytes], timeout: float) -> int | None:
-    """The engine's exit code (minus the signal that ended it) if it ends within ``timeout``
-    seconds, else None. Where it can, this leaves the engine unreaped: until it is reaped its
-    pid, which is its group's id, cannot be reused, so killing the group cannot hit another."""
-    if proc.returncode is not None or not hasattr(os, "waitid"):  # macOS before Python 3.13
-        try:
-            return proc.wait(timeout)
-        except subprocess.TimeoutExpired:
-            return None
-    deadline = time.monotonic() + timeout
-    delay = 0.0005  # doubling, as Popen.wait polls
-    while True:
-        try:
-            info = os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
-        except ChildProcessError:  # reaped already, by something else
-            return proc.wait()
-        if info is not None:
-            return info.si_status if info.si_code == os.CLD_EXITED else -info.si_status
-        left = deadline - time.monotonic()
-        if left <= 0:
-            return None
-        time.sleep(min(delay, left))
-        delay = min(2 * delay, 0.05)
-
-
-def _close(stream: IO[bytes] | None) -> None:
-    if stream is not None:
-        with contextlib.suppress(OSError):
-            stream.close()
-
-
-def _kill_group(proc: subprocess.Popen[bytes]) -> None:
-    """SIGKILL the engine's process group, so that the processes it started go with it."""
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except OSError:  # it has left its group: the engine itself, at least
-        proc.kill()
 
 
 def _point(p: Point | None) -> list[int] | None:

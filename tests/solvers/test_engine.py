@@ -129,6 +129,24 @@ def test_an_engine_may_write_in_its_grace_second(tmp_path: Path) -> None:
     assert solver.log_path is None  # nothing on its stderr
 
 
+def test_an_engine_that_writes_on_after_the_end_is_not_waited_for(tmp_path: Path) -> None:
+    # Kept open and unread, its stdout filled, and such an engine (a shell loop that never
+    # checks its read) was killed only at the end of the grace second, each game.
+    ended = tmp_path / "ended"
+    code = HELLO + (
+        "sys.stdin.readline();print(json.dumps({'move':'R'}),flush=True);"
+        "sys.stdin.readline()\ntry:\n    while True: sys.stdout.write('bye ' * 1000)\n"
+        f"except BrokenPipeError:\n    open({str(ended)!r},'w').write('broken')"
+    )
+    solver = engine(code, log_dir=tmp_path / "logs")
+    game = Game(open_level(8, 8, 1), 3)
+    solver.setup(game)
+    game.step(solver.next_direction(game))
+    game.quit()
+    solver.finish(game)
+    assert ended.read_text() == "broken"  # not killed at the grace second's end
+
+
 @pytest.mark.skipif(not Path("/proc/sys").is_dir(), reason="needs /proc/sys (Linux)")
 def test_a_log_that_cannot_be_written_is_said_and_no_engine_is_started() -> None:
     solver = EngineSolver(f"{PY} {EXAMPLES / 'greedy_engine.py'}", log_dir="/proc/sys")
