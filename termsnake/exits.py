@@ -33,6 +33,16 @@ ENDING_SIGNALS: Final = (
 )  # fmt: skip
 
 
+def silence_stdout() -> None:
+    """Point stdout at /dev/null, so that the flush at exit does not fail a second time."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError):
+        pass
+
+
 class Terminated(Exception):
     """An ending signal arrived (SIGTERM, SIGHUP, ...): unwind, restore the terminal, exit
     128 + signal. Here, not in the terminal code, so that solvers' guards can let it pass."""

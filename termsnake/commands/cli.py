@@ -21,7 +21,14 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final, NoReturn
 
 from termsnake.commands.args import OneLineParser
-from termsnake.exits import EXIT_INTERRUPTED, EXIT_OUTPUT, EXIT_USAGE, Terminated, signals_held
+from termsnake.exits import (
+    EXIT_INTERRUPTED,
+    EXIT_OUTPUT,
+    EXIT_USAGE,
+    Terminated,
+    signals_held,
+    silence_stdout,
+)
 from termsnake.formats.text import printable
 
 # The commands are imported by build_parser, inside main: a Ctrl-C while they load then ends
@@ -229,7 +236,7 @@ def main(argv: Sequence[str] | None = None, *, early: Callable[[], None] | None 
             print(f"termsnake: stopped by {signal.Signals(e.signum).name}", file=sys.stderr)
         return 128 + e.signum
     except BrokenPipeError:
-        _silence_stdout()
+        silence_stdout()
         return code or EXIT_OUTPUT
     except OSError as e:
         if e.errno == errno.EBADF and _stdout_closed():  # closed under us (a plugin's doing)
@@ -238,7 +245,7 @@ def main(argv: Sequence[str] | None = None, *, early: Callable[[], None] | None 
             said = f"cannot write the output: {e.strerror}"
         else:
             raise
-        _silence_stdout()
+        silence_stdout()
         print(f"termsnake: error: {said}", file=sys.stderr)
         return code or EXIT_OUTPUT  # a hang-up's 129 says more than the lost output's 1
     return code
@@ -266,13 +273,3 @@ def dispatch(argv: list[str]) -> int:
         return e.code if isinstance(e.code, int) else 2
     code: int = args.run(args)
     return code
-
-
-def _silence_stdout() -> None:
-    """Point stdout at /dev/null, so that the flush at exit does not fail a second time."""
-    try:
-        null = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(null, sys.stdout.fileno())
-        os.close(null)
-    except (OSError, ValueError):
-        pass

@@ -195,9 +195,8 @@ def run(args: argparse.Namespace) -> int:
     )  # fmt: skip
     try:
         asyncio.run(server.serve(config))
-    except OSError as e:
+    except address.CannotListen as e:
         where = printable(address.with_port(args.host, args.port))
-        print(f"termsnake serve: cannot listen on {where}: {e.strerror or e}",
-              file=sys.stderr)  # fmt: skip
+        print(f"termsnake serve: cannot listen on {where}: {e}", file=sys.stderr)
         return EXIT_USAGE
     return 0

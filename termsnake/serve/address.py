@@ -21,3 +21,7 @@ def with_port(host: str, port: int) -> str:
     """``host:port``, an IPv6 address in brackets (``[::]:2222``): its own colons would run
     into the port's (``:::2222``)."""
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+class CannotListen(Exception):
+    """The server's address could not be bound (in use, not this host's ...): the cause."""

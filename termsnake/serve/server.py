@@ -20,11 +20,11 @@ from typing import Final
 
 import asyncssh
 
-from termsnake.exits import Terminated, heard
+from termsnake.exits import Terminated, heard, silence_stdout
 from termsnake.formats.places import data_dir
 from termsnake.formats.scores import ScoreStore
 from termsnake.serve import limits
-from termsnake.serve.address import reached_at, with_port
+from termsnake.serve.address import CannotListen, reached_at, with_port
 from termsnake.serve.gate import AUTHENTICATING, HEARD, PUSHED_OUT, Gate
 from termsnake.serve.hub import Hub
 from termsnake.serve.rates import Arrivals, cap_failures, client_of, meter, too_many_tries
@@ -375,24 +375,27 @@ async def serve(config: Config, ready: asyncio.Event | None = None) -> None:
     options: dict[str, object] = {}
     if config.authorized_keys is not None:
         options["authorized_client_keys"] = config.authorized_keys
-    server = await asyncssh.create_server(
-        lambda: Connection(app),
-        config.options.host,
-        config.options.port,
-        server_host_keys=[config.host_key],
-        encryption_algs=CIPHERS,
-        mac_algs=MACS,
-        encoding=None,
-        line_editor=False,
-        agent_forwarding=False,
-        x11_forwarding=False,
-        allow_scp=False,
-        login_timeout=config.options.login_timeout,
-        keepalive_interval=limits.KEEPALIVE_INTERVAL,
-        keepalive_count_max=limits.KEEPALIVE_COUNT_MAX,
-        window=limits.INPUT_WINDOW,
-        **options,
-    )
+    try:
+        server = await asyncssh.create_server(
+            lambda: Connection(app),
+            config.options.host,
+            config.options.port,
+            server_host_keys=[config.host_key],
+            encryption_algs=CIPHERS,
+            mac_algs=MACS,
+            encoding=None,
+            line_editor=False,
+            agent_forwarding=False,
+            x11_forwarding=False,
+            allow_scp=False,
+            login_timeout=config.options.login_timeout,
+            keepalive_interval=limits.KEEPALIVE_INTERVAL,
+            keepalive_count_max=limits.KEEPALIVE_COUNT_MAX,
+            window=limits.INPUT_WINDOW,
+            **options,
+        )
+    except OSError as e:  # only here: an OSError later is no failure to listen
+        raise CannotListen(e.strerror or str(e)) from e
     # A plain handler and a look every 0.2 s, not loop.add_signal_handler: under load the
     # threads' call_soon_threadsafe fill the loop's wake-up pipe, and a signal sent through it
     # would be lost. Set before "listening" is said, which a supervisor may answer with one.
@@ -422,7 +425,10 @@ async def serve(config: Config, ready: asyncio.Event | None = None) -> None:
     while app.threads and loop.time() < deadline:
         await asyncio.sleep(0.05)
     await _farewells(app, deadline)
-    print("termsnake serve: stopped", flush=True)
+    try:
+        print("termsnake serve: stopped", flush=True)
+    except OSError:  # its terminal hung up, or its log's reader (`| tee`) had Ctrl-C too
+        silence_stdout()
 
 
 async def _farewells(app: App, deadline: float) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import pty
 import signal
 import subprocess
 import time
@@ -357,6 +358,39 @@ def test_a_signal_ignored_at_the_start_stays_so_but_sigint_and_sigterm(
                 assert s.proc.poll() is None
     finally:
         signal.signal(signum, kept)
+
+
+@pytest.mark.parametrize("gone", ["pipe", "terminal"])
+def test_a_server_whose_output_is_gone_stops_with_0_and_no_word_of_listening(
+    tmp_path: Path, gone: str
+) -> None:
+    # `termsnake serve | tee log` and Ctrl-C (tee ends first), or a terminal that hung up:
+    # "stopped" could not be written, and that was said as "cannot listen on ...: Broken
+    # pipe" (or "Input/output error"), exit 2.
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "HOME": str(tmp_path)}
+    argv = [TERMSNAKE, "serve", "--port", "0"]
+    if gone == "pipe":
+        proc = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        assert proc.stdout is not None
+        assert b"listening on" in proc.stdout.readline()
+        proc.stdout.close()
+    else:
+        leader, follower = pty.openpty()
+        proc = subprocess.Popen(argv, env=env, stdout=follower, stderr=subprocess.PIPE)
+        os.close(follower)
+        said = b""
+        while not said.endswith(b"\n"):  # the whole line: print writes its end apart
+            said += os.read(leader, 4096)
+        assert b"listening on" in said
+        os.close(leader)  # the terminal is gone: writes to it fail
+    try:
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=15)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert proc.returncode == 0, err
+    assert b"cannot listen" not in err and b"Traceback" not in err
 
 
 @pytest.mark.slow
