@@ -1,10 +1,11 @@
 """The SSH server: asyncssh on one event loop, one thread per visit drawing on its channel.
 
-Only interactive shells with a pty get in; exec, subsystems (sftp), forwarding and X11 are
-refused. Each limit a client controls is bounded here: connections in all and per address
-(Gate), new connections an address opens a minute and bytes a connection sends a second
-(rates), login time, keepalives, unread output (ChannelOutput), pending input and window size
-(ChannelTerminal), time without a key (Visit); their values are all in ``termsnake.serve.limits``.
+Only interactive shells with a pty get in (a command is told so, in a line); subsystems
+(sftp), forwarding and X11 are refused. Each limit a client controls is bounded here:
+connections in all and per address (Gate), new connections an address opens a minute and bytes
+a connection sends a second (rates), login time, keepalives, unread output (ChannelOutput),
+pending input and window size (ChannelTerminal), time without a key (Visit); their values are
+all in ``termsnake.serve.limits``.
 """
 
 from __future__ import annotations
@@ -38,11 +39,9 @@ log = logging.getLogger("termsnake.serve")
 CIPHERS: Final = (
     "aes128-gcm@openssh.com", "aes256-gcm@openssh.com", "aes128-ctr", "aes192-ctr", "aes256-ctr",
 )  # fmt: skip
-MACS: Final = (
-    "hmac-sha2-256-etm@openssh.com", "hmac-sha2-512-etm@openssh.com", "hmac-sha2-256",
-    "hmac-sha2-512",
-)  # fmt: skip
-NO_PTY: Final = "termsnake needs a terminal: connect with ssh -t (and no command)\r\n"
+MACS: Final = ("hmac-sha2-256-etm@openssh.com", "hmac-sha2-512-etm@openssh.com",
+               "hmac-sha2-256", "hmac-sha2-512")  # fmt: skip
+NO_PTY: Final = "termsnake needs a terminal and runs no commands: use ssh -t, no command\r\n"
 SHUTTING_DOWN: Final = "the server is shutting down"
 NAME_CHANGED: Final = "termsnake: the user name may not change while logging in"
 
@@ -219,7 +218,8 @@ class Channel(asyncssh.SSHServerSession[bytes]):
         return True
 
     def exec_requested(self, command: str) -> bool:
-        return False
+        self.size = None  # told in words, as a client without a pty is, not "request failed"
+        return True
 
     def subsystem_requested(self, subsystem: str) -> bool:
         return False
