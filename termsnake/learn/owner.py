@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -44,7 +46,18 @@ def owned(out: Path) -> Iterator[None]:
     path = lock_path(out)
     lock = filelock.FileLock(path, timeout=0, mode=0o644)
     try:
-        lock.acquire()
+        with warnings.catch_warnings():
+            # Where the file system has no flock, filelock warns and holds a marker file instead.
+            warnings.simplefilter("ignore")
+            lock.acquire()
+    except NotImplementedError:  # an older filelock there: train on, one line says so
+        print(
+            f"termsnake train: note: {printable(str(path))} cannot be locked on this file "
+            "system; two runs into the same --out at once are not kept apart",
+            file=sys.stderr,
+        )
+        yield
+        return
     except filelock.Timeout:
         raise ValueError(
             f"another run is training into {printable(str(out))} (it holds "

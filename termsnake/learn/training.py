@@ -223,7 +223,6 @@ def check_outputs(out: Path, resume: bool) -> None:
             )
         found.append(shown)
         _check_folder(path, shown)
-    check_lock(out)
     if found and not resume:
         raise ValueError(_earlier_run(out, found))
 
@@ -373,6 +372,7 @@ def main(args: argparse.Namespace) -> int:
             plan = Plan(board(args), population=args.population, games=args.games,
                         seed=args.seed, elite=max(2, args.population * 3 // 16))  # fmt: skip
             state = _checked(plan, out, args.resume)  # before the lock: a refused run makes none
+            check_lock(out)  # not again once held: where flock is missing it holds a marker
             held.enter_context(owned(out))
             # Again, now that no other run can save: one that held the lock until a moment
             # ago may have saved since the files were checked.

@@ -3,6 +3,8 @@ once with one line, whether it starts while the first holds the lock or at the s
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import subprocess
 import sys
 from pathlib import Path
@@ -85,3 +87,26 @@ def test_two_runs_started_together_leave_the_files_of_one(
         assert code == 2 and err.count("\n") == 1, err
         assert err.startswith("termsnake train: error: ") and str(out) in err
         assert files(out) == alone[owners[0]]
+
+
+def _no_flock(fd: int, operation: int) -> None:
+    raise OSError(errno.ENOSYS, "Function not implemented")
+
+
+@pytest.mark.parametrize("resume", [False, True], ids=["new", "resumed"])
+def test_a_file_system_without_flock_still_trains(
+    resume: bool,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # filelock holds a marker in the lock file there instead, and the check of the files made
+    # again under the lock refused the run's own marker; a warning came first.
+    monkeypatch.setattr(fcntl, "flock", _no_flock)
+    out = tmp_path / "w.json"
+    assert cli.main([*TRAIN, "--generations", "1", "--out", str(out)]) == 0
+    if resume:
+        assert cli.main([*TRAIN, "--generations", "2", "--out", str(out), "--resume"]) == 0
+    err = capsys.readouterr().err
+    assert "error" not in err and "Warning" not in err
+    assert all(content for content in files(out).values())
