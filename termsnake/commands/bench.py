@@ -240,14 +240,15 @@ def solver_names(text: str) -> list[str]:
 
 def _resolved(names: list[str]) -> Iterator[str]:
     """The canonical names of one ``--ai``'s ``names`` (blanks skipped). One not known after an
-    engine's command may be part of it, split off at a comma: the error says how to keep it."""
+    engine's command with arguments may be one of them, split off at a comma: the error says how
+    to keep it (after a bare ``exec:./bot`` it is a typo as any other)."""
     for i, name in enumerate(names):
         if not name.strip():
             continue
         try:
             resolved = resolve_name(name)
         except ValueError as e:
-            if not any(n.startswith(ENGINE) for n in names[:i]):
+            if not any(n.startswith(ENGINE) and len(n.split()) > 1 for n in names[:i]):
                 raise
             how = "a comma in an engine's command goes in quotes or after a backslash"
             raise ValueError(f"{e}; --ai splits at commas: {how} (exec:./bot 'x,y')") from None

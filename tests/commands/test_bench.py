@@ -574,6 +574,7 @@ HINT = (
         ("greedy,exec:./bot --mode fast,slow", True),
         ("exec:./bot 'x,y',bestt", True),  # may be a typo, but may be the engine's too
         ("bestt,exec:./bot", False),
+        ("exec:./bot,bestt", False),  # a command without arguments: a typo as any other
         ("greedy,bestt", False),
     ],
 )
