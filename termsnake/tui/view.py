@@ -239,15 +239,15 @@ def render_too_small(
     Each sentence is wrapped to the terminal's width; what does not fit its height is left
     out, the sizes last of all."""
     if over:
-        why, then = " to show the final board.", "see it, or press a key to go on."
+        why, hint = " to show the final board.", "to see it, or press a key to go on."
     elif watching:
-        why, then = " to watch this game.", "go on, or press q to leave."
-    else:
-        why, then = "; the game is paused.", "go on, or press q to quit."
+        why, hint = " to watch this game.", "to go on, or press q to leave."
+    else:  # enlarged, the game stays paused: a player who was not told waited at "PAUSED"
+        why, hint = "; the game is paused.", "and press space to go on, or q to quit."
     sentences = {
         "sizes": f"need {need[0]}x{need[1]}, have {have[0]}x{have[1]}",
         "headline": f"termsnake: the terminal is too small{why}",
-        "hint": f"Enlarge the window to {then}",
+        "hint": f"Enlarge the window {hint}",
     }
     width, height = max(1, have[0]), max(1, have[1])
     wrapped = {k: textwrap.wrap(v, width, break_on_hyphens=False) for k, v in sentences.items()}

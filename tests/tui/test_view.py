@@ -210,6 +210,12 @@ def test_place_on_a_terminal_the_board_fills_is_the_top_left_corner() -> None:
     assert place(lines, (40, 2), (40, 4)) == ((0, 1), lines)
 
 
+def test_the_too_small_message_says_which_key_goes_on_once_enlarged() -> None:
+    # Enlarged, the game stays paused; the message said only "Enlarge the window to go on".
+    said = " ".join(render_too_small((26, 19), (80, 24)))
+    assert "Enlarge the window and press space to go on, or q to quit." in said
+
+
 def test_the_too_small_message_on_the_final_board_does_not_say_paused() -> None:
     said = " ".join(render_too_small((26, 19), (80, 24), over=True))
     assert "to show the final board" in said and "paused" not in said
