@@ -71,6 +71,11 @@ def _split_lines(text: str) -> list[str]:
 
 def _decode(data: bytes, errors: Collector) -> str | None:
     """UTF-8 text of ``data`` (BOM dropped); None after reporting each invalid byte sequence."""
+    utf16 = _utf16_message(data)
+    if utf16 is not None:
+        # one line, not one per NUL byte or per character of every row
+        errors.add(1, 1, utf16)
+        return None
     text = data.removeprefix(b"\xef\xbb\xbf").decode("utf-8", "surrogateescape")
     if not _BAD_BYTES.search(text):
         return text
@@ -85,6 +90,19 @@ def _decode(data: bytes, errors: Collector) -> str | None:
 
 
 _BAD_BYTES: Final = re.compile("[\udc80-\udcff]+")
+
+
+def _utf16_message(data: bytes) -> str | None:
+    """Why ``data`` is UTF-16 rather than UTF-8 (Windows editors' "Unicode"), or None: a UTF-16
+    byte-order mark, or a NUL byte beside most ASCII characters, which UTF-8 text never has."""
+    body = data.removeprefix(b"\xef\xbb\xbf")
+    if body.startswith((b"\xff\xfe", b"\xfe\xff")):
+        why = f"it starts with the UTF-16 byte-order mark 0x{body[0]:02x} 0x{body[1]:02x}"
+    elif len(body) >= 2 and body.count(0) * 4 >= len(body):
+        why = "every other byte is a NUL"
+    else:
+        return None
+    return f"the file is UTF-16, not UTF-8 ({why}); save it as UTF-8"
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,8 +303,9 @@ def _read_map(
             errors.add(
                 number,
                 min(len(text), width) + 1,
-                f"ragged map: this row is {len(text)} cells wide, but line {reference} "
-                f"and most rows are {width}; every row must be the same width",
+                f"ragged map: this row is {len(text)} {'cell' if len(text) == 1 else 'cells'} "
+                f"wide, but line {reference} and most rows are {width}; "
+                "every row must be the same width",
             )
         for x, ch in enumerate(text):
             col = x + 1

@@ -186,6 +186,11 @@ def test_a_row_too_long_points_at_its_first_extra_cell() -> None:
     assert "6 cells wide" in d.message
 
 
+def test_a_ragged_row_of_one_cell_is_one_cell_wide() -> None:
+    d = only_error("#####\n#>..#\n#\n#####\n")
+    assert "this row is 1 cell wide," in d.message
+
+
 def test_no_head() -> None:
     d = only_error("name: x\n\n#####\n#...#\n#####\n")
     assert (d.line, d.col) == (3, 1)
@@ -231,6 +236,38 @@ def test_invalid_utf8_is_located() -> None:
     d = only_error(b"name: x\n#>.\xff.#\n")
     assert (d.line, d.col) == (2, 4)
     assert "invalid UTF-8" in d.message and "0xff" in d.message
+
+
+UTF16_MAP = "name: notepad\r\n\r\n#####\r\n#..>#\r\n#...#\r\n#####\r\n"
+
+
+@pytest.mark.parametrize(
+    ("data", "why"),
+    [
+        (
+            ("\ufeff" + UTF16_MAP).encode("utf-16-le"),
+            "it starts with the UTF-16 byte-order mark 0xff 0xfe",
+        ),
+        (
+            ("\ufeff" + UTF16_MAP).encode("utf-16-be"),
+            "it starts with the UTF-16 byte-order mark 0xfe 0xff",
+        ),
+        (UTF16_MAP.encode("utf-16-le"), "every other byte is a NUL"),
+        (b"\xef\xbb\xbf" + UTF16_MAP.encode("utf-16-le"), "every other byte is a NUL"),
+    ],
+    ids=["le-bom", "be-bom", "le", "utf8-bom-then-le"],
+)
+def test_a_utf16_file_is_one_error_saying_so(data: bytes, why: str) -> None:
+    # Saved as "Unicode" on Windows: one line, not an error for each NUL byte of every row.
+    d = only_error(data)
+    assert (d.line, d.col) == (1, 1)
+    assert d.message == f"the file is UTF-16, not UTF-8 ({why}); save it as UTF-8"
+
+
+def test_one_nul_byte_is_still_located() -> None:
+    d = only_error(b"#####\n#..>#\n#.\x00.#\n#####\n")
+    assert (d.line, d.col) == (3, 3)
+    assert "NUL" in d.message
 
 
 def test_every_invalid_utf8_sequence_is_reported() -> None:
