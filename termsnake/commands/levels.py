@@ -54,11 +54,18 @@ def add_parsers(sub: Subparsers) -> None:
     check.set_defaults(run=run_check)
     levels = sub.add_parser(
         "levels",
-        help="list the preset levels",
-        description="List the preset levels. The cycle column says whether the board has a "
+        help="list the preset levels, or your own level files",
+        description="List the preset levels, or the level files given. The cycle column says "
+        "whether the board has a "
         "Hamiltonian cycle (a closed path through every free cell): yes, no, or unknown "
         "when the search gives up within its budget. The answer is the same on every machine, "
         "and the same one --ai hamilton gets.",
+    )
+    levels.add_argument(
+        "files",
+        nargs="*",
+        metavar="FILE",
+        help="a level file of your own, listed instead of the presets",
     )
     levels.add_argument(
         "--budget",
@@ -116,27 +123,40 @@ def cycle_word(board: Board, budget: float) -> str:
     return CYCLE_WORDS.get(find_cycle(board, Limit.of_budget(budget)).status, "unknown")
 
 
+def level_row(name: str, level: Level, budget: float) -> PresetRow:
+    """The row of ``level``, listed as ``name``."""
+    board = level.board
+    return PresetRow(
+        name=printable(name),
+        size=f"{board.width}x{board.height}",
+        free=board.free_count,
+        wrap="yes" if board.wrap else "no",
+        cycle=cycle_word(board, budget),
+        description=printable(dict(level.meta).get("description", "")),
+    )
+
+
 def preset_rows(budget: float) -> tuple[list[PresetRow], list[LevelError]]:
     """A row for each preset that loads, and the errors of those that do not."""
     rows: list[PresetRow] = []
     errors: list[LevelError] = []
     for name in preset_names():
         try:
-            level = load_preset(name)
+            rows.append(level_row(name, load_preset(name), budget))
         except LevelError as exc:
             errors.append(exc)
-            continue
-        board = level.board
-        rows.append(
-            PresetRow(
-                name=name,
-                size=f"{board.width}x{board.height}",
-                free=board.free_count,
-                wrap="yes" if board.wrap else "no",
-                cycle=cycle_word(board, budget),
-                description=printable(dict(level.meta).get("description", "")),
-            )
-        )
+    return rows, errors
+
+
+def file_rows(paths: Sequence[str], budget: float) -> tuple[list[PresetRow], list[LevelError]]:
+    """A row for each level file that loads, named by its path, and the errors of the others."""
+    rows: list[PresetRow] = []
+    errors: list[LevelError] = []
+    for path in paths:
+        try:
+            rows.append(level_row(path, load_level_file(path), budget))
+        except LevelError as exc:
+            errors.append(exc)
     return rows, errors
 
 
@@ -161,16 +181,24 @@ def preset_lines(rows: Sequence[PresetRow], width: int) -> list[str]:
 
 
 def run_levels(args: argparse.Namespace) -> int:
-    """``termsnake levels``: each preset's size, free cells, wrap and Hamiltonian cycle."""
-    rows, errors = preset_rows(args.budget)
+    """``termsnake levels [FILE...]``: each preset's (or file's) size, free cells, wrap and
+    Hamiltonian cycle."""
+    if args.files:
+        rows, errors = file_rows(args.files, args.budget)
+        trailer = "Play one with `termsnake --level FILE`."
+    else:
+        rows, errors = preset_rows(args.budget)
+        trailer = (
+            f"Play one with `termsnake --level NAME`; plain `termsnake` plays {DEFAULT_LEVEL}."
+        )
     for exc in errors:
         for diagnostic in exc.diagnostics:
             print(diagnostic, file=sys.stderr)
     if rows:
         width = shutil.get_terminal_size((80, 24)).columns
         print("\n".join(preset_lines(rows, width)))
-        print(f"\nPlay one with `termsnake --level NAME`; plain `termsnake` plays {DEFAULT_LEVEL}.")
-    else:
+        print(f"\n{trailer}")
+    elif not args.files:
         print("termsnake levels: no presets found", file=sys.stderr)
         return EXIT_USAGE
     return EXIT_USAGE if errors else 0

@@ -117,7 +117,7 @@ def test_decimals_in_every_spelling_float_has_for_them_are_read() -> None:
 @pytest.mark.parametrize(
     ("argv", "named"),
     [
-        (["levels", "extra"], "termsnake levels"),
+        (["levels", "--extra"], "termsnake levels"),
         (["bench", "--ai", "bfs", "--size", "4x4", "--wrap"], "termsnake bench"),
         (["--size", "5x5", "--nope"], "termsnake"),
         (["--nope", "replay", "game.json"], "termsnake"),  # before the subcommand: termsnake's

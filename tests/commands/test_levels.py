@@ -170,12 +170,34 @@ def test_levels_fits_a_narrow_terminal() -> None:
     assert any(line.endswith("…") for line in table)
 
 
-@pytest.mark.parametrize("args", [["extra"], ["--budget", "0"], ["--budget", "soon"]])
+@pytest.mark.parametrize("args", [["--extra"], ["--budget", "0"], ["--budget", "soon"]])
 def test_levels_bad_usage_exits_2(args: list[str]) -> None:
     result = run("levels", *args)
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and "error: " in result.stderr
     assert "(see termsnake" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_levels_lists_your_own_files_with_their_cycle(
+    files: tuple[Path, Path], tmp_path: Path
+) -> None:
+    # A board's author asks whether hamilton can play it without playing it; a bad file is
+    # said as check says it, the others listed all the same.
+    good, broken = files
+    alcove = tmp_path / "alcove.txt"
+    alcove.write_text("description: One cell in the wall.\n\n##.##\n#...#\n#..>#\n#####\n")
+    result = run("levels", str(good), str(broken), str(alcove))
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [f"{broken}:{line}" for line in BROKEN_LINES]
+    table = [line.split() for line in result.stdout.splitlines()[:3]]
+    assert table == [
+        ["name", "size", "free", "wrap", "cycle", "description"],
+        [str(good), "5x4", "6", "no", "yes"],
+        [str(alcove), "5x4", "7", "no", "no", "One", "cell", "in", "the", "wall."],
+    ]
+    assert "termsnake --level FILE" in result.stdout
+    assert all(name not in result.stdout for name in preset_names())
+    assert run("levels", str(good)).returncode == 0
 
 
 @pytest.mark.parametrize("budget", ["inf", "-inf", "nan", "1e308", "86401"])
