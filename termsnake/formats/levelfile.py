@@ -142,7 +142,7 @@ def parse_level(source: str | bytes, path: str = "<string>", *, length: int | No
             continue
         if stripped.startswith(COMMENT):
             continue
-        if ":" in line:
+        if ":" in line and not _is_map_row(line):
             if rows:
                 errors.add(number, 1, "a header line after the map; header lines go before it")
             else:
@@ -175,6 +175,16 @@ def parse_level(source: str | bytes, path: str = "<string>", *, length: int | No
     errors.raise_if_any()
     assert level is not None
     return level
+
+
+def _is_map_row(line: str) -> bool:
+    """Whether a line with a colon is a map row all the same: map characters, no header key,
+    before its first colon (so that the colon is said to be an unknown map character)."""
+    before = line.partition(":")[0]
+    return bool(before) and set(before) <= _MAP_CHARS and not KEY_RE.fullmatch(before)
+
+
+_MAP_CHARS: Final = frozenset({WALL, FLOOR, FOOD, *HEADS})
 
 
 def _looks_like_header(line: str) -> bool:

@@ -186,6 +186,29 @@ def test_a_row_too_long_points_at_its_first_extra_cell() -> None:
     assert "6 cells wide" in d.message
 
 
+@pytest.mark.parametrize(
+    ("source", "where"),
+    [
+        ("#####\n#>:.#\n#...#\n#####\n", (2, 3)),  # the head on the row with the colon
+        ("#:###\n#..>#\n#...#\n#####\n", (1, 2)),  # the first row, where headers may be
+        ("name: x\n\n#####\n#..>#\n#..:#\n#####\n", (5, 4)),
+    ],
+)
+def test_a_colon_in_a_map_row_is_an_unknown_map_character(
+    source: str, where: tuple[int, int]
+) -> None:
+    # Not "a header line after the map" (and "no head" when the head was on that row).
+    d = only_error(source)
+    assert (d.line, d.col) == where
+    assert d.message.startswith("unknown map character ':' (U+003A)")
+
+
+def test_a_header_line_after_the_map_is_still_one() -> None:
+    d = only_error("#####\n#..>#\n#...#\n#####\nname: late\n")
+    assert (d.line, d.col) == (5, 1)
+    assert d.message.startswith("a header line after the map")
+
+
 def test_a_ragged_row_of_one_cell_is_one_cell_wide() -> None:
     d = only_error("#####\n#>..#\n#\n#####\n")
     assert "this row is 1 cell wide," in d.message
