@@ -92,6 +92,11 @@ def load_level(name_or_path: str, *, length: int | None = None) -> Level:
         exists = path.exists()
     except OSError:  # a name too long for the file system is no file either
         exists = False
+    stem = name_or_path.removesuffix(SUFFIX)
+    if not exists and stem != name_or_path and stem in preset_names():
+        # 'classic.txt', a preset's file name as levels/ lists it, is no file here
+        message = f"no such file; the preset is --level {stem}"
+        raise UnknownLevelError([Diagnostic(name_or_path, 1, 1, message)])
     if looks_like_path or exists:
         return load_level_file(name_or_path, length=length)
     raise UnknownLevelError([Diagnostic(name_or_path, 1, 1, unknown_level_message(name_or_path))])

@@ -134,6 +134,23 @@ def test_unknown_path_is_a_missing_file(tmp_path: Path) -> None:
         load_level(str(tmp_path / "nope.txt"))
 
 
+def test_a_missing_file_named_as_a_preset_file_points_at_the_preset(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(UnknownLevelError) as info:
+        load_level(f"{DEFAULT_LEVEL}.txt")
+    (d,) = info.value.diagnostics
+    assert (
+        str(d)
+        == f"{DEFAULT_LEVEL}.txt:1:1: error: no such file; the preset is --level {DEFAULT_LEVEL}"
+    )
+    Path(f"{DEFAULT_LEVEL}.txt").write_text("name: mine\n#...>.#\n")
+    assert load_level(f"{DEFAULT_LEVEL}.txt").name == "mine"  # a file there is read
+    with pytest.raises(LevelError, match=r"no such file$"):
+        load_level("sub/classic.txt")
+
+
 def test_a_preset_name_wins_over_a_file_of_that_name(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
