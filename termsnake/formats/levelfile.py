@@ -310,6 +310,8 @@ def _read_map(
     for y, (number, text) in enumerate(rows):
         if len(text) != width:
             ok = False
+        # a row long only by characters said to be unknown below (a trailing tab) is not ragged
+        if len(text) < width or not _MAP_CHARS.isdisjoint(text[width:]):
             errors.add(
                 number,
                 min(len(text), width) + 1,

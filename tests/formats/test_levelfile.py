@@ -209,6 +209,21 @@ def test_a_header_line_after_the_map_is_still_one() -> None:
     assert d.message.startswith("a header line after the map")
 
 
+@pytest.mark.parametrize("extra", ["\t", "\t\t", "\x07", " \t"])
+def test_a_row_long_only_by_unknown_characters_is_not_also_ragged(extra: str) -> None:
+    # A trailing tab: each unknown character is said where it is, not the row's width too.
+    found = errors_of(f"#####\n#..>#{extra}\n#...#\n#####\n")
+    assert [(d.line, d.col) for d in found] == [(2, 6 + i) for i in range(len(extra))]
+    assert all(d.message.startswith("unknown map character") for d in found)
+
+
+def test_a_row_long_by_map_characters_is_ragged_once() -> None:
+    found = errors_of("#####\n#..>#\t#\n#...#\n#####\n")
+    assert [(d.line, d.col) for d in found] == [(2, 6), (2, 6)]
+    assert "ragged map: this row is 7 cells wide" in found[0].message
+    assert "unknown map character '\\t'" in found[1].message
+
+
 def test_a_ragged_row_of_one_cell_is_one_cell_wide() -> None:
     d = only_error("#####\n#>..#\n#\n#####\n")
     assert "this row is 1 cell wide," in d.message
