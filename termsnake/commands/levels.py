@@ -17,7 +17,7 @@ from termsnake.exits import EXIT_USAGE
 from termsnake.formats.diagnostics import LevelError
 from termsnake.formats.levelfile import MAX_FILE_BYTES, load_level_file
 from termsnake.formats.presets import DEFAULT_LEVEL, load_preset, preset_names
-from termsnake.formats.text import printable, shorten
+from termsnake.formats.text import clip_columns, pad, printable, shorten, text_columns
 from termsnake.solvers.hampath import DEFAULT_BUDGET, NODES_PER_SECOND, Limit, find_cycle
 
 CYCLE_WORDS: Final = {"found": "yes", "none": "no", "unknown": "unknown"}
@@ -163,7 +163,8 @@ def file_rows(paths: Sequence[str], budget: float) -> tuple[list[PresetRow], lis
 def preset_lines(rows: Sequence[PresetRow], width: int) -> list[str]:
     """The rows as an aligned table, descriptions cut to fit ``width`` columns."""
     header = PresetRow("name", "size", 0, "wrap", "cycle", "description")
-    name_w = max(len(r.name) for r in (header, *rows))
+    # a file's name or description may hold wide characters: counted as the columns they take
+    name_w = max(text_columns(r.name) for r in (header, *rows))
     size_w = max(len(r.size) for r in (header, *rows))
     free_w = max(len("free"), *(len(str(r.free)) for r in rows))
     cycle_w = max(len("unknown"), len("cycle"))
@@ -171,11 +172,13 @@ def preset_lines(rows: Sequence[PresetRow], width: int) -> list[str]:
     for r in (header, *rows):
         free = "free" if r is header else str(r.free)
         left = (
-            f"{r.name:<{name_w}}  {r.size:>{size_w}}  {free:>{free_w}}  "
+            f"{pad(r.name, name_w)}  {r.size:>{size_w}}  {free:>{free_w}}  "
             f"{r.wrap:<4}  {r.cycle:<{cycle_w}}  "
         )
-        room = max(width - 1 - len(left), 12)
-        text = r.description if len(r.description) <= room else r.description[: room - 1] + "…"
+        room = max(width - 1 - text_columns(left), 12)
+        text = r.description
+        if text_columns(text) > room:
+            text = clip_columns(text, room - 1) + "…"
         lines.append((left + text).rstrip())
     return lines
 

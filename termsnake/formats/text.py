@@ -75,18 +75,47 @@ def describe_char(ch: str) -> str:
     return f"{shown} (U+{ord(ch):04X}, {extra})" if extra else f"{shown} (U+{ord(ch):04X})"
 
 
+def char_columns(ch: str) -> int:
+    """How many terminal columns a printable character takes: two for a wide one (CJK, most
+    emoji), none for a combining mark, else one."""
+    if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me"):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+
+
+def text_columns(text: str) -> int:
+    """How many terminal columns printable ``text`` takes (see char_columns)."""
+    return sum(char_columns(ch) for ch in text)
+
+
+def pad(text: str, width: int, *, right: bool = False) -> str:
+    """``text`` padded with spaces to ``width`` terminal columns (on the left if ``right``)."""
+    fill = " " * max(width - text_columns(text), 0)
+    return fill + text if right else text + fill
+
+
+def clip_columns(text: str, width: int) -> str:
+    """``text`` cut to at most ``width`` terminal columns, whole characters only."""
+    used = 0
+    for i, ch in enumerate(text):
+        used += char_columns(ch)
+        if used > width:
+            return text[:i]
+    return text
+
+
 def align(rows: Sequence[Sequence[str]], right: Collection[int] = ()) -> list[str]:
     """Rows of cells as lines of aligned columns two spaces apart (columns in ``right`` to the
-    right), every cell made printable first."""
+    right), every cell made printable first; a wide character counts as the two columns a
+    terminal gives it."""
     cells = [[printable(c) for c in row] for row in rows]
     if not cells:
         return []
-    widths = [max(len(row[i]) for row in cells) for i in range(len(cells[0]))]
+    widths = [max(text_columns(row[i]) for row in cells) for i in range(len(cells[0]))]
     lines = []
     for row in cells:
         parts = [
-            c.rjust(w) if i in right else c.ljust(w)
-            for i, (c, w) in enumerate(zip(row, widths, strict=True))
+            pad(c, w, right=i in right) for i, (c, w) in enumerate(zip(row, widths, strict=True))
         ]
         lines.append("  ".join(parts).rstrip())
     return lines

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -243,6 +244,21 @@ def test_levels_and_hamilton_search_with_the_same_budget(
     assert budgets == [DEFAULT_BUDGET]
     assert Limit.of_budget(budgets[0]) == HamiltonSolver().limit == DEFAULT_LIMIT
     capsys.readouterr()
+
+
+def shown(text: str) -> int:
+    """The columns a terminal gives ``text`` (wide characters two)."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def test_a_files_wide_description_is_cut_to_the_columns_it_takes() -> None:
+    rows = [
+        PresetRow("蛇.txt", "8x5", 18, "no", "yes", "日本語の説明" * 10),
+        PresetRow("a.txt", "8x5", 18, "no", "yes", "short"),
+    ]
+    lines = preset_lines(rows, 60)
+    assert [shown(line[: line.index("8x5")]) for line in lines[1:]] == [9, 9]
+    assert shown(lines[1]) <= 59 and lines[1].endswith("…")
 
 
 def test_the_presets_table_aligns_columns_and_cuts_descriptions() -> None:

@@ -1,0 +1,46 @@
+"""Aligned text: columns line up as a terminal shows them, wide characters taking two."""
+
+from __future__ import annotations
+
+import unicodedata
+
+from termsnake.formats.text import align
+
+
+def shown(text: str) -> int:
+    """The columns a terminal gives ``text``, counted here apart from the code under test."""
+    return sum(
+        0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+        for ch in text
+    )
+
+
+def where(line: str, cell: str) -> int:
+    """The terminal column ``cell`` starts at in ``line``."""
+    return shown(line[: line.index(cell)])
+
+
+def test_a_wide_name_keeps_the_next_column_in_line() -> None:
+    # A level named in CJK or with an emoji, as a board's author may name one.
+    lines = align([("level", "size"), ("蛇 🐍", "8x5"), ("small", "6x5")])
+    assert [where(line, line.split()[-1]) for line in lines] == [7, 7, 7]
+    assert lines[1] == "蛇 🐍  8x5"
+
+
+def test_right_aligned_columns_end_together_after_wide_cells() -> None:
+    lines = align([("name", "free"), ("日本語の説明", "18"), ("a", "120")], right={1})
+    ends = [where(line, line.split()[-1]) + shown(line.split()[-1]) for line in lines]
+    assert ends == [18, 18, 18]
+
+
+def test_combining_marks_take_no_column() -> None:
+    decomposed = "Zoe\u0308"  # e and a combining diaeresis: three columns on a terminal
+    assert align([(decomposed, "x"), ("abc", "y")]) == [f"{decomposed}  x", "abc  y"]
+
+
+def test_clip_columns_keeps_whole_characters() -> None:
+    from termsnake.formats.text import clip_columns
+
+    assert clip_columns("日本語", 5) == "日本"
+    assert clip_columns("日本語", 6) == "日本語"
+    assert clip_columns("ab日", 3) == "ab"
