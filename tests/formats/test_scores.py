@@ -379,6 +379,14 @@ def test_main_lists_and_filters(
     ]
     assert cli.main(["scores", "--player", "nobody"]) == 0
     assert capsys.readouterr().out == "no scores match\n"
+    # the file played with --level, as a board's author would ask: its scores, kept by its name
+    board = tmp_path / "my-board.txt"
+    board.write_text("name: arena\n\n#####\n#..>#\n#...#\n#####\n")
+    assert cli.main(["scores", "--level", str(board)]) == 0
+    assert [line.split()[0] for line in capsys.readouterr().out.splitlines()[1:]] == ["arena"]
+    (tmp_path / "broken.txt").write_text("#")
+    assert cli.main(["scores", "--level", str(tmp_path / "broken.txt")]) == 0
+    assert capsys.readouterr().out == "no scores match\n"
     assert cli.main(["scores", "--colour"]) == 2
     assert "unrecognized arguments: --colour" in capsys.readouterr().err
 
