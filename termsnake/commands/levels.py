@@ -16,7 +16,7 @@ from termsnake.core.level import Level
 from termsnake.exits import EXIT_USAGE
 from termsnake.formats.diagnostics import LevelError
 from termsnake.formats.levelfile import MAX_FILE_BYTES, load_level_file
-from termsnake.formats.presets import DEFAULT_LEVEL, load_preset, preset_names
+from termsnake.formats.presets import DEFAULT_LEVEL, load_level, load_preset, preset_names
 from termsnake.formats.text import clip_columns, pad, printable, shorten, text_columns
 from termsnake.solvers.hampath import DEFAULT_BUDGET, NODES_PER_SECOND, Limit, find_cycle
 
@@ -54,8 +54,9 @@ def add_parsers(sub: Subparsers) -> None:
     check.set_defaults(run=run_check)
     levels = sub.add_parser(
         "levels",
-        help="list the preset levels, or your own level files",
-        description="List the preset levels, or the level files given. The cycle column says "
+        help="list the preset levels, or the levels given (your own files too)",
+        description="List the preset levels, or the presets and level files given. The cycle "
+        "column says "
         "whether the board has a "
         "Hamiltonian cycle (a closed path through every free cell): yes, no, or unknown "
         "when the search gives up within its budget. The answer is the same on every machine, "
@@ -64,8 +65,9 @@ def add_parsers(sub: Subparsers) -> None:
     levels.add_argument(
         "files",
         nargs="*",
-        metavar="FILE",
-        help="a level file of your own, listed instead of the presets",
+        metavar="NAME|PATH",
+        help="a preset or a level file of your own (as --level takes it), listed instead of "
+        "every preset",
     )
     levels.add_argument(
         "--budget",
@@ -148,13 +150,14 @@ def preset_rows(budget: float) -> tuple[list[PresetRow], list[LevelError]]:
     return rows, errors
 
 
-def file_rows(paths: Sequence[str], budget: float) -> tuple[list[PresetRow], list[LevelError]]:
-    """A row for each level file that loads, named by its path, and the errors of the others."""
+def file_rows(levels: Sequence[str], budget: float) -> tuple[list[PresetRow], list[LevelError]]:
+    """A row for each level given (a preset's name or a file's path, as --level takes it) that
+    loads, named as given, and the errors of the others."""
     rows: list[PresetRow] = []
     errors: list[LevelError] = []
-    for path in paths:
+    for level in levels:
         try:
-            rows.append(level_row(path, load_level_file(path), budget))
+            rows.append(level_row(level, load_level(level), budget))
         except LevelError as exc:
             errors.append(exc)
     return rows, errors
@@ -184,11 +187,11 @@ def preset_lines(rows: Sequence[PresetRow], width: int) -> list[str]:
 
 
 def run_levels(args: argparse.Namespace) -> int:
-    """``termsnake levels [FILE...]``: each preset's (or file's) size, free cells, wrap and
-    Hamiltonian cycle."""
+    """``termsnake levels [NAME|PATH...]``: each preset's (or each level named's) size, free
+    cells, wrap and Hamiltonian cycle."""
     if args.files:
         rows, errors = file_rows(args.files, args.budget)
-        trailer = "Play one with `termsnake --level FILE`."
+        trailer = "Play one with `termsnake --level NAME|PATH`."
     else:
         rows, errors = preset_rows(args.budget)
         trailer = (

@@ -187,17 +187,20 @@ def test_levels_lists_your_own_files_with_their_cycle(
     good, broken = files
     alcove = tmp_path / "alcove.txt"
     alcove.write_text("description: One cell in the wall.\n\n##.##\n#...#\n#..>#\n#####\n")
-    result = run("levels", str(good), str(broken), str(alcove))
+    result = run("levels", str(good), str(broken), str(alcove), DEFAULT_LEVEL, "nosuch")
     assert result.returncode == 2
-    assert result.stderr.splitlines() == [f"{broken}:{line}" for line in BROKEN_LINES]
-    table = [line.split() for line in result.stdout.splitlines()[:3]]
-    assert table == [
+    errors = result.stderr.splitlines()
+    assert errors[:-1] == [f"{broken}:{line}" for line in BROKEN_LINES]
+    assert errors[-1].startswith("nosuch:1:1: error: no preset or file named 'nosuch'")
+    table = [line.split() for line in result.stdout.splitlines()[:4]]
+    assert table[:3] == [
         ["name", "size", "free", "wrap", "cycle", "description"],
         [str(good), "5x4", "6", "no", "yes"],
         [str(alcove), "5x4", "7", "no", "no", "One", "cell", "in", "the", "wall."],
     ]
-    assert "termsnake --level FILE" in result.stdout
-    assert all(name not in result.stdout for name in preset_names())
+    assert table[3][:5] == [DEFAULT_LEVEL, "24x16", "384", "no", "yes"]
+    assert "termsnake --level NAME|PATH" in result.stdout
+    assert all(name not in result.stdout for name in preset_names() if name != DEFAULT_LEVEL)
     assert run("levels", str(good)).returncode == 0
 
 
