@@ -17,7 +17,7 @@ from termsnake.exits import EXIT_USAGE
 from termsnake.formats.diagnostics import LevelError
 from termsnake.formats.levelfile import MAX_FILE_BYTES, load_level_file
 from termsnake.formats.presets import DEFAULT_LEVEL, load_level, load_preset, preset_names
-from termsnake.formats.text import clip_columns, pad, printable, shorten, text_columns
+from termsnake.formats.text import clip, columns, pad, printable, shorten
 from termsnake.solvers.hampath import DEFAULT_BUDGET, NODES_PER_SECOND, Limit, find_cycle
 
 CYCLE_WORDS: Final = {"found": "yes", "none": "no", "unknown": "unknown"}
@@ -167,7 +167,7 @@ def preset_lines(rows: Sequence[PresetRow], width: int) -> list[str]:
     """The rows as an aligned table, descriptions cut to fit ``width`` columns."""
     header = PresetRow("name", "size", 0, "wrap", "cycle", "description")
     # a file's name or description may hold wide characters: counted as the columns they take
-    name_w = max(text_columns(r.name) for r in (header, *rows))
+    name_w = max(columns(r.name) for r in (header, *rows))
     size_w = max(len(r.size) for r in (header, *rows))
     free_w = max(len("free"), *(len(str(r.free)) for r in rows))
     cycle_w = max(len("unknown"), len("cycle"))
@@ -178,10 +178,10 @@ def preset_lines(rows: Sequence[PresetRow], width: int) -> list[str]:
             f"{pad(r.name, name_w)}  {r.size:>{size_w}}  {free:>{free_w}}  "
             f"{r.wrap:<4}  {r.cycle:<{cycle_w}}  "
         )
-        room = max(width - 1 - text_columns(left), 12)
+        room = max(width - 1 - columns(left), 12)
         text = r.description
-        if text_columns(text) > room:
-            text = clip_columns(text, room - 1) + "…"
+        if columns(text) > room:
+            text = clip(text, room - 1).rstrip() + "…"
         lines.append((left + text).rstrip())
     return lines
 

@@ -6,6 +6,8 @@ import unicodedata
 from collections.abc import Collection, Sequence
 from typing import Final
 
+import wcwidth
+
 _CHAR_NAMES: Final = {" ": "a space", "\t": "a tab", "\x00": "a NUL byte", "\ufeff": "a BOM"}
 
 
@@ -75,33 +77,20 @@ def describe_char(ch: str) -> str:
     return f"{shown} (U+{ord(ch):04X}, {extra})" if extra else f"{shown} (U+{ord(ch):04X})"
 
 
-def char_columns(ch: str) -> int:
-    """How many terminal columns a printable character takes: two for a wide one (CJK, most
-    emoji), none for a combining mark, else one."""
-    if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me"):
-        return 0
-    return 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+def columns(text: str) -> int:
+    """How many terminal columns ``text`` takes (wide characters two, combining marks none)."""
+    return int(wcwidth.width(text))
 
 
-def text_columns(text: str) -> int:
-    """How many terminal columns printable ``text`` takes (see char_columns)."""
-    return sum(char_columns(ch) for ch in text)
+def clip(text: str, width: int) -> str:
+    """``text`` cut to ``width`` columns (half a wide character becomes a space)."""
+    return text if columns(text) <= width else str(wcwidth.clip(text, 0, width))
 
 
 def pad(text: str, width: int, *, right: bool = False) -> str:
     """``text`` padded with spaces to ``width`` terminal columns (on the left if ``right``)."""
-    fill = " " * max(width - text_columns(text), 0)
+    fill = " " * max(width - columns(text), 0)
     return fill + text if right else text + fill
-
-
-def clip_columns(text: str, width: int) -> str:
-    """``text`` cut to at most ``width`` terminal columns, whole characters only."""
-    used = 0
-    for i, ch in enumerate(text):
-        used += char_columns(ch)
-        if used > width:
-            return text[:i]
-    return text
 
 
 def align(rows: Sequence[Sequence[str]], right: Collection[int] = ()) -> list[str]:
@@ -111,7 +100,7 @@ def align(rows: Sequence[Sequence[str]], right: Collection[int] = ()) -> list[st
     cells = [[printable(c) for c in row] for row in rows]
     if not cells:
         return []
-    widths = [max(text_columns(row[i]) for row in cells) for i in range(len(cells[0]))]
+    widths = [max(columns(row[i]) for row in cells) for i in range(len(cells[0]))]
     lines = []
     for row in cells:
         parts = [

@@ -20,7 +20,7 @@ from termsnake.exits import Terminated
 from termsnake.formats.presets import load_preset, preset_names
 from termsnake.formats.scores import ScoreKey, keep_score
 from termsnake.formats.scoretable import table
-from termsnake.formats.text import printable
+from termsnake.formats.text import clip, printable
 from termsnake.serve import limits
 from termsnake.serve.hub import Hub, Live
 from termsnake.serve.limits import Options
@@ -34,7 +34,6 @@ from termsnake.tui.session import Mode, Session, make_session
 from termsnake.tui.summary import summary
 from termsnake.tui.view import (
     Hud,
-    clip,
     fits_in,
     pick_cell_width,
     place,

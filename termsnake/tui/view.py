@@ -9,13 +9,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-import wcwidth
-
 from termsnake.core.board import Board
 from termsnake.core.game import Game, Outcome
 from termsnake.core.geometry import Point
 from termsnake.core.speed import DEFAULT_SPEED
-from termsnake.formats.text import printable
+from termsnake.formats.text import clip, columns, printable
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,16 +102,6 @@ def screen_size(game: Game, cell_width: int = CELL_WIDTH) -> tuple[int, int]:
 def pick_cell_width(game: Game, columns: int) -> int:
     """Two columns a cell when the terminal is wide enough, else one."""
     return CELL_WIDTH if screen_size(game, CELL_WIDTH)[0] <= columns else 1
-
-
-def columns(text: str) -> int:
-    """How many terminal columns ``text`` takes (wide characters two, combining marks none)."""
-    return int(wcwidth.width(text))
-
-
-def clip(text: str, width: int) -> str:
-    """``text`` cut to ``width`` columns (half a wide character becomes a space)."""
-    return text if columns(text) <= width else str(wcwidth.clip(text, 0, width))
 
 
 def _format_speed(speed: float) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from termsnake.formats.text import align
+from termsnake.formats.text import align, clip
 
 
 def shown(text: str) -> int:
@@ -38,9 +38,7 @@ def test_combining_marks_take_no_column() -> None:
     assert align([(decomposed, "x"), ("abc", "y")]) == [f"{decomposed}  x", "abc  y"]
 
 
-def test_clip_columns_keeps_whole_characters() -> None:
-    from termsnake.formats.text import clip_columns
-
-    assert clip_columns("日本語", 5) == "日本"
-    assert clip_columns("日本語", 6) == "日本語"
-    assert clip_columns("ab日", 3) == "ab"
+def test_clip_counts_columns_and_leaves_half_a_wide_character_a_space() -> None:
+    assert clip("日本語", 5) == "日本 "
+    assert clip("日本語", 6) == "日本語"
+    assert clip("ab日", 3) == "ab "

@@ -8,8 +8,8 @@ import pyte
 import pytest
 from blessed import Terminal
 
+from termsnake.formats.text import clip, columns
 from termsnake.tui.screen import Screen, cells, changed_spans
-from termsnake.tui.view import clip, columns
 
 
 def show(frames: list[list[str]], width: int = 60) -> list[str]:
