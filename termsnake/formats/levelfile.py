@@ -93,16 +93,26 @@ _BAD_BYTES: Final = re.compile("[\udc80-\udcff]+")
 
 
 def _utf16_message(data: bytes) -> str | None:
-    """Why ``data`` is UTF-16 rather than UTF-8 (Windows editors' "Unicode"), or None: a UTF-16
-    byte-order mark, or a NUL byte beside most ASCII characters, which UTF-8 text never has."""
+    """Why ``data`` is UTF-16 rather than UTF-8 (Windows editors' "Unicode"), or no text file
+    at all, or None: a UTF-16 byte-order mark, or a NUL byte beside most ASCII characters (on
+    one side of each pair of bytes only), which UTF-8 text never has; or NULs throughout."""
     body = data.removeprefix(b"\xef\xbb\xbf")
     if body.startswith((b"\xff\xfe", b"\xfe\xff")):
         why = f"it starts with the UTF-16 byte-order mark 0x{body[0]:02x} 0x{body[1]:02x}"
-    elif len(body) >= 2 and body.count(0) * 4 >= len(body):
+    elif len(body) < 2 or body.count(0) * 4 < len(body):
+        return None  # a NUL or a few: each is said where it is
+    elif _alternate(body):
         why = "every other byte is a NUL"
-    else:
-        return None
+    else:  # NULs on both sides of the pairs: UTF-32, or no text at all
+        return f"the file holds {body.count(0)} NUL bytes: it is no UTF-8 text file"
     return f"the file is UTF-16, not UTF-8 ({why}); save it as UTF-8"
+
+
+def _alternate(data: bytes) -> bool:
+    """Whether nearly every byte on one side of each pair is a NUL and nearly none on the other,
+    as in UTF-16 text that is mostly ASCII (UTF-32 has NULs on both sides)."""
+    low, high = sorted(part.count(0) / max(1, len(part)) for part in (data[0::2], data[1::2]))
+    return low <= 0.1 and high >= 0.9
 
 
 @dataclass(frozen=True, slots=True)

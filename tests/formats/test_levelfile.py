@@ -302,6 +302,24 @@ def test_a_utf16_file_is_one_error_saying_so(data: bytes, why: str) -> None:
     assert d.message == f"the file is UTF-16, not UTF-8 ({why}); save it as UTF-8"
 
 
+@pytest.mark.parametrize(
+    "data",
+    [
+        bytes(2000),  # zeros
+        b"\x7fELF\x02\x01\x01" + bytes(500) + bytes(range(1, 256)) * 2,  # a program
+        UTF16_MAP.encode("utf-32-le"),
+    ],
+    ids=["zeros", "elf", "utf-32"],
+)
+def test_a_file_full_of_nuls_that_is_no_utf16_is_not_called_so(data: bytes) -> None:
+    # Any file a quarter NULs was "UTF-16 (every other byte is a NUL)".
+    with pytest.raises(LevelError) as e:
+        parse_level(data, "f.txt")
+    (d,) = e.value.diagnostics
+    assert (d.line, d.col) == (1, 1)
+    assert d.message == f"the file holds {data.count(0)} NUL bytes: it is no UTF-8 text file"
+
+
 def test_one_nul_byte_is_still_located() -> None:
     d = only_error(b"#####\n#..>#\n#.\x00.#\n#####\n")
     assert (d.line, d.col) == (3, 3)
