@@ -31,10 +31,17 @@ def check_lock(out: Path) -> None:
         return
     except OSError as e:
         raise ValueError(f"cannot write {shown}: {e.strerror or e}") from None
-    if not stat.S_ISREG(info.st_mode) or info.st_size:
+    if not stat.S_ISREG(info.st_mode):
         raise ValueError(
             f"{shown} is there and is not the empty lock file termsnake train leaves; training "
             "would use it: give another --out, or delete the file first"
+        )
+    if info.st_size:  # where flock is missing, a run's lock is a marker file, and it may be live
+        raise ValueError(
+            f"{shown} is not empty: a run may be training into {printable(str(out))} (where "
+            "the file system cannot lock, a run marks this file), or one was killed there, or "
+            "the file is not termsnake's; if no run is training there, delete it, or give "
+            "another --out"
         )
 
 

@@ -110,3 +110,16 @@ def test_a_file_system_without_flock_still_trains(
     err = capsys.readouterr().err
     assert "error" not in err and "Warning" not in err
     assert all(content for content in files(out).values())
+
+
+def test_a_marker_in_the_lock_file_may_be_a_live_run_s(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Where flock is missing, a run's lock is a marker in the file; the line said it was not
+    # termsnake's file and to delete it, which lets two runs write the same files.
+    out = tmp_path / "w.json"
+    (tmp_path / "w.json.lock").write_text("4242\n")
+    assert cli.main([*TRAIN, "--generations", "1", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "a run may be training into" in err
+    assert files(out) == dict.fromkeys(files(out))  # nothing written
