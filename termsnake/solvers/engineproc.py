@@ -47,20 +47,23 @@ def wait_reading(proc: subprocess.Popen[bytes], timeout: float) -> None:
     closed."""
     deadline = time.monotonic() + timeout
     out, read = proc.stdout, 0
-    while out is not None and not out.closed and read <= MAX_LAST_WORDS:
-        left = deadline - time.monotonic()
-        if left <= 0 or exit_code(proc, 0.0) is not None:
-            break
-        # A short wait: the engine may exit while a process it started holds its stdout.
-        ready, _, _ = select.select([out], [], [], min(left, 0.05))
-        if ready:
-            try:
-                chunk = os.read(out.fileno(), 65536)
-            except OSError:
+    if out is not None and not out.closed:
+        poll = select.poll()  # not select.select, which takes no descriptor above 1023
+        poll.register(out.fileno(), select.POLLIN)
+        delay = 0.0005  # doubling, as exit_code's: it may exit while a child holds its stdout
+        while read <= MAX_LAST_WORDS:
+            left = deadline - time.monotonic()
+            if left <= 0 or exit_code(proc, 0.0) is not None:
                 break
-            if not chunk:
-                break
-            read += len(chunk)
+            if poll.poll(1000 * min(delay, left)):
+                try:
+                    chunk = os.read(out.fileno(), 65536)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                read += len(chunk)
+            delay = min(2 * delay, 0.05)
     close(out)
     exit_code(proc, max(0.0, deadline - time.monotonic()))
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import resource
 import shlex
 import shutil
 import signal
@@ -145,6 +146,28 @@ def test_an_engine_that_writes_on_after_the_end_is_not_waited_for(tmp_path: Path
     game.quit()
     solver.finish(game)
     assert ended.read_text() == "broken"  # not killed at the grace second's end
+
+
+def test_an_engine_whose_pipes_are_past_descriptor_1023_ends_as_any(tmp_path: Path) -> None:
+    # The grace second's read used select.select, which refuses such a descriptor (ValueError).
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 1200:
+        pytest.skip("cannot open 1100 files here")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1200), hard))
+    held = [os.open(os.devnull, os.O_RDONLY) for _ in range(1100)]
+    try:
+        solver = engine(HELLO + "sys.stdin.readline();print(json.dumps({'move':'R'}),flush=True)")
+        game = Game(open_level(8, 8, 1), 3)
+        solver.setup(game)
+        assert solver._proc is not None and solver._proc.stdout is not None
+        assert solver._proc.stdout.fileno() > 1023
+        game.step(solver.next_direction(game))
+        game.quit()
+        solver.finish(game)
+    finally:
+        for fd in held:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
 
 @pytest.mark.skipif(not Path("/proc/sys").is_dir(), reason="needs /proc/sys (Linux)")
