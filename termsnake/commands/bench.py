@@ -26,6 +26,7 @@ from termsnake.bench.games import (
     LevelSpec,
     made,
 )
+from termsnake.bench.names import resolved_names, solver_names
 from termsnake.bench.progress import Progress
 from termsnake.bench.remote import on_cluster
 from termsnake.bench.report import format_table, replay_name, save_new, summarize
@@ -43,10 +44,9 @@ from termsnake.exits import (
 from termsnake.formats.fileio import check_can_write_new
 from termsnake.formats.text import printable, shorten
 from termsnake.orphans import WorkerDied
-from termsnake.solvers.registry import resolve_name
+from termsnake.solvers.engine import PREFIX as ENGINE_PREFIX
 from termsnake.workers import note_jobs_unused, processes
 
-ENGINE: Final = "exec:"  # the prefix of an engine's --ai name
 MAX_GAMES: Final = 10**12  # per board and solver: years of play; itertools takes no more than 2**63
 
 
@@ -185,7 +185,7 @@ def add_parsers(sub: Subparsers) -> None:
 def engine_log_dir(solvers: Sequence[str], record_dir: Path | None) -> str | None:
     """Where engines' stderr goes: the record dir, else a new temporary folder (named at the
     end if a log was kept in it); None when no engine plays."""
-    if not any(s.startswith(ENGINE) for s in solvers):
+    if not any(s.startswith(ENGINE_PREFIX) for s in solvers):
         return None
     if record_dir is not None:
         return str(record_dir)
@@ -215,44 +215,6 @@ def _fail(message: str) -> int:
 
 def _unique(items: Iterable[Any]) -> list[Any]:
     return list(dict.fromkeys(items))
-
-
-def solver_names(text: str) -> list[str]:
-    """``--ai A,B``'s names: split at the commas, bar those an engine's command holds in quotes
-    or after a backslash, as a shell would read them (``exec:bot --mode 'a,b'``)."""
-    names, name, quote, escaped = [], "", "", False
-    for ch in text:
-        if escaped:
-            escaped = False
-        elif ch == "\\" and quote != "'":
-            escaped = True
-        elif quote:
-            quote = "" if ch == quote else quote
-        elif ch in "'\"":
-            quote = ch
-        elif ch == ",":
-            names.append(name)
-            name = ""
-            continue
-        name += ch
-    return [*names, name]
-
-
-def _resolved(names: list[str]) -> Iterator[str]:
-    """The canonical names of one ``--ai``'s ``names`` (blanks skipped). One not known after an
-    engine's command with arguments may be one of them, split off at a comma: the error says how
-    to keep it (after a bare ``exec:./bot`` it is a typo as any other)."""
-    for i, name in enumerate(names):
-        if not name.strip():
-            continue
-        try:
-            resolved = resolve_name(name)
-        except ValueError as e:
-            if not any(n.startswith(ENGINE) and len(n.split()) > 1 for n in names[:i]):
-                raise
-            how = "a comma in an engine's command goes in quotes or after a backslash"
-            raise ValueError(f"{e}; --ai splits at commas: {how} (exec:./bot 'x,y')") from None
-        yield resolved
 
 
 def _can_be_made(solver: str) -> bool:
@@ -289,7 +251,7 @@ def prepare(args: argparse.Namespace) -> Setup | int:
         except ClusterError as e:
             return _fail(str(e))
     try:
-        solvers = _unique(n for text in args.ai for n in _resolved(solver_names(text)))
+        solvers = _unique(n for text in args.ai for n in resolved_names(solver_names(text)))
     except ValueError as e:
         return _fail(str(e))
     if not solvers:

@@ -6,7 +6,7 @@ import argparse
 from typing import Final
 
 from termsnake.commands.args import Subparsers
-from termsnake.formats.text import printable
+from termsnake.formats.text import columns, pad, printable
 from termsnake.solvers.registry import listing
 
 
@@ -32,8 +32,8 @@ def run(args: argparse.Namespace) -> int:
     names = [printable(r.name) for r in rows]  # a plugin's name is escaped, then aligned
     # Aligned to the longest short name: one plugin's long name (shown whole, as --ai takes
     # it) overflows its own line instead of pushing every source off the screen.
-    width = max((len(n) for n in names if len(n) <= ALIGN_LIMIT), default=0)
+    width = max((columns(n) for n in names if columns(n) <= ALIGN_LIMIT), default=0)
     for name, r in zip(names, rows, strict=True):
         note = f"  ({r.problem})" if r.problem else ""
-        print(f"{name:<{width}}  {printable(r.source)}{note}")
+        print(f"{pad(name, width)}  {printable(r.source)}{note}")
     return 0

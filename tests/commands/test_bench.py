@@ -16,8 +16,8 @@ import pytest
 from solver_doubles import ZigZag
 
 from termsnake.bench import games, pool, remote, report
+from termsnake.bench.names import solver_names
 from termsnake.bench.tally import Tally
-from termsnake.commands import bench as bench_command
 from termsnake.commands import cli
 from termsnake.core.board import Board
 from termsnake.core.game import Game, Outcome
@@ -546,7 +546,7 @@ def test_a_solver_a_cluster_worker_lacks_says_it_must_be_installed_there() -> No
 def test_solver_names_split_at_commas_outside_an_engine_command_s_quotes(
     text: str, names: list[str]
 ) -> None:
-    assert bench_command.solver_names(text) == names
+    assert solver_names(text) == names
 
 
 def test_an_engine_whose_command_holds_a_comma_is_benched(
@@ -575,6 +575,8 @@ HINT = (
         ("exec:./bot 'x,y',bestt", True),  # may be a typo, but may be the engine's too
         ("bestt,exec:./bot", False),
         ("exec:./bot,bestt", False),  # a command without arguments: a typo as any other
+        ("exec: ./bot,bestt", False),
+        ("exec:'./my bot',bestt", False),
         ("greedy,bestt", False),
     ],
 )

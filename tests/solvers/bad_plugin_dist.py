@@ -188,6 +188,7 @@ ENTRIES = {
     "importraises": "badboom:X",
     "evil\x1b[31mred": "badbots:Walker",
     "long" + "o" * 296: "badbots:Walker",
+    "蛇蛇": "badbots:Walker",  # four columns on a terminal
 }
 
 

@@ -14,6 +14,8 @@ from bad_plugin_dist import make_bad_dist
 from plugin_dist import make_dist
 from pty_harness import Pty, quiet_env, run_plain
 
+from termsnake.formats.text import columns
+
 
 def with_plugins(home: Path) -> dict[str, str]:
     """An environment where the misbehaving plugins are installed."""
@@ -116,6 +118,8 @@ def test_solvers_lists_plugins_escaped_and_aligned(tmp_path: Path) -> None:
     lines = done.stdout.splitlines()
     evil = next(x for x in lines if x.startswith(r"evil\x1b[31mred"))
     assert evil.index("badbots 1.0") == lines[0].index("termsnake")
+    wide = next(x for x in lines if x.startswith("蛇蛇"))
+    assert columns(wide[: wide.index("badbots 1.0")]) == lines[0].index("termsnake")
     # A 300-character name is shown whole on its own line; it does not push the others' out.
     assert lines[0].index("termsnake") < 30
     assert any(x.startswith("long" + "o" * 296 + "  badbots 1.0") for x in lines)
