@@ -48,7 +48,7 @@ def wait_for_file(path: Path, timeout: float = 20) -> None:
 
 
 def signalled(
-    proc: subprocess.Popen[str], when: Callable[[], None], signum: int, timeout: float = 10
+    proc: subprocess.Popen[str], when: Callable[[], None], signum: int, timeout: float = 30
 ) -> tuple[str, str]:
     """``proc``'s output once ``when()`` has returned (it waits for a moment of the run) and
     ``signum`` has been sent; the process is killed if it is still there after ``timeout``."""
