@@ -159,7 +159,7 @@ def lobby_bots(names: list[str], notes: list[str]) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     """Start the server; 0 after SIGTERM or Ctrl-C, 2 if it cannot start."""
     try:
-        from termsnake.serve import address, hostkey, server
+        from termsnake.serve import address, hostkey, listen, server
         from termsnake.serve.visit import offered
     except ImportError as e:
         print(f"termsnake serve: needs the serve extra ({e.name} is missing): "
@@ -187,14 +187,14 @@ def run(args: argparse.Namespace) -> int:
             return EXIT_USAGE
     notes = []  # said once listening
     if made:  # so that a mistyped --host-key is seen: clients would meet a new key
-        notes.append(f"made a new host key at {printable(str(path))} ({key.get_fingerprint()})")
+        notes.append(f"made a new host key at {printable(str(path))}")
     bots = lobby_bots(offered(), notes)
     config = server.Config(
         options_from(args), host_key=key, authorized_keys=authorized,
         notes=tuple(notes), bots=tuple(bots),
     )  # fmt: skip
     try:
-        asyncio.run(server.serve(config))
+        asyncio.run(listen.serve(config))
     except address.CannotListen as e:
         where = printable(address.with_port(args.host, args.port))
         print(f"termsnake serve: cannot listen on {where}: {e}", file=sys.stderr)

@@ -15,6 +15,7 @@ HEARD = 1  # has sent something: its SSH version, a key exchange
 AUTHENTICATING = 2  # has asked to log in
 # What the connection let go for a newcomer is told (its SSH disconnect's reason).
 PUSHED_OUT: Final = "termsnake: too many connections are logging in at once; try again"
+LET_GO: Final = "the server had to let you go; try again"  # one pushed out that still asks
 
 
 class Gate:
@@ -79,7 +80,7 @@ class Gate:
         """Let waiting connection ``who`` start its game, or say why not."""
         with self._lock:
             if who not in self._waiting:
-                return "the server had to let you go; try again"
+                return LET_GO
             del self._waiting[who]
             if len(self._playing) >= self.max_sessions:
                 return f"the server is full ({self.max_sessions} players); try again later"

@@ -53,6 +53,10 @@ MAX_COLUMNS: Final = 1000  # a client's window is taken as at most this wide...
 MAX_ROWS: Final = 500  # ...and this high, whatever it says
 RESIZE_SETTLE: Final = 0.05  # seconds a window change waits for more before the redraw
 # Refused connections still open beyond max_sessions (Gate.crowded) are dropped unanswered.
+# The log's refusals (events.Tally): an address's first of an interval is said at once and the
+# rest counted, said in a line as the interval ends; past LOG_ADDRESSES addresses, in one line.
+LOG_INTERVAL: Final = 60.0  # seconds
+LOG_ADDRESSES: Final = 16
 
 
 def span(seconds: float) -> str:

@@ -93,10 +93,13 @@ def meter(
     setattr(conn, "data_received", metered)  # noqa: B010
 
 
-def cap_failures(conn: asyncssh.SSHServerConnection, most: int) -> None:
-    """Disconnect ``conn`` once ``most`` of its login tries have failed, whatever their method:
-    asyncssh answers tries with no limit, and a try costs it far more than its bytes do (every
-    failure goes out through ``send_userauth_failure``, looked up on the connection)."""
+def cap_failures(
+    conn: asyncssh.SSHServerConnection, most: int, cut: Callable[[], None] = lambda: None
+) -> None:
+    """Disconnect ``conn`` once ``most`` of its login tries have failed, whatever their method,
+    and call ``cut``: asyncssh answers tries with no limit, and a try costs it far more than its
+    bytes do (every failure goes out through ``send_userauth_failure``, looked up on the
+    connection)."""
     send_failure = conn.send_userauth_failure
     failures = [0]
 
@@ -104,6 +107,7 @@ def cap_failures(conn: asyncssh.SSHServerConnection, most: int) -> None:
         send_failure(partial_success)
         failures[0] += 1
         if failures[0] == most:
+            cut()
             too_many_tries(conn)
 
     setattr(conn, "send_userauth_failure", failed)  # noqa: B010

@@ -1,4 +1,5 @@
-"""The SSH server: asyncssh on one event loop, one thread per visit drawing on its channel.
+"""The SSH server's connections and sessions (``listen.serve`` runs them): asyncssh on one event
+loop, one thread per visit drawing on its channel; what they do is logged (``events``).
 
 Only interactive shells with a pty get in (a command is told so, in a line); subsystems
 (sftp), forwarding and X11 are refused. Each limit a client controls is bounded here:
@@ -14,6 +15,7 @@ import asyncio
 import logging
 import signal
 import threading
+import time
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,26 +23,17 @@ from typing import Final
 
 import asyncssh
 
-from termsnake.exits import Terminated, heard, silence_stdout
+from termsnake.exits import Terminated
 from termsnake.formats.places import data_dir
 from termsnake.formats.scores import ScoreStore
-from termsnake.serve import limits
-from termsnake.serve.address import CannotListen, reached_at, with_port
-from termsnake.serve.gate import AUTHENTICATING, HEARD, PUSHED_OUT, Gate
+from termsnake.serve import events, limits
+from termsnake.serve.gate import AUTHENTICATING, HEARD, LET_GO, PUSHED_OUT, Gate
 from termsnake.serve.hub import Hub
 from termsnake.serve.rates import Arrivals, cap_failures, client_of, meter, too_many_tries
 from termsnake.serve.terminal import ChannelOutput, ChannelTerminal, Closed
 from termsnake.serve.visit import Idle, TimeUp, Visit
 
 log = logging.getLogger("termsnake.serve")
-# No chacha20-poly1305 and no umac, which OpenSSH clients would pick first: asyncssh builds
-# chacha20 from several cipher objects a packet and umac is slower than HMAC-SHA2, while
-# AES-GCM, or AES-CTR with HMAC-SHA2, is one or two calls into OpenSSL (docs/tuning.md).
-CIPHERS: Final = (
-    "aes128-gcm@openssh.com", "aes256-gcm@openssh.com", "aes128-ctr", "aes192-ctr", "aes256-ctr",
-)  # fmt: skip
-MACS: Final = ("hmac-sha2-256-etm@openssh.com", "hmac-sha2-512-etm@openssh.com",
-               "hmac-sha2-256", "hmac-sha2-512")  # fmt: skip
 NO_PTY: Final = "termsnake needs a terminal and runs no commands: use ssh -t, no command\r\n"
 SHUTTING_DOWN: Final = "the server is shutting down"
 NAME_CHANGED: Final = "termsnake: the user name may not change while logging in"
@@ -67,6 +60,7 @@ class App:
         self.gate = Gate(config.options.max_sessions, config.options.max_per_address)
         self.arrivals = Arrivals(config.options.max_connect_rate)
         self.hub = Hub(ScoreStore(config.scores))
+        self.tally = events.Tally()
         self.visits: set[Visit] = set()
         self.threads: set[threading.Thread] = set()
         self.channels: set[Channel] = set()  # those whose visit began, until they close
@@ -85,7 +79,10 @@ class Connection(asyncssh.SSHServer):
 
     def __init__(self, app: App) -> None:
         self.app = app
-        self.address = ""
+        self.address = ""  # as the limits count it (an IPv6 client by its /64)
+        self.peer = "?"  # as the log names it when it logs in
+        self.told = False  # its refusal, or its end before a game, is in the log's tally
+        self.began = False  # its game has started
         self.refusal: str | None = None
         self.admitted = False
         self.dropped = False  # unanswered, the gate never asked
@@ -100,7 +97,8 @@ class Connection(asyncssh.SSHServer):
         # an empty name (ssh -l '') was refused unasked. No client can send NUL (saslprep).
         setattr(conn, "_username", "\0")  # noqa: B010
         peer = conn.get_extra_info("peername")
-        self.address = client_of(str(peer[0])) if peer else "?"
+        self.peer = str(peer[0]) if peer else "?"
+        self.address = client_of(self.peer)
         self.conn = conn
         loop = asyncio.get_running_loop()
         if not self.app.arrivals.allow(self.address, loop.time()):
@@ -108,20 +106,24 @@ class Connection(asyncssh.SSHServer):
             # connection makes the server pay for. No word: a disconnect message here is mostly
             # lost, as ssh writes its key exchange first and meets the reset (README).
             self.dropped = True
+            self.tell(events.TOO_FAST)
             loop.call_soon(conn.abort)
             return
         gate = self.app.gate
         self.refusal, pushed_out = gate.admit(self, self.address)
         self.admitted = self.refusal is None  # counted by the gate until it closes
+        if self.refusal is not None:
+            self.tell(events.TOO_MANY_HERE)
         if isinstance(pushed_out, Connection) and pushed_out.conn is not None:
             # Waited longest of those that got least far. Told why in one packet (no key
             # exchange; before one, not even encrypted), which ssh prints if it was waiting
             # for the server (logged in, in the handshake); closed at once all the same.
             pushed_out.conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, PUSHED_OUT)
+            pushed_out.tell(events.PUSHED_OUT)
         # Refused ones too: they may talk until they are cut off.
         rate = self.app.config.options.max_input_rate
         meter(conn, loop, rate, lambda: gate.advance(self, HEARD))
-        cap_failures(conn, limits.MAX_FAILED_TRIES)
+        cap_failures(conn, limits.MAX_FAILED_TRIES, lambda: self.tell(events.FAILED_LOGINS))
         if self.refusal is not None and gate.crowded():
             loop.call_soon(conn.abort)  # a flood of refused connections: no word for each
             return
@@ -129,11 +131,24 @@ class Connection(asyncssh.SSHServer):
         wait = self.app.config.options.login_timeout
         if self.refusal is not None:
             wait = min(wait, limits.REFUSED_GRACE)
-        self.timer = loop.call_later(wait, conn.close)
+        self.timer = loop.call_later(wait, self._time_up)
+
+    def _time_up(self) -> None:
+        self.tell(events.LOGIN_TIMEOUT)
+        if self.conn is not None:
+            self.conn.close()
+
+    def tell(self, why: events.Why) -> None:
+        """Count the connection's refusal, or its end before a game, in the log (once)."""
+        if not self.told:
+            self.told = True
+            self.app.tally.add(self.address, why, self.username)
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self.timer is not None:
             self.timer.cancel()
+        if not self.began:
+            self.tell(events.NO_GAME)
         if self.admitted:
             self.app.gate.release(self)
         elif not self.dropped:
@@ -145,7 +160,10 @@ class Connection(asyncssh.SSHServer):
         if self.refusal is not None:
             return self.refusal
         self.refusal = self.app.gate.start(self)
-        if self.refusal is None and self.timer is not None:
+        self.began = self.refusal is None
+        if self.refusal is not None:
+            self.tell(events.PUSHED_OUT if self.refusal == LET_GO else events.FULL)
+        elif self.timer is not None:
             self.timer.cancel()
             self.timer = None
         return self.refusal
@@ -154,6 +172,7 @@ class Connection(asyncssh.SSHServer):
         # asyncssh asks again at each new name and rebuilds the connection's options in a
         # thread first: a client changing it at every try kept that up all the login time.
         if self.username is not None:
+            self.tell(events.NAME_CHANGED)
             raise asyncssh.IllegalUserName(NAME_CHANGED)
         self.username = username
         self.app.gate.advance(self, AUTHENTICATING)
@@ -168,6 +187,7 @@ class Connection(asyncssh.SSHServer):
         # counts ssh's first "none" too; this holds one that skips it to 6 keys as well.)
         self.failed_keys += 1
         if self.failed_keys >= limits.MAX_AUTH_TRIES and self.conn is not None:
+            self.tell(events.FAILED_LOGINS)
             too_many_tries(self.conn)
         return False
 
@@ -228,6 +248,7 @@ class Channel(asyncssh.SSHServerSession[bytes]):
         assert self.chan is not None
         refusal = self.conn.refusal if self.size is None else self.conn.start()
         if self.size is None or refusal is not None:
+            self.conn.tell(events.NO_TERMINAL)  # a refusal is told already: counted once
             self.chan.write((NO_PTY if refusal is None else f"termsnake: {refusal}\r\n").encode())
             self.chan.exit(1)
             return
@@ -320,31 +341,39 @@ class Channel(asyncssh.SSHServerSession[bytes]):
         visit = Visit(self.app.hub, self.term, out, name, config.options, config.bots)
         with self.app.lock:
             self.app.visits.add(visit)
-        status, farewell = 0, "bye!"
+            playing = len(self.app.visits)
+        events.logged_in(name, self.conn.username, self.conn.peer, playing)
+        status, farewell, why = 0, "bye!", "quit"
         try:
             out.write(self.term.enter_fullscreen + self.term.hide_cursor)
             visit.run()
         except Idle:
-            status, farewell = 1, "no key for a long while: disconnected"
+            status, farewell, why = 1, "no key for a long while: disconnected", "idle"
         except TimeUp:
             most = limits.span(self.app.config.options.max_time)
             status, farewell = 1, f"this server ends a visit after {most}{visit.scored}"
+            why = "max-time"
         except Terminated:
-            status, farewell = 1, SHUTTING_DOWN + visit.scored
+            status, farewell, why = 1, SHUTTING_DOWN + visit.scored, "shutdown"
         except Closed:
             # At shutdown a client behind on its output is still told, after what it has not
             # read; the server waits for that only while it reads (_farewells).
             status, farewell = 1, (SHUTTING_DOWN + visit.scored) if out.ending else ""
+            why = "shutdown" if out.ending else "closed"
             if out.behind() and not out.ending:  # it reads nothing: drop what it left unread
                 self.loop.call_soon_threadsafe(self._abort)
+                why = "stalled (read nothing for --stall)"
         except Exception:
             log.error("a session of %s failed:\n%s", name, traceback.format_exc())
             status, farewell = 1, "termsnake hit an error and ends this session (it is logged)"
+            why = "error"
         finally:
             with self.app.lock:
                 self.app.visits.discard(visit)
                 self.app.threads.discard(threading.current_thread())
+                playing = len(self.app.visits)
             self.app.hub.release_name(name)
+        events.left(name, time.monotonic() - visit.started, why, playing)
         ending = self.term.normal_cursor + self.term.exit_fullscreen
         self.loop.call_soon_threadsafe(
             self._close, ending + (f"{farewell}\r\n" if farewell else ""), status
@@ -367,84 +396,3 @@ class Channel(asyncssh.SSHServerSession[bytes]):
 
 def _refuse_request(packet: object) -> bool:
     return False
-
-
-async def serve(config: Config, ready: asyncio.Event | None = None) -> None:
-    """Run the server until SIGTERM or SIGINT; every player is told, and scores are kept."""
-    app = App(config)
-    options: dict[str, object] = {}
-    if config.authorized_keys is not None:
-        options["authorized_client_keys"] = config.authorized_keys
-    try:
-        server = await asyncssh.create_server(
-            lambda: Connection(app),
-            config.options.host,
-            config.options.port,
-            server_host_keys=[config.host_key],
-            encryption_algs=CIPHERS,
-            mac_algs=MACS,
-            encoding=None,
-            line_editor=False,
-            agent_forwarding=False,
-            x11_forwarding=False,
-            allow_scp=False,
-            login_timeout=config.options.login_timeout,
-            keepalive_interval=limits.KEEPALIVE_INTERVAL,
-            keepalive_count_max=limits.KEEPALIVE_COUNT_MAX,
-            window=limits.INPUT_WINDOW,
-            **options,
-        )
-    except OSError as e:  # only here: an OSError later is no failure to listen
-        raise CannotListen(e.strerror or str(e)) from e
-    # A plain handler and a look every 0.2 s, not loop.add_signal_handler: under load the
-    # threads' call_soon_threadsafe fill the loop's wake-up pipe, and a signal sent through it
-    # would be lost. Set before "listening" is said, which a supervisor may answer with one.
-    # Every signal that would kill the server unscored stops it as SIGTERM does. Others than
-    # SIGTERM and SIGINT ignored already stay so: nohup's SIGHUP (the server outlives the
-    # terminal it was started from), the SIGQUIT a shell's `&` ignores.
-    stopping: list[int] = []
-    for signum in {*heard(), signal.SIGTERM, signal.SIGINT}:
-        signal.signal(signum, lambda s, f: stopping.append(s))
-    sockets = server.sockets or []
-    port = sockets[0].getsockname()[1] if sockets else config.options.port
-    print(
-        f"termsnake serve: listening on {with_port(config.options.host, port)}; "
-        f"connect with: ssh -p {port} NAME@{reached_at(config.options.host)}",
-        flush=True,
-    )
-    for note in config.notes:
-        log.info("%s", note)
-    loop = asyncio.get_running_loop()
-    if ready is not None:
-        ready.set()
-    while not stopping:
-        await asyncio.sleep(0.2)
-    app.stop_all()
-    server.close()
-    deadline = loop.time() + limits.SHUTDOWN_WAIT
-    while app.threads and loop.time() < deadline:
-        await asyncio.sleep(0.05)
-    await _farewells(app, deadline)
-    try:
-        print("termsnake serve: stopped", flush=True)
-    except OSError:  # its terminal hung up, or its log's reader (`| tee`) had Ctrl-C too
-        silence_stdout()
-
-
-async def _farewells(app: App, deadline: float) -> None:
-    """Let the farewells reach the clients: until ``deadline``, wait while a client has output
-    it has not read and has read some within SHUTDOWN_STALL (one that reads nothing is not
-    waited for)."""
-    loop = asyncio.get_running_loop()
-    await asyncio.sleep(0.1)  # the visits' last writes are handed to the loop
-    seen: dict[Channel, tuple[int, float]] = {}  # what each had unsent, and when it last read
-    while loop.time() < deadline:
-        now, reading = loop.time(), False
-        for channel in list(app.channels):
-            unsent = channel._unsent()
-            before, read_at = seen.get(channel, (unsent + 1, now))
-            seen[channel] = (unsent, now if unsent < before else read_at)
-            reading |= unsent > 0 and now - seen[channel][1] < limits.SHUTDOWN_STALL
-        if not reading:
-            return
-        await asyncio.sleep(0.05)

@@ -7,6 +7,7 @@ import asyncio
 import dataclasses
 import inspect
 import shutil
+import signal
 import socket
 import subprocess
 import threading
@@ -363,6 +364,14 @@ def test_a_connection_pushed_out_for_a_newcomer_is_told_why(tmp_path: Path) -> N
         assert ssh.wait(10) == 255
         assert "Received disconnect from 127.0.0.1 port" in said
         assert "too many connections are logging in at once; try again" in said
+        s.proc.send_signal(signal.SIGTERM)
+        assert s.proc.wait(10) == 0
+        log = s.log().splitlines()
+    # The operator's log says it too (the first refusal or cut off of 127.0.0.1).
+    cut = [line for line in log if "127.0.0.1" in line]
+    assert cut[0] == (
+        "termsnake serve: 127.0.0.1 (ada) cut off: pushed out while logging in (too many at once)"
+    )
 
 
 async def _probe(port: int) -> tuple[bytes, bool]:

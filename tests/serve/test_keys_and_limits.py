@@ -21,7 +21,7 @@ from ssh_client import openssh, openssh_command, running
 
 from termsnake.commands import cli
 from termsnake.commands.serve import options_from
-from termsnake.serve import server
+from termsnake.serve import listen, server
 from termsnake.serve.address import reached_at, with_port
 from termsnake.serve.gate import AUTHENTICATING, HEARD, SILENT, Gate
 from termsnake.serve.hostkey import HostKeyError, load_or_create, read_authorized_keys
@@ -50,10 +50,11 @@ def test_the_server_says_when_it_makes_a_host_key_after_where_it_listens(tmp_pat
             assert s.proc.stdout is not None
             s.proc.send_signal(signal.SIGTERM)
             said.append(s.proc.stdout.read())
-    made, *_ = said[0].splitlines()
-    assert made.startswith("termsnake serve: made a new host key at ") and "(SHA256:" in made
-    assert str(tmp_path / "data" / "termsnake" / "ssh_host_ed25519_key") in made
-    assert "host key" not in said[1]
+    fingerprint, made, *_ = said[0].splitlines()
+    assert fingerprint.startswith("termsnake serve: host key SHA256:")  # at every start
+    path = tmp_path / "data" / "termsnake" / "ssh_host_ed25519_key"
+    assert made == f"termsnake serve: made a new host key at {path}"
+    assert said[1].splitlines()[0] == fingerprint and "made" not in said[1]
 
 
 @pytest.mark.parametrize("kind", ["junk", "pem", "device", "pipe", "directory", "loop"])
@@ -106,7 +107,7 @@ def test_each_serve_option_reaches_the_server_and_the_others_keep_their_defaults
     async def serve(config: server.Config) -> None:
         seen.append(config)
 
-    monkeypatch.setattr(server, "serve", serve)
+    monkeypatch.setattr(listen, "serve", serve)
     given = {"host": "::1", "max_per_address": 1, "max_time": 60.0, "max_input_rate": 5}
     argv = ["--host", "[::1]", "--max-per-address", "1", "--max-time", "60"]
     assert cli.main(["serve", *argv, "--max-input-rate", "5"]) == 0

@@ -516,9 +516,10 @@ def serve_with(tmp_path: Path, plugs: Path) -> subprocess.Popen[str]:
 
 
 def listening(proc: subprocess.Popen[str]) -> None:
-    """Until the server says it listens (its first line)."""
+    """Until the server says it listens (its first line), and its host key (the next)."""
     assert proc.stdout is not None
     assert "listening on 127.0.0.1:" in proc.stdout.readline()
+    assert proc.stdout.readline().startswith("termsnake serve: host key SHA256:")
 
 
 def test_what_a_plugin_logs_as_the_server_starts_reaches_its_log_escaped(tmp_path: Path) -> None:

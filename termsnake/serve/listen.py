@@ -1,0 +1,109 @@
+"""The server's listening: asyncssh's server with the connections of ``server``, until SIGTERM
+or SIGINT; then every visit is ended, its client told and waited for a while."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from typing import Final
+
+import asyncssh
+
+from termsnake.exits import heard, silence_stdout
+from termsnake.serve import limits
+from termsnake.serve.address import CannotListen, reached_at, with_port
+from termsnake.serve.server import App, Channel, Config, Connection, log
+
+# No chacha20-poly1305 and no umac, which OpenSSH clients would pick first: asyncssh builds
+# chacha20 from several cipher objects a packet and umac is slower than HMAC-SHA2, while
+# AES-GCM, or AES-CTR with HMAC-SHA2, is one or two calls into OpenSSL (docs/tuning.md).
+CIPHERS: Final = (
+    "aes128-gcm@openssh.com", "aes256-gcm@openssh.com", "aes128-ctr", "aes192-ctr", "aes256-ctr",
+)  # fmt: skip
+MACS: Final = ("hmac-sha2-256-etm@openssh.com", "hmac-sha2-512-etm@openssh.com",
+               "hmac-sha2-256", "hmac-sha2-512")  # fmt: skip
+
+
+async def serve(config: Config, ready: asyncio.Event | None = None) -> None:
+    """Run the server until SIGTERM or SIGINT; every player is told, and scores are kept."""
+    app = App(config)
+    options: dict[str, object] = {}
+    if config.authorized_keys is not None:
+        options["authorized_client_keys"] = config.authorized_keys
+    try:
+        server = await asyncssh.create_server(
+            lambda: Connection(app),
+            config.options.host,
+            config.options.port,
+            server_host_keys=[config.host_key],
+            encryption_algs=CIPHERS,
+            mac_algs=MACS,
+            encoding=None,
+            line_editor=False,
+            agent_forwarding=False,
+            x11_forwarding=False,
+            allow_scp=False,
+            login_timeout=config.options.login_timeout,
+            keepalive_interval=limits.KEEPALIVE_INTERVAL,
+            keepalive_count_max=limits.KEEPALIVE_COUNT_MAX,
+            window=limits.INPUT_WINDOW,
+            **options,
+        )
+    except OSError as e:  # only here: an OSError later is no failure to listen
+        raise CannotListen(e.strerror or str(e)) from e
+    # A plain handler and a look every 0.2 s, not loop.add_signal_handler: under load the
+    # threads' call_soon_threadsafe fill the loop's wake-up pipe, and a signal sent through it
+    # would be lost. Set before "listening" is said, which a supervisor may answer with one.
+    # Every signal that would kill the server unscored stops it as SIGTERM does. Others than
+    # SIGTERM and SIGINT ignored already stay so: nohup's SIGHUP (the server outlives the
+    # terminal it was started from), the SIGQUIT a shell's `&` ignores.
+    stopping: list[int] = []
+    for signum in {*heard(), signal.SIGTERM, signal.SIGINT}:
+        signal.signal(signum, lambda s, f: stopping.append(s))
+    sockets = server.sockets or []
+    port = sockets[0].getsockname()[1] if sockets else config.options.port
+    where = config.options.host
+    print(f"termsnake serve: listening on {with_port(where, port)}; "
+          f"connect with: ssh -p {port} NAME@{reached_at(where)}", flush=True)  # fmt: skip
+    if config.host_key is not None:  # what ssh shows a client the first time, as ssh-keygen -lf
+        algorithm = config.host_key.get_algorithm()
+        print(f"termsnake serve: host key {config.host_key.get_fingerprint()} ({algorithm})",
+              flush=True)  # fmt: skip
+    for note in config.notes:
+        log.info("%s", note)
+    loop = asyncio.get_running_loop()
+    if ready is not None:
+        ready.set()
+    while not stopping:
+        await asyncio.sleep(0.2)
+        app.tally.flush()
+    app.stop_all()
+    server.close()
+    deadline = loop.time() + limits.SHUTDOWN_WAIT
+    while app.threads and loop.time() < deadline:
+        await asyncio.sleep(0.05)
+    await _farewells(app, deadline)
+    app.tally.flush(force=True)
+    try:
+        print("termsnake serve: stopped", flush=True)
+    except OSError:  # its terminal hung up, or its log's reader (`| tee`) had Ctrl-C too
+        silence_stdout()
+
+
+async def _farewells(app: App, deadline: float) -> None:
+    """Let the farewells reach the clients: until ``deadline``, wait while a client has output
+    it has not read and has read some within SHUTDOWN_STALL (one that reads nothing is not
+    waited for)."""
+    loop = asyncio.get_running_loop()
+    await asyncio.sleep(0.1)  # the visits' last writes are handed to the loop
+    seen: dict[Channel, tuple[int, float]] = {}  # what each had unsent, and when it last read
+    while loop.time() < deadline:
+        now, reading = loop.time(), False
+        for channel in list(app.channels):
+            unsent = channel._unsent()
+            before, read_at = seen.get(channel, (unsent + 1, now))
+            seen[channel] = (unsent, now if unsent < before else read_at)
+            reading |= unsent > 0 and now - seen[channel][1] < limits.SHUTDOWN_STALL
+        if not reading:
+            return
+        await asyncio.sleep(0.05)

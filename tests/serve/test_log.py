@@ -1,0 +1,195 @@
+"""The server's log, as an operator reads it: who logged in and left and why, connections refused
+or cut off (counted, so that no client can flood the log), and the host key's fingerprint."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import shutil
+import signal
+import subprocess
+from pathlib import Path
+
+import asyncssh
+import pytest
+from ssh_client import Player, Server, connect, openssh, openssh_command, player, running
+
+from termsnake.serve import events
+
+LONG = "bob " + "o" * 400  # a user name no escape is allowed in (asyncssh's saslprep)
+SSH = pytest.mark.skipif(shutil.which("ssh") is None, reason="no OpenSSH client here")
+
+
+def run(coro: object) -> None:
+    asyncio.run(coro)  # type: ignore[arg-type]
+
+
+def stopped(s: Server) -> list[str]:
+    """The server stopped (SIGTERM): what it printed after its first line."""
+    s.proc.send_signal(signal.SIGTERM)
+    assert s.proc.wait(10) == 0
+    return s.log().splitlines()
+
+
+def left(log: list[str], name: str) -> str:
+    """Why ``name`` left, as the log says."""
+    (line,) = [line for line in log if line.startswith(f"termsnake serve: {name} left after ")]
+    match = re.fullmatch(r"termsnake serve: \S+ left after \d+ s: (.+); \d+ playing", line)
+    assert match, line
+    return match.group(1)
+
+
+async def busy(p: Player) -> None:
+    """Press a key in the lobby (down) every 0.2 s until the visit ends."""
+    while not p.process.stdout.at_eof():
+        p.process.stdin.write(b"s")
+        await p.pump(0.2)
+
+
+@SSH
+def test_the_log_says_who_logged_in_and_who_left_and_why(tmp_path: Path) -> None:
+    # The operator could not tell who was on, nor why someone was cut off: nothing was logged.
+    async def go(s: Server) -> None:
+        async with await connect(s.port, "dan") as c_dan, await connect(s.port, "cy") as c_cy:
+            dan, cy = await player(c_dan), await player(c_cy)
+            await dan.wait_for("hello, dan")
+            await cy.wait_for("hello, cy")  # nothing pressed: --idle ends it
+            keys = asyncio.create_task(busy(dan))  # keys all the time: --max-time ends it
+            quits = openssh_command(s.port, "ada@127.0.0.1", "-tt")  # as `printf q | ssh -tt`
+            ada = await asyncio.to_thread(
+                subprocess.run, quits, input="q", capture_output=True, text=True, timeout=20
+            )
+            assert "bye!" in ada.stdout
+            async with await connect(s.port, LONG) as c_bob:  # cut to a name, and in the log
+                await (await player(c_bob)).wait_for("hello, bob")
+            await asyncio.wait_for(cy.process.wait_closed(), 10)
+            await asyncio.wait_for(dan.process.wait_closed(), 10)
+            await keys
+        async with await connect(s.port, "eve") as c_eve:
+            eve = await player(c_eve)
+            await eve.wait_for("hello, eve")
+            s.proc.send_signal(signal.SIGTERM)
+            await asyncio.wait_for(eve.process.wait_closed(), 10)
+
+    with running(tmp_path, "--idle", "1", "--max-time", "2") as s:
+        run(go(s))
+        assert s.proc.wait(10) == 0
+        log = s.log().splitlines()
+    assert "termsnake serve: ada logged in from 127.0.0.1; 3 playing" in log
+    bob = "bob" + "o" * 13  # the name a player gets: at most 16 of the user name's characters
+    said = f"{bob} logged in from 127.0.0.1 (asked for {LONG[:24]}… (404 characters)); 3 playing"
+    assert f"termsnake serve: {said}" in log
+    whys = {name: left(log, name) for name in ("ada", bob, "cy", "dan", "eve")}
+    assert whys == {"ada": "quit", bob: "closed", "cy": "idle", "dan": "max-time",
+                    "eve": "shutdown"}  # fmt: skip
+
+
+@SSH
+def test_refused_connections_are_counted_in_a_line_not_logged_one_by_one(tmp_path: Path) -> None:
+    # A client opening connection after connection must not be able to fill the operator's
+    # log: the first refusal of an address is said, the rest counted in one line.
+    async def go(s: Server) -> None:
+        async with await connect(s.port, "ada") as conn:
+            await (await player(conn)).wait_for("hello, ada")  # its one place
+            bob = await asyncio.to_thread(openssh, s.port, "bob@127.0.0.1", "-tt")
+            assert "too many connections from your address" in bob.stdout
+            for _ in range(60):  # past --max-per-address, then past --max-connect-rate too
+                _, writer = await asyncio.open_connection("127.0.0.1", s.port)
+                writer.write(b"SSH-2.0-flood\r\n")
+                writer.close()
+            await asyncio.sleep(0.5)
+
+    with running(tmp_path, "--max-per-address", "1") as s:
+        run(go(s))
+        log = stopped(s)
+    said = [line for line in log if "127.0.0.1" in line and " logged in " not in line]
+    assert len(said) == 2, log
+    assert said[0] == (
+        "termsnake serve: 127.0.0.1 refused: too many connections from its address "
+        "(--max-per-address)"
+    )
+    match = re.fullmatch(
+        r"termsnake serve: 127\.0\.0\.1: 60 more refused or cut off in the last \d+ s "
+        r"\((.*)\)",
+        said[1],
+    )
+    assert match, said[1]
+    counted = dict(part.split(": ") for part in match.group(1).split(", "))
+    assert set(counted) == {"too many from the address", "too fast"}
+    assert sum(map(int, counted.values())) == 60
+
+
+@SSH
+def test_a_client_offering_keys_not_held_is_logged_once_and_any_admitted_key_takes_any_name(
+    tmp_path: Path,
+) -> None:
+    keys = []
+    for i in range(7):
+        key = asyncssh.generate_private_key("ssh-ed25519")
+        keys.append(tmp_path / f"key{i}")
+        key.write_private_key(keys[-1])
+        keys[-1].chmod(0o600)
+    (tmp_path / "authorized").write_bytes(key.export_public_key())  # the last one only
+    with running(tmp_path, "--authorized-keys", str(tmp_path / "authorized")) as s:
+        cut = openssh(s.port, "mal@127.0.0.1", "-T", keys=keys)  # 6 unknown: cut off
+        assert "too many failed login tries" in cut.stderr
+
+        async def go() -> None:  # names are not tied to keys: one key is anyone
+            for name in ("ann", "root"):
+                async with await connect(s.port, name, client_keys=[key]) as conn:
+                    await (await player(conn)).wait_for(f"hello, {name}")
+
+        run(go())
+        log = stopped(s)
+    assert "termsnake serve: 127.0.0.1 (mal) cut off: too many failed login tries" in log
+    assert [line for line in log if " logged in " in line] == [
+        "termsnake serve: ann logged in from 127.0.0.1; 1 playing",
+        "termsnake serve: root logged in from 127.0.0.1; 1 playing",
+    ]
+
+
+def test_the_host_key_fingerprint_follows_the_listening_line_at_every_start(
+    tmp_path: Path,
+) -> None:
+    # It was said only when the key was made: the operator ran ssh-keygen to tell friends.
+    said = []
+    for _ in range(2):
+        with running(tmp_path) as s:
+            assert s.proc.stdout is not None
+            said.append(s.proc.stdout.readline().rstrip("\n"))
+    assert said[0] == said[1]
+    key = tmp_path / "data" / "termsnake" / "ssh_host_ed25519_key"
+    fingerprint = asyncssh.read_private_key(key).get_fingerprint()
+    assert said[0] == f"termsnake serve: host key {fingerprint} (ssh-ed25519)"
+    if shutil.which("ssh-keygen") is not None:  # as ssh-keygen -lf prints it, and ssh shows
+        shown = subprocess.run(["ssh-keygen", "-lf", str(key)], capture_output=True, text=True)
+        assert shown.stdout.split()[1] == fingerprint
+
+
+def test_refusals_are_said_once_an_address_an_interval_and_many_addresses_in_few_lines(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    now = [0.0]
+    tally = events.Tally(interval=60, most=4, clock=lambda: now[0])
+    with caplog.at_level(logging.INFO, "termsnake.serve"):
+        for i in range(1000):
+            tally.add("10.0.0.1", events.TOO_FAST if i % 2 else events.NO_GAME, "x" * 500)
+        assert len(caplog.messages) == 1  # the first, at once
+        assert caplog.messages[0].startswith("10.0.0.1 (xxxx") and len(caplog.messages[0]) < 120
+        now[0] = 30.0
+        for i in range(1000):  # as many addresses (IPv6 /64s are plenty)
+            tally.add(f"10.1.{i // 256}.{i % 256}", events.TOO_MANY_HERE)
+        tally.flush()  # the interval is not over: nothing more
+        assert len(caplog.messages) == 4
+        now[0] = 61.0
+        tally.flush()
+    assert caplog.messages[4:] == [
+        "10.0.0.1: 999 more refused or cut off in the last 1 min 1 s (too fast: 500, "
+        "left before a game: 499)",
+        "997 refused or cut off from 4+ other addresses in the last 1 min 1 s "
+        "(too many from the address: 997)",
+    ]
+    caplog.clear()
+    tally.flush(force=True)  # a new interval: nothing counted yet
+    assert caplog.messages == []
