@@ -156,8 +156,7 @@ def test_the_host_key_fingerprint_follows_the_listening_line_at_every_start(
     said = []
     for _ in range(2):
         with running(tmp_path) as s:
-            assert s.proc.stdout is not None
-            said.append(s.proc.stdout.readline().rstrip("\n"))
+            said.append(stopped(s)[0])
     assert said[0] == said[1]
     key = tmp_path / "data" / "termsnake" / "ssh_host_ed25519_key"
     fingerprint = asyncssh.read_private_key(key).get_fingerprint()
