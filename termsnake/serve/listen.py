@@ -63,12 +63,15 @@ async def serve(config: Config, ready: asyncio.Event | None = None) -> None:
     sockets = server.sockets or []
     port = sockets[0].getsockname()[1] if sockets else config.options.port
     where = config.options.host
-    print(f"termsnake serve: listening on {with_port(where, port)}; "
-          f"connect with: ssh -p {port} NAME@{reached_at(where)}", flush=True)  # fmt: skip
+    said = [f"listening on {with_port(where, port)}; "
+            f"connect with: ssh -p {port} NAME@{reached_at(where)}"]  # fmt: skip
     if config.host_key is not None:  # what ssh shows a client the first time, as ssh-keygen -lf
-        algorithm = config.host_key.get_algorithm()
-        print(f"termsnake serve: host key {config.host_key.get_fingerprint()} ({algorithm})",
-              flush=True)  # fmt: skip
+        key = config.host_key
+        said.append(f"host key {key.get_fingerprint()} ({key.get_algorithm()})")
+    try:
+        print("\n".join(f"termsnake serve: {line}" for line in said), flush=True)
+    except OSError:  # a reader that took the first line and went (`| head -1`): serve on
+        silence_stdout()
     for note in config.notes:
         log.info("%s", note)
     loop = asyncio.get_running_loop()
