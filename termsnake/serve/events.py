@@ -8,13 +8,14 @@ client chose (its user name) is cut short here as well.
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable
 from typing import Final
 
 from termsnake.formats.text import shorten
-from termsnake.serve.limits import LOG_ADDRESSES, LOG_INTERVAL
+from termsnake.serve.limits import LOG_ADDRESSES, LOG_INTERVAL, LOG_VISITS
 
 log = logging.getLogger("termsnake.serve")
 
@@ -111,12 +112,55 @@ def _listed(counted: Counter[str]) -> str:
     return ", ".join(f"{what}: {n}" for what, n in counted.most_common())
 
 
-def logged_in(name: str, asked: str | None, peer: str, playing: int) -> None:
-    """A player's game session has begun."""
-    as_asked = "" if asked is None or asked == name else f" (asked for {shown(asked, 24)})"
-    log.info("%s logged in from %s%s; %d playing", name, shown(peer), as_asked, playing)
+class Visits:
+    """The lines of players who come and go: at most ``most`` an interval, the rest counted and
+    said in one line as it ends, so that logging in and out again and again, from one address
+    or many, cannot flood the log either. Visits run in threads of their own: locked."""
 
+    def __init__(
+        self,
+        interval: float = LOG_INTERVAL,
+        most: int = LOG_VISITS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.interval = interval
+        self.most = most
+        self.clock = clock
+        self._lock = threading.Lock()
+        self.since: float | None = None
+        self.said = 0
+        self.unsaid: Counter[str] = Counter()  # "logged in", "left"
 
-def left(name: str, seconds: float, why: str, playing: int) -> None:
-    """A player's session has ended, after ``seconds``, for ``why`` (quit, closed, idle...)."""
-    log.info("%s left after %s: %s; %d playing", name, took(seconds), why, playing)
+    def say(self, kind: str, message: str, *args: object) -> None:
+        """Log ``message`` (a line of ``kind``) if this interval has room, else count it."""
+        self.flush()
+        with self._lock:
+            if self.since is None:
+                self.since = self.clock()
+            if self.said >= self.most:
+                self.unsaid[kind] += 1
+                return
+            self.said += 1
+        log.info(message, *args)
+
+    def flush(self, force: bool = False) -> None:
+        """Say how many lines were left out, once the interval is over (or now, if ``force``)."""
+        with self._lock:
+            if self.since is None or (self.clock() - self.since < self.interval and not force):
+                return
+            span, unsaid = took(self.clock() - self.since), self.unsaid.copy()
+            self.since, self.said = None, 0
+            self.unsaid.clear()
+        if unsaid:
+            log.info("%d more players' lines not shown in the last %s (%s)", unsaid.total(), span,
+                     _listed(unsaid))  # fmt: skip
+
+    def logged_in(self, name: str, asked: str | None, peer: str, playing: int) -> None:
+        """A player's game session has begun."""
+        as_asked = "" if asked is None or asked == name else f" (asked for {shown(asked, 24)})"
+        self.say("logged in", "%s logged in from %s%s; %d playing", name, shown(peer),
+                 as_asked, playing)  # fmt: skip
+
+    def left(self, name: str, seconds: float, why: str, playing: int) -> None:
+        """A player's session has ended, after ``seconds``, for ``why`` (quit, idle...)."""
+        self.say("left", "%s left after %s: %s; %d playing", name, took(seconds), why, playing)

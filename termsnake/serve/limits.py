@@ -57,6 +57,7 @@ RESIZE_SETTLE: Final = 0.05  # seconds a window change waits for more before the
 # rest counted, said in a line as the interval ends; past LOG_ADDRESSES addresses, in one line.
 LOG_INTERVAL: Final = 60.0  # seconds
 LOG_ADDRESSES: Final = 16
+LOG_VISITS: Final = 60  # lines of players logging in and leaving an interval (events.Visits)
 
 
 def span(seconds: float) -> str:

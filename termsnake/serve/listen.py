@@ -80,6 +80,7 @@ async def serve(config: Config, ready: asyncio.Event | None = None) -> None:
     while not stopping:
         await asyncio.sleep(0.2)
         app.tally.flush()
+        app.visits_log.flush()
     app.stop_all()
     server.close()
     deadline = loop.time() + limits.SHUTDOWN_WAIT
@@ -87,6 +88,7 @@ async def serve(config: Config, ready: asyncio.Event | None = None) -> None:
         await asyncio.sleep(0.05)
     await _farewells(app, deadline)
     app.tally.flush(force=True)
+    app.visits_log.flush(force=True)
     try:
         print("termsnake serve: stopped", flush=True)
     except OSError:  # its terminal hung up, or its log's reader (`| tee`) had Ctrl-C too

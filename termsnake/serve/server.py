@@ -61,6 +61,7 @@ class App:
         self.arrivals = Arrivals(config.options.max_connect_rate)
         self.hub = Hub(ScoreStore(config.scores))
         self.tally = events.Tally()
+        self.visits_log = events.Visits()
         self.visits: set[Visit] = set()
         self.threads: set[threading.Thread] = set()
         self.channels: set[Channel] = set()  # those whose visit began, until they close
@@ -342,7 +343,7 @@ class Channel(asyncssh.SSHServerSession[bytes]):
         with self.app.lock:
             self.app.visits.add(visit)
             playing = len(self.app.visits)
-        events.logged_in(name, self.conn.username, self.conn.peer, playing)
+        self.app.visits_log.logged_in(name, self.conn.username, self.conn.peer, playing)
         status, farewell, why = 0, "bye!", "quit"
         try:
             out.write(self.term.enter_fullscreen + self.term.hide_cursor)
@@ -370,10 +371,12 @@ class Channel(asyncssh.SSHServerSession[bytes]):
         finally:
             with self.app.lock:
                 self.app.visits.discard(visit)
-                self.app.threads.discard(threading.current_thread())
                 playing = len(self.app.visits)
             self.app.hub.release_name(name)
-        events.left(name, time.monotonic() - visit.started, why, playing)
+            # Before the thread is let go: at shutdown the server waits for it, and its line.
+            self.app.visits_log.left(name, time.monotonic() - visit.started, why, playing)
+            with self.app.lock:
+                self.app.threads.discard(threading.current_thread())
         ending = self.term.normal_cursor + self.term.exit_fullscreen
         self.loop.call_soon_threadsafe(
             self._close, ending + (f"{farewell}\r\n" if farewell else ""), status

@@ -192,3 +192,28 @@ def test_refusals_are_said_once_an_address_an_interval_and_many_addresses_in_few
     caplog.clear()
     tally.flush(force=True)  # a new interval: nothing counted yet
     assert caplog.messages == []
+
+
+def test_players_coming_and_going_again_and_again_are_counted_past_a_budget(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # Each login and leaving was a line without bound: logging in and out again and again, from
+    # many addresses, flooded the operator's log.
+    now = [0.0]
+    visits = events.Visits(interval=60, most=3, clock=lambda: now[0])
+    with caplog.at_level(logging.INFO, "termsnake.serve"):
+        for i in range(5):
+            visits.logged_in(f"p{i}", None, f"10.0.0.{i}", 1)
+            visits.left(f"p{i}", 1.0, "quit", 0)
+        assert caplog.messages == [
+            "p0 logged in from 10.0.0.0; 1 playing",
+            "p0 left after 1 s: quit; 0 playing",
+            "p1 logged in from 10.0.0.1; 1 playing",
+        ]
+        now[0] = 60.0
+        visits.flush()
+        assert caplog.messages[3:] == [
+            "7 more players' lines not shown in the last 1 min 0 s (left: 4, logged in: 3)"
+        ]
+        visits.logged_in("q", None, "10.0.0.9", 1)  # a new interval: room again
+    assert caplog.messages[4:] == ["q logged in from 10.0.0.9; 1 playing"]
