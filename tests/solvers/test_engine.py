@@ -107,6 +107,18 @@ def test_the_example_engine_plays_a_whole_game_and_exits(tmp_path: Path) -> None
     assert solver.log_path is None and not any(tmp_path.iterdir())
 
 
+def one_move_then_quit(solver: EngineSolver) -> subprocess.Popen[bytes]:
+    """Play ``solver`` one move of a game on 8x8, then quit it; the engine's process."""
+    game = Game(open_level(8, 8, 1), 3)
+    solver.setup(game)
+    proc = solver._proc
+    assert proc is not None
+    game.step(solver.next_direction(game))
+    game.quit()
+    solver.finish(game)
+    return proc
+
+
 def test_an_engine_may_write_in_its_grace_second(tmp_path: Path) -> None:
     # Its stdout was closed as the end was sent: one that answered the end too (as one that
     # answers every line does) or said goodbye died of a broken pipe before it could save
@@ -118,13 +130,7 @@ def test_an_engine_may_write_in_its_grace_second(tmp_path: Path) -> None:
         f"open({str(saved)!r},'w').write('kept')"
     )
     solver = engine(code, log_dir=tmp_path / "logs")
-    game = Game(open_level(8, 8, 1), 3)
-    solver.setup(game)
-    proc = solver._proc
-    assert proc is not None
-    game.step(solver.next_direction(game))
-    game.quit()
-    solver.finish(game)
+    proc = one_move_then_quit(solver)
     assert proc.returncode == 0
     assert saved.read_text() == "kept"
     assert solver.log_path is None  # nothing on its stderr
@@ -139,12 +145,7 @@ def test_an_engine_that_writes_on_after_the_end_is_not_waited_for(tmp_path: Path
         "sys.stdin.readline()\ntry:\n    while True: sys.stdout.write('bye ' * 1000)\n"
         f"except BrokenPipeError:\n    open({str(ended)!r},'w').write('broken')"
     )
-    solver = engine(code, log_dir=tmp_path / "logs")
-    game = Game(open_level(8, 8, 1), 3)
-    solver.setup(game)
-    game.step(solver.next_direction(game))
-    game.quit()
-    solver.finish(game)
+    one_move_then_quit(engine(code, log_dir=tmp_path / "logs"))
     assert ended.read_text() == "broken"  # not killed at the grace second's end
 
 
