@@ -83,19 +83,40 @@ KEY_PRESETS: Final[Mapping[str, KeyPreset]] = {
 }
 
 
+def _label(key: str) -> str:
+    """A key as the screens name it: ``KEY_ESCAPE`` is escape, a space is space."""
+    named = key.removeprefix("KEY_").lower() if len(key) > 1 else key
+    return {" ": "space", CTRL_C: "ctrl-c"}.get(key, named)
+
+
+def keys_for(value: object, table: Mapping[str, object]) -> str:
+    """Every key of ``table`` that gives ``value``, as the help lists them."""
+    return " ".join(_label(k) for k, v in table.items() if v == value)
+
+
+class KeyHints(NamedTuple):
+    """The one key each hint on screen names: the too-small message, the start hint, the help."""
+
+    quit: str = "q"
+    pause: str = "space"
+    help: str = "?"
+
+
+def hints_for(preset: KeyPreset) -> KeyHints:
+    """The keys a preset's hints name: for each command its first key one can type as a
+    character (`x` to quit on AZERTY, where `q` steers), else its first key of all."""
+
+    def first(command: Command) -> str:
+        keys = [k for k, c in preset.commands.items() if c is command]
+        typed = [k for k in keys if len(k) == 1 and k != CTRL_C]
+        return _label((typed or keys)[0])
+
+    return KeyHints(first(Command.QUIT), first(Command.PAUSE), first(Command.HELP))
+
+
 def help_lines(preset: KeyPreset, bot: bool, *, plan: bool = False) -> list[str]:
     """The keys of a preset, for the help overlay; ``plan``: whether `c` has a bot's plan to
     show (``shows_plan``: a replay has none)."""
-
-    def keys_for(value: object, table: Mapping[str, object]) -> str:
-        names = [
-            k.removeprefix("KEY_").lower() if len(k) > 1 else k
-            for k, v in table.items()
-            if v == value
-        ]
-        shown = {" ": "space", CTRL_C: "ctrl-c"}
-        return " ".join(shown.get(n, n) for n in names)
-
     lines = ["termsnake keys", ""]
     if not bot:
         for d in (Direction.UP, Direction.LEFT, Direction.DOWN, Direction.RIGHT):
@@ -109,7 +130,7 @@ def help_lines(preset: KeyPreset, bot: bool, *, plan: bool = False) -> list[str]
     if plan:
         lines.append(f"{'plan':>6}  c shows the bot's plan")
     lines.append(f"{'quit':>6}  {keys_for(Command.QUIT, preset.commands)}")
-    lines += ["", "? or any key closes this help"]
+    lines += ["", f"{hints_for(preset).help} or any key closes this help"]
     return lines
 
 
@@ -123,6 +144,8 @@ def help_for(preset: KeyPreset, solver: Solver | None) -> list[str]:
 
 # Bots also listen to `n` (one step while paused) and `c` (show the plan).
 BOT_KEYS: Final[Mapping[str, Command]] = {"n": Command.STEP, "c": Command.OVERLAY}
+# On the final board: another game. No preset gives it a meaning, so every preset says `r`.
+AGAIN_KEY: Final = "r"
 
 
 def normalize_key(key: str) -> str:

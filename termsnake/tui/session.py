@@ -16,11 +16,14 @@ from termsnake.core.speed import DEFAULT_SPEED, MAX_SPEED, faster, slower
 from termsnake.exits import Terminated
 from termsnake.solvers.base import Interrupted, Solver, decide, set_interrupt
 from termsnake.tui.controllers import (
+    AGAIN_KEY,
     KEY_PRESETS,
     Command,
     Controller,
     KeyboardController,
+    KeyHints,
     help_for,
+    hints_for,
     key_name,
     make_controller,
     normalize_key,
@@ -121,6 +124,8 @@ class Session:
     glyphs: Glyphs = ASCII
     color: bool = False
     help_text: list[str] = field(default_factory=list)
+    # The keys the hints on screen name (the too-small message, the start hint): the preset's.
+    hints: KeyHints = field(default_factory=KeyHints)
     suspend_requested: bool = False  # set by the SIGTSTP handler
     stop_signal: int | None = None  # set by a signal handler; acted on between moves
     seconds_played: float = 0.0  # the snake moving (not waiting, paused or in the help)
@@ -242,7 +247,7 @@ class Session:
         """The lines of the screen and where they go: the board centred on the terminal."""
         if self.mode is Mode.WAITING and not message:
             heading = self.game.direction.name.lower()
-            message = f"heading {heading}: a direction key starts (? keys)"
+            message = f"heading {heading}: a direction key starts ({self.hints.help} keys)"
         hud = Hud(
             who=self.controller.who,
             level=self.level_name,
@@ -326,7 +331,8 @@ class Session:
         """Leave the final frame up until a key is pressed, so the player sees what happened;
         False if Ctrl-Z asked to suspend meanwhile (``run`` shows it again after `fg`)."""
         outcome = self.game.outcome.value if self.game.outcome else ""
-        hint = "r plays again, any other key ends" if self.offer_again else "press any key"
+        again = f"{AGAIN_KEY} plays again, any other key ends"
+        hint = again if self.offer_again else "press any key"
         message = f"{outcome.upper()}: {hint}"
         shown_size = (-1, -1)
         shown = self.clock()
@@ -342,7 +348,7 @@ class Session:
             # died) does not dismiss the board; a bot's watcher holds no steering key.
             key = self.term.inkey(timeout=POLL)
             if key and self.clock() - shown >= deaf:
-                self.again = self.offer_again and normalize_key(key_name(key)) == "r"
+                self.again = self.offer_again and normalize_key(key_name(key)) == AGAIN_KEY
                 break
         if self.stop_signal is not None:
             raise Terminated(self.stop_signal)  # a signal on the final board still counts
@@ -367,7 +373,8 @@ class Session:
         if self.fits:
             screen.draw(*self._frame(cell_width, size, message))
         else:
-            screen.draw(render_too_small(need, size, over=self.game.over))
+            keys = (self.hints.pause, self.hints.quit)
+            screen.draw(render_too_small(need, size, over=self.game.over, keys=keys))
 
 
 class SessionOptions(TypedDict, total=False):
@@ -405,5 +412,6 @@ def make_session(
         level_name,
         mode=Mode.WAITING if solver is None else Mode.RUNNING,
         help_text=help_for(KEY_PRESETS[keys], solver),
+        hints=hints_for(KEY_PRESETS[keys]),
         **options,
     )

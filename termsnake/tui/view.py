@@ -220,18 +220,24 @@ def fits_in(need: tuple[int, int], size: tuple[int, int]) -> bool:
 
 
 def render_too_small(
-    need: tuple[int, int], have: tuple[int, int], *, watching: bool = False, over: bool = False
+    need: tuple[int, int],
+    have: tuple[int, int],
+    *,
+    watching: bool = False,
+    over: bool = False,
+    keys: tuple[str, str] = ("space", "q"),
 ) -> list[str]:
     """The screen shown while the terminal is too small for the board: the game waits (or,
     ``watching`` another's game, goes on unseen; or it is ``over``, its final board unseen).
-    Each sentence is wrapped to the terminal's width; what does not fit its height is left
-    out, the sizes last of all."""
+    ``keys``: the names of the keys that go on and that quit (or leave). Each sentence is
+    wrapped to the terminal's width; what does not fit its height is left out, the sizes last."""
+    go_key, quit_key = keys
     if over:
         why, hint = " to show the final board.", "to see it, or press a key to go on."
     elif watching:
-        why, hint = " to watch this game.", "to go on, or press q to leave."
+        why, hint = " to watch this game.", f"to go on, or press {quit_key} to leave."
     else:  # enlarged, the game stays paused: a player who was not told waited at "PAUSED"
-        why, hint = "; the game is paused.", "and press space to go on, or q to quit."
+        why, hint = "; the game is paused.", f"and press {go_key} to go on, or {quit_key} to quit."
     sentences = {
         "sizes": f"need {need[0]}x{need[1]}, have {have[0]}x{have[1]}",
         "headline": f"termsnake: the terminal is too small{why}",

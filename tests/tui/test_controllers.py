@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -11,11 +12,17 @@ from termsnake.core.game import Game, Outcome
 from termsnake.core.geometry import Direction, Point
 from termsnake.core.level import open_level
 from termsnake.tui.controllers import (
+    AGAIN_KEY,
+    CTRL_C,
     DIRECTION_KEYS,
+    KEY_PRESETS,
     AIController,
     Command,
     KeyboardController,
     TurnQueue,
+    help_lines,
+    hints_for,
+    make_controller,
 )
 
 R, L, U, D = Direction.RIGHT, Direction.LEFT, Direction.UP, Direction.DOWN
@@ -117,3 +124,35 @@ def test_config_toml_offers_exactly_the_key_presets_and_glyph_sets_there_are() -
 
     assert sorted(settings.KEY_PRESETS) == sorted(controllers.KEY_PRESETS)
     assert sorted(settings.GLYPHS) == sorted(view.GLYPH_SETS)
+
+
+def _typed(label: str) -> str:
+    """The key a name on screen stands for: the inverse of the help's names."""
+    named = {"space": " ", "ctrl-c": CTRL_C}
+    return named.get(label, label if len(label) == 1 else "KEY_" + label.upper())
+
+
+@pytest.mark.parametrize("preset", sorted(KEY_PRESETS))
+@pytest.mark.parametrize("bot", [False, True])
+def test_every_key_a_hint_or_the_help_names_does_what_it_says_in_every_preset(
+    preset: str, bot: bool
+) -> None:
+    # The too-small message said "q to quit" in every preset, and on AZERTY q steers left.
+    g = Game(open_level(10, 10), seed=1)
+    keys = KEY_PRESETS[preset]
+    controller = make_controller(_Fixed() if bot else None, "ada", preset)
+    hints = hints_for(keys)
+    said = {Command.QUIT: hints.quit, Command.PAUSE: hints.pause, Command.HELP: hints.help}
+    for command, label in said.items():
+        assert controller.on_key(_typed(label), g) is command, (preset, label)
+    quit_line = next(line for line in help_lines(keys, bot) if line.split()[:1] == ["quit"])
+    for label in quit_line.split()[1:]:
+        assert controller.on_key(_typed(label), g) is Command.QUIT, (preset, label)
+    # The final board's `r` is read as itself: no preset may give it a meaning of its own.
+    assert AGAIN_KEY not in keys.directions and AGAIN_KEY not in keys.commands
+
+
+def test_azerty_hints_name_x_to_quit_and_the_others_q() -> None:
+    assert hints_for(KEY_PRESETS["azerty"]).quit == "x"
+    assert hints_for(KEY_PRESETS["default"]).quit == "q"
+    assert hints_for(KEY_PRESETS["dvorak"]).quit == "q"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import signal
 import time
 from collections.abc import Iterator
@@ -18,7 +19,7 @@ from termsnake.core.level import open_level
 from termsnake.exits import Terminated
 from termsnake.tui import session as app
 from termsnake.tui import terminal
-from termsnake.tui.controllers import KeyboardController, make_controller
+from termsnake.tui.controllers import CTRL_C, KEY_PRESETS, KeyboardController, make_controller
 from termsnake.tui.view import ASCII
 
 
@@ -458,3 +459,60 @@ def test_make_session_lets_a_person_start_the_game_and_a_bot_play_it_with_its_ow
     assert 9 <= bot.game.steps <= 10  # running from the start, ten moves a second
     assert any("c shows the bot's plan" in line for line in bot.help_text)
     assert not any(line.split()[:1] == ["up"] for line in bot.help_text)
+
+
+@pytest.mark.parametrize("keys", sorted(KEY_PRESETS))
+@pytest.mark.parametrize("bot", [False, True])
+def test_the_key_the_too_small_message_names_quits_in_every_preset(
+    clock: FakeClock, keys: str, bot: bool
+) -> None:
+    # It said "or q to quit" to everyone; on AZERTY q steers left and the game went on.
+    stream = io.StringIO()
+
+    def typed() -> Iterator[tuple[float, str]]:
+        # Read as the first key is waited for: the message is on the screen by then.
+        named = re.search(r"or (\S+) to quit\.", stream.getvalue())
+        assert named is not None, stream.getvalue()
+        yield clock.now + 1.0, {"space": " "}.get(named[1], named[1])
+        yield clock.now + 5.0, CTRL_C  # quits in every preset: the test ends either way
+
+    s = app.make_session(
+        FakeTerminal(clock, typed(), size=(80, 10)),  # type: ignore[arg-type]
+        Game(open_level(30, 15), seed=1),  # 18 rows at least: too tall for 10
+        SlowBot(clock, 0.0) if bot else None,  # type: ignore[arg-type]
+        "ada",
+        "test",
+        keys=keys,
+        stream=stream,
+        clock=clock,
+    )
+    start = clock.now
+    assert s.run() is True and s.game.outcome is Outcome.QUIT
+    assert clock.now - start < 5.0  # quit by the key named, not by the Ctrl-C after it
+
+
+@pytest.mark.parametrize("keys", sorted(KEY_PRESETS))
+def test_the_key_the_start_hint_names_shows_the_help_in_every_preset(
+    clock: FakeClock, keys: str
+) -> None:
+    stream = io.StringIO()
+
+    def typed() -> Iterator[tuple[float, str]]:
+        named = re.search(r"a direction key starts \((\S+) keys\)", stream.getvalue())
+        assert named is not None, stream.getvalue()
+        yield clock.now + 1.0, named[1]
+        yield clock.now + 2.0, CTRL_C  # closes the help
+        yield clock.now + 3.0, CTRL_C  # quits
+
+    s = app.make_session(
+        FakeTerminal(clock, typed()),  # type: ignore[arg-type]
+        Game(open_level(30, 15), seed=1),
+        None,
+        "ada",
+        "test",
+        keys=keys,
+        stream=stream,
+        clock=clock,
+    )
+    assert s.run() is True and s.game.outcome is Outcome.QUIT
+    assert "termsnake keys" in stream.getvalue()  # the help box's title

@@ -216,6 +216,14 @@ def test_the_too_small_message_says_which_key_goes_on_once_enlarged() -> None:
     assert "Enlarge the window and press space to go on, or q to quit." in said
 
 
+def test_the_too_small_message_names_the_keys_it_is_given() -> None:
+    # On AZERTY q steers left: the message must name x, the key that quits there.
+    said = " ".join(render_too_small((26, 19), (80, 24), keys=("space", "x")))
+    assert "press space to go on, or x to quit." in said and " q " not in said
+    said = " ".join(render_too_small((26, 19), (80, 24), watching=True, keys=("space", "x")))
+    assert "press x to leave." in said
+
+
 def test_the_too_small_message_on_the_final_board_does_not_say_paused() -> None:
     said = " ".join(render_too_small((26, 19), (80, 24), over=True))
     assert "to show the final board" in said and "paused" not in said
