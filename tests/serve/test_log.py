@@ -43,7 +43,10 @@ def left(log: list[str], name: str) -> str:
 async def busy(p: Player) -> None:
     """Press a key in the lobby (down) every 0.2 s until the visit ends."""
     while not p.process.stdout.at_eof():
-        p.process.stdin.write(b"s")
+        try:
+            p.process.stdin.write(b"s")
+        except BrokenPipeError:  # the server closed the channel before its end was read
+            return
         await p.pump(0.2)
 
 
