@@ -156,3 +156,9 @@ def test_azerty_hints_name_x_to_quit_and_the_others_q() -> None:
     assert hints_for(KEY_PRESETS["azerty"]).quit == "x"
     assert hints_for(KEY_PRESETS["default"]).quit == "q"
     assert hints_for(KEY_PRESETS["dvorak"]).quit == "q"
+
+
+def test_every_preset_has_a_key_for_each_command_a_hint_names() -> None:
+    # hints_for takes each command's first key: a preset without one would fail as a game starts.
+    for preset in KEY_PRESETS.values():
+        assert {Command.QUIT, Command.PAUSE, Command.HELP} <= set(preset.commands.values())
