@@ -56,6 +56,7 @@ def test_a_run_whose_lock_another_holds_stops_before_any_game(
     assert subprocess.run(command(out, *more), capture_output=True, timeout=60).returncode == 0
 
 
+@pytest.mark.slow  # eight races of two real runs
 def test_two_runs_started_together_leave_the_files_of_one(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
