@@ -498,6 +498,7 @@ def test_a_lock_that_is_a_symbolic_link_is_said_so(tmp_path: Path) -> None:
 
 
 @pytest.mark.terminal
+@pytest.mark.slow  # a game on a million cells
 def test_a_level_a_million_cells_wide_is_played_and_scored(tmp_path: Path) -> None:
     # `check` passed it, and the game then stopped on a traceback: the scores' size had at
     # most six digits a side.

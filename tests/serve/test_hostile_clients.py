@@ -71,6 +71,7 @@ def test_env_requests_are_refused_not_kept(tmp_path: Path) -> None:
         run(go(s))
 
 
+@pytest.mark.slow  # a visit played out to its time limit
 def test_a_visit_ends_at_the_time_limit_and_bots_go_no_faster_than_60(tmp_path: Path) -> None:
     async def go(s: Server) -> None:
         async with await connect(s.port, "tim") as conn:
@@ -136,7 +137,7 @@ def test_a_storm_of_window_changes_wakes_the_game_once_per_settle(tmp_path: Path
     run(go())
 
 
-@pytest.mark.parametrize("where", ["lobby", "game"])
+@pytest.mark.parametrize("where", [pytest.param("lobby", marks=pytest.mark.slow), "game"])
 def test_window_changes_with_a_key_after_each_are_drawn_at_most_20_times_a_second(
     tmp_path: Path, where: str
 ) -> None:

@@ -167,7 +167,10 @@ def test_bench_jobs_ends_when_a_plugins_thread_never_does(tmp_path: Path) -> Non
 
 @pytest.mark.parametrize(
     ("signum", "said"),
-    [(signal.SIGINT, "interrupted"), (signal.SIGTERM, "stopped by SIGTERM")],
+    [
+        (signal.SIGINT, "interrupted"),
+        pytest.param(signal.SIGTERM, "stopped by SIGTERM", marks=pytest.mark.slow),
+    ],
     ids=["SIGINT", "SIGTERM"],
 )
 def test_a_signal_ends_bench_jobs_when_a_plugins_thread_never_does(
