@@ -298,7 +298,10 @@ class Session:
         if self.mode is Mode.HELP:  # any key closes the help; a started game stays paused
             self.mode = self.after_help
             screen.invalidate()
-            return None
+            if self.fits:
+                return None
+            # Hidden behind the too-small screen, the help only closes: the key does what that
+            # screen says (its quit key quits).
         stepping = self.mode is Mode.PAUSED and allow_steps
         command = self.controller.on_key(name, self.game, stepping=stepping)
         if self.mode is Mode.WAITING and command in (Command.STEP, Command.PAUSE):

@@ -516,3 +516,40 @@ def test_the_key_the_start_hint_names_shows_the_help_in_every_preset(
     )
     assert s.run() is True and s.game.outcome is Outcome.QUIT
     assert "termsnake keys" in stream.getvalue()  # the help box's title
+
+
+@pytest.mark.parametrize("keys", sorted(KEY_PRESETS))
+@pytest.mark.parametrize("bot", [False, True])
+def test_the_quit_key_quits_while_a_too_small_terminal_hides_the_help(
+    clock: FakeClock, keys: str, bot: bool
+) -> None:
+    # The help, opened and then hidden by a shrunk window, took the quit key the too-small
+    # screen names only to close itself, and the game stayed.
+    stream = io.StringIO()
+    term = FakeTerminal(clock, iter(()))
+
+    def typed() -> Iterator[tuple[float, str]]:
+        yield clock.now + 0.5, "?"
+        assert "termsnake keys" in stream.getvalue()  # the help box is up
+        term.width, term.height = 80, 10  # 18 rows at least: too tall for 10
+        yield clock.now + 1.0, ""  # nothing typed: the loop draws the too-small screen
+        named = re.search(r"or (\S+) to quit\.", stream.getvalue())
+        assert named is not None, stream.getvalue()
+        yield clock.now + 1.0, {"escape": "\x1b"}.get(named[1], named[1])
+        yield clock.now + 5.0, CTRL_C  # the old code: the help closed; this quits
+        yield clock.now + 5.0, CTRL_C
+
+    term.keys = typed()
+    s = app.make_session(
+        term,  # type: ignore[arg-type]
+        Game(open_level(30, 15), seed=1),
+        SlowBot(clock, 0.0) if bot else None,  # type: ignore[arg-type]
+        "ada",
+        "test",
+        keys=keys,
+        stream=stream,
+        clock=clock,
+    )
+    start = clock.now
+    assert s.run() is True and s.game.outcome is Outcome.QUIT
+    assert clock.now - start < 5.0  # quit by the key named, not by a Ctrl-C after it
