@@ -110,8 +110,9 @@ def _format_speed(speed: float) -> str:
 
 def status_line(game: Game, hud: Hud, width: int | None = None) -> str:
     """The status line: what needs attention first (pause, message), then level, length / free
-    cells, steps, speed, who plays and the best score. Within ``width`` columns the least
-    needed parts go first: the level name, then the speed, who plays, the best, the steps."""
+    cells, steps, speed, who plays and the best score. Within ``width`` columns the parts
+    that fit are kept in order of need: the length always, then the level name, the steps, the
+    best, who plays, the speed (so the level is named whenever it fits, a start hint or not)."""
     first = [p for p in ("PAUSED" if hud.paused else "", hud.message) if p]
     parts: dict[str, str] = {
         "level": printable(hud.level or game.board.name),
@@ -123,12 +124,18 @@ def status_line(game: Game, hud: Hud, width: int | None = None) -> str:
     if hud.best is not None:
         parts["best"] = f"best {hud.best}"
     line = "  ".join([*first, *parts.values()])
-    for expendable in ("level", "speed", "who", "best", "steps"):
-        if width is None or columns(line) <= width:
-            break
-        parts.pop(expendable, None)
-        line = "  ".join([*first, *parts.values()])
-    return line if width is None else clip(line, width)
+    if width is None or columns(line) <= width:
+        return line if width is None else clip(line, width)
+    kept = {"length"}
+    for wanted in ("level", "steps", "best", "who", "speed"):
+        trial = kept | {wanted}
+        if wanted in parts and columns(_joined(first, parts, trial)) <= width:
+            kept = trial
+    return clip(_joined(first, parts, kept), width)
+
+
+def _joined(first: list[str], parts: dict[str, str], kept: set[str]) -> str:
+    return "  ".join([*first, *(text for key, text in parts.items() if key in kept)])
 
 
 def render(

@@ -14,6 +14,7 @@ from termsnake.core.board import Board
 from termsnake.core.game import Game
 from termsnake.core.geometry import Direction, Point
 from termsnake.core.level import Level
+from termsnake.formats.presets import DEFAULT_LEVEL, load_preset
 from termsnake.tui.screen import Screen, changed_spans
 from termsnake.tui.view import (
     ASCII,
@@ -162,9 +163,24 @@ def test_the_status_line_fits_by_dropping_the_least_needed_parts() -> None:
     assert full.startswith("a direction key starts  a-long-level-name  length 3/48")
     assert len(status_line(g, hud, 200)) == len(full)
     fitted = status_line(g, hud, 60)
-    assert len(fitted) <= 60 and "length 3/48" in fitted and "a direction key starts" in fitted
-    assert "a-long-level-name" not in fitted
+    assert fitted == "a direction key starts  a-long-level-name  length 3/48"
+    assert (
+        status_line(g, hud, 70) == "a direction key starts  a-long-level-name  length 3/48  steps 0"
+    )
     assert len(status_line(g, hud, 10)) == 10
+    # A level name too long for the room is the one part left out: the others stay.
+    huge = Hud(who="hamilton", level="n" * 50, message="a direction key starts", best=7)
+    assert status_line(g, huge, 60) == "a direction key starts  length 3/48  steps 0  best 7"
+
+
+def test_the_status_line_names_the_level_with_the_start_hint_as_it_does_after() -> None:
+    # On the default board in 80 columns the start hint pushed the level's name off the status
+    # line, which named it once the game had started.
+    g = Game(load_preset(DEFAULT_LEVEL), seed=1)
+    hint = "heading right: a direction key starts (? keys)"
+    for message in (hint, ""):
+        line = status_line(g, Hud(level=g.level.name, message=message), 80)
+        assert f"{DEFAULT_LEVEL}  length 3/" in line and len(line) <= 80
 
 
 def test_a_board_closed_by_its_own_walls_gets_no_second_frame() -> None:
