@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
@@ -83,10 +84,28 @@ def format_table(rows: Sequence[dict[str, Any]]) -> str:
 
 def replay_name(solver: str, level: str, length: int, seed: int) -> str:
     """The file name of one recorded benchmark game: ``{solver}-{level}-len{length}-seed{seed}
-    .json``, the level name made safe for a file name."""
-    safe = re.sub(r"[^A-Za-z0-9._-]+", "-", level).strip("-.") or "level"
-    who = re.sub(r"[^A-Za-z0-9._-]+", "-", solver).strip("-.")[:60] or "solver"
-    return f"{who}-{safe}-len{length}-seed{seed}.json"
+    .json``, the solver's and the level's names made safe for a file name (``file_part``)."""
+    who = file_part(solver, MAX_SOLVER_BYTES) or "solver"
+    return f"{who}-{file_part(level, MAX_LEVEL_BYTES) or 'level'}-len{length}-seed{seed}.json"
+
+
+# The parts of a replay's file name, in UTF-8 bytes: with the lengths, seeds (30 digits at most)
+# and the "-2" ... "-1000" of a name taken, the name stays within the 255 bytes file systems take.
+MAX_SOLVER_BYTES: Final = 60
+MAX_LEVEL_BYTES: Final = 120
+
+
+def file_part(name: str, most: int) -> str:
+    """``name`` as part of a file name: its letters, marks and digits of any script, ``.``,
+    ``_`` and ``-`` kept (a level named Über stays Über), each run of anything else (a path
+    separator, a space, a control or format character) one ``-``; cut to ``most`` UTF-8 bytes
+    at a character's end; no ``-`` or ``.`` at either end, so never ``..`` or a hidden file."""
+    composed = unicodedata.normalize("NFC", name)
+    kept = "".join(
+        ch if ch in "._-" or unicodedata.category(ch)[0] in "LMN" else "\0" for ch in composed
+    )
+    safe = re.sub("\0+", "-", kept).strip("-.")
+    return safe.encode("utf-8")[:most].decode("utf-8", "ignore").strip("-.")
 
 
 def save_new(replay: Replay, directory: Path, name: str) -> Path:

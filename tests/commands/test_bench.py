@@ -8,11 +8,14 @@ import shlex
 import shutil
 import subprocess
 import sys
+import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from solver_doubles import ZigZag
 
 from termsnake.bench import games, pool, remote, report
@@ -183,6 +186,46 @@ def test_record_dir_then_verify(tmp_path: Path, capsys: pytest.CaptureFixture[st
 def test_replay_names_are_safe() -> None:
     name = report.replay_name("greedy", "Two rooms/../x", 3, 4)
     assert name == "greedy-Two-rooms-..-x-len3-seed4.json"
+
+
+@pytest.mark.parametrize(
+    ("level", "part"),
+    [
+        ("Über", "Über"),  # it was "ber"
+        ("U\u0308ber", "Über"),  # decomposed as some editors save it: one name on every system
+        ("蛇 の 庭", "蛇-の-庭"),
+        ("Ελληνικά/../Ω", "Ελληνικά-..-Ω"),
+        ("a\u202eb\x1bc\x00d", "a-b-c-d"),  # format and control characters go
+        ("..Ж..", "Ж"),
+    ],
+)
+def test_replay_names_keep_letters_of_any_script(level: str, part: str) -> None:
+    assert report.replay_name("greedy", level, 3, 4) == f"greedy-{part}-len3-seed4.json"
+
+
+@given(st.text(max_size=100), st.text(max_size=200))
+@settings(max_examples=300, deadline=None)
+def test_a_replay_name_is_one_short_file_name_whatever_the_names(level: str, solver: str) -> None:
+    name = report.replay_name(solver, level, 10**6, 10**30 - 1)
+    numbered = name.replace(".json", "-1000.json")  # as the last name tried when it is taken
+    assert len(numbered.encode("utf-8", "surrogateescape")) <= 255
+    assert not name.startswith(".") and "/" not in name and "\\" not in name
+    assert all(unicodedata.category(ch)[0] in "LMN" or ch in "._-" for ch in name)
+
+
+def test_a_level_of_100_wide_letters_is_recorded(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Kept whole, the name of 100 CJK letters was 300 bytes: too long for a file name.
+    level = tmp_path / "wide.txt"
+    rows = "......\n..>...\n......\n......\n"
+    level.write_text(f"name: {'蛇' * 100}\nlength: 1\n{rows}", encoding="utf-8")
+    out = tmp_path / "out"
+    run_json(
+        capsys, "--ai", "zigzag", "--level", str(level), "--games", "1", "--record-dir", str(out)
+    )
+    (written,) = out.iterdir()
+    assert written.name == f"zigzag-{'蛇' * 40}-len1-seed1.json"
 
 
 def test_record_dir_never_overwrites_across_runs(
