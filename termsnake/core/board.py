@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
+from itertools import filterfalse
 
-from termsnake.core.geometry import DIRECTIONS, Direction, Point
+from termsnake.core.geometry import DIRECTIONS, Direction, Point, row_major
 
 WALL = "#"
 FLOOR = "."
@@ -25,12 +26,8 @@ class Board:
     def __post_init__(self) -> None:
         if self.width < 1 or self.height < 1:
             raise ValueError(f"a board needs at least one cell, not {self.width}x{self.height}")
-        free = tuple(
-            Point(x, y)
-            for y in range(self.height)
-            for x in range(self.width)
-            if Point(x, y) not in self.walls
-        )
+        cells = row_major(self.width, self.height)
+        free = tuple(filterfalse(self.walls.__contains__, cells))
         object.__setattr__(self, "free_cells", free)
 
     @classmethod

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from enum import Enum
+from itertools import chain, cycle, repeat
 from typing import NamedTuple
 
 
@@ -22,6 +24,15 @@ class Point(NamedTuple):
 
     def __str__(self) -> str:
         return f"({self.x}, {self.y})"
+
+
+def row_major(width: int, height: int) -> Iterator[Point]:
+    """Every cell of a ``width`` x ``height`` rectangle, row by row (the cell of index
+    ``y * width + x`` in its place)."""
+    # Made without Point.__new__'s Python-level call: a level file's board may have a million
+    # cells, and its board and grid each go over them all.
+    rows = chain.from_iterable(repeat(y, width) for y in range(height))
+    return map(tuple.__new__, repeat(Point), zip(cycle(range(width)), rows))
 
 
 _LETTER_DELTAS: dict[str, tuple[int, int]] = {"U": (0, -1), "D": (0, 1), "L": (-1, 0), "R": (1, 0)}

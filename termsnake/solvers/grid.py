@@ -6,13 +6,13 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from types import MappingProxyType
 from typing import Final
 
 from termsnake.core.board import Board
 from termsnake.core.game import Game
-from termsnake.core.geometry import DIRECTIONS, Direction, Point
+from termsnake.core.geometry import DIRECTIONS, Direction, Point, row_major
 
 # A "free from" time that never comes: cells that stay blocked for the whole search.
 BLOCKED = 1 << 30
@@ -90,28 +90,41 @@ def grid_of(board: Board) -> Grid:
     """The int-indexed adjacency of ``board`` (cached per board)."""
     w, h = board.width, board.height
     n = w * h
-    points = tuple(Point(i % w, i // w) for i in range(n))
-    free = tuple(board.is_free(p) for p in points)
-    step_rows: list[list[int]] = [[-1] * n for _ in DIRECTIONS]
-    adj: list[tuple[int, ...]] = []
-    for i, p in enumerate(points):
-        seen: list[int] = []
-        if free[i]:
-            for d, direction in enumerate(DIRECTIONS):
-                q = board.step(p, direction)
-                # A one-cell-wide wrapping board steps a cell onto itself: not a move anywhere.
-                if q is None or not free[q.y * w + q.x] or q == p:
-                    continue
-                j = q.y * w + q.x
-                step_rows[d][i] = j
-                if j not in seen:
-                    seen.append(j)
-        adj.append(tuple(seen))
-    step = tuple(tuple(row) for row in step_rows)
-    walls = bytes(0 if f else 1 for f in free)
-    degree = tuple(len(a) for a in adj)
-    dark = sum(1 for p in points if free[p.y * w + p.x] and (p.x + p.y) % 2)
-    return Grid(board, w, h, n, points, free, step, tuple(adj), walls, degree, dark)
+    # Index arithmetic over whole rows, not a Point and a Board.step per cell: a level file may
+    # hold a million cells, and ``termsnake levels`` builds its grid before anything else.
+    free = bytearray(b"\x01") * n
+    for p in board.walls:
+        if 0 <= p.x < w and 0 <= p.y < h:
+            free[p.y * w + p.x] = 0
+    step = tuple(_steps(free, w, h, board.wrap, d) for d in range(len(DIRECTIONS)))
+    adj = list(map(tuple, map(partial(filter, (-1).__lt__), zip(*step, strict=True))))
+    if board.wrap and (w == 2 or h == 2):
+        # Both ways round a side of two lead to the same cell: a neighbour once.
+        adj = [tuple(dict.fromkeys(a)) for a in adj]
+    points = tuple(row_major(w, h))
+    # Dark cells, (x + y) odd: in row y, every other cell from x = (y + 1) % 2.
+    dark = sum(free[y * w + (y + 1) % 2 : (y + 1) * w : 2].count(1) for y in range(h))
+    walls = free.translate(bytes.maketrans(b"\x00\x01", b"\x01\x00"))
+    degree = tuple(map(len, adj))
+    return Grid(
+        board, w, h, n, points, tuple(map(bool, free)), step, tuple(adj), bytes(walls), degree, dark
+    )
+
+
+def _steps(free: bytearray, w: int, h: int, wrap: bool, d: int) -> tuple[int, ...]:
+    """For each cell, the cell one move in direction ``d`` (0 to 3, as in DIRECTIONS) takes it
+    to, or -1: from a wall, into a wall, off the board, or onto itself (a side of one cell
+    that wraps)."""
+    n = w * h
+    shift = (-w, w, -1, 1)[d]
+    target = list(range(shift, n + shift))
+    edge = (range(0, w), range(n - w, n), range(0, n, w), range(w - 1, n, w))[d]
+    around = (n - w, w - n, w - 1, 1 - w)[d]  # from the edge to the other side
+    for i in edge:
+        target[i] = i + around if wrap else -1
+    return tuple(
+        j if free[i] and j >= 0 and j != i and free[j] else -1 for i, j in enumerate(target)
+    )
 
 
 def body_free_at(grid: Grid, body: Sequence[Point], lag: int = 0) -> list[int]:
