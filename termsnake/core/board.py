@@ -21,6 +21,10 @@ class Board:
     walls: frozenset[Point] = frozenset()
     wrap: bool = False
     name: str = "open"
+    # The level file's line of each row, so that messages name a cell as the file's errors do
+    # (empty: an open board, a replay's). Not the board itself: a level printed and read back,
+    # or moved down its file, is the same board.
+    file_lines: tuple[int, ...] = field(default=(), repr=False, compare=False)
     free_cells: tuple[Point, ...] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -53,6 +57,13 @@ class Board:
     def with_walls(self, cells: Iterable[Point]) -> Board:
         """This board with ``cells`` made walls too (its size, wrap and name kept)."""
         return replace(self, walls=self.walls | frozenset(cells))
+
+    def where(self, p: Point) -> str:
+        """Cell ``p`` as a message names it: ``line 4 col 7`` of the level file the board was
+        read from, as the file's own errors do; else ``(x, y)``, as replays and the rules do."""
+        if 0 <= p.y < len(self.file_lines):
+            return f"line {self.file_lines[p.y]} col {p.x + 1}"
+        return f"({p.x}, {p.y})"
 
     def rows(self) -> tuple[str, ...]:
         """The board as rows of ``#`` and ``.``; ``Board.from_rows`` reads them back."""

@@ -28,11 +28,12 @@ class Level:
             raise ValueError("a level needs a snake of at least one cell")
         if len(set(self.body)) != len(self.body):
             raise ValueError("the snake's body overlaps itself")
+        where = self.board.where
         for p in self.body:
             if not self.board.is_free(p):
-                raise ValueError(f"the snake's body lies on a wall or off the board at {p}")
+                raise ValueError(f"the snake's body lies on a wall or off the board at {where(p)}")
         if self.food is not None and (not self.board.is_free(self.food) or self.food in self.body):
-            raise ValueError(f"the first food at {self.food} is not on a free cell")
+            raise ValueError(f"the first food at {where(self.food)} is not on a free cell")
 
 
 def straight_body(
@@ -46,7 +47,9 @@ def straight_body(
     for _ in range(length - 1):
         q = board.step(p, back)
         if q is None or q in board.walls or q in taken:
-            raise ValueError(f"a body of length {length} does not fit behind the head at {head}")
+            raise ValueError(
+                f"a body of length {length} does not fit behind the head at {board.where(head)}"
+            )
         body.append(q)
         taken.add(q)
         p = q

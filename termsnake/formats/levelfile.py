@@ -347,7 +347,7 @@ def _read_map(
                 )
     if not (_one_of_each(rows, heads, foods, errors) and ok):
         return None
-    board = Board(width, len(rows), frozenset(walls), fields.wrap, name)
+    board = Board(width, len(rows), frozenset(walls), fields.wrap, name, tuple(n for n, _ in rows))
     head_line, head_col, head, direction = heads[0]
     # with a bad length line (already reported) check nothing more of the body
     length = fields.length if fields.length_ok else 1

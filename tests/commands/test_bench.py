@@ -25,7 +25,8 @@ from termsnake.commands import cli
 from termsnake.core.board import Board
 from termsnake.core.game import Game, Outcome
 from termsnake.core.geometry import Direction, Point
-from termsnake.core.level import Level, open_level
+from termsnake.core.level import Level, open_level, with_length
+from termsnake.formats.levelfile import load_level_file
 from termsnake.formats.replay import load_replay
 from termsnake.formats.verify import verify
 from termsnake.solvers import neuro, registry
@@ -334,6 +335,19 @@ def test_unavailable_rows_are_skipped(capsys: pytest.CaptureFixture[str]) -> Non
     out, err = capsys.readouterr()
     assert json.loads(out) == []
     assert err.splitlines()[-1] == "termsnake bench: error: nothing could be measured"
+
+
+def test_a_refusal_names_a_cell_of_a_level_file_by_line_and_column(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # hamilton named the dead end (6, 3) where `termsnake check` names its cell 7:7.
+    path = tmp_path / "dead.txt"
+    path.write_text("name: dead\n\n########\n#......#\n#...>#.#\n#....#.#\n########\n")
+    assert cli.main(["bench", "--ai", "hamilton", "--level", str(path), "--games", "1"]) == 2
+    assert "(a dead-end cell at line 6 col 7)" in capsys.readouterr().err
+    level = load_level_file(path)
+    with pytest.raises(ValueError, match=r"behind the head at line 5 col 5$"):
+        with_length(level, 5)
 
 
 def without_numpy(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -280,7 +280,8 @@ def _blocks_of(board: Board, offset: tuple[int, int]) -> list[int] | str:
     for b, cells in members.items():
         if len(cells) != 4:
             corner = min(cells)
-            return f"the 2x2 block holding ({corner.x}, {corner.y}) is part wall or off the board"
+            where = board.where(corner)
+            return f"the 2x2 block holding the cell at {where} is part wall or off the board"
         for p in cells:
             block[p.y * w + p.x] = b
     return block

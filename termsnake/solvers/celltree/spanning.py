@@ -70,7 +70,7 @@ def body_fits(m: BodyMirror) -> str | None:
     for s, c in pairwise(m.body):  # each body cell (c) and the cell it moved to (s)
         if s != g.dflt[c] and s != g.cross[c]:
             p = g.points[c]
-            return f"the body at ({p.x}, {p.y}) turns against the block's way round"
+            return f"the body at {g.board.where(p)} turns against the block's way round"
         e = g.cedge[c]
         if e >= 0 and m.fixed_as[e] != (1 if s == g.cross[c] else 0):
             return "two body cells disagree on a block edge"

@@ -49,9 +49,10 @@ class CycleResult:
         return self.status == "found"
 
 
-# (board, node limit) -> result. Boards are frozen, hence hashable. Keyed by the limit too: a
-# result reused from another limit would make the answer depend on what was asked before.
-_CACHE: dict[tuple[Board, int], CycleResult] = {}
+# (board, its file's lines, node limit) -> result. Boards are frozen, hence hashable. Keyed by
+# the limit too: a result reused from another limit would make the answer depend on what was
+# asked before; and by the lines, which a board's equality leaves out but its reasons name.
+_CACHE: dict[tuple[Board, tuple[int, ...], int], CycleResult] = {}
 _CACHE_SIZE = 128
 
 
@@ -67,7 +68,7 @@ def find_cycle(board: Board, limit: Limit = DEFAULT_LIMIT) -> CycleResult:
     twofactor`, within ``limit``. The answer depends only on the board and the limit, never on
     the machine.
     """
-    key = (board, limit.nodes)
+    key = (board, board.file_lines, limit.nodes)
     cached = _CACHE.get(key)
     if cached is not None:
         return cached
@@ -88,23 +89,21 @@ def check_cycle(board: Board, cycle: Sequence[Point]) -> list[str]:
         counts[p] = counts.get(p, 0) + 1
     for p, k in counts.items():
         if not board.is_free(p):
-            problems.append(f"{_fmt(p)} is a wall or off the board")
+            problems.append(f"{board.where(p)} is a wall or off the board")
         elif k > 1:
-            problems.append(f"{_fmt(p)} is visited {k} times")
+            problems.append(f"{board.where(p)} is visited {k} times")
     missing = [p for p in board.free_cells if p not in counts]
     if missing:
-        problems.append(f"{len(missing)} free cells are not visited, e.g. {_fmt(missing[0])}")
+        problems.append(
+            f"{len(missing)} free cells are not visited, e.g. {board.where(missing[0])}"
+        )
     # A one-cell board is its own (degenerate) cycle; otherwise every step must be a move.
     if len(cycle) > 1:
         for i, a in enumerate(cycle):
             b = cycle[(i + 1) % len(cycle)]
             if all(q != b for _, q in board.neighbours(a)):
-                problems.append(f"{_fmt(a)} -> {_fmt(b)} is not a move on this board")
+                problems.append(f"{board.where(a)} -> {board.where(b)} is not a move on this board")
     return problems
-
-
-def _fmt(p: Point) -> str:
-    return f"({p.x}, {p.y})"
 
 
 def _find(board: Board, limit: Limit) -> CycleResult:
@@ -119,15 +118,15 @@ def _find(board: Board, limit: Limit) -> CycleResult:
         return CycleResult(
             "none",
             None,
-            f"the free cells are not all connected: {_fmt(unreachable)} "
-            f"cannot be reached from {_fmt(cells[0])}",
+            f"the free cells are not all connected: the cell at {board.where(unreachable)} "
+            f"cannot be reached from the one at {board.where(cells[0])}",
         )
     if n <= 2:
         # Too small for a real cycle, and a snake fills it without ever turning back.
         return CycleResult("found", tuple(cells), "")
     for p in cells:
         if len(grid.adj[grid.index(p)]) < 2:
-            return CycleResult("none", None, f"a dead-end cell at {_fmt(p)}")
+            return CycleResult("none", None, f"a dead-end cell at {board.where(p)}")
     parity = _parity_reason(board, grid, cells)
     if parity is not None:
         return CycleResult("none", None, parity)

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from termsnake.core.board import Board
 from termsnake.core.geometry import Point
+from termsnake.formats.levelfile import parse_level
 from termsnake.solvers.hampath import NODES_PER_SECOND, Limit, check_cycle, find_cycle
 
 
@@ -142,6 +143,35 @@ def test_dead_end_reason_names_the_cell() -> None:
     result = find_cycle(board)
     assert result.status == "none"
     assert result.reason == "a dead-end cell at (0, 2)"
+
+
+# A dead end at row 3, column 6 of the map, whose rows are on lines 3, 4, 6 and 7 of the file.
+DEAD_END_FILE = """name: dead
+; a comment line before the map
+########
+#......#
+; one inside it
+#...>#.#
+#....#.#
+########
+"""
+
+
+def test_a_board_files_cells_are_named_by_line_and_column_as_its_errors_name_them() -> None:
+    # It said "a dead-end cell at (6, 3)" where `termsnake check` says path:7:7 for that cell.
+    level = parse_level(DEAD_END_FILE, "dead.txt")
+    assert find_cycle(level.board).reason == "a dead-end cell at line 7 col 7"
+    # The same board further down its file is the same board, but its cells are on other lines.
+    moved = parse_level("author: someone\n" + DEAD_END_FILE, "dead.txt")
+    assert moved.board == level.board
+    assert find_cycle(moved.board).reason == "a dead-end cell at line 8 col 7"
+    apart = parse_level("#####\n#.>.#\n#####\n#...#\n#####\n", "apart.txt", length=1)
+    assert find_cycle(apart.board).reason == (
+        "the free cells are not all connected: the cell at line 4 col 2 cannot be reached from "
+        "the one at line 2 col 2"
+    )
+    board = Board.from_rows(["....", "....", ".###"])  # no file: x and y, as in replays
+    assert board.where(Point(0, 2)) == "(0, 2)"
 
 
 def test_disconnected_board() -> None:
