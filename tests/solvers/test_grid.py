@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -58,20 +55,3 @@ def test_grid_of_reads_every_board_as_cell_by_cell_does(board: Board) -> None:
     for name in FIELDS:
         assert getattr(fast, name) == getattr(slow, name), name
     assert all(type(a) is tuple for a in fast.adj) and type(fast.walls) is bytes
-
-
-@pytest.mark.slow
-def test_grid_of_a_big_board_is_at_least_twice_as_fast_as_cell_by_cell() -> None:
-    # It took a Board.step and Points per cell: 15 s of `termsnake levels` on a 1000x1000 board.
-    board = Board(400, 400, frozenset({Point(7, 9), Point(200, 31), Point(399, 399)}))
-
-    def seconds(build: object) -> float:
-        assert callable(build)
-        start = time.perf_counter()
-        build(board)
-        return time.perf_counter() - start
-
-    grid_of.cache_clear()
-    fast = min(seconds(grid_of.__wrapped__) for _ in range(3))
-    slow = min(seconds(cell_by_cell) for _ in range(3))
-    assert fast * 2 < slow, (fast, slow)
