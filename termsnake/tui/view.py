@@ -244,7 +244,8 @@ def render_too_small(
     elif watching:
         why, hint = " to watch this game.", f"to go on, or press {quit_key} to leave."
     else:  # enlarged, the game stays paused: a player who was not told waited at "PAUSED"
-        why, hint = "; the game is paused.", f"and press {go_key} to go on, or {quit_key} to quit."
+        # "waits", not "is paused": before the first key the game has not started yet.
+        why, hint = "; the game waits.", f"and press {go_key} to go on, or {quit_key} to quit."
     sentences = {
         "sizes": f"need {need[0]}x{need[1]}, have {have[0]}x{have[1]}",
         "headline": f"termsnake: the terminal is too small{why}",

@@ -232,6 +232,12 @@ def test_the_too_small_message_says_which_key_goes_on_once_enlarged() -> None:
     assert "Enlarge the window and press space to go on, or q to quit." in said
 
 
+def test_the_too_small_message_says_the_game_waits_not_that_it_is_paused() -> None:
+    # Shown before the first key too, when the game had not started: "paused" was untrue there.
+    said = " ".join(render_too_small((26, 19), (80, 24)))
+    assert "the game waits." in said and "paused" not in said
+
+
 def test_the_too_small_message_names_the_keys_it_is_given() -> None:
     # On AZERTY q steers left: the message must name x, the key that quits there.
     said = " ".join(render_too_small((26, 19), (80, 24), keys=("space", "x")))
