@@ -7,7 +7,7 @@ import stat
 import sys
 import warnings
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 import filelock
@@ -20,9 +20,28 @@ def lock_path(out: Path) -> Path:
     return out.with_name(out.name + ".lock")
 
 
+def linked_file(out: Path) -> Path | None:
+    """The file a link ``out`` leads to (there or not yet), None if ``out`` is no link.
+
+    The weights are written through the link, so a run into that file, or through another link
+    to it, writes the same file: the run holds its lock too, not only the one beside its name."""
+    if not out.is_symlink():
+        return None
+    target = Path(os.path.realpath(out))
+    return None if lock_path(target) == lock_path(out.absolute()) else target
+
+
 def check_lock(out: Path) -> None:
-    """ValueError unless the lock's path is free or holds the empty file a run leaves there:
-    filelock opens it to lock it, and older filelocks empty it as they do."""
+    """ValueError unless each lock a run into ``out`` takes (see ``linked_file``) is free or
+    the empty file a run leaves there."""
+    _check_one(out)
+    target = linked_file(out)
+    if target is not None:
+        _check_one(target)
+
+
+def _check_one(out: Path) -> None:
+    # filelock opens the lock file to lock it, and older filelocks empty it as they do.
     path = lock_path(out)
     shown = printable(str(path))
     try:
@@ -47,9 +66,21 @@ def check_lock(out: Path) -> None:
 
 @contextmanager
 def owned(out: Path) -> Iterator[None]:
-    """The run's hold on ``out``'s files until it ends; ValueError at once if another run holds
-    them. The lock file stays: deleting it would let a run that opened it lock a file that is
-    gone while a third locks a new one."""
+    """The run's hold on ``out``'s files, and on the file a link ``out`` leads to, until it
+    ends; ValueError at once if another run holds them. The lock files stay: deleting one would
+    let a run that opened it lock a file that is gone while a third locks a new one."""
+    target = linked_file(out)
+    with ExitStack() as held:
+        held.enter_context(_holding(out, f"another run is training into {printable(str(out))}"))
+        if target is not None:
+            into = f"{printable(str(target))}, which {printable(str(out))} links to"
+            held.enter_context(_holding(target, f"another run is training into {into}"))
+        yield
+
+
+@contextmanager
+def _holding(out: Path, taken: str) -> Iterator[None]:
+    """The lock beside ``out`` held; ValueError (``taken`` and what to do) if another holds it."""
     path = lock_path(out)
     lock = filelock.FileLock(path, timeout=0, mode=0o644)
     try:
@@ -67,8 +98,7 @@ def owned(out: Path) -> Iterator[None]:
         return
     except filelock.Timeout:
         raise ValueError(
-            f"another run is training into {printable(str(out))} (it holds "
-            f"{printable(str(path))}): wait for it to end, or give another --out"
+            f"{taken} (it holds {printable(str(path))}): wait for it to end, or give another --out"
         ) from None
     except OSError as e:
         raise ValueError(f"cannot write {printable(str(path))}: {e.strerror or e}") from None

@@ -13,6 +13,7 @@ import filelock
 import pytest
 
 from termsnake.commands import cli
+from termsnake.learn.owner import owned
 
 TRAIN = ["train", "neuro", "--size", "6x6", "--population", "2", "--games", "1"]
 SUFFIXES = ("", ".checkpoint.json", ".curve.csv")
@@ -54,6 +55,31 @@ def test_a_run_whose_lock_another_holds_stops_before_any_game(
     assert files(out) == before
     # Once it is let go, the same command runs.
     assert subprocess.run(command(out, *more), capture_output=True, timeout=60).returncode == 0
+
+
+@pytest.mark.parametrize("other", ["w.json", "b.json"], ids=["into-the-file", "another-link"])
+def test_a_run_through_a_link_stops_while_another_writes_the_file_it_leads_to(
+    other: str, tmp_path: Path
+) -> None:
+    # The lock was only beside the link's name: runs through a.json and b.json (or into w.json
+    # itself), both leading to w.json, each held a lock of its own and wrote one weights file.
+    (tmp_path / "a.json").symlink_to("w.json")
+    (tmp_path / "b.json").symlink_to("w.json")
+    out, target = tmp_path / "a.json", tmp_path / "w.json"
+    assert subprocess.run(command(out), capture_output=True, timeout=60).returncode == 0
+    before = files(out) | files(target)
+    more = ["--generations", "2", "--resume"]
+    # Held by this process as the other run, started a moment earlier, holds its locks.
+    with owned(tmp_path / other):
+        refused = subprocess.run(command(out, *more), capture_output=True, text=True, timeout=60)
+    assert (refused.returncode, refused.stdout) == (2, "")
+    assert refused.stderr == (
+        f"termsnake train: error: another run is training into {target}, which {out} links to "
+        f"(it holds {target}.lock): wait for it to end, or give another --out\n"
+    )
+    assert files(out) | files(target) == before
+    assert subprocess.run(command(out, *more), capture_output=True, timeout=60).returncode == 0
+    assert out.is_symlink() and files(target) != before
 
 
 @pytest.mark.slow  # eight races of two real runs
