@@ -236,17 +236,19 @@ def leave(code: int) -> None:
 
 def leave_with_main(code: int) -> None:
     """``leave``'s grace in a worker process of a pool, which ends as its main thread does, not
-    through termsnake's ``main``: once that thread is done, a thread a plugin started that never
-    ends gets WORKERS_GRACE, then the process ends with ``code``. The pool's shutdown, which
-    waits for its workers to end, waited for ever. Its signals are the pool's, left as they are."""
+    through termsnake's ``main``: once that thread is done, the rest of its exit (a thread a
+    plugin started that never ends, a plugin's atexit handler that never returns) gets
+    WORKERS_GRACE, then the process ends with ``code``. The pool's shutdown, which waits for its
+    workers to end, waited for ever. Its signals are the pool's, left as they are."""
     threading.Thread(target=_leave_after_main, args=(code,), daemon=True).start()
 
 
 def _leave_after_main(code: int) -> None:
-    # Python's exit has the main thread done before it waits for the others.
+    # Python's exit has the main thread done before it waits for the others and then runs the
+    # atexit handlers: this daemon thread runs on through both. No one is there to interrupt
+    # them (the pool's workers take Ctrl-C only in a game), so the grace is not only for threads.
     threading.main_thread().join()
-    if _exit_would_wait():
-        _end_after_grace(code, WORKERS_GRACE)
+    _end_after_grace(code, WORKERS_GRACE)
 
 
 def _exit_would_wait() -> bool:

@@ -165,6 +165,28 @@ def test_bench_jobs_ends_when_a_plugins_thread_never_does(tmp_path: Path) -> Non
     assert re.search(r"\nzzlingers +open-6x6 +36 +4 +4 ", out), out
 
 
+def test_bench_jobs_ends_when_a_plugins_atexit_handler_never_returns_in_a_worker(
+    tmp_path: Path,
+) -> None:
+    # The worker's grace was only for threads left running: the handler held its exit, and
+    # the pool's shutdown with it, deaf to Ctrl-C and SIGTERM (the parent only noted them).
+    code = (
+        "import atexit, multiprocessing\n"
+        "if multiprocessing.parent_process() is not None:\n"
+        "    atexit.register(time.sleep, 3600)\n"
+    )
+    proc = bench_with(
+        tmp_path, {"stuck": "import time\n" + code}, "--ai", "zzstuck", "--games", "4"
+    )
+    try:
+        out, err = proc.communicate(timeout=20)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert proc.returncode == 0 and err == ""
+    assert re.search(r"\nzzstuck +open-6x6 +36 +4 +4 ", out), out
+
+
 @pytest.mark.parametrize(
     ("signum", "said"),
     [
