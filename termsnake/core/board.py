@@ -25,6 +25,7 @@ class Board:
     # (empty: an open board, a replay's). Not the board itself: a level printed and read back,
     # or moved down its file, is the same board.
     file_lines: tuple[int, ...] = field(default=(), repr=False, compare=False)
+    # The cells that are not walls, row-major; the snake may cover some (Game.empty_cells: not).
     free_cells: tuple[Point, ...] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:

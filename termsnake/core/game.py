@@ -127,8 +127,9 @@ class Game:
         """Whether the snake's body covers ``p``."""
         return p in self._cells
 
-    def free_cells(self) -> list[Point]:
-        """The free cells the snake does not cover, in row-major order."""
+    def empty_cells(self) -> list[Point]:
+        """The board's free cells (``Board.free_cells``: not walls) that the snake does not
+        cover either, in row-major order: where food may appear."""
         cells = self._cells
         return [p for p in self.board.free_cells if p not in cells]
 
@@ -220,7 +221,7 @@ class Game:
 
     def _spawn_food(self) -> None:
         if self.food_plan is None:
-            self._place_food(self.rng.choice(self.free_cells()))
+            self._place_food(self.rng.choice(self.empty_cells()))
             return
         p = next(self.food_plan, None)
         if p is None:

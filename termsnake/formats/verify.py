@@ -20,12 +20,12 @@ from termsnake.core.level import Level
 from termsnake.formats.replay import Replay, ReplayError
 from termsnake.formats.text import shorten
 
-FREE: Final = 0
+EMPTY: Final = 0
 BODY: Final = 1
 WALL: Final = 2
 # How many moves between two calls of the progress callback.
 PROGRESS_EVERY: Final = 1 << 16
-_CELLS: Final = bytes.maketrans(b".#", bytes([FREE, WALL]))
+_CELLS: Final = bytes.maketrans(b".#", bytes([EMPTY, WALL]))
 
 
 class PlaybackGame(Game):
@@ -117,7 +117,7 @@ def verify(
 class _Rules:
     """The rules of core.game.Game on cell numbers (``y * width + x``), fed the file's foods.
 
-    ``cells`` says what each cell holds (FREE, BODY or WALL); the body is a deque of cell
+    ``cells`` says what each cell holds (EMPTY, BODY or WALL); the body is a deque of cell
     numbers, head first; ``food`` is the food's cell number, or -1.
     """
 
@@ -153,19 +153,19 @@ class _Rules:
             return self.cells[self._cell(p)]
         return WALL
 
-    def nth_free(self, n: int) -> Point:
-        """The ``n``-th cell (from 0, row-major) neither wall nor body: Game.free_cells()[n]."""
+    def nth_empty(self, n: int) -> Point:
+        """The ``n``-th cell (from 0, row-major) neither wall nor body: Game.empty_cells()[n]."""
         cells, w = self.cells, self.width
         start = 0
         while True:
-            here = cells.count(FREE, start, start + w)
+            here = cells.count(EMPTY, start, start + w)
             if n < here:
                 break
             n -= here
             start += w
-        c = cells.find(FREE, start)
+        c = cells.find(EMPTY, start)
         for _ in range(n):
-            c = cells.find(FREE, c + 1)
+            c = cells.find(EMPTY, c + 1)
         return Point(c % w, c // w)
 
     def _spawn(self) -> None:
@@ -174,7 +174,7 @@ class _Rules:
         if i >= len(self.replay.foods):
             raise ValueError(f"the food plan has no food for step {self.steps}")
         p = self.replay.foods[i][1]
-        if self.holds(p) != FREE:
+        if self.holds(p) != EMPTY:
             raise ValueError(f"the planned food at {p} after step {self.steps} is not free")
         self.food = self._cell(p)
         self.foods.append((self.steps, p))
@@ -226,7 +226,7 @@ class _Rules:
                     return self._end(Outcome.DIED, "ran into itself")
             hx, hy = x, y
             if t != food:
-                cells[body.pop()] = FREE
+                cells[body.pop()] = EMPTY
                 body.appendleft(t)
                 cells[t] = BODY
                 since += 1
@@ -256,7 +256,7 @@ class _SeedCheck:
     one; so there are two readings: every food drawn, or the file's first food fixed and the
     rest drawn. The file passes if either gives all of its foods. While a reading agrees, its
     game is the file's game (the same moves, the same foods), so each draw is made, as
-    Game._spawn_food makes it, from the file game's free cells at that moment.
+    Game._spawn_food makes it, from the file game's empty cells at that moment.
     """
 
     def __init__(self, rules: _Rules, replay: Replay, level: Level) -> None:
@@ -281,8 +281,8 @@ class _SeedCheck:
             if i == 0 and fixed is not None:
                 got = fixed
             else:
-                free = self.rules.free - len(self.rules.body)
-                got = self.rules.nth_free(rng.choice(range(free)))
+                empty = self.rules.free - len(self.rules.body)
+                got = self.rules.nth_empty(rng.choice(range(empty)))
             if got != want:
                 self.mismatch[k] = (i, want, got)
         if all(m is not None for m in self.mismatch):

@@ -93,6 +93,13 @@ def test_eating_grows_by_one_and_spawns_food_on_a_free_cell() -> None:
     assert g.foods == [(0, Point(2, 0)), (1, g.food)]
 
 
+def test_the_empty_cells_are_the_board_s_free_cells_less_the_snake() -> None:
+    # "Free" is the board's word (not a wall); a game's cells that take food are "empty".
+    g = game_on(["..#", "..."], [(1, 0), (0, 0)], food=(2, 1))
+    assert g.board.free_cells == (Point(0, 0), Point(1, 0), *(Point(x, 1) for x in range(3)))
+    assert g.empty_cells() == [Point(0, 1), Point(1, 1), Point(2, 1)]
+
+
 def test_filling_every_free_cell_wins() -> None:
     g = game_on(["...", "##."], [(1, 0), (0, 0)], food=(2, 0))
     assert g.step(R).outcome is None
