@@ -150,9 +150,12 @@ class Session:
     def run(self) -> bool:
         """Play until the game ends (True) or Ctrl-Z asks to suspend (False)."""
         styler = make_style(self.term, self.glyphs) if self.color else None
-        board_rows = screen_size(self.game)[1] - 1
+        board_rows = screen_size(self.game)[1] - 1  # the frame and the board: not the status line
         self.fits = True
 
+        # make_style colours each character as the glyph it equals, so only the board's tiles
+        # are styled: text would be painted letter by letter (the "o" of "you" as the body):
+        # the status line, the help box drawn over the board, the too-small message.
         def style(text: str, y: int) -> str:
             if styler is None or not self.fits or y >= board_rows or self.mode is Mode.HELP:
                 return text
