@@ -181,12 +181,7 @@ class Session:
             self._draw(screen, size)
             moving = self._running() and self.fits
             if not self.fits:
-                if self.mode is Mode.RUNNING:
-                    self.mode = Mode.PAUSED  # once enlarged, the player starts it again
-                    self._changed()  # watchers see the pause too
-                self._handle(self.term.inkey(timeout=POLL), screen, allow_steps=False)
-                if isinstance(self.controller, KeyboardController):
-                    self.controller.queue.clear()  # turns typed with the board hidden
+                self._wait_too_small(screen)
                 next_tick = self.clock() + 1 / self.speed
                 continue
             wait = max(0.0, next_tick - self.clock()) if self._running() else POLL
@@ -200,18 +195,7 @@ class Session:
                     # at 0.2 moves a second, `+` must not wait out the old 5 s.
                     next_tick = min(next_tick, self.clock() + 1 / self.speed)
                 continue
-            # Behind the clock, catch up, but no longer than a frame's worth of moves or of
-            # time: a bot slow to move must not keep the keys (q, Ctrl-C) and the screen waiting.
-            ticks = 0
-            now = started = self.clock()
-            while self._running() and now >= next_tick:
-                self._tick()
-                next_tick += 1 / self.speed
-                ticks += 1
-                now = self.clock()
-                if ticks >= MAX_TICKS_PER_FRAME or now - started >= CATCH_UP_TIME:
-                    next_tick = max(next_tick, now)
-                    break
+            next_tick = self._moves_due(next_tick)
         if moving:
             self.seconds_played += self.clock() - last
         if self.stop_signal is not None:
@@ -223,6 +207,31 @@ class Session:
         if self.game.outcome is not Outcome.QUIT:
             return self._show_end(screen)
         return True
+
+    def _wait_too_small(self, screen: Screen) -> None:
+        """One look at the keys while the board does not fit (the too-small message is up):
+        the game is paused, and steps and turns typed meanwhile are dropped."""
+        if self.mode is Mode.RUNNING:
+            self.mode = Mode.PAUSED  # once enlarged, the player starts it again
+            self._changed()  # watchers see the pause too
+        self._handle(self.term.inkey(timeout=POLL), screen, allow_steps=False)
+        if isinstance(self.controller, KeyboardController):
+            self.controller.queue.clear()  # turns typed with the board hidden
+
+    def _moves_due(self, next_tick: float) -> float:
+        """Make the moves due by now, from the one due at ``next_tick``; when the next one is
+        due. Behind the clock, several, but no more than a frame's worth of moves or of time:
+        a bot slow to move must not keep the keys (q, Ctrl-C) and the screen waiting."""
+        ticks = 0
+        now = started = self.clock()
+        while self._running() and now >= next_tick:
+            self._tick()
+            next_tick += 1 / self.speed
+            ticks += 1
+            now = self.clock()
+            if ticks >= MAX_TICKS_PER_FRAME or now - started >= CATCH_UP_TIME:
+                return max(next_tick, now)
+        return next_tick
 
     def _keys_meanwhile(self, screen: Screen) -> bool:
         """Asked between looks while a bot thinks: the keys typed meanwhile act now (q ends the
