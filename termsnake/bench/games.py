@@ -112,7 +112,7 @@ def read_network(solver: str) -> Network | str:
         return str(e)
 
 
-def made(
+def solver_or_why(
     solver: str, *, engine_timeout: float | None = None, engine_logs: str | None = None
 ) -> Solver | str:
     """``create``'s solver, or why it cannot be made here (a plugin that fails to import or to
@@ -124,9 +124,9 @@ def made(
         return str(e)
 
 
-def _make(task: GameTask, kit: Kit) -> Solver | str:
-    """The task's solver, or why it cannot play (weights that could not be read, a solver
-    that cannot be made)."""
+def _task_solver(task: GameTask, kit: Kit) -> Solver | str:
+    """The task's solver, or why it cannot play: a ``neuro:PATH`` from the network ``kit``
+    holds (weights that could not be read), any other made by name (``solver_or_why``)."""
     network = kit.networks.get(task.solver)
     if isinstance(network, str):
         return network
@@ -134,7 +134,9 @@ def _make(task: GameTask, kit: Kit) -> Solver | str:
         from termsnake.solvers.neuro import NeuroSolver
 
         return NeuroSolver(task.solver[len(NEURO) :], network=network)
-    return made(task.solver, engine_timeout=task.engine_timeout, engine_logs=task.engine_logs)
+    return solver_or_why(
+        task.solver, engine_timeout=task.engine_timeout, engine_logs=task.engine_logs
+    )
 
 
 # -- one game -----------------------------------------------------------------------------------
@@ -214,7 +216,7 @@ def play_one(task: GameTask, kit: Kit, moved: Moved | None = None) -> GameRecord
     are made (see ``play_counted``)."""
     try:
         level = kit.levels[task.spec]
-        solver = _make(task, kit)
+        solver = _task_solver(task, kit)
         if isinstance(solver, str):
             return GameRecord(unavailable=printable(solver))
         game = Game(level, task.seed)

@@ -9,7 +9,7 @@ from collections.abc import Generator, Iterable
 from dataclasses import replace
 from typing import Final
 
-from termsnake.bench.games import ERROR_LIMIT, GameRecord, GameTask, Kit, made, play_apart
+from termsnake.bench.games import ERROR_LIMIT, GameRecord, GameTask, Kit, play_apart, solver_or_why
 from termsnake.bench.pool import Watcher
 from termsnake.cluster import DataLost, connect, map_on, share
 from termsnake.formats.text import shorten
@@ -75,7 +75,7 @@ def play_shipped(task: GameTask, kit: Kit) -> GameRecord:
             where = "on a Dask worker: a plugin must be installed on every worker too"
             return GameRecord(error=f"{shorten(f'ValueError: {e}', ERROR_LIMIT)} ({where})")
     record = play_apart(task, kit)
-    if record.unavailable is not None and isinstance(made(task.solver), str):
+    if record.unavailable is not None and isinstance(solver_or_why(task.solver), str):
         # Made by the client (it checked), so this worker lacks what the solver needs (numpy).
         return replace(record, unavailable=f"{record.unavailable} (on a Dask worker)")
     return record

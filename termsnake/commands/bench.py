@@ -24,7 +24,7 @@ from termsnake.bench.games import (
     GameTask,
     Kit,
     LevelSpec,
-    made,
+    solver_or_why,
 )
 from termsnake.bench.names import resolved_names, solver_names
 from termsnake.bench.progress import Progress
@@ -220,7 +220,7 @@ def _unique(items: Iterable[Any]) -> list[Any]:
 def _can_be_made(solver: str) -> bool:
     """Whether ``solver`` can be made here; if not (a plugin that fails to import, a missing
     extra), one line says why before any game, and the other solvers play on without it."""
-    why = made(solver)
+    why = solver_or_why(solver)
     if not isinstance(why, str):
         return True
     print(f"termsnake bench: {shorten(solver)}: unavailable: {printable(why)}", file=sys.stderr)
