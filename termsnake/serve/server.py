@@ -369,18 +369,23 @@ class Channel(asyncssh.SSHServerSession[bytes]):
             status, farewell = 1, "termsnake hit an error and ends this session (it is logged)"
             why = "error"
         finally:
-            with self.app.lock:
-                self.app.visits.discard(visit)
-                playing = len(self.app.visits)
-            self.app.hub.release_name(name)
-            # Before the thread is let go: at shutdown the server waits for it, and its line.
-            self.app.visits_log.left(name, time.monotonic() - visit.started, why, playing)
-            with self.app.lock:
-                self.app.threads.discard(threading.current_thread())
-        ending = self.term.normal_cursor + self.term.exit_fullscreen
-        self.loop.call_soon_threadsafe(
-            self._close, ending + (f"{farewell}\r\n" if farewell else ""), status
-        )
+            try:
+                with self.app.lock:
+                    self.app.visits.discard(visit)
+                    playing = len(self.app.visits)
+                self.app.hub.release_name(name)
+                # Before the thread is let go: at shutdown the server waits for it, and its line.
+                self.app.visits_log.left(name, time.monotonic() - visit.started, why, playing)
+            finally:
+                # Whatever failed above: the client is still told and closed, and shutdown
+                # does not wait its whole time for a thread that is done.
+                ending = self.term.normal_cursor + self.term.exit_fullscreen
+                text = ending + (f"{farewell}\r\n" if farewell else "")
+                try:
+                    self.loop.call_soon_threadsafe(self._close, text, status)
+                finally:
+                    with self.app.lock:
+                        self.app.threads.discard(threading.current_thread())
 
     def _abort(self) -> None:
         if self.chan is not None:

@@ -1,0 +1,97 @@
+"""The server in this process (``listen.serve``), so that a test can make a part of it fail and
+see what shutdown then does."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+import signal
+import threading
+import time
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import asyncssh
+import pytest
+from ssh_client import connect, player
+
+from termsnake.exits import ENDING_SIGNALS
+from termsnake.serve import events, listen
+from termsnake.serve.limits import SHUTDOWN_WAIT, Options
+from termsnake.serve.server import Config
+
+
+@contextlib.contextmanager
+def handlers_kept() -> Iterator[None]:
+    """The signal handlers ``serve`` sets are put back as they were after the block."""
+    before = {s: signal.getsignal(s) for s in ENDING_SIGNALS}
+    try:
+        yield
+    finally:
+        for s, handler in before.items():
+            signal.signal(s, handler)
+
+
+@dataclass
+class Served:
+    """A server serving in this process, on a free port of 127.0.0.1."""
+
+    port: int
+    task: asyncio.Task[None]
+
+    async def stop(self) -> float:
+        """SIGTERM, as an operator stops it: how long it then took to stop."""
+        started = time.monotonic()
+        signal.raise_signal(signal.SIGTERM)
+        await asyncio.wait_for(self.task, 10)
+        return time.monotonic() - started
+
+
+@contextlib.asynccontextmanager
+async def serving(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> AsyncIterator[Served]:
+    """A server in this process (stopped after the block, if the test did not stop it)."""
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    config = Config(Options(port=0), host_key=key, scores=tmp_path / "scores.json")
+    ready = asyncio.Event()
+    task = asyncio.create_task(listen.serve(config, ready))
+    await asyncio.wait_for(ready.wait(), 10)
+    match = re.search(r"listening on 127\.0\.0\.1:(\d+);", capsys.readouterr().out)
+    assert match
+    served = Served(int(match.group(1)), task)
+    try:
+        yield served
+    finally:
+        if not task.done():
+            await served.stop()
+
+
+def test_a_visit_whose_leaving_fails_still_closes_and_is_not_waited_for_at_shutdown(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The visit's thread was let go only after its "left" line: had the log (or the release of
+    # its name) raised, its client was never closed and shutdown waited its whole 5 s.
+    def fails(*args: object) -> None:
+        raise RuntimeError("the log failed")
+
+    failed: list[type[BaseException] | None] = []
+    monkeypatch.setattr(events.Visits, "left", fails)
+    monkeypatch.setattr(threading, "excepthook", lambda hook: failed.append(hook.exc_type))
+
+    async def go() -> tuple[float, bytes]:
+        async with serving(tmp_path, capsys) as served, await connect(served.port, "ada") as c:
+            ada = await player(c)
+            await ada.wait_for("hello, ada")
+            await ada.keys(b"q")  # the lobby's quit
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(ada.process.wait_closed(), 3)
+            await ada.pump()
+            took = await served.stop()
+        return took, ada.received
+
+    with handlers_kept():
+        took, received = asyncio.run(go())
+    assert failed == [RuntimeError]
+    assert took < SHUTDOWN_WAIT / 2
+    assert received.endswith(b"bye!\r\n")  # told and closed as ever
