@@ -155,11 +155,14 @@ class Visits:
             log.info("%d more players' lines not shown in the last %s (%s)", unsaid.total(), span,
                      _listed(unsaid))  # fmt: skip
 
-    def logged_in(self, name: str, asked: str | None, peer: str, playing: int) -> None:
-        """A player's game session has begun."""
+    def logged_in(
+        self, name: str, asked: str | None, peer: str, playing: int, key: str | None = None
+    ) -> None:
+        """A player's game session has begun (``key``: the key it logged in with, if one)."""
         as_asked = "" if asked is None or asked == name else f" (asked for {shown(asked, 24)})"
-        self.say("logged in", "%s logged in from %s%s; %d playing", name, shown(peer),
-                 as_asked, playing)  # fmt: skip
+        with_key = "" if key is None else f" with key {key}"
+        self.say("logged in", "%s logged in from %s%s%s; %d playing", name, shown(peer),
+                 as_asked, with_key, playing)  # fmt: skip
 
     def left(self, name: str, seconds: float, why: str, playing: int) -> None:
         """A player's session has ended, after ``seconds``, for ``why`` (quit, idle...)."""

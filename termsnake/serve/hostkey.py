@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import re
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Final
 
 import asyncssh
+from asyncssh.public_key import decode_ssh_certificate, decode_ssh_public_key
 
 from termsnake.formats.fileio import TooLarge, read_capped, write_atomic
 from termsnake.formats.places import data_dir
@@ -95,3 +96,30 @@ def _read(path: Path, limit: int, what: str) -> bytes:
         return read_capped(path, limit)
     except TooLarge as e:
         raise HostKeyError(e.describe(what)) from None
+
+
+def note_login_key(conn: asyncssh.SSHServerConnection, noted: Callable[[str], None]) -> None:
+    """Call ``noted`` with the key ``conn`` logs in with, as the log names it: its SHA256
+    fingerprint as ``ssh-keygen -l`` prints it, and its type. asyncssh keeps no record of which
+    key of --authorized-keys it admitted: its check of each key offered, looked up on the
+    connection, is wrapped (a key offered but not used, or refused, is not noted)."""
+    validate = conn.validate_public_key
+
+    async def validated(username: str, key_data: bytes, msg: bytes, signature: bytes) -> bool:
+        admitted = await validate(username, key_data, msg, signature)
+        if admitted and msg:  # signed, and the signature checked: this key logs in
+            noted(_named(key_data))
+        return admitted
+
+    setattr(conn, "validate_public_key", validated)  # noqa: B010
+
+
+def _named(key_data: bytes) -> str:
+    """A public key or certificate as the log names it (no text of the client's: a type
+    asyncssh knows, and a fingerprint)."""
+    try:
+        key = decode_ssh_public_key(key_data)
+    except asyncssh.KeyImportError:
+        key = decode_ssh_certificate(key_data).key  # a certificate: the key it certifies
+        return f"{key.get_fingerprint()} ({key.get_algorithm()}, certified)"
+    return f"{key.get_fingerprint()} ({key.get_algorithm()})"

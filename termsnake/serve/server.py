@@ -28,6 +28,7 @@ from termsnake.formats.places import data_dir
 from termsnake.formats.scores import ScoreStore
 from termsnake.serve import events, limits
 from termsnake.serve.gate import AUTHENTICATING, HEARD, LET_GO, PUSHED_OUT, Gate
+from termsnake.serve.hostkey import note_login_key
 from termsnake.serve.hub import Hub
 from termsnake.serve.rates import Arrivals, cap_failures, client_of, meter, too_many_tries
 from termsnake.serve.terminal import ChannelOutput, ChannelTerminal, Closed
@@ -89,6 +90,7 @@ class Connection(asyncssh.SSHServer):
         self.dropped = False  # unanswered, the gate never asked
         self.failed_keys = 0
         self.username: str | None = None  # the name it logs in as, once it has asked
+        self.key: str | None = None  # the key it logged in with, as the log names it
         self.conn: asyncssh.SSHServerConnection | None = None
         self.sessions = 0
         self.timer: asyncio.TimerHandle | None = None
@@ -125,6 +127,8 @@ class Connection(asyncssh.SSHServer):
         rate = self.app.config.options.max_input_rate
         meter(conn, loop, rate, lambda: gate.advance(self, HEARD))
         cap_failures(conn, limits.MAX_FAILED_TRIES, lambda: self.tell(events.FAILED_LOGINS))
+        if self.app.config.authorized_keys is not None:
+            note_login_key(conn, self._logged_in_with)
         if self.refusal is not None and gate.crowded():
             loop.call_soon(conn.abort)  # a flood of refused connections: no word for each
             return
@@ -133,6 +137,9 @@ class Connection(asyncssh.SSHServer):
         if self.refusal is not None:
             wait = min(wait, limits.REFUSED_GRACE)
         self.timer = loop.call_later(wait, self._time_up)
+
+    def _logged_in_with(self, key: str) -> None:
+        self.key = key
 
     def _time_up(self) -> None:
         self.tell(events.LOGIN_TIMEOUT)
@@ -343,7 +350,8 @@ class Channel(asyncssh.SSHServerSession[bytes]):
         with self.app.lock:
             self.app.visits.add(visit)
             playing = len(self.app.visits)
-        self.app.visits_log.logged_in(name, self.conn.username, self.conn.peer, playing)
+        conn = self.conn
+        self.app.visits_log.logged_in(name, conn.username, conn.peer, playing, conn.key)
         status, farewell, why = 0, "bye!", "quit"
         try:
             out.write(self.term.enter_fullscreen + self.term.hide_cursor)

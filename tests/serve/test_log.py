@@ -128,28 +128,40 @@ def test_a_client_offering_keys_not_held_is_logged_once_and_any_admitted_key_tak
     tmp_path: Path,
 ) -> None:
     keys = []
-    for i in range(7):
-        key = asyncssh.generate_private_key("ssh-ed25519")
+    for i in range(8):
+        key = asyncssh.generate_private_key("ssh-ed25519" if i < 7 else "ecdsa-sha2-nistp256")
         keys.append(tmp_path / f"key{i}")
         key.write_private_key(keys[-1])
         keys[-1].chmod(0o600)
-    (tmp_path / "authorized").write_bytes(key.export_public_key())  # the last one only
+    held = [asyncssh.read_private_key(k) for k in keys[6:]]  # the last two only
+    (tmp_path / "authorized").write_bytes(b"".join(k.export_public_key() for k in held))
     with running(tmp_path, "--authorized-keys", str(tmp_path / "authorized")) as s:
-        cut = openssh(s.port, "mal@127.0.0.1", "-T", keys=keys)  # 6 unknown: cut off
+        cut = openssh(s.port, "mal@127.0.0.1", "-T", keys=keys[:7])  # 6 unknown: cut off
         assert "too many failed login tries" in cut.stderr
+        # The log could not tell apart two players holding two keys: it names the one used,
+        # not the others offered (ssh offers the unknown one first, and then the other).
+        quits = openssh_command(s.port, "zoe@127.0.0.1", "-tt", keys=[keys[0], keys[7]])
+        zoe = subprocess.run(quits, input="q", capture_output=True, text=True, timeout=20)
+        assert "bye!" in zoe.stdout
 
         async def go() -> None:  # names are not tied to keys: one key is anyone
             for name in ("ann", "root"):
-                async with await connect(s.port, name, client_keys=[key]) as conn:
+                async with await connect(s.port, name, client_keys=[held[0]]) as conn:
                     await (await player(conn)).wait_for(f"hello, {name}")
 
         run(go())
         log = stopped(s)
     assert "termsnake serve: 127.0.0.1 (mal) cut off: too many failed login tries" in log
+    ed25519, ecdsa = (f"{k.get_fingerprint()} ({k.get_algorithm()})" for k in held)
     assert [line for line in log if " logged in " in line] == [
-        "termsnake serve: ann logged in from 127.0.0.1; 1 playing",
-        "termsnake serve: root logged in from 127.0.0.1; 1 playing",
+        f"termsnake serve: zoe logged in from 127.0.0.1 with key {ecdsa}; 1 playing",
+        f"termsnake serve: ann logged in from 127.0.0.1 with key {ed25519}; 1 playing",
+        f"termsnake serve: root logged in from 127.0.0.1 with key {ed25519}; 1 playing",
     ]
+    if shutil.which("ssh-keygen") is not None:  # as ssh-keygen -lf prints it
+        listed = subprocess.run(["ssh-keygen", "-lf", str(tmp_path / "authorized")],
+                                capture_output=True, text=True).stdout.split("\n")  # fmt: skip
+        assert [line.split()[1] for line in listed if line] == [k.get_fingerprint() for k in held]
 
 
 def test_the_host_key_fingerprint_follows_the_listening_line_at_every_start(
