@@ -303,12 +303,15 @@ def watched_page(live: Live, size: tuple[int, int]) -> list[str]:
             # A watcher that keeps changing its size while the game stands still would fill
             # the cache without end: start it again (clear is one step for other threads).
             live.pages.clear()
+        outcome = live.game.outcome
+        # Over, the game stays on its player's screen (its final board) until they go on.
+        message = f"{outcome.value.upper()}: game over" if outcome else "watching"
         hud = Hud(
             who=live.who,
             level=live.level,
             speed=live.speed,
             paused=live.paused,
-            message="watching (q leaves)",
+            message=f"{message} (q leaves)",
         )
         cell_width = pick_cell_width(live.game, size[0])
         need = screen_size(live.game, cell_width)

@@ -345,6 +345,7 @@ class Session:
     def _show_end(self, screen: Screen) -> bool:
         """Leave the final frame up until a key is pressed, so the player sees what happened;
         False if Ctrl-Z asked to suspend meanwhile (``run`` shows it again after `fg`)."""
+        self._changed()  # watchers see the end too, however it came (a bot's breakdown: no move)
         outcome = self.game.outcome.value if self.game.outcome else ""
         again = f"{AGAIN_KEY} plays again, any other key ends"
         hint = again if self.offer_again else "press any key"

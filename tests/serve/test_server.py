@@ -86,6 +86,20 @@ def test_watching_another_players_game_live_and_shared_scores(server: Server) ->
     run(go())
 
 
+def test_a_watcher_sees_that_the_game_is_over_and_goes_back_to_the_lobby(server: Server) -> None:
+    async def go() -> None:
+        async with await connect(server.port, "max") as c1, await connect(server.port, "ned") as c2:
+            mx, ned = await play_and_watch(c1, c2, ("max", "ned"))
+            await mx.keys(b"w")  # up, into the wall
+            await mx.wait_for("DIED: press any key")  # the player's final board stays up...
+            await ned.wait_for("DIED: game over (q leaves)")  # ...and the watcher is told
+            await ned.keys(b"q")
+            await ned.wait_for("hello, ned")
+            await mx.keys(b"x")
+
+    run(go())
+
+
 def test_a_watcher_sees_the_players_speed_and_pause(server: Server) -> None:
     # The watcher's status line said the default speed whatever the player chose, and never
     # that the game was paused.

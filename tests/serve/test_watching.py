@@ -59,6 +59,21 @@ def test_watchers_of_one_size_share_the_page_of_each_state(tmp_path: Path) -> No
     assert moved is not None and watched_page(moved, (80, 24)) != page
 
 
+def test_a_watcher_is_told_when_the_game_watched_is_over(tmp_path: Path) -> None:
+    # The status line said "watching" while the player looked at the final board: the watcher
+    # could not tell a game over from one standing still.
+    hub = Hub(ScoreStore(tmp_path / "scores.json"))
+    game = Game(open_level(10, 6, 3), 1)
+    live_id = hub.start("ada", "box", game)
+    while not game.over:
+        game.step(Direction.UP)  # into the wall
+        hub.publish(live_id, game, 8, False)
+    live = hub.look(live_id)
+    assert live is not None
+    page = watched_page(live, (80, 24))
+    assert "DIED: game over (q leaves)" in page[-1] and "watching" not in " ".join(page)
+
+
 def test_a_watcher_changing_size_again_and_again_keeps_few_pages(tmp_path: Path) -> None:
     # helper-47: a watcher sending a new size with each key, the game standing still, grew
     # the server by a page (about 11 KB) a size, 450,000 sizes in all.

@@ -17,6 +17,7 @@ from termsnake.core.game import Game, Outcome
 from termsnake.core.geometry import Direction
 from termsnake.core.level import open_level
 from termsnake.exits import Terminated
+from termsnake.solvers.base import SolverFailed
 from termsnake.tui import session as app
 from termsnake.tui import terminal
 from termsnake.tui.controllers import CTRL_C, KEY_PRESETS, KeyboardController, make_controller
@@ -459,6 +460,30 @@ def test_make_session_lets_a_person_start_the_game_and_a_bot_play_it_with_its_ow
     assert 9 <= bot.game.steps <= 10  # running from the start, ten moves a second
     assert any("c shows the bot's plan" in line for line in bot.help_text)
     assert not any(line.split()[:1] == ["up"] for line in bot.help_text)
+
+
+class BrokenBot(SlowBot):
+    """Breaks down at its first move: the game is lost without a move."""
+
+    def next_direction(self, game: Game) -> Direction:
+        raise SolverFailed("it broke")
+
+
+def test_watchers_are_told_of_the_end_of_a_game_a_bot_lost_without_a_move(
+    clock: FakeClock,
+) -> None:
+    # Only moves, pauses and speeds reached watchers: a bot that broke down ended its game
+    # unseen, and the watchers' status line said the game went on.
+    s = app.make_session(
+        FakeTerminal(clock, iter([(clock.now + 1.0, "q")])),  # type: ignore[arg-type]
+        Game(open_level(30, 15), seed=1),
+        BrokenBot(clock, 0.0),  # type: ignore[arg-type]
+        "ada", "test", speed=10, stream=io.StringIO(), clock=clock,
+    )  # fmt: skip
+    seen: list[Outcome | None] = []
+    s.on_change = lambda changed: seen.append(changed.game.outcome)
+    s.run()
+    assert s.game.outcome is Outcome.DIED and seen[-1:] == [Outcome.DIED]
 
 
 @pytest.mark.parametrize("keys", sorted(KEY_PRESETS))
