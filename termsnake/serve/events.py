@@ -130,18 +130,35 @@ class Visits:
         self.since: float | None = None
         self.said = 0
         self.unsaid: Counter[str] = Counter()  # "logged in", "left"
+        self.present = 0  # visits logged in that have not left
+        self.closed = False  # the server has said it stopped: nothing more is logged
 
     def say(self, kind: str, message: str, *args: object) -> None:
         """Log ``message`` (a line of ``kind``) if this interval has room, else count it."""
         self.flush()
-        with self._lock:
+        with self._lock:  # held while logging: no line slips in after ``close``
+            if self.closed:
+                return
             if self.since is None:
                 self.since = self.clock()
             if self.said >= self.most:
                 self.unsaid[kind] += 1
                 return
             self.said += 1
-        log.info(message, *args)
+            log.info(message, *args)
+
+    def close(self) -> int:
+        """Log nothing more (the server's last line, "stopped", is about to be said): how many
+        visits have not left, whose lines are then left out."""
+        with self._lock:
+            self.closed = True
+            return self.present
+
+    def failed(self, name: str, trace: str) -> None:
+        """A visit's session failed with ``trace`` (said whole, whatever the interval's room)."""
+        with self._lock:
+            if not self.closed:
+                log.error("a session of %s failed:\n%s", name, trace)
 
     def flush(self, force: bool = False) -> None:
         """Say how many lines were left out, once the interval is over (or now, if ``force``)."""
@@ -151,14 +168,16 @@ class Visits:
             span, unsaid = took(self.clock() - self.since), self.unsaid.copy()
             self.since, self.said = None, 0
             self.unsaid.clear()
-        if unsaid:
-            log.info("%d more players' lines not shown in the last %s (%s)", unsaid.total(), span,
-                     _listed(unsaid))  # fmt: skip
+            if unsaid and not self.closed:
+                log.info("%d more players' lines not shown in the last %s (%s)", unsaid.total(),
+                         span, _listed(unsaid))  # fmt: skip
 
     def logged_in(
         self, name: str, asked: str | None, peer: str, playing: int, key: str | None = None
     ) -> None:
         """A player's game session has begun (``key``: the key it logged in with, if one)."""
+        with self._lock:
+            self.present += 1
         as_asked = "" if asked is None or asked == name else f" (asked for {shown(asked, 24)})"
         with_key = "" if key is None else f" with key {key}"
         self.say("logged in", "%s logged in from %s%s%s; %d playing", name, shown(peer),
@@ -166,4 +185,6 @@ class Visits:
 
     def left(self, name: str, seconds: float, why: str, playing: int) -> None:
         """A player's session has ended, after ``seconds``, for ``why`` (quit, idle...)."""
+        with self._lock:
+            self.present -= 0 if self.closed else 1  # once closed, counted as not left
         self.say("left", "%s left after %s: %s; %d playing", name, took(seconds), why, playing)

@@ -89,8 +89,13 @@ async def serve(config: Config, ready: asyncio.Event | None = None) -> None:
     await _farewells(app, deadline)
     app.tally.flush(force=True)
     app.visits_log.flush(force=True)
+    # The last line: a visit that has not ended yet (a bot still thinking) would log its leaving
+    # after it, as the process exits; it is counted here instead.
+    running = app.visits_log.close()
+    still = (f"; {running} visit still running, its leaving not logged" if running == 1 else
+             f"; {running} visits still running, their leaving not logged")  # fmt: skip
     try:
-        print("termsnake serve: stopped", flush=True)
+        print(f"termsnake serve: stopped{still if running else ''}", flush=True)
     except OSError:  # its terminal hung up, or its log's reader (`| tee`) had Ctrl-C too
         silence_stdout()
 

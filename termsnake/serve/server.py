@@ -12,6 +12,7 @@ all in ``termsnake.serve.limits``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import signal
 import threading
@@ -373,7 +374,7 @@ class Channel(asyncssh.SSHServerSession[bytes]):
                 self.loop.call_soon_threadsafe(self._abort)
                 why = "stalled (read nothing for --stall)"
         except Exception:
-            log.error("a session of %s failed:\n%s", name, traceback.format_exc())
+            self.app.visits_log.failed(name, traceback.format_exc())
             status, farewell = 1, "termsnake hit an error and ends this session (it is logged)"
             why = "error"
         finally:
@@ -390,7 +391,8 @@ class Channel(asyncssh.SSHServerSession[bytes]):
                 ending = self.term.normal_cursor + self.term.exit_fullscreen
                 text = ending + (f"{farewell}\r\n" if farewell else "")
                 try:
-                    self.loop.call_soon_threadsafe(self._close, text, status)
+                    with contextlib.suppress(RuntimeError):  # the loop closed: the server stopped
+                        self.loop.call_soon_threadsafe(self._close, text, status)
                 finally:
                     with self.app.lock:
                         self.app.threads.discard(threading.current_thread())

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import re
 import signal
 import threading
@@ -18,9 +19,10 @@ import pytest
 from ssh_client import connect, player
 
 from termsnake.exits import ENDING_SIGNALS
-from termsnake.serve import events, listen
+from termsnake.serve import events, limits, listen
 from termsnake.serve.limits import SHUTDOWN_WAIT, Options
 from termsnake.serve.server import Config
+from termsnake.serve.visit import Visit
 
 
 @contextlib.contextmanager
@@ -95,3 +97,42 @@ def test_a_visit_whose_leaving_fails_still_closes_and_is_not_waited_for_at_shutd
     assert failed == [RuntimeError]
     assert took < SHUTDOWN_WAIT / 2
     assert received.endswith(b"bye!\r\n")  # told and closed as ever
+
+
+def test_the_stopped_line_is_the_last_and_counts_the_visits_still_running(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A visit that had not ended by the end of the shutdown wait logged its leaving after the
+    # server said "stopped", which an operator takes for the last line.
+    monkeypatch.setattr(limits, "SHUTDOWN_WAIT", 0.5)
+    release = threading.Event()
+    held: list[threading.Thread] = []
+
+    def stuck(visit: Visit) -> None:  # as a bot that thinks on past the wait
+        held.append(threading.current_thread())
+        release.wait(10)
+
+    monkeypatch.setattr(Visit, "high_scores", stuck)
+
+    async def go() -> None:
+        async with serving(tmp_path, capsys) as served, await connect(served.port, "ada") as c:
+            ada = await player(c)
+            await ada.wait_for("hello, ada")
+            await ada.keys(b"sss\r")  # High scores
+            while not held:
+                await asyncio.sleep(0.05)
+            await served.stop()
+
+    with handlers_kept(), caplog.at_level(logging.INFO, "termsnake.serve"):
+        asyncio.run(go())
+        said = capsys.readouterr().out.splitlines()
+        release.set()
+        held[0].join(5)
+    assert not held[0].is_alive()
+    assert said[-1] == "termsnake serve: stopped; 1 visit still running, its leaving not logged"
+    assert [m for m in caplog.messages if " logged in " in m or " left " in m] == [
+        "ada logged in from 127.0.0.1; 1 playing"
+    ]
