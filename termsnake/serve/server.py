@@ -68,10 +68,12 @@ class App:
         self.threads: set[threading.Thread] = set()
         self.channels: set[Channel] = set()  # those whose visit began, until they close
         self.lock = threading.Lock()
+        self.stopping = False  # the server is going down: a visit that begins now ends at once
 
     def stop_all(self) -> None:
-        """Tell every visit the server is going down."""
+        """Tell every visit the server is going down, and every one that begins from now on."""
         with self.lock:
+            self.stopping = True
             for visit in self.visits:
                 visit.stop(signal.SIGTERM)
 
@@ -351,6 +353,8 @@ class Channel(asyncssh.SSHServerSession[bytes]):
         with self.app.lock:
             self.app.visits.add(visit)
             playing = len(self.app.visits)
+            if self.app.stopping:  # logged in as the server began to stop: told so at once
+                visit.stop(signal.SIGTERM)
         conn = self.conn
         self.app.visits_log.logged_in(name, conn.username, conn.peer, playing, conn.key)
         status, farewell, why = 0, "bye!", "quit"

@@ -99,6 +99,40 @@ def test_a_visit_whose_leaving_fails_still_closes_and_is_not_waited_for_at_shutd
     assert received.endswith(b"bye!\r\n")  # told and closed as ever
 
 
+class Stuck:
+    """Makes the lobby's High scores hold its visit's thread until ``release`` (as a bot that
+    thinks on past the shutdown wait): the threads held."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.release = threading.Event()
+        self.held: list[threading.Thread] = []
+        monkeypatch.setattr(Visit, "high_scores", lambda visit: self._stuck())
+
+    def _stuck(self) -> None:
+        self.held.append(threading.current_thread())
+        self.release.wait(10)
+
+    async def hold(self, port: int, name: str) -> asyncssh.SSHClientConnection:
+        """A visit that holds its thread: its connection."""
+        conn = await connect(port, name)
+        p = await player(conn)
+        await p.wait_for(f"hello, {name}")
+        await p.keys(b"sss\r")  # High scores
+        for _ in range(100):
+            if self.held:
+                break
+            await asyncio.sleep(0.05)
+        assert self.held, p.text()
+        return conn
+
+    def end(self) -> None:
+        """Let the threads held go, and wait for them."""
+        self.release.set()
+        for thread in self.held:
+            thread.join(5)
+            assert not thread.is_alive()
+
+
 def test_the_stopped_line_is_the_last_and_counts_the_visits_still_running(
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
@@ -108,31 +142,46 @@ def test_the_stopped_line_is_the_last_and_counts_the_visits_still_running(
     # A visit that had not ended by the end of the shutdown wait logged its leaving after the
     # server said "stopped", which an operator takes for the last line.
     monkeypatch.setattr(limits, "SHUTDOWN_WAIT", 0.5)
-    release = threading.Event()
-    held: list[threading.Thread] = []
-
-    def stuck(visit: Visit) -> None:  # as a bot that thinks on past the wait
-        held.append(threading.current_thread())
-        release.wait(10)
-
-    monkeypatch.setattr(Visit, "high_scores", stuck)
+    stuck = Stuck(monkeypatch)
 
     async def go() -> None:
-        async with serving(tmp_path, capsys) as served, await connect(served.port, "ada") as c:
-            ada = await player(c)
-            await ada.wait_for("hello, ada")
-            await ada.keys(b"sss\r")  # High scores
-            while not held:
-                await asyncio.sleep(0.05)
+        async with serving(tmp_path, capsys) as served, await stuck.hold(served.port, "ada"):
             await served.stop()
 
     with handlers_kept(), caplog.at_level(logging.INFO, "termsnake.serve"):
         asyncio.run(go())
         said = capsys.readouterr().out.splitlines()
-        release.set()
-        held[0].join(5)
-    assert not held[0].is_alive()
+        stuck.end()
     assert said[-1] == "termsnake serve: stopped; 1 visit still running, its leaving not logged"
     assert [m for m in caplog.messages if " logged in " in m or " left " in m] == [
         "ada logged in from 127.0.0.1; 1 playing"
     ]
+
+
+def test_a_visit_that_begins_as_the_server_stops_is_told_and_closed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A session opened after SIGTERM (while the server waited for its visits) got the lobby and
+    # was never told to stop: it held the shutdown its whole time and was cut off unwarned.
+    stuck = Stuck(monkeypatch)  # keeps the server waiting
+
+    async def go() -> bytes:
+        async with (
+            serving(tmp_path, capsys) as served,
+            await stuck.hold(served.port, "ada"),
+            await connect(served.port, "bo") as c,
+        ):
+            signal.raise_signal(signal.SIGTERM)
+            await asyncio.sleep(0.5)  # the server has seen it, and waits for ada's visit
+            assert not served.task.done()
+            bo = await player(c)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(bo.process.wait_closed(), 2)
+            await bo.pump()
+            stuck.release.set()
+        return bo.received
+
+    with handlers_kept():
+        received = asyncio.run(go())
+    stuck.end()
+    assert received.endswith(b"the server is shutting down\r\n")
