@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Final
 
+from termsnake.core.geometry import Direction
 from termsnake.formats.text import printable
-from termsnake.tui.controllers import CTRL_C
+from termsnake.tui.controllers import CTRL_C, KEY_PRESETS, VI_KEYS, Command, KeyPreset, hints_for
 
 
 class Pick(Enum):
@@ -26,27 +27,44 @@ CHOOSE_KEYS: Final = frozenset({"KEY_ENTER", "\r", "\n", " ", "d", "l", "KEY_RIG
 BACK_KEYS: Final = frozenset({"q", "KEY_ESCAPE", "KEY_LEFT", "a", "h", CTRL_C})
 
 
+def letter(preset: KeyPreset, direction: Direction) -> str:
+    """The letter of a preset that steers ``direction`` (not an arrow, nor hjkl)."""
+    return next(k for k, d in preset.directions.items() if d is direction and k not in VI_KEYS
+                and len(k) == 1)  # fmt: skip
+
+
 @dataclass
 class Menu:
-    """A titled list of entries and the one selected."""
+    """A titled list of entries and the one selected; ``keys``, the visitor's key preset,
+    steers it as a game (up, down, right chooses, left goes back, and so does quit), besides
+    the keys every menu takes."""
 
     title: str
     entries: Sequence[str]
     selected: int = 0
-    footer: str = "w/s or arrows move, Enter chooses, q goes back"
+    keys: str = "default"
+
+    @property
+    def footer(self) -> str:
+        """The keys, as the visitor's preset names them."""
+        preset = KEY_PRESETS[self.keys]
+        up, down = letter(preset, Direction.UP), letter(preset, Direction.DOWN)
+        return f"{up}/{down} or arrows move, Enter chooses, {hints_for(preset).quit} goes back"
 
     def key(self, name: str) -> Pick:
         """Move the selection, choose, or go back."""
         key = name.lower() if len(name) == 1 else name
-        if key in UP_KEYS and self.entries:
+        preset = KEY_PRESETS[self.keys]
+        turn = preset.directions.get(key)
+        if (turn is Direction.UP or key in UP_KEYS) and self.entries:
             self.selected = (self.selected - 1) % len(self.entries)
             return Pick.MOVED
-        if key in DOWN_KEYS and self.entries:
+        if (turn is Direction.DOWN or key in DOWN_KEYS) and self.entries:
             self.selected = (self.selected + 1) % len(self.entries)
             return Pick.MOVED
-        if key in CHOOSE_KEYS and self.entries:
+        if (turn is Direction.RIGHT or key in CHOOSE_KEYS) and self.entries:
             return Pick.CHOSEN
-        if key in BACK_KEYS:
+        if turn is Direction.LEFT or key in BACK_KEYS or preset.commands.get(key) is Command.QUIT:
             return Pick.BACK
         return Pick.NOTHING
 

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Final
 
 import asyncssh
+from asyncssh.packet import SSHPacket
 
 from termsnake.exits import Terminated
 from termsnake.formats.places import data_dir
@@ -34,11 +35,13 @@ from termsnake.serve.hub import Hub
 from termsnake.serve.rates import Arrivals, cap_failures, client_of, meter, too_many_tries
 from termsnake.serve.terminal import ChannelOutput, ChannelTerminal, Closed
 from termsnake.serve.visit import Idle, TimeUp, Visit
+from termsnake.tui.controllers import KEY_PRESETS
 
 log = logging.getLogger("termsnake.serve")
 NO_PTY: Final = "termsnake needs a terminal and runs no commands: use ssh -t, no command\r\n"
 SHUTTING_DOWN: Final = "the server is shutting down"
 NAME_CHANGED: Final = "termsnake: the user name may not change while logging in"
+KEYS_VARIABLE: Final = b"TERMSNAKE_KEYS"
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,12 +235,24 @@ class Channel(asyncssh.SSHServerSession[bytes]):
         self.pending_lock = threading.Lock()
         self.resizing = False  # a wake for the window's new size is scheduled
         self.lost = False  # the channel is gone (asyncssh has let go of it)
+        self.keys = "default"  # the key preset the client asked for (TERMSNAKE_KEYS)
 
     def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
         self.chan = chan
         # asyncssh keeps every env request a client sends, with no cap (a client could fill the
-        # memory with them), and offers no option against it; the game reads no variable.
-        setattr(chan, "_process_env_request", _refuse_request)  # noqa: B010
+        # memory with them), and offers no option against it; the game reads one variable.
+        setattr(chan, "_process_env_request", self._env_request)  # noqa: B010
+
+    def _env_request(self, packet: SSHPacket) -> bool:
+        """TERMSNAKE_KEYS naming a key preset (ssh -o SetEnv=TERMSNAKE_KEYS=azerty) is kept;
+        any other variable is refused."""
+        name, value = packet.get_string(), packet.get_string()
+        packet.check_end()
+        keys = value.decode("ascii", "replace").lower()
+        if name != KEYS_VARIABLE or keys not in KEY_PRESETS:
+            return False
+        self.keys = keys
+        return True
 
     def pty_requested(
         self, term_type: str, term_size: tuple[int, int, int, int], term_modes: object
@@ -349,7 +364,7 @@ class Channel(asyncssh.SSHServerSession[bytes]):
         assert self.term is not None
         name = self.app.hub.claim_name(self.conn.username or "")
         config = self.app.config
-        visit = Visit(self.app.hub, self.term, out, name, config.options, config.bots)
+        visit = Visit(self.app.hub, self.term, out, name, config.options, config.bots, self.keys)
         with self.app.lock:
             self.app.visits.add(visit)
             playing = len(self.app.visits)
@@ -414,7 +429,3 @@ class Channel(asyncssh.SSHServerSession[bytes]):
                 min(limits.REFUSED_GRACE, self.app.config.options.login_timeout),
                 self.conn.conn.close,
             )
-
-
-def _refuse_request(packet: object) -> bool:
-    return False

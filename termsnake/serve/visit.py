@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Final
 
 from termsnake.core.game import Game, new_seed
+from termsnake.core.geometry import Direction
 from termsnake.core.level import BOT_LENGTH, Level, with_length
 from termsnake.exits import Terminated
 from termsnake.formats.presets import load_preset, preset_names
@@ -24,11 +25,11 @@ from termsnake.formats.text import clip, printable
 from termsnake.serve import limits
 from termsnake.serve.hub import Hub, Live
 from termsnake.serve.limits import Options
-from termsnake.serve.menu import Menu, Pick
+from termsnake.serve.menu import Menu, Pick, letter
 from termsnake.serve.terminal import ChannelOutput, ChannelTerminal
 from termsnake.solvers.base import Solver, SolverUnavailable, finish
 from termsnake.solvers.registry import create, known_names, plugins
-from termsnake.tui.controllers import CTRL_C, key_name
+from termsnake.tui.controllers import CTRL_C, KEY_PRESETS, Command, hints_for, key_name
 from termsnake.tui.screen import Screen
 from termsnake.tui.session import Mode, Session, make_session
 from termsnake.tui.summary import summary
@@ -42,7 +43,8 @@ from termsnake.tui.view import (
     screen_size,
 )
 
-LOBBY: Final = ("Play a level", "Watch a bot", "Watch a game in progress", "High scores", "Quit")
+LOBBY: Final = ("Play a level", "Watch a bot", "Watch a game in progress", "High scores", "Keys",
+                 "Quit")  # fmt: skip
 WATCH_WAIT: Final = 0.5  # a watcher is woken by each move; this only bounds a wait for a key
 # Built-ins a visitor may start, in the lobby's order (plugins follow): those that need no file
 # or program of their own, less hole-cycle and hole-tree (which refuse all but boards a cell or
@@ -77,8 +79,10 @@ class Visit:
         name: str,
         options: Options,
         bots: tuple[str, ...],
+        keys: str = "default",
     ) -> None:
         self.hub = hub
+        self.keys = keys  # the key preset, for the games and the menus
         self.bots = bots  # those that load (a player cannot mend one that does not)
         self.term = term
         self.out = out
@@ -145,6 +149,7 @@ class Visit:
     def choose(self, menu: Menu, refresh: Callable[[], list[str]] | None = None) -> int | None:
         """Let the player pick from ``menu``: the index chosen, or None to go back."""
         self.screen.invalidate()
+        menu.keys = self.keys
         while True:
             if refresh is not None:
                 menu.entries = refresh()
@@ -170,10 +175,23 @@ class Visit:
 
     def run(self) -> None:
         """The lobby until the player quits."""
-        lobby = Menu(f"termsnake: hello, {self.name}", LOBBY)
-        actions = (self.play_level, self.watch_bot, self.watch_live, self.high_scores)
-        while (choice := self.choose(lobby)) is not None and choice < len(actions):
+        lobby = Menu(f"termsnake: hello, {self.name}", self.lobby())
+        actions = (self.play_level, self.watch_bot, self.watch_live, self.high_scores,
+                   self.choose_keys)  # fmt: skip
+        while (choice := self.choose(lobby, self.lobby)) is not None and choice < len(actions):
             actions[choice]()
+
+    def lobby(self) -> list[str]:
+        """The lobby's entries: the keys entry names the visitor's preset."""
+        return [f"{entry}: {self.keys}" if entry == "Keys" else entry for entry in LOBBY]
+
+    def choose_keys(self) -> None:
+        """Pick the key preset that steers this visitor's games and menus."""
+        names = list(KEY_PRESETS)
+        menu = Menu("Which keys?", [described(n) for n in names], names.index(self.keys))
+        choice = self.choose(menu)
+        if choice is not None:
+            self.keys = names[choice]
 
     def pick_level(self, title: str) -> Level | None:
         """A preset chosen from a menu, or None."""
@@ -216,6 +234,7 @@ class Visit:
         session = make_session(
             self.term, game, solver, who, level.name,
             color=self.term.number_of_colors >= 8, stream=self.out, max_speed=limits.MAX_SPEED,
+            keys=self.keys,
             on_change=lambda s: self.hub.publish(live, s.game, s.speed, s.paused),
         )  # fmt: skip
         self.session = session
@@ -276,7 +295,8 @@ class Visit:
                     self.put(watched_page(live, size))
                     shown, shown_size = live, size
                 key = self.key(WATCH_WAIT)
-                if key.lower() == "q" or key in ("KEY_ESCAPE", CTRL_C):  # names: not lower()
+                quits = KEY_PRESETS[self.keys].commands.get(key) is Command.QUIT  # x on AZERTY
+                if quits or key.lower() == "q" or key in ("KEY_ESCAPE", CTRL_C):  # not lower()
                     return
         finally:
             self.idle_ok = True
@@ -288,6 +308,14 @@ class Visit:
         """The server's high scores, per level, best first."""
         scores = self.hub.scores.read().scores
         self.page(table(scores) if scores else ["No scores yet: play a level!"])
+
+
+def described(keys: str) -> str:
+    """A key preset as the keys menu lists it: ``azerty: z q s d steer, x quits``."""
+    preset = KEY_PRESETS[keys]
+    steer = " ".join(letter(preset, d) for d in (Direction.UP, Direction.LEFT, Direction.DOWN,
+                                                 Direction.RIGHT))  # fmt: skip
+    return f"{keys}: {steer} steer, {hints_for(preset).quit} quits"
 
 
 # Sizes of terminal whose page of one state is kept for other watchers of that size.

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import os
 import pty
+import re
+import shutil
 import signal
 import subprocess
 import time
@@ -14,7 +16,16 @@ from pathlib import Path
 import asyncssh
 import pytest
 from plugin_folders import DEAF, LINGERS, hanging, plugins_in, signalled, wait_for_file
-from ssh_client import TERMSNAKE, Player, Server, connect, player, running, start_classic
+from ssh_client import (
+    TERMSNAKE,
+    Player,
+    Server,
+    connect,
+    openssh_command,
+    player,
+    running,
+    start_classic,
+)
 from test_hostile_clients import watch_best
 
 
@@ -168,6 +179,41 @@ def test_escape_leaves_a_watched_game(server: Server) -> None:
             await eli.wait_for("hello, eli")
 
     run(go())
+
+
+def test_a_visitor_picks_azerty_in_the_lobby_and_steers_with_it(server: Server) -> None:
+    # One key preset for every visitor: an AZERTY player's z did nothing and q ended the game.
+    async def go() -> None:
+        async with await connect(server.port, "zed") as conn:
+            p = await player(conn)
+            await p.wait_for("Keys: default")
+            await p.keys(b"ssss\r")  # Keys
+            await p.wait_for("azerty: z q s d steer, x quits")
+            await p.keys(b"s\r")
+            await p.wait_for("Keys: azerty")
+            await p.keys(b"zzzz\r\r")  # up to Play a level (z moves up now); classic
+            await p.wait_for("a direction key starts")
+            await p.keys(b"z")  # up
+            await p.wait_steps(2)
+            await p.keys(b"q")  # left, not quit
+            await p.wait_steps(4)
+            await p.keys(b"x")
+            screen = await p.wait_for("Moves (")
+            assert "Game over: quit" in screen
+            moves = next(line for line in screen.splitlines() if line.startswith("Moves ("))
+            assert re.match(r"\d*U\d*L\b", moves.split(": ")[1]), moves  # up, then left
+
+    run(go())
+
+
+@pytest.mark.skipif(shutil.which("ssh") is None, reason="no OpenSSH client here")
+def test_ssh_setenv_termsnake_keys_picks_the_key_preset(server: Server) -> None:
+    for keys in ("azerty", "dvorak"):  # x quits the lobby on AZERTY only
+        command = openssh_command(server.port, "una@127.0.0.1", "-tt", "-o",
+                                  f"SetEnv=TERMSNAKE_KEYS={keys} OTHER=1")  # fmt: skip
+        ran = subprocess.run(command, input="x", capture_output=True, text=True, timeout=20)
+        assert f"Keys: {keys}" in ran.stdout
+        assert ran.stdout.endswith("bye!\n") == (keys == "azerty"), ran.stdout[-80:]
 
 
 def test_clients_that_prefer_chacha20_and_umac_get_aes_and_hmac(server: Server) -> None:
