@@ -348,7 +348,7 @@ def watched_page(live: Live, size: tuple[int, int]) -> list[str]:
             return page
         lines = render(live.game, hud, cell_width=cell_width, width=size[0])
         lines = [printable(line) for line in lines]
-        (left, top), placed = place(lines, need, size)
+        placed, (left, top) = place(lines, need, size)
         page = live.pages[size] = [""] * top + [" " * left + line for line in placed]
     return page
 

@@ -279,8 +279,7 @@ class Session:
         )
         if self.mode is Mode.HELP and self.help_text:
             lines = with_box(lines, self.help_text)
-        origin, placed = place(lines, screen_size(self.game, cell_width), size)
-        return placed, origin
+        return place(lines, screen_size(self.game, cell_width), size)
 
     def _tick(self) -> None:
         try:

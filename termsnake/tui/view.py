@@ -184,12 +184,12 @@ def render(
 
 def place(
     lines: Sequence[str], need: tuple[int, int], size: tuple[int, int]
-) -> tuple[tuple[int, int], list[str]]:
-    """Centre a frame on a terminal of ``size``: the origin to draw it at and its lines, cut
-    to the terminal. ``need`` is the columns and rows of the frame, board and status line
-    (``screen_size``). A line wider than the board (the status line, the help) starts under
-    the board's left edge, or as far left as it must to fit; the lines are padded so that
-    each one starts where it should."""
+) -> tuple[list[str], tuple[int, int]]:
+    """Centre a frame on a terminal of ``size``: its lines, cut to the terminal, and the origin
+    to draw them at (in ``Screen.draw``'s order). ``need`` is the columns and rows of the
+    frame, board and status line (``screen_size``). A line wider than the board (the status
+    line, the help) starts under the board's left edge, or as far left as it must to fit; the
+    lines are padded so that each one starts where it should."""
     cols, rows = size
     top = max(0, min((rows - need[1]) // 2, rows - len(lines)))
     left = max(0, (cols - need[0]) // 2)
@@ -202,7 +202,7 @@ def place(
         kept.append(line)
         starts.append(max(0, min(left, cols - width)))
     x = min(starts, default=0)
-    return (x, top), [" " * (s - x) + line for s, line in zip(starts, kept, strict=True)]
+    return [" " * (s - x) + line for s, line in zip(starts, kept, strict=True)], (x, top)
 
 
 def _cell(glyph: str, wall: str, cell_width: int) -> str:

@@ -207,23 +207,23 @@ def test_the_too_small_message_fits_the_terminal(have: tuple[int, int]) -> None:
 
 def test_place_centres_the_board_and_its_status_line() -> None:
     lines = ["#" * 10, "#" + " " * 8 + "#", "#" * 10, "length 3/8"]
-    origin, placed = place(lines, (10, 4), (40, 20))
+    placed, origin = place(lines, (10, 4), (40, 20))
     assert origin == (15, 8) and placed == lines
 
 
 def test_place_moves_a_status_line_left_only_as_far_as_it_must() -> None:
     status = "x" * 30
-    origin, placed = place(["#" * 10, status], (10, 2), (40, 10))
+    placed, origin = place(["#" * 10, status], (10, 2), (40, 10))
     # The board would start at 15; the status line needs 30 columns, so starts at 10.
     assert origin == (10, 4) and placed == [" " * 5 + "#" * 10, status]
-    origin, placed = place(["#" * 10, "y" * 50], (10, 2), (40, 10))
+    placed, origin = place(["#" * 10, "y" * 50], (10, 2), (40, 10))
     assert origin == (0, 4) and placed == [" " * 15 + "#" * 10, "y" * 40]
 
 
 def test_place_on_a_terminal_the_board_fills_is_the_top_left_corner() -> None:
     lines = ["#" * 40, "s" * 40, "help"]  # the help box can make a frame longer than the board
-    assert place(lines, (40, 2), (40, 2)) == ((0, 0), lines[:2])
-    assert place(lines, (40, 2), (40, 4)) == ((0, 1), lines)
+    assert place(lines, (40, 2), (40, 2)) == (lines[:2], (0, 0))
+    assert place(lines, (40, 2), (40, 4)) == (lines, (0, 1))
 
 
 def test_the_too_small_message_says_which_key_goes_on_once_enlarged() -> None:
