@@ -135,7 +135,8 @@ class Session:
     on_change: Callable[[Session], None] | None = None
     stream: Stream | None = None  # where frames go; stdout when None
     clock: Callable[[], float] = time.monotonic
-    # Whether the board fits the terminal: if not, the screen is a plain message, not tiles.
+    # Whether the board fitted the terminal at the last ``_draw``: if not, the screen is a plain
+    # message, not tiles.
     fits: bool = field(default=True, init=False, repr=False)
 
     def request_suspend(self) -> None:
@@ -178,9 +179,9 @@ class Session:
             if size != shown_size:
                 screen.invalidate()
                 shown_size = size
-            self._draw(screen, size)
-            moving = self._running() and self.fits
-            if not self.fits:
+            fits = self._draw(screen, size)
+            moving = self._running() and fits
+            if not fits:
                 self._wait_too_small(screen)
                 next_tick = self.clock() + 1 / self.speed
                 continue
@@ -379,9 +380,11 @@ class Session:
             self._draw(screen, shown_size, f"{outcome.upper()}: starting the next game...")
         return True
 
-    def _draw(self, screen: Screen, size: tuple[int, int], message: str = "") -> None:
-        """The board (with ``message`` on its status line) on a terminal of ``size``, or, if
-        it does not fit there, what it needs (``fits`` says which)."""
+    def _draw(self, screen: Screen, size: tuple[int, int], message: str = "") -> bool:
+        """Draw the board (with ``message`` on its status line) on a terminal of ``size``, or,
+        if it does not fit there, what it needs; whether it fits. It is also kept in ``fits``,
+        set before drawing: the colours read it while the frame is drawn, and a key closing
+        the help reads it later."""
         cell_width = pick_cell_width(self.game, size[0])
         need = screen_size(self.game, cell_width)
         self.fits = fits_in(need, size)
@@ -390,6 +393,7 @@ class Session:
         else:
             keys = (self.hints.pause, self.hints.quit)
             screen.draw(render_too_small(need, size, over=self.game.over, keys=keys))
+        return self.fits
 
 
 class SessionOptions(TypedDict, total=False):

@@ -21,6 +21,7 @@ from termsnake.solvers.base import SolverFailed
 from termsnake.tui import session as app
 from termsnake.tui import terminal
 from termsnake.tui.controllers import CTRL_C, KEY_PRESETS, KeyboardController, make_controller
+from termsnake.tui.screen import Screen
 from termsnake.tui.view import ASCII
 
 
@@ -578,3 +579,11 @@ def test_the_quit_key_quits_while_a_too_small_terminal_hides_the_help(
     start = clock.now
     assert s.run() is True and s.game.outcome is Outcome.QUIT
     assert clock.now - start < 5.0  # quit by the key named, not by a Ctrl-C after it
+
+
+def test_drawing_a_frame_says_whether_the_board_fits_and_keeps_it(clock: FakeClock) -> None:
+    # run reads the answer; the colours and a key closing the help read the kept one.
+    s = session(clock, [])
+    screen = Screen(s.term, io.StringIO())
+    assert s._draw(screen, (80, 24)) is True and s.fits
+    assert s._draw(screen, (20, 10)) is False and not s.fits
