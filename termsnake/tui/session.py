@@ -188,8 +188,10 @@ class Session:
             wait = max(0.0, next_tick - self.clock()) if self._running() else POLL
             key = self.term.inkey(timeout=min(wait, POLL))
             if key:
+                was_running = self._running()
                 command = self._handle(key, screen, allow_steps=True)
-                if command is Command.PAUSE:
+                if self._running() and not was_running:
+                    # Started (the first key) or resumed: its first move is a whole move away.
                     next_tick = self.clock() + 1 / self.speed
                 elif command in (Command.FASTER, Command.SLOWER):
                     # The move already due comes no later than one at the new speed would:
@@ -317,8 +319,8 @@ class Session:
         stepping = self.mode is Mode.PAUSED and allow_steps
         command = self.controller.on_key(name, self.game, stepping=stepping)
         if self.mode is Mode.WAITING and command in (Command.STEP, Command.PAUSE):
-            self.mode = Mode.RUNNING
-            return Command.PAUSE  # the clock starts now
+            self.mode = Mode.RUNNING  # the game starts: not a step, not a pause
+            return command
         if command is Command.QUIT:
             self.game.quit()
         elif command is Command.PAUSE:

@@ -20,7 +20,13 @@ from termsnake.exits import Terminated
 from termsnake.solvers.base import SolverFailed
 from termsnake.tui import session as app
 from termsnake.tui import terminal
-from termsnake.tui.controllers import CTRL_C, KEY_PRESETS, KeyboardController, make_controller
+from termsnake.tui.controllers import (
+    CTRL_C,
+    KEY_PRESETS,
+    Command,
+    KeyboardController,
+    make_controller,
+)
 from termsnake.tui.screen import Screen
 from termsnake.tui.view import ASCII
 
@@ -202,6 +208,25 @@ def test_after_a_hang_up_more_hang_ups_are_ignored_until_the_end() -> None:
     with terminal.terminal_mode(term, got.append):
         pass
     assert signal.getsignal(signal.SIGHUP) is old  # without a hang-up, all is as it was
+
+
+@pytest.mark.parametrize("key", ["s", " "])
+def test_the_key_that_starts_a_waiting_game_starts_its_clock(clock: FakeClock, key: str) -> None:
+    # Moves at 0.65, 0.75, 0.85 and 0.95 s: none is owed for the time spent waiting.
+    s = session(clock, [(0.55, key), (1.0, "q")], speed=10)
+    s.mode = app.Mode.WAITING
+    s.run()
+    assert s.game.steps == 4
+
+
+def test_a_key_that_starts_a_waiting_game_is_the_command_it_gave(clock: FakeClock) -> None:
+    # Not a pause: run sees the game start from the mode, as it sees a pause end.
+    for key, command in (("s", Command.STEP), (" ", Command.PAUSE)):
+        s = session(clock, [])
+        s.mode = app.Mode.WAITING
+        screen = Screen(s.term, io.StringIO())
+        assert s._handle(Keystroke(key), screen, allow_steps=True) is command
+        assert s.mode is app.Mode.RUNNING and s.game.steps == 0
 
 
 def test_a_first_key_opposite_to_the_heading_does_not_start_the_game(clock: FakeClock) -> None:
