@@ -15,9 +15,9 @@ from termsnake.core.game import Outcome
 # Per-game times are kept to this many decimals of a millisecond, one below the report's
 # four: a row's times then take a bounded number of distinct values however many games.
 MS_DECIMALS: Final = 5
-# A row's games lost by the bot's own failure told one by one: the first few, then a count
-# (a broken bot over a million games would print a million lines, and keep them all).
-CAUSES_TOLD: Final = 3
+# A row's games forfeited (lost by the bot's own failure) told one by one: the first few, then
+# a count (a broken bot over a million games would print a million lines, and keep them all).
+FORFEITS_TOLD: Final = 3
 
 N = TypeVar("N", int, float)
 
@@ -35,9 +35,11 @@ class Tally:
     ms: Counter[float] = field(default_factory=Counter)  # ms a move -> games
     labels: dict[str, None] = field(default_factory=dict)  # in the order games gave them
     unavailable: str | None = None  # the first game's reason the solver cannot play
-    failed: tuple[int, str] | None = None  # the first game that crashed, and how
-    causes: list[tuple[int, str]] = field(default_factory=list)  # the first bots' own failures
-    more_causes: int = 0  # games lost so after the first CAUSES_TOLD
+    # The first game that crashed (an exception escaped it: the row gets no figures), and how.
+    first_error: tuple[int, str] | None = None
+    # The first games the bot forfeited (its own failure: they count as lost), and their causes.
+    forfeits: list[tuple[int, str]] = field(default_factory=list)
+    more_forfeits: int = 0  # games forfeited after the first FORFEITS_TOLD
 
     def add(self, record: GameRecord) -> None:
         """Count the next game."""
@@ -45,14 +47,14 @@ class Tally:
         self.games += 1
         if record.unavailable is not None and self.unavailable is None:
             self.unavailable = record.unavailable
-        if record.error is not None and self.failed is None:
-            self.failed = (g, record.error)
+        if record.error is not None and self.first_error is None:
+            self.first_error = (g, record.error)
         if record.forfeited and record.cause:
-            if len(self.causes) < CAUSES_TOLD:
+            if len(self.forfeits) < FORFEITS_TOLD:
                 where = f" (its stderr: {record.log})" if record.log else ""
-                self.causes.append((g, record.cause + where))
+                self.forfeits.append((g, record.cause + where))
             else:
-                self.more_causes += 1
+                self.more_forfeits += 1
         self.outcomes[record.outcome] += 1
         self.steps[record.steps] += 1
         self.total_steps += record.steps

@@ -308,14 +308,14 @@ def row_of(
     if tally.unavailable is not None:
         say(f"termsnake bench: {where}: unavailable: {printable(tally.unavailable)}")
         return None, 0
-    if tally.failed is not None:
-        g, error = tally.failed
+    if tally.first_error is not None:
+        g, error = tally.first_error
         say(f"termsnake bench: error: {where} failed (seed {first_seed + g}): {printable(error)}")
         return None, 1
-    for g, cause in tally.causes:  # an engine's or a plugin's own failure, game by game
+    for g, cause in tally.forfeits:  # an engine's or a plugin's own failure, game by game
         say(f"termsnake bench: {where} (seed {first_seed + g}): {printable(cause)}")
-    if tally.more_causes:
-        more = tally.more_causes
+    if tally.more_forfeits:
+        more = tally.more_forfeits
         games = f"{more} more game{'s' * (more != 1)}"
         say(f"termsnake bench: {where}: {games} lost by the bot's own failure, not listed")
     return summarize(solver, level, first_seed, tally), 0

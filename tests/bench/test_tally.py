@@ -64,7 +64,7 @@ def test_the_tally_keeps_counts_not_games() -> None:
         tally.add(lost)
     assert tally.games == 100_000
     assert len(tally.steps) == 7 and len(tally.ms) == 3 and list(tally.labels) == ["b"]
-    assert tally.causes == [(0, "x"), (1, "x"), (2, "x")] and tally.more_causes == 99_997
+    assert tally.forfeits == [(0, "x"), (1, "x"), (2, "x")] and tally.more_forfeits == 99_997
 
 
 def test_the_first_failure_and_reason_are_kept() -> None:
@@ -81,7 +81,7 @@ def test_the_first_failure_and_reason_are_kept() -> None:
             ),
         ]
     )
-    assert tally.failed == (1, "ZeroDivisionError: oops")
+    assert tally.first_error == (1, "ZeroDivisionError: oops")
     assert tally.unavailable == "no cycle"
     # A bot's own fault is told game by game; a death by the rules is not.
-    assert tally.causes == [(4, "engine exited"), (6, "plugin p raised KeyError: 1")]
+    assert tally.forfeits == [(4, "engine exited"), (6, "plugin p raised KeyError: 1")]
