@@ -167,7 +167,9 @@ class _Flight:
         self.pool = pool
         self.ended = ended
         self.futures: deque[Future[list[GameRecord]]] = deque()
-        self.counted: set[Future[list[GameRecord]]] = set()  # ended, not yet taken back
+        # Ended (the watcher is told) and not yet taken back: ``taken`` takes them in task
+        # order, each once the batches before it have ended too.
+        self.ended_not_taken: set[Future[list[GameRecord]]] = set()
         self.batch_of: dict[Future[list[GameRecord]], list[GameTask]] = {}
         self.started: set[BaseProcess] = set()  # to tell how one died
         self.submitted = 0
@@ -194,15 +196,15 @@ class _Flight:
             while True:
                 came.append(self.ended.get_nowait())
         ended = [f for f in came if f is not None]
-        self.counted.update(ended)
+        self.ended_not_taken.update(ended)
         return ended
 
     def taken(self) -> Iterator[GameRecord]:
         """The records of the oldest batches that have ended, in order, taken out of flight."""
-        while self.futures and self.futures[0] in self.counted:
+        while self.futures and self.futures[0] in self.ended_not_taken:
             played = self.futures[0].result()  # kept in flight if it raises: its games were lost
             head = self.futures.popleft()
-            self.counted.discard(head)
+            self.ended_not_taken.discard(head)
             del self.batch_of[head]
             yield from played
 
