@@ -55,30 +55,26 @@ class LevelSpec:
     def load(self) -> Level:
         """The level this spec names, the snake ``length`` long, read now (a file may have
         changed since the last call); BenchError if there is none."""
-        return _load_level(self)
+        if self.kind == "size":
+            try:
+                width, height = parse_size(self.value)
+            except ValueError as e:
+                raise BenchError(f"--size: {e}") from None
+            try:
+                return open_level(width, height, self.length)
+            except ValueError as e:
+                raise BenchError(f"--size {self.value}: {e}") from None
+        from termsnake.formats.diagnostics import LevelError
+        from termsnake.formats.presets import load_level
 
-
-def _load_level(spec: LevelSpec) -> Level:
-    if spec.kind == "size":
         try:
-            width, height = parse_size(spec.value)
-        except ValueError as e:
-            raise BenchError(f"--size: {e}") from None
-        try:
-            return open_level(width, height, spec.length)
-        except ValueError as e:
-            raise BenchError(f"--size {spec.value}: {e}") from None
-    from termsnake.formats.diagnostics import LevelError
-    from termsnake.formats.presets import load_level
-
-    try:
-        # As play does: a straight body behind the level's head, fitted in place of the level's
-        # own (which may not fit where this one does), a covered first food dropped.
-        return load_level(spec.value, length=spec.length)
-    except LevelError as e:
-        raise BenchError(str(e).rstrip("\n"), located=True) from None
-    except (OSError, ValueError) as e:
-        raise BenchError(f"--level {spec.value}: {e}") from None
+            # As play does: a straight body behind the level's head, fitted in place of the
+            # level's own (which may not fit where this one does), a covered first food dropped.
+            return load_level(self.value, length=self.length)
+        except LevelError as e:
+            raise BenchError(str(e).rstrip("\n"), located=True) from None
+        except (OSError, ValueError) as e:
+            raise BenchError(f"--level {self.value}: {e}") from None
 
 
 NEURO: Final = "neuro:"
