@@ -136,7 +136,7 @@ def run_play(args: argparse.Namespace) -> int:
     )
     games = Games(Round(game, solver), args, level, who, scores, key)
     look = Look(config.glyphs, config.color, config.keys)
-    played = Played(1, 0.0)
+    played = Played(code=1, seconds=0.0)
     # A signal outside the game (the terminal closed: its input ends, then a hang-up comes)
     # waits until the score and the replay are kept; it then gives the exit code.
     later: list[int] = []

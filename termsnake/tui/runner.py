@@ -114,7 +114,7 @@ def watch(game: Game, solver: Solver, *, speed: float | None, who: str, level_na
     return played.code
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Played:
     """How a run ended: the exit code, the seconds the snake moved, why it was cut short."""
 
@@ -181,7 +181,7 @@ class _Rounds:
         if self.again is None:
             return False
         end_round(self.current)
-        following = self.again(Played(0, self.session.seconds_played))
+        following = self.again(Played(code=0, seconds=self.session.seconds_played))
         if following is None:
             self.handed_on = True
             return False
@@ -256,7 +256,13 @@ def run(
     finally:
         cut_short = not rounds.current.game.over  # the game was on when the terminal went
         rounds.end()
-    return Played(code, rounds.session.seconds_played, note, warnings, cut_short)
+    return Played(
+        code=code,
+        seconds=rounds.session.seconds_played,
+        note=note,
+        warnings=warnings,
+        cut_short=cut_short,
+    )
 
 
 def _play_in(term: blessed.Terminal, rounds: _Rounds, noted: Sequence[int]) -> None:

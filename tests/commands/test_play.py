@@ -37,6 +37,13 @@ def quit_after(moves: int) -> Game:
     return game
 
 
+def test_how_a_run_ended_is_said_by_keywords() -> None:
+    # Played(0, 1.0) did not say which number was the exit code and which the seconds played.
+    with pytest.raises(TypeError):
+        Played(0, 1.0)  # type: ignore[call-arg]
+    assert Played(code=0, seconds=1.0).errors == []
+
+
 def test_the_summary_names_the_best_as_it_is_after_the_game(tmp_path: Path) -> None:
     store = ScoreStore(tmp_path / "scores.json")
     key = ScoreKey.of("open-8x8", 8, 8, 3, "you")
@@ -90,12 +97,12 @@ def test_games_count_a_given_seed_up_and_keep_every_replay(tmp_path: Path) -> No
     for _ in range(3):
         first.step(Direction.RIGHT)
     first.quit()
-    second = games.again(Played(0, 1.0))
+    second = games.again(Played(code=0, seconds=1.0))
     assert second is not None and second.game.seed == 4
     assert second.best == 3  # the first game's length, read back as the best so far
     second.game.step(Direction.DOWN)
-    games.end(Played(143, 2.0))
-    games.end(Played(0, 0.0))  # the runner's end after a crash comes too: kept once
+    games.end(Played(code=143, seconds=2.0))
+    games.end(Played(code=0, seconds=0.0))  # the runner's end after a crash comes too: kept once
     assert games.code == 143  # the last game's
     text = "\n".join(games.lines)
     assert text.count("Game over: quit") == 2 and text.index("seed 3") < text.index("seed 4")
@@ -118,11 +125,11 @@ def test_replays_not_saved_as_the_folder_went_each_name_their_own_file(tmp_path:
         if n == 3:
             record.parent.mkdir()
         game.quit()
-        now = games.again(Played(0, 1.0))
+        now = games.again(Played(code=0, seconds=1.0))
         assert now is not None
         game = now.game
     game.quit()
-    games.end(Played(0, 1.0))
+    games.end(Played(code=0, seconds=1.0))
     gone = os.strerror(errno.ENOENT)
     assert games.errors == [
         f"could not save the replay to {record.parent / name}: {gone}"
