@@ -227,7 +227,7 @@ class Game:
         if p is None:
             raise ValueError(f"the food plan has no food for step {self.steps}")
         if not self.board.is_free(p) or p in self._cells:
-            raise ValueError(f"the planned food at {p} after step {self.steps} is not free")
+            raise ValueError(f"the planned food at {p} after step {self.steps} is not empty")
         self._place_food(p)
 
     def _place_food(self, p: Point) -> None:

@@ -175,7 +175,7 @@ class _Rules:
             raise ValueError(f"the food plan has no food for step {self.steps}")
         p = self.replay.foods[i][1]
         if self.holds(p) != EMPTY:
-            raise ValueError(f"the planned food at {p} after step {self.steps} is not free")
+            raise ValueError(f"the planned food at {p} after step {self.steps} is not empty")
         self.food = self._cell(p)
         self.foods.append((self.steps, p))
         want_step = self.replay.foods[i][0]

@@ -142,6 +142,13 @@ def test_food_plan_replaces_the_generator() -> None:
     assert g.food == Point(0, 0)
 
 
+def test_a_planned_food_must_fall_on_an_empty_cell() -> None:
+    # The snake's cells are not walls (Board.free_cells holds them) yet no food may go there.
+    level = open_level(8, 8)
+    with pytest.raises(ValueError, match=r"the planned food at .* after step 0 is not empty"):
+        Game(level, seed=3, food_plan=[level.body[1]])
+
+
 def test_straight_body_must_fit() -> None:
     board = Board.open(4, 1)
     assert straight_body(board, Point(3, 0), R, 4) == tuple(Point(x, 0) for x in (3, 2, 1, 0))

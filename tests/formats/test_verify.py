@@ -248,3 +248,12 @@ def test_a_forfeit_is_only_the_cause_of_a_game_that_died() -> None:
     dead.step(Direction.LEFT)  # back into the neck
     assert dead.outcome is Outcome.DIED and not dead.forfeited
     assert replay_from_game(dead, "x").result.forfeit is None
+
+
+def test_a_file_whose_food_falls_on_the_snake_says_the_cell_is_not_empty() -> None:
+    game = Game(open_level(8, 8), 3)
+    replay = replay_from_game(game, None)
+    on_the_snake = ((0, game.body[1]),)
+    for check in (verify, oracle):  # verify says what the game says
+        with pytest.raises(ReplayError, match=r"at the start: .* after step 0 is not empty"):
+            check(dataclasses.replace(replay, foods=on_the_snake))
