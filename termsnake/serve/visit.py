@@ -91,7 +91,7 @@ class Visit:
         self.screen = Screen(term, out)
         self._drawn_size = (0, 0)  # the terminal's size at the last page drawn
         self.session: Session | None = None
-        self.idle_ok = True
+        self.idle_counts = True  # --idle seconds with no key end the visit; not while watching
         self.stopping: int | None = None
         self.cut_short = False  # whether the visit ended in a game (scored), not in a menu
         self.started = time.monotonic()
@@ -106,7 +106,7 @@ class Visit:
         if self.stopping is not None:
             raise Terminated(self.stopping)
         session = self.session
-        idle_here = self.idle_ok if session is None else session.mode is not Mode.RUNNING
+        idle_here = self.idle_counts if session is None else session.mode is not Mode.RUNNING
         if idle_here and now - self.term.last_key > self.options.idle:
             raise Idle
         if now - self.started > self.options.max_time:
@@ -286,7 +286,7 @@ class Visit:
         self.hub.watch(live_id, self.term.wake)  # each move ends the wait for a key below
         # Not idle while watching, as while watching a bot: the game watched ends at its own
         # player's idle limit, and the visit at --max-time.
-        self.idle_ok = False
+        self.idle_counts = False
         try:
             while (live := self.hub.look(live_id)) is not None:
                 size = (self.term.width, self.term.height)
@@ -299,7 +299,7 @@ class Visit:
                 if quits or key.lower() == "q" or key in ("KEY_ESCAPE", CTRL_C):  # not lower()
                     return
         finally:
-            self.idle_ok = True
+            self.idle_counts = True
             self.term.last_key = time.monotonic()  # idleness counts from the end of the watch
             self.hub.unwatch(live_id, self.term.wake)
         self.page(["That game is over."])
