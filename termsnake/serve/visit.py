@@ -93,7 +93,8 @@ class Visit:
         self.session: Session | None = None
         self.idle_counts = True  # --idle seconds with no key end the visit; not while watching
         self.stopping: int | None = None
-        self.cut_short = False  # whether the visit ended in a game (scored), not in a menu
+        # Whether the visit ended during the player's own game, which was then scored (it moved).
+        self.ended_in_scored_game = False
         self.started = time.monotonic()
         term.check = self._check
 
@@ -115,7 +116,7 @@ class Visit:
     @property
     def scored(self) -> str:
         """What a farewell adds for a visit that ended in a game: it was scored."""
-        return "; your game was scored" if self.cut_short else ""
+        return "; your game was scored" if self.ended_in_scored_game else ""
 
     def stop(self, signum: int = signal.SIGTERM) -> None:
         """The server is going down: unwind at the next wait (a game is scored first)."""
@@ -243,7 +244,7 @@ class Visit:
         except BaseException:
             # Scored below: the farewell says so to a player whose game moved (a bot's is the
             # bot's, and a game with no move is not kept).
-            self.cut_short = bot is None and game.steps > 0
+            self.ended_in_scored_game = bot is None and game.steps > 0
             raise
         finally:
             self.session = None
