@@ -69,7 +69,12 @@ class TimeUp(Exception):
 
 
 class Visit:
-    """The lobby and everything reached from it, for one connected player."""
+    """The lobby and everything reached from it, for one connected player.
+
+    Its pages are drawn by ``draw_fitted`` (lines already printable and cut to the width),
+    ``show_text`` (any text: made printable and cut first) and ``show_until_key`` (text wrapped
+    to the width above a footer, left on screen until a key is pressed, whose name it returns).
+    """
 
     def __init__(
         self,
@@ -128,14 +133,15 @@ class Visit:
 
     # -- drawing and reading --------------------------------------------------------------
 
-    def show(self, lines: list[str]) -> None:
-        """Draw a page of text, cut to the terminal."""
+    def show_text(self, lines: list[str]) -> None:
+        """Draw a page of any text, made printable and cut to the terminal."""
         width = self.term.width
-        self.put([clip(printable(line), width) for line in lines[: self.term.height]])
+        self.draw_fitted([clip(printable(line), width) for line in lines[: self.term.height]])
 
-    def put(self, page: list[str]) -> None:
-        """Draw lines already cut to the terminal's width, padded to its height; whole after a
-        resize, which may have moved what the terminal showed (tmux drops lines off the top)."""
+    def draw_fitted(self, page: list[str]) -> None:
+        """Draw lines already printable and cut to the terminal's width, padded to its height;
+        whole after a resize, which may have moved what the terminal showed (tmux drops lines
+        off the top)."""
         height = self.term.height
         if (self.term.width, height) != self._drawn_size:
             self._drawn_size = (self.term.width, height)
@@ -155,21 +161,21 @@ class Visit:
             if refresh is not None:
                 menu.entries = refresh()
                 menu.selected = min(menu.selected, max(0, len(menu.entries) - 1))
-            self.show(menu.lines(self.term.width, self.term.height))
+            self.show_text(menu.lines(self.term.width, self.term.height))
             pick = menu.key(self.key())
             if pick is Pick.CHOSEN:
                 return menu.selected
             if pick is Pick.BACK:
                 return None
 
-    def page(self, lines: list[str], footer: str = "any key goes back") -> str:
-        """Show ``lines`` until a key is pressed; that key."""
+    def show_until_key(self, lines: list[str], footer: str = "any key goes back") -> str:
+        """Show ``lines``, wrapped, above ``footer`` until a key is pressed; that key's name."""
         self.screen.invalidate()
         body = [w for line in lines for w in (textwrap.wrap(line, self.term.width) or [""])]
         room = max(1, self.term.height - 2)
-        self.show([*body[:room], "", footer])
+        self.show_text([*body[:room], "", footer])
         while not (key := self.key()):
-            self.show([*body[:room], "", footer])
+            self.show_text([*body[:room], "", footer])
         return key
 
     # -- the lobby -----------------------------------------------------------------------------
@@ -204,7 +210,7 @@ class Visit:
         """Play presets until the player goes back to the lobby."""
         level = self.pick_level("Play which level?")
         while level is not None:
-            if self.play(level, None) != "r":
+            if not self.play(level, None):
                 return
 
     def watch_bot(self) -> None:
@@ -217,8 +223,9 @@ class Visit:
         if level is not None:
             self.play(with_length(level, BOT_LENGTH), bots[choice])
 
-    def play(self, level: Level, bot: str | None) -> str:
-        """One game of a person or a bot, scored and summed up; the key pressed after it."""
+    def play(self, level: Level, bot: str | None) -> bool:
+        """One game of a person or a bot, scored and summed up; whether the player asked to play
+        it again (r on the summary page; not after a bot that could not play)."""
         game = Game(level, new_seed())
         who = self.name if bot is None else bot
         solver = None
@@ -226,11 +233,13 @@ class Visit:
             try:
                 solver = create(bot)
             except ValueError as e:  # a plugin that cannot be made: on no board at all
-                return self.page([printable(f"{bot} cannot be used: {e}")])
+                self.show_until_key([printable(f"{bot} cannot be used: {e}")])
+                return False
             try:
                 set_up(solver, game, bot)
             except (SolverUnavailable, ValueError) as e:
-                return self.page([printable(f"{bot} cannot play {level.name}: {e}")])
+                self.show_until_key([printable(f"{bot} cannot play {level.name}: {e}")])
+                return False
         live = self.hub.start(who, level.name, game)
         session = make_session(
             self.term, game, solver, who, level.name,
@@ -260,7 +269,8 @@ class Visit:
             news, _ = keep_score(self.hub.scores, key, game, self.hub.scores.best(key))
         text = summary(game, who, session.seconds_played, width=self.term.width)
         lines = [*text.split("\n"), *news]
-        return self.page(lines, "r plays again, any other key goes back to the lobby").lower()
+        again = self.show_until_key(lines, "r plays again, any other key goes back to the lobby")
+        return again.lower() == "r"
 
     def watch_live(self) -> None:
         """Pick a game in progress and watch it, read-only, until it ends or q."""
@@ -293,7 +303,7 @@ class Visit:
                 size = (self.term.width, self.term.height)
                 # Draw only what changed: each move, pause or speed is a new Live; or a resize.
                 if live is not shown or size != shown_size:
-                    self.put(watched_page(live, size))
+                    self.draw_fitted(watched_page(live, size))
                     shown, shown_size = live, size
                 key = self.key(WATCH_WAIT)
                 quits = KEY_PRESETS[self.keys].commands.get(key) is Command.QUIT  # x on AZERTY
@@ -303,12 +313,12 @@ class Visit:
             self.idle_counts = True
             self.term.last_key = time.monotonic()  # idleness counts from the end of the watch
             self.hub.unwatch(live_id, self.term.wake)
-        self.page(["That game is over."])
+        self.show_until_key(["That game is over."])
 
     def high_scores(self) -> None:
         """The server's high scores, per level, best first."""
         scores = self.hub.scores.read().scores
-        self.page(table(scores) if scores else ["No scores yet: play a level!"])
+        self.show_until_key(table(scores) if scores else ["No scores yet: play a level!"])
 
 
 def described(keys: str) -> str:

@@ -150,7 +150,7 @@ def test_the_game_chosen_to_watch_is_the_one_its_label_names(tmp_path: Path) -> 
     visit = Visit(hub, term, out, "cy", Options(), ())
     shown: list[str] = []
     followed: list[int] = []
-    visit.show = shown.extend  # type: ignore[assignment,method-assign]
+    visit.show_text = shown.extend  # type: ignore[assignment,method-assign]
     visit.follow = followed.append  # type: ignore[assignment,method-assign]
     term.feed(b"\r")  # the first game the menu shows
     visit.watch_live()
