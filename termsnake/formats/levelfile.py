@@ -44,6 +44,7 @@ HEADS: Final[dict[str, Direction]] = {
     "v": Direction.DOWN,
 }
 HEAD_CHARS: Final[dict[Direction, str]] = {d: ch for ch, d in HEADS.items()}
+_MAP_CHARS: Final = frozenset({WALL, FLOOR, FOOD, *HEADS})
 
 FIELD_KEYS: Final = ("name", "length", "wrap")
 """Header keys that become fields of the Level (its name, the snake's length, the board's wrap)."""
@@ -53,6 +54,8 @@ KNOWN_KEYS: Final = (*FIELD_KEYS, *META_KEYS)
 USER_KEY_PREFIX: Final = "x-"
 
 KEY_RE: Final = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+# surrogateescape turns each byte that is not UTF-8 into one of these lone surrogates
+_BAD_BYTES: Final = re.compile("[\udc80-\udcff]+")
 _TRUE: Final = frozenset({"yes", "true", "on", "1"})
 _FALSE: Final = frozenset({"no", "false", "off", "0"})
 BLANK: Final = " \t"
@@ -87,9 +90,6 @@ def _decode(data: bytes, errors: Collector) -> str | None:
                 number, match.start() + 1, f"invalid UTF-8 (bytes {shown}); save the file as UTF-8"
             )
     return None
-
-
-_BAD_BYTES: Final = re.compile("[\udc80-\udcff]+")
 
 
 def _utf16_message(data: bytes) -> str | None:
@@ -192,9 +192,6 @@ def _is_map_row(line: str) -> bool:
     before its first colon (so that the colon is said to be an unknown map character)."""
     before = line.partition(":")[0]
     return bool(before) and set(before) <= _MAP_CHARS and not KEY_RE.fullmatch(before)
-
-
-_MAP_CHARS: Final = frozenset({WALL, FLOOR, FOOD, *HEADS})
 
 
 def _looks_like_header(line: str) -> bool:
