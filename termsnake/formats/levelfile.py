@@ -175,7 +175,9 @@ def parse_level(source: str | bytes, path: str = "<string>", *, length: int | No
 
     fields = _read_headers(headers, errors)
     if length is not None:
-        fields = dataclasses.replace(fields, length=length, length_from="--length", length_ok=True)
+        fields = dataclasses.replace(
+            fields, length=length, length_from="--length", length_given=True, length_ok=True
+        )
     if not rows:
         last = len(lines)
         errors.add(last, 1, "no map: after the header comes the map of # . and a head > < ^ v")
@@ -225,6 +227,7 @@ class _Fields:
     meta: tuple[tuple[str, str], ...]
     length_from: str  # where the length comes from, for the message when it does not fit
     length_ok: bool
+    length_given: bool = False  # the caller's (--length), not the file's
 
 
 def _read_headers(headers: list[_Header], errors: Collector) -> _Fields:
@@ -354,7 +357,7 @@ def _read_map(
         errors.add(head_line, head_col, _misfit_message(board, head, direction, fields, rows))
         return None
     food = foods[0][2] if foods else None
-    if food in body and fields.length_from == "--length":
+    if food in body and fields.length_given:
         food = None  # the file's food was clear of its own snake; a longer one eats it up
     if food is not None and food in body:
         food_line, food_col, _ = foods[0]
