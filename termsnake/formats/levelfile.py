@@ -25,6 +25,7 @@ from typing import Final
 from termsnake.core.board import FLOOR, WALL, Board
 from termsnake.core.geometry import Direction, Point
 from termsnake.core.level import DEFAULT_LENGTH, Level, straight_body
+from termsnake.formats.decoding import decode_utf8, split_lines
 from termsnake.formats.diagnostics import Collector, Diagnostic, LevelError
 from termsnake.formats.fileio import TooLarge, read_capped
 from termsnake.formats.text import describe_char, first_hidden, printable, shorten
@@ -54,65 +55,9 @@ KNOWN_KEYS: Final = (*FIELD_KEYS, *META_KEYS)
 USER_KEY_PREFIX: Final = "x-"
 
 KEY_RE: Final = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
-# surrogateescape turns each byte that is not UTF-8 into one of these lone surrogates
-_BAD_BYTES: Final = re.compile("[\udc80-\udcff]+")
 _TRUE: Final = frozenset({"yes", "true", "on", "1"})
 _FALSE: Final = frozenset({"no", "false", "off", "0"})
 BLANK: Final = " \t"
-
-
-# -- reading text --------------------------------------------------------------------------------
-
-
-def _split_lines(text: str) -> list[str]:
-    """Lines split on CRLF, LF or a lone CR, like universal newlines (no other separators)."""
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return lines
-
-
-def _decode(data: bytes, errors: Collector) -> str | None:
-    """UTF-8 text of ``data`` (BOM dropped); None after reporting each invalid byte sequence."""
-    utf16 = _utf16_message(data)
-    if utf16 is not None:
-        # one line, not one per NUL byte or per character of every row
-        errors.add(1, 1, utf16)
-        return None
-    text = data.removeprefix(b"\xef\xbb\xbf").decode("utf-8", "surrogateescape")
-    if not _BAD_BYTES.search(text):
-        return text
-    # surrogateescape turns each undecodable byte into one lone surrogate, so positions hold.
-    for number, line in enumerate(_split_lines(text), start=1):
-        for match in _BAD_BYTES.finditer(line):
-            shown = " ".join(f"0x{ord(ch) - 0xDC00:02x}" for ch in match.group())
-            errors.add(
-                number, match.start() + 1, f"invalid UTF-8 (bytes {shown}); save the file as UTF-8"
-            )
-    return None
-
-
-def _utf16_message(data: bytes) -> str | None:
-    """Why ``data`` is UTF-16 rather than UTF-8 (Windows editors' "Unicode"), or no text file
-    at all, or None: a UTF-16 byte-order mark, or a NUL byte beside most ASCII characters (on
-    one side of each pair of bytes only), which UTF-8 text never has; or NULs throughout."""
-    body = data.removeprefix(b"\xef\xbb\xbf")
-    if body.startswith((b"\xff\xfe", b"\xfe\xff")):
-        why = f"it starts with the UTF-16 byte-order mark 0x{body[0]:02x} 0x{body[1]:02x}"
-    elif len(body) < 2 or body.count(0) * 4 < len(body):
-        return None  # a NUL or a few: each is said where it is
-    elif _alternate(body):
-        why = "every other byte is a NUL"
-    else:  # NULs on both sides of the pairs: UTF-32, or no text at all
-        return f"the file holds {body.count(0)} NUL bytes: it is no UTF-8 text file"
-    return f"the file is UTF-16, not UTF-8 ({why}); save it as UTF-8"
-
-
-def _alternate(data: bytes) -> bool:
-    """Whether nearly every byte on one side of each pair is a NUL and nearly none on the other,
-    as in UTF-16 text that is mostly ASCII (UTF-32 has NULs on both sides)."""
-    low, high = sorted(part.count(0) / max(1, len(part)) for part in (data[0::2], data[1::2]))
-    return low <= 0.1 and high >= 0.9
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,14 +73,14 @@ def parse_level(source: str | bytes, path: str = "<string>", *, length: int | No
     wins over the file's); raises LevelError listing every problem."""
     errors = Collector(path)
     if isinstance(source, bytes):
-        decoded = _decode(source, errors)
+        decoded = decode_utf8(source, errors)
         if decoded is None:
             errors.raise_if_any()
             raise AssertionError("unreachable: undecodable bytes reported no error")
         text = decoded
     else:
         text = source.removeprefix("\ufeff")
-    lines = _split_lines(text)
+    lines = split_lines(text)
     if not any(line.strip(BLANK) for line in lines):
         errors.add(1, 1, "empty file: a level needs a map of # . and a head > < ^ v")
         errors.raise_if_any()
