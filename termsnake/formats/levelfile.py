@@ -20,7 +20,7 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import Final, NamedTuple
 
 from termsnake.core.board import FLOOR, WALL, Board
 from termsnake.core.geometry import Direction, Point
@@ -251,6 +251,23 @@ def _default_name(path: str) -> str:
     return stem if stem and printable(stem) == stem else "level"
 
 
+class _Food(NamedTuple):
+    """A food on the map: its line and column in the file, its cell on the board."""
+
+    line: int
+    col: int
+    cell: Point
+
+
+class _Head(NamedTuple):
+    """A head on the map: its line and column in the file, its cell, the way it faces."""
+
+    line: int
+    col: int
+    cell: Point
+    facing: Direction
+
+
 def _read_map(
     rows: list[tuple[int, str]], fields: _Fields, name: str, errors: Collector
 ) -> Level | None:
@@ -259,8 +276,8 @@ def _read_map(
     width = max(counts, key=lambda w: counts[w])  # ties: the first width seen (dict order)
     reference = next(number for (number, text) in rows if len(text) == width)
     ok = True
-    heads: list[tuple[int, int, Point, Direction]] = []
-    foods: list[tuple[int, int, Point]] = []
+    heads: list[_Head] = []
+    foods: list[_Food] = []
     walls: set[Point] = set()
     for y, (number, text) in enumerate(rows):
         if len(text) != width:
@@ -279,9 +296,9 @@ def _read_map(
             if ch == WALL:
                 walls.add(Point(x, y))
             elif ch == FOOD:
-                foods.append((number, col, Point(x, y)))
+                foods.append(_Food(number, col, Point(x, y)))
             elif ch in HEADS:
-                heads.append((number, col, Point(x, y), HEADS[ch]))
+                heads.append(_Head(number, col, Point(x, y), HEADS[ch]))
             elif ch != FLOOR:
                 ok = False
                 errors.add(
@@ -292,62 +309,70 @@ def _read_map(
                 )
     if not (_one_of_each(rows, heads, foods, errors) and ok):
         return None
-    board = Board(width, len(rows), frozenset(walls), fields.wrap, name, tuple(n for n, _ in rows))
-    head_line, head_col, head, direction = heads[0]
+    board = Board(
+        width=width,
+        height=len(rows),
+        walls=frozenset(walls),
+        wrap=fields.wrap,
+        name=name,
+        file_lines=tuple(number for number, _ in rows),
+    )
+    head = heads[0]
     # with a bad length line (already reported) check nothing more of the body
     length = fields.length if fields.length_ok else 1
     try:
-        body = straight_body(board, head, direction, length)
+        body = straight_body(board, head.cell, head.facing, length)
     except ValueError:
-        errors.add(head_line, head_col, _misfit_message(board, head, direction, fields, rows))
+        errors.add(head.line, head.col, _misfit_message(board, head, fields, rows))
         return None
-    food = foods[0][2] if foods else None
+    food = foods[0].cell if foods else None
     if food in body and fields.length_given:
         food = None  # the file's food was clear of its own snake; a longer one eats it up
     if food is not None and food in body:
-        food_line, food_col, _ = foods[0]
-        errors.add(food_line, food_col, "the food lies under the snake's body behind the head")
+        errors.add(
+            foods[0].line, foods[0].col, "the food lies under the snake's body behind the head"
+        )
         return None
     if len(body) >= board.free_count:
         filled = f"the snake of length {len(body)} fills all {board.free_count} free cells"
-        errors.add(head_line, head_col, f"{filled}; leave room for food")
+        errors.add(head.line, head.col, f"{filled}; leave room for food")
         return None
     try:
-        return Level(board, body, direction, food, name, fields.meta)
+        return Level(board, body, head.facing, food=food, name=name, meta=fields.meta)
     except ValueError as exc:  # the checks above should make this unreachable
-        errors.add(head_line, head_col, str(exc))
+        errors.add(head.line, head.col, str(exc))
         return None
 
 
 def _one_of_each(
     rows: list[tuple[int, str]],
-    heads: list[tuple[int, int, Point, Direction]],
-    foods: list[tuple[int, int, Point]],
+    heads: list[_Head],
+    foods: list[_Food],
     errors: Collector,
 ) -> bool:
     """Whether the map has one head and at most one food (each extra one is reported)."""
     if not heads:
         errors.add(rows[0][0], 1, "no head: put one of > < ^ v on the map where the snake starts")
-    for number, col, _, _ in heads[1:]:
+    for head in heads[1:]:
         errors.add(
-            number,
-            col,
-            f"a second head; the first is at line {heads[0][0]} col {heads[0][1]}, "
+            head.line,
+            head.col,
+            f"a second head; the first is at line {heads[0].line} col {heads[0].col}, "
             "and a level has one snake",
         )
-    for number, col, _ in foods[1:]:
+    for food in foods[1:]:
         errors.add(
-            number, col, f"a second food; the first is at line {foods[0][0]} col {foods[0][1]}"
+            food.line,
+            food.col,
+            f"a second food; the first is at line {foods[0].line} col {foods[0].col}",
         )
     return len(heads) == 1 and len(foods) <= 1
 
 
-def _misfit_message(
-    board: Board, head: Point, direction: Direction, fields: _Fields, rows: list[tuple[int, str]]
-) -> str:
+def _misfit_message(board: Board, head: _Head, fields: _Fields, rows: list[tuple[int, str]]) -> str:
     """Why a straight body of ``fields.length`` cells does not fit behind ``head``."""
-    back = direction.opposite
-    p, seen, fit = head, {head}, 1
+    back = head.facing.opposite
+    p, seen, fit = head.cell, {head.cell}, 1
     why = "the edge of the board"
     while True:
         q = board.step(p, back)
@@ -365,7 +390,7 @@ def _misfit_message(
     cells = "1 cell" if fit == 1 else f"{fit} cells"
     return (
         f"a snake of length {fields.length} ({fields.length_from}) does not fit straight behind "
-        f"the head (facing {direction.name.lower()}): there is room for {cells} before {why}"
+        f"the head (facing {head.facing.name.lower()}): there is room for {cells} before {why}"
     )
 
 
