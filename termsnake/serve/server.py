@@ -401,9 +401,16 @@ class Channel(asyncssh.SSHServerSession[bytes]):
                 with self.app.lock:
                     self.app.visits.discard(visit)
                     playing = len(self.app.visits)
-                self.app.hub.release_name(name)
-                # Before the thread is let go: at shutdown the server waits for it, and its line.
-                self.app.visits_log.left(name, time.monotonic() - visit.started, why, playing)
+                try:
+                    self.app.hub.release_name(name)
+                finally:
+                    # Before the thread is let go: at shutdown the server waits for it, and its
+                    # line (said even if the name could not be let go).
+                    self.app.visits_log.left(name, time.monotonic() - visit.started, why, playing)
+            except Exception:
+                # In the log, escaped, as any failure of a session: the thread's own hook would
+                # print a raw traceback on the operator's terminal.
+                self.app.visits_log.failed(name, traceback.format_exc())
             finally:
                 # Whatever failed above: the client is still told and closed, and shutdown
                 # does not wait its whole time for a thread that is done.

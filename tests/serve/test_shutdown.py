@@ -18,8 +18,10 @@ import asyncssh
 import pytest
 from ssh_client import connect, player
 
+from termsnake.commands.serve import Escaped
 from termsnake.exits import ENDING_SIGNALS
 from termsnake.serve import events, limits, listen
+from termsnake.serve.hub import Hub
 from termsnake.serve.limits import SHUTDOWN_WAIT, Options
 from termsnake.serve.server import Config
 from termsnake.serve.visit import Visit
@@ -69,16 +71,22 @@ async def serving(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> AsyncIt
             await served.stop()
 
 
+@pytest.mark.parametrize("broken", ["left", "release_name"])
 def test_a_visit_whose_leaving_fails_still_closes_and_is_not_waited_for_at_shutdown(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    broken: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # The visit's thread was let go only after its "left" line: had the log (or the release of
-    # its name) raised, its client was never closed and shutdown waited its whole 5 s.
+    # its name) raised, its client was never closed and shutdown waited its whole 5 s. Then the
+    # error reached the thread's hook: a raw traceback on stderr, its escapes unescaped.
     def fails(*args: object) -> None:
-        raise RuntimeError("the log failed")
+        raise RuntimeError("the log failed \x1b[2J")
 
     failed: list[type[BaseException] | None] = []
-    monkeypatch.setattr(events.Visits, "left", fails)
+    monkeypatch.setattr(events.Visits if broken == "left" else Hub, broken, fails)
     monkeypatch.setattr(threading, "excepthook", lambda hook: failed.append(hook.exc_type))
 
     async def go() -> tuple[float, bytes]:
@@ -92,9 +100,15 @@ def test_a_visit_whose_leaving_fails_still_closes_and_is_not_waited_for_at_shutd
             took = await served.stop()
         return took, ada.received
 
-    with handlers_kept():
+    with handlers_kept(), caplog.at_level(logging.INFO, "termsnake.serve"):
         took, received = asyncio.run(go())
-    assert failed == [RuntimeError]
+    assert failed == []
+    (error,) = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    said = Escaped("%(message)s").format(error)
+    assert said.startswith("a session of ada failed:\n") and "RuntimeError: the log failed" in said
+    assert "\x1b" not in said
+    # A name that could not be let go does not keep the player's leaving out of the log.
+    assert any(m.startswith("ada left after ") for m in caplog.messages) == (broken != "left")
     assert took < SHUTDOWN_WAIT / 2
     assert received.endswith(b"bye!\r\n")  # told and closed as ever
 
