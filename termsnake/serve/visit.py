@@ -354,8 +354,11 @@ def watched_page(live: Live, size: tuple[int, int]) -> list[str]:
         )
         cell_width = pick_cell_width(live.game, size[0])
         need = screen_size(live.game, cell_width)
-        if not fits_in(need, size):  # as the player is told, but the game goes on
-            page = live.pages[size] = render_too_small(need, size, watching=True)
+        if not fits_in(need, size):  # as the player is told, but the game goes on (or is over)
+            ended = message if outcome else ""  # said first: the watcher did not play it
+            page = live.pages[size] = render_too_small(
+                need, size, watching=True, over=outcome is not None, ended=ended
+            )
             return page
         lines = render(live.game, hud, cell_width=cell_width, width=size[0])
         lines = [printable(line) for line in lines]

@@ -233,20 +233,29 @@ def render_too_small(
     watching: bool = False,
     over: bool = False,
     keys: tuple[str, str] = ("space", "q"),
+    ended: str = "",
 ) -> list[str]:
     """The screen shown while the terminal is too small for the board: the game waits (or,
     ``watching`` another's game, goes on unseen; or it is ``over``, its final board unseen).
-    ``keys``: the names of the keys that go on and that quit (or leave). Each sentence is
-    wrapped to the terminal's width; what does not fit its height is left out, the sizes last."""
+    ``keys``: the names of the keys that go on and that quit (or leave). ``ended``: how the
+    game ended, said first (a watcher did not play it, and must not think it still goes on).
+    Each sentence is wrapped to the terminal's width; what does not fit its height is left
+    out, the sizes last."""
     go_key, quit_key = keys
     if over:
-        why, hint = " to show the final board.", "to see it, or press a key to go on."
+        why = " to show the final board."
+        hint = (
+            f"to see it, or press {quit_key} to leave."
+            if watching
+            else "to see it, or press a key to go on."
+        )
     elif watching:
         why, hint = " to watch this game.", f"to go on, or press {quit_key} to leave."
     else:  # enlarged, the game stays paused: a player who was not told waited at "PAUSED"
         # "waits", not "is paused": before the first key the game has not started yet.
         why, hint = "; the game waits.", f"and press {go_key} to go on, or {quit_key} to quit."
     sentences = {
+        **({"ended": ended} if ended else {}),
         "sizes": f"need {need[0]}x{need[1]}, have {have[0]}x{have[1]}",
         "headline": f"termsnake: the terminal is too small{why}",
         "hint": f"Enlarge the window {hint}",
@@ -258,7 +267,8 @@ def render_too_small(
         if sum(len(wrapped[k]) for k in kept) + len(wrapped[key]) > height:
             break
         kept.append(key)
-    lines = [line for key in ("headline", "sizes", "hint") if key in kept for line in wrapped[key]]
+    order = ("ended", "headline", "sizes", "hint")
+    lines = [line for key in order if key in kept for line in wrapped[key]]
     return [clip(line, width) for line in (lines or wrapped["sizes"])[:height]]
 
 

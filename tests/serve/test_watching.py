@@ -113,6 +113,29 @@ def test_a_watcher_too_small_for_the_board_is_told_what_it_needs(tmp_path: Path)
     assert "#" in "".join(watched_page(live, (80, 24)))  # big enough: the board
 
 
+def test_a_watcher_too_small_for_the_board_is_told_when_the_game_is_over(
+    tmp_path: Path,
+) -> None:
+    # It read "too small to watch this game ... to go on" on a game over, while a watcher that
+    # fits read "DIED: game over (q leaves)".
+    hub = Hub(ScoreStore(tmp_path / "scores.json"))
+    game = Game(open_level(30, 10, 3), 1)
+    live_id = hub.start("ada", "box", game)
+    while not game.over:
+        game.step(Direction.UP)  # into the wall
+        hub.publish(live_id, game, 8, False)
+    live = hub.look(live_id)
+    assert live is not None
+    for size in ((40, 8), (30, 5)):
+        page = watched_page(live, size)  # the board needs 32 columns by 13 rows
+        text = " ".join(page)
+        assert page[0] == "DIED: game over", page
+        assert "to watch this game" not in text and "to go on" not in text
+        assert len(page) <= size[1] and all(len(line) <= size[0] for line in page)
+    text = " ".join(watched_page(live, (40, 8)))
+    assert "too small to show the final board" in text and "press q to leave" in text
+
+
 def test_what_watchers_are_shown_holds_no_history_so_each_move_costs_the_same(
     tmp_path: Path,
 ) -> None:

@@ -251,6 +251,16 @@ def test_the_too_small_message_on_the_final_board_does_not_say_paused() -> None:
     assert "to show the final board" in said and "paused" not in said
 
 
+def test_the_too_small_message_of_a_game_over_watched_says_so_first_and_how_to_leave() -> None:
+    lines = render_too_small((26, 19), (30, 10), watching=True, over=True, ended="WON: game over")
+    said = " ".join(lines)
+    assert lines[0] == "WON: game over" and "to show the final board" in said
+    assert "press q to leave" in said and "go on" not in said
+    assert render_too_small(
+        (26, 19), (30, 1), watching=True, over=True, ended="WON: game over"
+    ) == ["WON: game over"]
+
+
 def test_a_stalled_snake_keeps_its_head_and_only_a_dead_one_is_drawn_dead() -> None:
     board = Board.from_rows(["...."], name="line")
     stalled = Game(Level(board, (Point(1, 0),), L, Point(3, 0), "line"), seed=1)
