@@ -49,6 +49,7 @@ from termsnake.tui.runner import (
 )
 from termsnake.tui.summary import summary
 from termsnake.tui.terminal import check_terminal
+from termsnake.tui.view import as_bot
 
 
 class UsageError(Exception):
@@ -149,7 +150,7 @@ def run_play(args: argparse.Namespace) -> int:
                 game,
                 solver,
                 speed=config.speed,
-                who=who,
+                who=who if solver is None else as_bot(who),
                 level_name=level.name,
                 look=look,
                 best=games.best,

@@ -19,6 +19,7 @@ from termsnake.formats.replay import Replay, ReplayError, load_replay
 from termsnake.formats.text import printable, shorten
 from termsnake.formats.verify import PlaybackGame, verify
 from termsnake.tui.runner import watch
+from termsnake.tui.view import as_bot
 
 
 class ReplaySolver:
@@ -104,6 +105,6 @@ def run(args: argparse.Namespace) -> int:
     solver = ReplaySolver(replay.moves, name=replay.solver or "person")
     # The names are the file's: long ones are cut, as a status line and a summary have room
     # for a name, not a page.
-    who = f"replay of {shorten(replay.solver, 60) if replay.solver else 'a person'}"
+    who = f"replay of {as_bot(shorten(replay.solver, 60)) if replay.solver else 'a person'}"
     name = shorten(replay.board_name, 60)
     return watch(game, solver, speed=args.speed, who=who, level_name=name)

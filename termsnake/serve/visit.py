@@ -35,6 +35,7 @@ from termsnake.tui.session import Mode, Session, make_session
 from termsnake.tui.summary import summary
 from termsnake.tui.view import (
     Hud,
+    as_bot,
     fits_in,
     pick_cell_width,
     place,
@@ -240,9 +241,10 @@ class Visit:
             except (SolverUnavailable, ValueError) as e:
                 self.show_until_key([printable(f"{bot} cannot play {level.name}: {e}")])
                 return False
-        live = self.hub.start(who, level.name, game)
+        shown = who if bot is None else as_bot(bot)  # on the status line and the watch list
+        live = self.hub.start(shown, level.name, game)
         session = make_session(
-            self.term, game, solver, who, level.name,
+            self.term, game, solver, shown, level.name,
             color=self.term.number_of_colors >= 8, stream=self.out, max_speed=limits.MAX_SPEED,
             keys=self.keys,
             on_change=lambda s: self.hub.publish(live, s.game, s.speed, s.paused),

@@ -82,6 +82,12 @@ class Hud:
     best: int | None = None  # the player's high score (a length) here, if any; not a solver
 
 
+def as_bot(name: str) -> str:
+    """How the status line (and a watcher's list) names a bot: ``bot best``. Bare, its name
+    read as a word of the line: ``best`` beside the high score's ``best 42``."""
+    return f"bot {name}"
+
+
 @functools.lru_cache(maxsize=64)
 def framed(board: Board) -> bool:
     """Whether the board gets a frame: not when its own walls already close it all round."""

@@ -416,7 +416,7 @@ def test_main_verifies_then_hands_over_to_watch(
     monkeypatch.setattr(termsnake.commands.replay, "watch", fake_watch)
     assert cli.main(["replay", str(path), "--speed", "20"]) == 0
     assert seen == {
-        "steps": 0, "speed": 20.0, "who": "replay of zigzag", "level": "open-4x4",
+        "steps": 0, "speed": 20.0, "who": "replay of bot zigzag", "level": "open-4x4",
         "outcome": Outcome.WON, "length": 16, "end": replay.result.steps,
     }  # fmt: skip
     assert cli.main(["replay", str(path)]) == 0

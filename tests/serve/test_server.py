@@ -111,6 +111,32 @@ def test_a_watcher_sees_that_the_game_is_over_and_goes_back_to_the_lobby(server:
     run(go())
 
 
+def test_a_bot_reads_as_a_bot_on_the_status_line_and_to_its_watchers(server: Server) -> None:
+    # The status line ended in the bot's bare name ("speed 8/s  best"), which read as the start
+    # of a score; a person's name stays as it is.
+    async def go() -> None:
+        async with await connect(server.port, "ott") as c1, await connect(server.port, "pia") as c2:
+            ott, pia = await player(c1, (100, 24)), await player(c2)  # room for the hint
+            await watch_best(ott, "ott")
+            await ott.wait_for("speed 8/s  bot best")
+            await pia.wait_for("hello, pia")
+            await pia.keys(b"ss\r")  # Watch a game in progress
+            await pia.wait_for("bot best on classic")
+            await pia.keys(b"\r")
+            await pia.wait_for("watching (q leaves)")
+            await pia.wait_for("speed 8/s  bot best")
+            await pia.keys(b"q")
+            await ott.keys(b"q")
+            await ott.wait_for("Moves (")
+            await ott.keys(b"x")
+            await ott.wait_for("hello, ott")
+            await ott.keys(b"w\r\r")  # Play a level (the lobby remembers Watch a bot): classic
+            await ott.wait_for("a direction key starts")
+            await ott.wait_for("speed 8/s  ott")
+
+    run(go())
+
+
 def test_a_watcher_sees_the_players_speed_and_pause(server: Server) -> None:
     # The watcher's status line said the default speed whatever the player chose, and never
     # that the game was paused.

@@ -135,6 +135,9 @@ def test_best_score_is_kept_and_shown(tmp_path: Path, started: list[Pty]) -> Non
     again = Pty([*args, "--speed", "2"], tmp_path)
     started.append(again)
     again.wait_for("best 16")
+    # The bot's bare name ended the line beside its best ("hamilton  best 16"), and best's
+    # read "best  best 16": a bot is named as one.
+    assert "speed 2/s  bot hamilton  best 16" in again.text()
     again.send("q")
     again.wait_exit()
     assert "best so far: length 16" in again.text()

@@ -21,6 +21,7 @@ from termsnake.tui.view import (
     UNICODE,
     Glyphs,
     Hud,
+    as_bot,
     pick_cell_width,
     place,
     render,
@@ -61,7 +62,7 @@ def frames() -> dict[str, list[str]]:
     return {
         "start": render(start, Hud(level="room", speed=8)),
         "moved-paused-1col": render(
-            moved, Hud(who="greedy", level="room", speed=20, paused=True), cell_width=1
+            moved, Hud(who=as_bot("greedy"), level="room", speed=20, paused=True), cell_width=1
         ),
         "dead": render(dead, Hud(level="room", message="DIED: press any key")),
         "wrap-overlay": render(wrapped, Hud(level="room", best=12), overlay=overlay),
