@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import sys
 from typing import Final
 
 import asyncssh
@@ -26,6 +27,9 @@ MACS: Final = ("hmac-sha2-256-etm@openssh.com", "hmac-sha2-512-etm@openssh.com",
 
 async def serve(config: Config, ready: asyncio.Event | None = None) -> None:
     """Run the server until SIGTERM or SIGINT; every player is told, and scores are kept."""
+    # Kept now: while a visit's plugin bot runs, sys.stdout is the plugins' sink (which would
+    # swallow "stopped" if a bot is still thinking as the server stops).
+    stdout = sys.stdout
     app = App(config)
     options: dict[str, object] = {}
     if config.authorized_keys is not None:
@@ -69,7 +73,7 @@ async def serve(config: Config, ready: asyncio.Event | None = None) -> None:
         key = config.host_key
         said.append(f"host key {key.get_fingerprint()} ({key.get_algorithm()})")
     try:
-        print("\n".join(f"termsnake serve: {line}" for line in said), flush=True)
+        print("\n".join(f"termsnake serve: {line}" for line in said), file=stdout, flush=True)
     except OSError:  # a reader that took the first line and went (`| head -1`): serve on
         silence_stdout()
     for note in config.notes:
@@ -95,7 +99,7 @@ async def serve(config: Config, ready: asyncio.Event | None = None) -> None:
     still = (f"; {running} visit still running, its leaving not logged" if running == 1 else
              f"; {running} visits still running, their leaving not logged")  # fmt: skip
     try:
-        print(f"termsnake serve: stopped{still if running else ''}", flush=True)
+        print(f"termsnake serve: stopped{still if running else ''}", file=stdout, flush=True)
     except OSError:  # its terminal hung up, or its log's reader (`| tee`) had Ctrl-C too
         silence_stdout()
 

@@ -25,6 +25,7 @@ from termsnake.serve.hub import Hub
 from termsnake.serve.limits import SHUTDOWN_WAIT, Options
 from termsnake.serve.server import Config
 from termsnake.serve.visit import Visit
+from termsnake.solvers.plugins import quietly
 
 
 @contextlib.contextmanager
@@ -120,9 +121,9 @@ class Stuck:
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.release = threading.Event()
         self.held: list[threading.Thread] = []
-        monkeypatch.setattr(Visit, "high_scores", lambda visit: self._stuck())
+        monkeypatch.setattr(Visit, "high_scores", lambda visit: self.hold_thread())
 
-    def _stuck(self) -> None:
+    def hold_thread(self) -> None:
         self.held.append(threading.current_thread())
         self.release.wait(10)
 
@@ -147,16 +148,21 @@ class Stuck:
             assert not thread.is_alive()
 
 
+@pytest.mark.parametrize("in_plugin", [False, True], ids=["held", "held-in-a-plugin"])
 def test_the_stopped_line_is_the_last_and_counts_the_visits_still_running(
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
     caplog: pytest.LogCaptureFixture,
     monkeypatch: pytest.MonkeyPatch,
+    in_plugin: bool,
 ) -> None:
     # A visit that had not ended by the end of the shutdown wait logged its leaving after the
-    # server said "stopped", which an operator takes for the last line.
+    # server said "stopped", which an operator takes for the last line. Held in a plugin bot's
+    # call (its set-up thinking on), sys.stdout was the plugins' sink, and "stopped" went there.
     monkeypatch.setattr(limits, "SHUTDOWN_WAIT", 0.5)
     stuck = Stuck(monkeypatch)
+    if in_plugin:
+        monkeypatch.setattr(Visit, "high_scores", lambda visit: quietly(stuck.hold_thread))
 
     async def go() -> None:
         async with serving(tmp_path, capsys) as served, await stuck.hold(served.port, "ada"):
