@@ -29,7 +29,14 @@ from termsnake.serve.menu import Menu, Pick, letter
 from termsnake.serve.terminal import ChannelOutput, ChannelTerminal
 from termsnake.solvers.base import Solver, SolverUnavailable, finish
 from termsnake.solvers.registry import create, known_names, plugins
-from termsnake.tui.controllers import CTRL_C, KEY_PRESETS, Command, hints_for, key_name
+from termsnake.tui.controllers import (
+    CTRL_C,
+    KEY_PRESETS,
+    Command,
+    hints_for,
+    key_name,
+    normalize_key,
+)
 from termsnake.tui.screen import Screen
 from termsnake.tui.session import Mode, Session, make_session
 from termsnake.tui.summary import summary
@@ -307,9 +314,9 @@ class Visit:
                 if live is not shown or size != shown_size:
                     self.draw_fitted(watched_page(live, size))
                     shown, shown_size = live, size
-                key = self.key(WATCH_WAIT)
+                key = normalize_key(self.key(WATCH_WAIT))  # caps lock on: X, Q still leave
                 quits = KEY_PRESETS[self.keys].commands.get(key) is Command.QUIT  # x on AZERTY
-                if quits or key.lower() == "q" or key in ("KEY_ESCAPE", CTRL_C):  # not lower()
+                if quits or key in ("q", "KEY_ESCAPE", CTRL_C):
                     return
         finally:
             self.idle_counts = True

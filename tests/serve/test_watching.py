@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
+
+import pytest
 
 from termsnake.core.game import Game
 from termsnake.core.geometry import Direction
@@ -179,3 +182,24 @@ def test_the_game_chosen_to_watch_is_the_one_its_label_names(tmp_path: Path) -> 
     visit.watch_live()
     first = next(line for line in shown if " on box, length " in line)
     assert "ada" in first and followed == [ada]
+
+
+@pytest.mark.parametrize(("keys", "key"), [("default", b"Q"), ("azerty", b"X"), ("azerty", b"x")])
+def test_a_watcher_leaves_with_its_quit_key_caps_lock_or_not(
+    tmp_path: Path, keys: str, key: bytes
+) -> None:
+    # On AZERTY x leaves a watched game, as it quits one; with caps lock on X stayed watching.
+    hub = Hub(ScoreStore(tmp_path / "scores.json"))
+    live_id = hub.start("ada", "box", Game(open_level(10, 6, 3), 1))
+    out = ChannelOutput(lambda text: None, lambda: 0, 1 << 20)
+    term = ChannelTerminal(out, (80, 24))
+    visit = Visit(hub, term, out, "cy", Options(), (), keys)
+    visit.show_until_key = lambda lines, footer="": ""  # type: ignore[method-assign]
+    term.feed(key)
+    watching = threading.Thread(target=visit.follow, args=(live_id,), daemon=True)
+    watching.start()
+    watching.join(3)
+    left = not watching.is_alive()
+    hub.end(live_id)  # a watcher still there goes back once the game is gone
+    watching.join(3)
+    assert left
