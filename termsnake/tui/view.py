@@ -110,18 +110,25 @@ def pick_cell_width(game: Game, columns: int) -> int:
     return CELL_WIDTH if screen_size(game, CELL_WIDTH)[0] <= columns else 1
 
 
+# The most columns the level's name takes on the status line: the parts after it stay in sight.
+LEVEL_COLUMNS: Final = 20
+
+
 def _format_speed(speed: float) -> str:
     return f"{speed:g}/s"
 
 
 def status_line(game: Game, hud: Hud, width: int | None = None) -> str:
     """The status line: what needs attention first (pause, message), then level, length / free
-    cells, steps, speed, who plays and the best score. Within ``width`` columns the parts
-    that fit are kept in order of need: the length always, then the level name, the steps, the
-    best, who plays, the speed (so the level is named whenever it fits, a start hint or not)."""
+    cells, steps, speed, who plays and the best score. Within ``width`` columns the least
+    needed parts go first (the speed, who plays, the best, the steps, then the level's name,
+    cut to LEVEL_COLUMNS), so a wider terminal never shows less."""
     first = [p for p in ("PAUSED" if hud.paused else "", hud.message) if p]
+    level = printable(hud.level or game.board.name)
+    if columns(level) > LEVEL_COLUMNS:  # a long name would push out every part after it
+        level = clip(level, LEVEL_COLUMNS - 3) + "..."
     parts: dict[str, str] = {
-        "level": printable(hud.level or game.board.name),
+        "level": level,
         "length": f"length {game.length}/{game.board.free_count}",
         "steps": f"steps {game.steps}",
         "speed": f"speed {_format_speed(hud.speed)}",
@@ -130,18 +137,12 @@ def status_line(game: Game, hud: Hud, width: int | None = None) -> str:
     if hud.best is not None:
         parts["best"] = f"best {hud.best}"
     line = "  ".join([*first, *parts.values()])
-    if width is None or columns(line) <= width:
-        return line if width is None else clip(line, width)
-    kept = {"length"}
-    for wanted in ("level", "steps", "best", "who", "speed"):
-        trial = kept | {wanted}
-        if wanted in parts and columns(_joined(first, parts, trial)) <= width:
-            kept = trial
-    return clip(_joined(first, parts, kept), width)
-
-
-def _joined(first: list[str], parts: dict[str, str], kept: set[str]) -> str:
-    return "  ".join([*first, *(text for key, text in parts.items() if key in kept)])
+    for expendable in ("speed", "who", "best", "steps", "level"):
+        if width is None or columns(line) <= width:
+            break
+        parts.pop(expendable, None)
+        line = "  ".join([*first, *parts.values()])
+    return line if width is None else clip(line, width)
 
 
 def render(

@@ -169,9 +169,33 @@ def test_the_status_line_fits_by_dropping_the_least_needed_parts() -> None:
         status_line(g, hud, 70) == "a direction key starts  a-long-level-name  length 3/48  steps 0"
     )
     assert len(status_line(g, hud, 10)) == 10
-    # A level name too long for the room is the one part left out: the others stay.
+    # A long level name is cut, so that it does not push every part after it out.
     huge = Hud(who="hamilton", level="n" * 50, message="a direction key starts", best=7)
-    assert status_line(g, huge, 60) == "a direction key starts  length 3/48  steps 0  best 7"
+    cut = "n" * 17 + "..."
+    assert status_line(g, huge, 60) == f"a direction key starts  {cut}  length 3/48"
+    wide = status_line(g, huge, 80)
+    assert wide == f"a direction key starts  {cut}  length 3/48  steps 0  best 7"
+
+
+@pytest.mark.parametrize("best", [None, 3])
+@pytest.mark.parametrize("message", ["", "heading right: a direction key starts (? keys)"])
+def test_a_wider_terminal_never_shows_fewer_parts_of_the_status_line(
+    best: int | None, message: str
+) -> None:
+    # Parts were kept greedily by need: at 16-19 columns `length 3/48  you`, at 20 the level
+    # and the length without `you`; parts jumped in and out as a window was resized.
+    g = room_game()
+    for level in ("classic", "a-level-of-a-long-name-indeed", "\u5927" * 12):
+        hud = Hud(who="you", level=level, message=message, best=best)
+        whole = set(status_line(g, hud).split("  "))
+        before: set[str] = set()
+        for width in range(1, 121):
+            parts = status_line(g, hud, width).split("  ")
+            if not whole.issuperset(parts):
+                continue  # so narrow that even the length is cut
+            assert before <= set(parts), (level, width, parts)
+            before = set(parts)
+        assert before == whole
 
 
 def test_the_status_line_names_the_level_with_the_start_hint_as_it_does_after() -> None:
