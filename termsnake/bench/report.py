@@ -93,6 +93,8 @@ def replay_name(solver: str, level: str, length: int, seed: int) -> str:
 # and the "-2" ... "-1000" of a name taken, the name stays within the 255 bytes file systems take.
 MAX_SOLVER_BYTES: Final = 60
 MAX_LEVEL_BYTES: Final = 120
+# Letters and a mark that a terminal shows as nothing (Unicode's default-ignorable ones).
+_BLANK_LETTERS: Final = frozenset("\u115f\u1160\u3164\uffa0\u034f\u17b4\u17b5")
 
 
 def file_part(name: str, most: int) -> str:
@@ -100,11 +102,17 @@ def file_part(name: str, most: int) -> str:
     ``_`` and ``-`` kept (a level named Über stays Über), each run of anything else (a path
     separator, a space, a control or format character) one ``-``; cut to ``most`` UTF-8 bytes
     at a character's end; no ``-`` or ``.`` at either end, so never ``..`` or a hidden file."""
-    composed = unicodedata.normalize("NFC", name)
-    kept = "".join(
-        ch if ch in "._-" or unicodedata.category(ch)[0] in "LMN" else "\0" for ch in composed
-    )
-    safe = re.sub("\0+", "-", kept).strip("-.")
+    kept: list[str] = []
+    for ch in unicodedata.normalize("NFC", name):
+        kind = unicodedata.category(ch)[0]
+        base = bool(kept) and kept[-1] not in "\0._-"
+        # A mark only on a kept letter or digit; blank letters (Hangul fillers) go: either
+        # alone would make a name no one can see.
+        if (ch in "._-" or kind in "LN" or (kind == "M" and base)) and ch not in _BLANK_LETTERS:
+            kept.append(ch)
+        else:
+            kept.append("\0")
+    safe = re.sub("\0+", "-", "".join(kept)).strip("-.")
     return safe.encode("utf-8")[:most].decode("utf-8", "ignore").strip("-.")
 
 

@@ -198,6 +198,8 @@ def test_replay_names_are_safe() -> None:
         ("Ελληνικά/../Ω", "Ελληνικά-..-Ω"),
         ("a\u202eb\x1bc\x00d", "a-b-c-d"),  # format and control characters go
         ("..Ж..", "Ж"),
+        ("\u3164" * 5 + "a", "a"),  # blank letters (Hangul fillers) named an invisible file
+        ("\u0301\u0301x\u0301", "x\u0301"),  # marks only on a letter: alone they are unseen
     ],
 )
 def test_replay_names_keep_letters_of_any_script(level: str, part: str) -> None:
