@@ -190,6 +190,8 @@ class Visit:
 
     def run(self) -> None:
         """The lobby until the player quits."""
+        if self.stopping is not None:  # begun as the server stops: told so, no lobby first
+            raise Terminated(self.stopping)
         lobby = Menu(f"termsnake: hello, {self.name}", self.lobby())
         actions = (self.play_level, self.watch_bot, self.watch_live, self.high_scores,
                    self.choose_keys)  # fmt: skip

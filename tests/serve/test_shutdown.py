@@ -205,3 +205,4 @@ def test_a_visit_that_begins_as_the_server_stops_is_told_and_closed(
         received = asyncio.run(go())
     stuck.end()
     assert received.endswith(b"the server is shutting down\r\n")
+    assert b"hello, bo" not in received  # told instead of the lobby, not after it
