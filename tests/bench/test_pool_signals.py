@@ -116,7 +116,8 @@ def nohup() -> None:
 def test_a_bench_started_by_nohup_outlives_the_hang_up_of_its_window() -> None:
     # Its own handler replaced the hang-up nohup ignores: the run ended (129) as the window
     # it was started from closed.
-    args = ["bench", "--ai", "bfs", "--size", "6x6", "--games", "2000", "--jobs", "2"]
+    # Enough games that the workers, once started, play on well past the hang-up sent at once.
+    args = ["bench", "--ai", "bfs", "--size", "6x6", "--games", "600", "--jobs", "2"]
     proc = subprocess.Popen(
         [termsnake_command(), *args],
         stdout=subprocess.PIPE,
@@ -137,7 +138,7 @@ def test_a_bench_started_by_nohup_outlives_the_hang_up_of_its_window() -> None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.communicate()
     assert proc.returncode == 0, err
-    assert err == "" and re.search(r"\nbfs +open-6x6 +36 +2000 ", out), out
+    assert err == "" and re.search(r"\nbfs +open-6x6 +36 +600 ", out), out
 
 
 @pytest.mark.parametrize("where", ["just after it is taken", "just before it is let go"])
