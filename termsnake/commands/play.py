@@ -198,6 +198,10 @@ def _first_game(args: argparse.Namespace, config: Settings) -> tuple[Level, Game
             resolve_name(args.ai)
         except ValueError as e:
             raise UsageError(f"termsnake: {e}") from None
+        # Before the set-up, which can take long: no game follows it off a terminal.
+        problem = check_terminal()
+        if problem:
+            raise UsageError(problem)
         # A solver's set-up can take long on a big board: say what is under way meanwhile.
         board = level.board
         what = f"preparing {printable(args.ai)} for a {board.width}x{board.height} board..."

@@ -90,6 +90,32 @@ def test_nothing_is_said_when_not_on_a_terminal() -> None:
     assert proc.stderr.startswith("termsnake: stdin is not a terminal")
 
 
+def test_a_dumb_terminal_is_refused_before_the_bot_is_prepared(tmp_path: Path) -> None:
+    # best's set-up on 200x200 ran first, for many seconds without a word (TERM=dumb shows no
+    # "preparing" line), and only then came the refusal.
+    t = Pty(["--ai", "best", "--size", "200x200"], tmp_path, env={"TERM": "dumb"})
+    try:
+        code = t.wait_exit(timeout=8)
+    finally:
+        t.close()
+    assert code == 2 and t.text().strip().startswith("termsnake: this terminal (TERM=dumb)")
+
+
+def test_off_a_terminal_the_bot_is_not_prepared() -> None:
+    # The same for stdin not a terminal: the refusal came after the whole set-up.
+    start = time.monotonic()
+    proc = subprocess.run(
+        [termsnake_command(), "--ai", "best", "--size", "200x200"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 2 and proc.stderr.startswith("termsnake: stdin is not a terminal")
+    assert time.monotonic() - start < 8
+
+
 def test_a_terminal_gone_during_the_set_up_ends_it_in_one_line(tmp_path: Path) -> None:
     # The window closed while best prepared: the echo could not be put back on the terminal,
     # and that error (a traceback, exit 1) replaced the hang-up's exit 129.
