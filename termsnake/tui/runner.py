@@ -219,7 +219,9 @@ def run(
     asks it for the next game."""
     glyphs, warnings = choose_glyphs(look)
     term = terminal.make_terminal()
+    known = terminal.terminfo_colours(os.environ.get("TERM", ""))
     color = look.color and terminal.colours_wanted() and term.number_of_colors >= 8
+    color = color and (known is None or known >= 8)
 
     def start(r: Round, speed: float, overlay: bool) -> Session:
         return make_session(

@@ -4,6 +4,7 @@ hidden cursor) and the signals that must leave it restored."""
 from __future__ import annotations
 
 import codecs
+import curses
 import os
 import signal
 import sys
@@ -158,6 +159,19 @@ def make_terminal() -> blessed.Terminal:
 def colours_wanted() -> bool:
     """False when the user asked for no colour (NO_COLOR set and non-empty)."""
     return not os.environ.get("NO_COLOR")
+
+
+def terminfo_colours(kind: str) -> int | None:
+    """How many colours this system's terminfo gives the terminal ``kind`` (-1: none), or None
+    where it has no entry for it. blessed reads no terminfo files, only a list of its own, and
+    takes a TERM not on it (xterm-mono) for xterm-256color, colours and all."""
+    if not kind:
+        return None
+    try:
+        curses.setupterm(kind, sys.stdout.fileno())
+        return curses.tigetnum("colors")
+    except (curses.error, OSError, ValueError):
+        return None
 
 
 def check_terminal() -> str | None:

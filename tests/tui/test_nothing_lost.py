@@ -152,6 +152,21 @@ def test_unicode_tiles_fall_back_to_ascii_when_the_terminal_is_not_utf8(
     assert "unicode tiles need a UTF-8 terminal" in t.text()
 
 
+COLOUR = re.compile(rb"\x1b\[[0-9;]*[34][0-9][;m]")  # a foreground or background colour
+
+
+@pytest.mark.parametrize(("kind", "coloured"), [("xterm-mono", False), ("xterm", True)])
+def test_colours_only_where_the_systems_terminfo_has_them(
+    run: Callable[..., Pty], kind: str, coloured: bool
+) -> None:
+    # blessed knows no xterm-mono and took it for xterm-256color: colours on a mono terminal.
+    t = run("--size", "8x4", "--seed", "1", env={"TERM": kind})
+    t.wait_for("a direction key starts")
+    t.send("q")
+    assert t.wait_exit() == 0
+    assert bool(COLOUR.search(bytes(t.raw))) is coloured
+
+
 def test_unicode_tiles_on_a_utf8_terminal(run: Callable[..., Pty]) -> None:
     t = run("--size", "20x8", "--seed", "1", "--unicode", env={**NO_LOCALE, "LANG": "en_US.UTF-8"})
     t.wait_for("a direction key starts")
