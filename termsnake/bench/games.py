@@ -51,6 +51,7 @@ class LevelSpec:
     kind: str  # "size" or "level"
     value: str  # "8x8", or a preset name or path
     length: int
+    wrap: bool = False  # an open board's edges wrap around (--wrap); a level file says its own
 
     def load(self) -> Level:
         """The level this spec names, the snake ``length`` long, read now (a file may have
@@ -61,7 +62,7 @@ class LevelSpec:
             except ValueError as e:
                 raise BenchError(f"--size: {e}") from None
             try:
-                return open_level(width, height, self.length)
+                return open_level(width, height, self.length, wrap=self.wrap)
             except ValueError as e:
                 raise BenchError(f"--size {self.value}: {e}") from None
         from termsnake.formats.diagnostics import LevelError

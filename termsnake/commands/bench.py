@@ -121,6 +121,11 @@ def _add_board_arguments(parser: argparse.ArgumentParser) -> None:
         ),
     )
     parser.add_argument(
+        "--wrap",
+        action="store_true",
+        help="the --size boards' edges wrap around (a torus), as the game's --wrap",
+    )
+    parser.add_argument(
         "--length",
         type=cliargs.positive_int,
         default=BOT_LENGTH,
@@ -258,7 +263,12 @@ def prepare(args: argparse.Namespace) -> Setup | int:
         return _fail("--ai names no solver")
     solvers = [name for name in solvers if _can_be_made(name)]
     boards = args.boards or [("size", "{}x{}".format(*BOT_SIZE))]
-    specs = _unique(LevelSpec(kind, value, args.length) for kind, value in boards)
+    if args.wrap and not any(kind == "size" for kind, _ in boards):
+        return _fail("--wrap goes with --size (a level file says `wrap: yes`)")
+    specs = _unique(
+        LevelSpec(kind, value, args.length, wrap=args.wrap and kind == "size")
+        for kind, value in boards
+    )
     try:
         kit = Kit.read(specs, solvers)
     except BenchError as e:

@@ -682,3 +682,20 @@ def test_a_bot_that_loses_every_game_is_told_of_three_times_a_row_then_counted(
             "not listed",
         )
     ]
+
+
+def test_wrap_makes_the_size_boards_tori_and_not_the_level_files(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # The game took --size 20x12 --wrap; bench refused --wrap, so a torus could not be measured.
+    rows = run_json(
+        capsys, "--ai", "greedy", "--size", "5x2", "--level", "open-8x8", "--wrap", "--games", "2"
+    )
+    assert [(r["level"], r["wins"]) for r in rows] == [("torus-5x2", 2), ("open-8x8", 2)]
+
+
+def test_wrap_without_a_size_board_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["bench", "--ai", "greedy", "--level", "maze", "--wrap"]) == 2
+    err = capsys.readouterr().err
+    said = "--wrap goes with --size (a level file says `wrap: yes`)"
+    assert err == f"termsnake bench: error: {said}\n"

@@ -118,7 +118,7 @@ def test_decimals_in_every_spelling_float_has_for_them_are_read() -> None:
     ("argv", "named"),
     [
         (["levels", "--extra"], "termsnake levels"),
-        (["bench", "--ai", "bfs", "--size", "4x4", "--wrap"], "termsnake bench"),
+        (["bench", "--ai", "bfs", "--size", "4x4", "--nope"], "termsnake bench"),
         (["--size", "5x5", "--nope"], "termsnake"),
         (["--nope", "replay", "game.json"], "termsnake"),  # before the subcommand: termsnake's
     ],
