@@ -172,12 +172,16 @@ class Visits:
                 log.info("%d more players' lines not shown in the last %s (%s)", unsaid.total(),
                          span, _listed(unsaid))  # fmt: skip
 
+    def arrived(self) -> None:
+        """A visit has begun: counted by ``close`` until it has left, whether or not its line
+        was said (the caller counts it as it adds the visit, under the same lock)."""
+        with self._lock:
+            self.present += 1
+
     def logged_in(
         self, name: str, asked: str | None, peer: str, playing: int, key: str | None = None
     ) -> None:
         """A player's game session has begun (``key``: the key it logged in with, if one)."""
-        with self._lock:
-            self.present += 1
         as_asked = "" if asked is None or asked == name else f" (asked for {shown(asked, 24)})"
         with_key = "" if key is None else f" with key {key}"
         self.say("logged in", "%s logged in from %s%s%s; %d playing", name, shown(peer),

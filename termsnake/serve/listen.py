@@ -4,6 +4,7 @@ or SIGINT; then every visit is ended, its client told and waited for a while."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import signal
 import sys
 from typing import Final
@@ -13,7 +14,9 @@ import asyncssh
 from termsnake.exits import heard, silence_stdout
 from termsnake.serve import limits
 from termsnake.serve.address import CannotListen, reached_at, with_port
-from termsnake.serve.server import App, Channel, Config, Connection, log
+from termsnake.serve.server import App, Channel, Config, Connection
+
+log = logging.getLogger("termsnake.serve")
 
 # No chacha20-poly1305 and no umac, which OpenSSH clients would pick first: asyncssh builds
 # chacha20 from several cipher objects a packet and umac is slower than HMAC-SHA2, while

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 import signal
 import threading
 import time
@@ -37,7 +36,6 @@ from termsnake.serve.terminal import ChannelOutput, ChannelTerminal, Closed
 from termsnake.serve.visit import Idle, TimeUp, Visit
 from termsnake.tui.controllers import KEY_PRESETS
 
-log = logging.getLogger("termsnake.serve")
 NO_PTY: Final = "termsnake needs a terminal and runs no commands: use ssh -t, no command\r\n"
 SHUTTING_DOWN: Final = "the server is shutting down"
 NAME_CHANGED: Final = "termsnake: the user name may not change while logging in"
@@ -367,6 +365,8 @@ class Channel(asyncssh.SSHServerSession[bytes]):
         visit = Visit(self.app.hub, self.term, out, name, config.options, config.bots, self.keys)
         with self.app.lock:
             self.app.visits.add(visit)
+            # Counted here, not as its line is said: "stopped" may come between the two.
+            self.app.visits_log.arrived()
             playing = len(self.app.visits)
             if self.app.stopping:  # logged in as the server began to stop: told so at once
                 visit.stop(signal.SIGTERM)

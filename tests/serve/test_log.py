@@ -218,6 +218,7 @@ def test_players_coming_and_going_again_and_again_are_counted_past_a_budget(
     visits = events.Visits(interval=60, most=3, clock=lambda: now[0])
     with caplog.at_level(logging.INFO, "termsnake.serve"):
         for i in range(5):
+            visits.arrived()
             visits.logged_in(f"p{i}", None, f"10.0.0.{i}", 1)
             visits.left(f"p{i}", 1.0, "quit", 0)
         assert caplog.messages == [
@@ -232,3 +233,23 @@ def test_players_coming_and_going_again_and_again_are_counted_past_a_budget(
         ]
         visits.logged_in("q", None, "10.0.0.9", 1)  # a new interval: room again
     assert caplog.messages[4:] == ["q logged in from 10.0.0.9; 1 playing"]
+
+
+def test_a_visit_is_counted_as_running_at_close_from_its_arrival_not_its_line(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # Counted as its line was said, a visit that arrived just before "stopped" and said its
+    # line just after was neither counted nor logged.
+    visits = events.Visits(interval=60, most=10)
+    with caplog.at_level(logging.INFO, "termsnake.serve"):
+        visits.arrived()
+        visits.arrived()
+        visits.logged_in("ada", None, "10.0.0.1", 2)
+        visits.left("ada", 1.0, "quit", 1)
+        assert visits.close() == 1  # the second arrived and has not left
+        visits.logged_in("bo", None, "10.0.0.2", 1)
+        visits.left("bo", 1.0, "shutdown", 0)
+    assert caplog.messages == [
+        "ada logged in from 10.0.0.1; 2 playing",
+        "ada left after 1 s: quit; 1 playing",
+    ]
