@@ -143,12 +143,15 @@ async def connect(port: int, name: str, **kwargs: object) -> asyncssh.SSHClientC
 
 
 async def player(
-    conn: asyncssh.SSHClientConnection, size: tuple[int, int] = (80, 24), window: int = 2**21
+    conn: asyncssh.SSHClientConnection,
+    size: tuple[int, int] = (80, 24),
+    window: int = 2**21,
+    env: dict[str, str] | None = None,
 ) -> Player:
     """An interactive shell with a pty on ``conn`` (``window``: the bytes it may receive
-    unread)."""
+    unread; ``env``: the variables it asks the server to set)."""
     process = await conn.create_process(
-        term_type="xterm-256color", term_size=size, encoding=None, window=window
+        term_type="xterm-256color", term_size=size, encoding=None, window=window, env=env or {}
     )
     return Player(process, size)
 

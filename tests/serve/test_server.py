@@ -232,6 +232,22 @@ def test_a_visitor_picks_azerty_in_the_lobby_and_steers_with_it(server: Server) 
     run(go())
 
 
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [("dvorak", "dvorak"), ("AZERTY", "azerty"), ("qwertz", "default"), ("azerty\x1b", "default")],
+)
+def test_termsnake_keys_names_a_preset_or_is_ignored(
+    server: Server, value: str, shown: str
+) -> None:
+    # A value that names no preset is ignored (not refused: the visit goes on with the default).
+    async def go() -> None:
+        async with await connect(server.port, "kim") as conn:
+            p = await player(conn, env={"TERMSNAKE_KEYS": value, "OTHER": "1"})
+            await p.wait_for(f"Keys: {shown}")
+
+    run(go())
+
+
 @pytest.mark.skipif(shutil.which("ssh") is None, reason="no OpenSSH client here")
 def test_ssh_setenv_termsnake_keys_picks_the_key_preset(server: Server) -> None:
     for keys in ("azerty", "dvorak"):  # x quits the lobby on AZERTY only
