@@ -120,9 +120,9 @@ def _format_speed(speed: float) -> str:
 
 def status_line(game: Game, hud: Hud, width: int | None = None) -> str:
     """The status line: what needs attention first (pause, message), then level, length / free
-    cells, steps, speed, who plays and the best score. Within ``width`` columns the least
-    needed parts go first (the speed, who plays, the best, the steps, then the level's name,
-    cut to LEVEL_COLUMNS), so a wider terminal never shows less."""
+    cells, steps, speed, who plays and the best score; the level's name cut to LEVEL_COLUMNS.
+    Within ``width`` columns the least needed parts go first (the speed, who plays, the best,
+    the steps, then the level's name), so a wider terminal never shows less."""
     first = [p for p in ("PAUSED" if hud.paused else "", hud.message) if p]
     level = printable(hud.level or game.board.name)
     if columns(level) > LEVEL_COLUMNS:  # a long name would push out every part after it
