@@ -33,6 +33,11 @@ def add_parsers(sub: Subparsers) -> None:
     where.add_argument(
         "--level", metavar="NAME|PATH", type=cliargs.level_name, help="a preset or level file"
     )
+    parser.add_argument(
+        "--wrap",
+        action="store_true",
+        help="with --size: the edges wrap around (a torus), as the game's --wrap",
+    )
     for flag, least, most, default, what in (
         ("--generations", 1, MAX_GENERATIONS, 40, "generations to evolve"),
         ("--population", 2, MAX_POPULATION, 32, "networks a generation"),

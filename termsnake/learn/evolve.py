@@ -106,6 +106,8 @@ class State:
         kept = obj.get("plan")
         if isinstance(kept, dict) and "level" not in kept:
             del wanted["level"]  # a checkpoint of an earlier version, which kept the name only
+        if isinstance(kept, dict) and "wrap" not in kept:
+            del wanted["wrap"]  # kept before it was said apart: the name and level show it
         if kept != wanted:
             differ = [k for k in wanted if not isinstance(kept, dict) or kept.get(k) != wanted[k]]
             verb = "differs" if len(differ) == 1 else "differ"
@@ -139,8 +141,9 @@ class State:
 
 
 def _kept_plan(plan: Plan) -> dict[str, Any]:
-    """The plan as a checkpoint keeps it: the settings, the level's name, and a digest of the
-    level itself (another file of the same name is another board)."""
+    """The plan as a checkpoint keeps it: the settings, the level's name, a digest of the
+    level itself (another file of the same name is another board), and whether it wraps (said
+    apart, so a --resume that left out --wrap is told so)."""
     settings = {k: v for k, v in asdict(plan).items() if k != "level"}
     level = plan.level
     food = [level.food.x, level.food.y] if level.food is not None else None
@@ -149,7 +152,7 @@ def _kept_plan(plan: Plan) -> dict[str, Any]:
          level.direction.value, food]
     )  # fmt: skip
     digest = hashlib.sha256(whole.encode()).hexdigest()[:16]
-    return {**settings, "board": level.name, "level": digest}
+    return {**settings, "board": level.name, "level": digest, "wrap": level.board.wrap}
 
 
 def parse_checkpoint(text: str, name: str) -> dict[str, Any]:

@@ -74,10 +74,12 @@ def curve_path(out: Path) -> Path:
 
 def board(args: argparse.Namespace) -> Level:
     """The board to train on, the snake BOT_LENGTH long (as bots are compared)."""
+    if args.wrap and args.size is None:
+        raise ValueError("--wrap goes with --size (a level file says `wrap: yes`)")
     if args.level is not None:
         return load_level(args.level, length=BOT_LENGTH)
     width, height = args.size or BOT_SIZE
-    return open_level(width, height, BOT_LENGTH)
+    return open_level(width, height, BOT_LENGTH, wrap=args.wrap)
 
 
 @contextmanager

@@ -52,8 +52,21 @@ def test_a_checkpoint_of_another_board_of_the_same_name_is_refused() -> None:
         State.from_json(text, other, "ck.json")
     # One written before the level was kept too (its name only) is still taken.
     older = json.loads(text)
-    del older["plan"]["level"]
+    del older["plan"]["level"], older["plan"]["wrap"]
     assert State.from_json(json.dumps(older), PLAN, "ck.json").generation == 1
+
+
+def test_a_checkpoint_of_a_torus_is_refused_for_the_open_board_and_says_wrap() -> None:
+    torus = dataclasses.replace(PLAN, level=open_level(6, 6, 1, wrap=True))
+    text = step(torus, start(torus)).to_json(torus)
+    with pytest.raises(ValueError, match=r"other settings \(board, level, wrap differ\)"):
+        State.from_json(text, PLAN, "ck.json")
+    # One kept before wrap was said apart still tells them apart by its level.
+    older = json.loads(text)
+    del older["plan"]["wrap"]
+    with pytest.raises(ValueError, match=r"other settings \(board, level differ\)"):
+        State.from_json(json.dumps(older), PLAN, "ck.json")
+    assert State.from_json(json.dumps(older), torus, "ck.json").generation == 1
 
 
 def test_a_checkpoint_of_other_settings_is_refused() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -68,3 +69,32 @@ def test_resuming_with_nothing_left_writes_deleted_weights_again(
     before = out.stat().st_mtime_ns
     assert cli.main([*TRAIN, "--generations", "2", "--out", str(out), "--resume"]) == 0
     assert out.stat().st_mtime_ns == before and "missing" not in capsys.readouterr().err
+
+
+def test_wrap_trains_on_a_torus_and_resuming_without_it_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The game and bench took --size WxH --wrap; train refused it, so no bot learnt a torus.
+    out = tmp_path / "w.json"
+    assert cli.main([*TRAIN, "--wrap", "--generations", "1", "--out", str(out)]) == 0
+    checkpoint = tmp_path / "w.json.checkpoint.json"
+    plan = json.loads(checkpoint.read_text())["plan"]
+    assert plan["board"] == "torus-6x6" and plan["wrap"] is True
+    kept = {p: p.read_bytes() for p in tmp_path.iterdir()}
+    capsys.readouterr()
+    assert cli.main([*TRAIN, "--generations", "2", "--out", str(out), "--resume"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "other settings (board, level, wrap differ)" in err
+    assert {p: p.read_bytes() for p in tmp_path.iterdir()} == kept
+    assert cli.main([*TRAIN, "--wrap", "--generations", "2", "--out", str(out), "--resume"]) == 0
+
+
+@pytest.mark.parametrize("board", [[], ["--level", "maze"]])
+def test_wrap_without_a_size_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], board: list[str]
+) -> None:
+    out = tmp_path / "w.json"
+    assert cli.main(["train", "neuro", *board, "--wrap", "--out", str(out)]) == 2
+    said = "--wrap goes with --size (a level file says `wrap: yes`)"
+    assert capsys.readouterr().err == f"termsnake train: error: {said}\n"
+    assert list(tmp_path.iterdir()) == []
