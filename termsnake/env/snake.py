@@ -30,16 +30,21 @@ SEED_RANGE: Final = 2**31
 Obs = np.ndarray[Any, np.dtype[np.uint8]]
 
 
-def make_level(level: str | Level | None, size: tuple[int, int] | None, length: int) -> Level:
-    """The board to play: a Level, a preset name or level file, an open size, or open 8x8."""
+def make_level(
+    level: str | Level | None, size: tuple[int, int] | None, length: int, wrap: bool = False
+) -> Level:
+    """The board to play: a Level, a preset name or level file, an open size, or open 8x8
+    (the open ones a torus with ``wrap``)."""
     if level is not None and size is not None:  # as the command line's --level and --size
         raise ValueError("give a level or a size, not both")
+    if level is not None and wrap:  # a level has its own: wrap would be dropped unsaid
+        raise ValueError("wrap is for an open board, not a level (a level file says `wrap: yes`)")
     if isinstance(level, Level):
         return with_length(level, length)
     if level is not None:
         return load_level(level, length=length)
     width, height = size or BOT_SIZE
-    return open_level(width, height, length)
+    return open_level(width, height, length, wrap=wrap)
 
 
 class SnakeEnv(gymnasium.Env[Obs, np.int64]):
@@ -59,11 +64,14 @@ class SnakeEnv(gymnasium.Env[Obs, np.int64]):
         *,
         size: tuple[int, int] | None = None,
         length: int = BOT_LENGTH,
+        wrap: bool = False,
         render_mode: str | None = None,
     ) -> None:
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
-        self.level = make_level(level, size, length)
+        if not isinstance(wrap, bool | np.bool_):  # a string such as "no" would be true
+            raise ValueError(f"wrap must be True or False, not {wrap!r}")
+        self.level = make_level(level, size, length, bool(wrap))
         self.render_mode = render_mode
         board = self.level.board
         self.observation_space = spaces.Box(

@@ -11,7 +11,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 from termsnake.core.game import Outcome
-from termsnake.core.geometry import DIRECTIONS
+from termsnake.core.geometry import DIRECTIONS, Direction
 from termsnake.env import ENV_ID
 from termsnake.env.snake import BODY, FOOD, HEAD, WALL, SnakeEnv
 from termsnake.formats.replay import load_replay
@@ -149,3 +149,38 @@ def test_a_level_and_a_size_together_are_refused() -> None:
     # The size was dropped without a word: an agent trained on 12x12 played the maze.
     with pytest.raises(ValueError, match="level or a size, not both"):
         gymnasium.make(ENV_ID, level="maze", size=(12, 12))
+
+
+def level_name(env: gymnasium.Env[Any, Any]) -> str:
+    assert isinstance(env.unwrapped, SnakeEnv)
+    return env.unwrapped.level.name
+
+
+def test_wrap_makes_the_open_board_a_torus() -> None:
+    # The game took --size WxH --wrap; the env had no wrap, so no agent could learn a torus.
+    env = gymnasium.make(ENV_ID, size=(5, 4), wrap=True)
+    check_env(env.unwrapped)
+    obs, info = env.reset(seed=2)
+    assert level_name(env) == "torus-5x4" and (obs == WALL).sum() == 0
+    assert tuple(np.argwhere(obs == HEAD)[0]) == (2, 2)
+    right = DIRECTIONS.index(Direction.RIGHT)
+    for _ in range(3):  # off the right edge, in again on the left
+        assert info["action_mask"][right] == 1
+        obs, _, terminated, _, info = env.step(right)
+        assert not terminated
+    assert tuple(np.argwhere(obs == HEAD)[0]) == (2, 0)
+    assert level_name(gymnasium.make(ENV_ID, wrap=True)) == "torus-8x8"
+    assert level_name(gymnasium.make(ENV_ID, size=(5, 4))) == "open-5x4"
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "said"),
+    [
+        ({"level": "maze", "wrap": True}, "wrap is for an open board, not a level"),
+        ({"level": "torus", "wrap": True}, "wrap is for an open board, not a level"),
+        ({"size": (5, 4), "wrap": "no"}, "wrap must be True or False, not 'no'"),
+    ],
+)
+def test_wrap_with_a_level_or_not_a_bool_is_refused(kwargs: dict[str, Any], said: str) -> None:
+    with pytest.raises(ValueError, match=said):
+        gymnasium.make(ENV_ID, **kwargs)
