@@ -165,13 +165,27 @@ def terminfo_colours(kind: str) -> int | None:
     """How many colours this system's terminfo gives the terminal ``kind`` (-1: none), or None
     where it has no entry for it. blessed reads no terminfo files, only a list of its own, and
     takes a TERM not on it (xterm-mono) for xterm-256color, colours and all."""
-    if not kind:
+    if not _terminfo_entry(kind):
         return None
+    return curses.tigetnum("colors")
+
+
+def terminfo_cannot_address(kind: str) -> bool:
+    """Whether this system's terminfo has an entry for ``kind`` without cursor addressing
+    (``cup``), as glasstty's: blessed, not knowing it, would draw xterm's moves on it."""
+    return _terminfo_entry(kind) and curses.tigetstr("cup") is None
+
+
+def _terminfo_entry(kind: str) -> bool:
+    """Whether terminfo has an entry for ``kind``, then the one tigetnum and tigetstr read.
+    Python sets terminfo up once a process: the first TERM asked about is the one kept."""
+    if not kind:
+        return False
     try:
         curses.setupterm(kind, sys.stdout.fileno())
-        return curses.tigetnum("colors")
     except (curses.error, OSError, ValueError):
-        return None
+        return False
+    return True
 
 
 def check_terminal() -> str | None:
@@ -184,7 +198,7 @@ def check_terminal() -> str | None:
                 "termsnake), or measure bots without one: termsnake bench"
             )
     kind = os.environ.get("TERM", "")
-    if kind == "dumb" or kind.startswith("dumb-"):
+    if kind == "dumb" or kind.startswith("dumb-") or terminfo_cannot_address(kind):
         return (
             f"termsnake: this terminal (TERM={printable(kind)}) cannot move the cursor; set TERM "
             "to its real type (such as xterm-256color or linux), or measure bots: termsnake bench"

@@ -140,6 +140,45 @@ def test_a_dumb_terminal_is_refused_in_one_line(run: Callable[..., Pty], kind: s
     assert "TERM=dumb" in said and len(said.strip().splitlines()) == 1 and "\x1b" not in said
 
 
+GLASS_TTY = "am, cols#80, bel=^G, cr=\\r, cub1=^H, cud1=\\n, ind=\\n,"
+
+
+@pytest.fixture
+def terminfo(tmp_path: Path) -> Path:
+    """A terminfo folder, for TERMINFO: glasstty, a glass tty that cannot move the cursor, and
+    glasscup, the same with cursor addressing (cup)."""
+    tic = shutil.which("tic")
+    if tic is None:
+        pytest.skip("no tic (ncurses) to compile terminfo entries with")
+    source = tmp_path / "glass.ti"
+    source.write_text(
+        f"glasstty|a glass tty,\n\t{GLASS_TTY}\n"
+        f"glasscup|a glass tty with cursor addressing,\n\t{GLASS_TTY} cup=\\E[%i%p1%d;%p2%dH,\n"
+    )
+    folder = tmp_path / "terminfo"
+    subprocess.run([tic, "-o", str(folder), str(source)], check=True)
+    return folder
+
+
+@pytest.mark.parametrize(
+    ("kind", "plays"), [("glasstty", False), ("glasscup", True), ("xterm", True)]
+)
+def test_a_terminal_whose_terminfo_has_no_cursor_addressing_is_refused_in_one_line(
+    run: Callable[..., Pty], terminfo: Path, kind: str, plays: bool
+) -> None:
+    # Only TERM=dumb was refused: blessed, not knowing glasstty, drew xterm's moves on it.
+    t = run("--size", "20x8", "--seed", "1", env={"TERM": kind, "TERMINFO": str(terminfo)})
+    if plays:
+        t.wait_for("a direction key starts")
+        t.send("q")
+        assert t.wait_exit() == 0
+        return
+    assert t.wait_exit() == 2
+    said = bytes(t.raw).decode()
+    assert len(said.strip().splitlines()) == 1 and "\x1b" not in said
+    assert said.startswith("termsnake: this terminal (TERM=glasstty) cannot move the cursor")
+
+
 @pytest.mark.parametrize("locale", [{"LANG": "C"}, {"LANG": "POSIX"}, {"LC_ALL": "C"}])
 def test_unicode_tiles_fall_back_to_ascii_when_the_terminal_is_not_utf8(
     run: Callable[..., Pty], locale: dict[str, str]
