@@ -70,8 +70,9 @@ class QuietTerminal(TypedAhead):
 
     blessed would ask for capabilities (XTGETTCAP) and the terminal's name (XTVERSION) and wait
     for each answer: a terminal that answers neither delays the first frame by two timeouts, and
-    an answer that comes after the wait is echoed onto the screen or read as keys. TERM and
-    terminfo tell us all the game needs.
+    an answer that comes after the wait is echoed onto the screen or read as keys. TERM tells
+    blessed all the game needs (only the colour count and cursor addressing come from the
+    system's terminfo: ``terminfo_colours``, ``check_terminal``).
 
     It caps a paste twice: here the bytes one key read takes from the tty (blessed reads for as
     long as bytes come, so a paste still arriving held the read; past the cap the tty's queue is
@@ -163,7 +164,8 @@ def colours_wanted() -> bool:
 
 def terminfo_colours(kind: str) -> int | None:
     """How many colours this system's terminfo gives the terminal ``kind`` (-1: none), or None
-    where it has no entry for it. blessed reads no terminfo files, only a list of its own, and
+    where it has no entry for it (the first ``kind`` asked in this process: see
+    ``_terminfo_entry``). blessed reads no terminfo files, only a list of its own, and
     takes a TERM not on it (xterm-mono) for xterm-256color, colours and all."""
     if not _terminfo_entry(kind):
         return None
