@@ -4,13 +4,12 @@ worker pool's future: where a Ctrl-C or a hang-up raised at once lands when it c
 
 from __future__ import annotations
 
-import os
-import signal
 import subprocess
 import sys
 from collections.abc import Sequence
 
 import pytest
+from process_tree import own_group
 from pty_harness import default_signals
 
 _RUN_TRAPPED = """
@@ -71,20 +70,10 @@ sys.exit(main())
 def run_trapped(name: str, args: Sequence[str]) -> tuple[int, str, str]:
     """``termsnake ARGS`` with the signal ``name`` (SIGINT...) sent at the first lock its main
     thread takes on a pool's future; its exit code, stdout and stderr. Fails if it hangs."""
-    proc = subprocess.Popen(
-        [sys.executable, "-c", _RUN_TRAPPED, name, *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=default_signals,
-        start_new_session=True,
-    )
-    try:
-        out, err = proc.communicate(timeout=30)
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"termsnake {args[0]} did not end on {name}: it hangs")
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.communicate()
+    command = [sys.executable, "-c", _RUN_TRAPPED, name, *args]
+    with own_group(command, preexec_fn=default_signals) as proc:
+        try:
+            out, err = proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"termsnake {args[0]} did not end on {name}: it hangs")
     return proc.returncode, out, err

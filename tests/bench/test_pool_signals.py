@@ -10,7 +10,6 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Callable
 from multiprocessing import synchronize
 from pathlib import Path
@@ -19,7 +18,7 @@ from typing import Any
 
 import pytest
 from lock_trap import run_trapped
-from process_tree import children
+from process_tree import children, nohup, own_group, wait_until
 from pty_harness import termsnake_command
 
 from termsnake.bench import pool
@@ -86,30 +85,12 @@ def test_a_hang_up_to_the_whole_group_is_one_line() -> None:
     # It killed multiprocessing's resource tracker too: the pool's clean-up started another,
     # which printed a warning and a KeyError traceback for each of the pool's semaphores.
     args = ["bench", "--ai", "bfs", "--size", "6x6", "--games", "100000", "--jobs", "2"]
-    proc = subprocess.Popen(
-        [termsnake_command(), *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,  # a terminal's hang-up reaches its whole group
-    )
-    try:
-        deadline = time.monotonic() + 30
-        while len(children(proc.pid)) < 3 and time.monotonic() < deadline:  # tracker, workers
-            time.sleep(0.05)
+    with own_group([termsnake_command(), *args]) as proc:  # a terminal's hang-up reaches it all
+        wait_until(lambda: len(children(proc.pid)) >= 3)  # tracker, workers
         os.killpg(proc.pid, signal.SIGHUP)
         out, err = proc.communicate(timeout=30)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.communicate()
     assert proc.returncode == 128 + signal.SIGHUP, err
     assert out == "" and err == "termsnake bench: stopped by SIGHUP\n"
-
-
-def nohup() -> None:
-    """In the child: SIGHUP ignored, as ``nohup`` starts a command."""
-    signal.signal(signal.SIGHUP, signal.SIG_IGN)
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
@@ -118,25 +99,11 @@ def test_a_bench_started_by_nohup_outlives_the_hang_up_of_its_window() -> None:
     # it was started from closed.
     # Enough games that the workers, once started, play on well past the hang-up sent at once.
     args = ["bench", "--ai", "bfs", "--size", "6x6", "--games", "600", "--jobs", "2"]
-    proc = subprocess.Popen(
-        [termsnake_command(), *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-        preexec_fn=nohup,
-    )
-    try:
-        deadline = time.monotonic() + 30
-        while len(children(proc.pid)) < 3 and time.monotonic() < deadline:  # tracker, workers
-            time.sleep(0.05)
+    with own_group([termsnake_command(), *args], preexec_fn=nohup) as proc:
+        wait_until(lambda: len(children(proc.pid)) >= 3)  # tracker, workers
         assert proc.poll() is None  # the hang-up comes while the games are played
         os.killpg(proc.pid, signal.SIGHUP)
         out, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.communicate()
     assert proc.returncode == 0, err
     assert err == "" and re.search(r"\nbfs +open-6x6 +36 +600 ", out), out
 

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from process_tree import children
+from process_tree import children, own_group
 from pty_harness import default_signals, termsnake_command
 
 ADDRESS_SPACE = 1536 * 1024 * 1024  # far below what a list of every game would take
@@ -34,15 +34,8 @@ def resident_kib(pid: int) -> int:
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_huge_run_streams_its_games_in_flat_memory(jobs: str) -> None:
     args = ["bench", "--ai", "bfs", "--size", "2x2", "--games", "100000000", "--jobs", jobs]
-    proc = subprocess.Popen(
-        [termsnake_command(), *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=limit_memory,
-        start_new_session=True,  # Ctrl-C reaches the whole group, workers included
-    )
-    try:
+    # In a group of its own: Ctrl-C reaches the whole group, workers included.
+    with own_group([termsnake_command(), *args], preexec_fn=limit_memory) as proc:
         time.sleep(3.0)
         assert proc.poll() is None, proc.communicate()[1]
         early = resident_kib(proc.pid)
@@ -51,10 +44,6 @@ def test_a_huge_run_streams_its_games_in_flat_memory(jobs: str) -> None:
         late = resident_kib(proc.pid)
         os.killpg(proc.pid, signal.SIGINT)
         out, err = proc.communicate(timeout=30)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
     assert late - early < 8 * 1024, (early, late, err[-300:])
     assert proc.returncode == 130, err
     assert out == "" and err == "termsnake bench: interrupted\n"

@@ -9,12 +9,11 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 from lock_trap import run_trapped
-from process_tree import children
+from process_tree import children, nohup, own_group, wait_until
 
 TRAIN = ["train", "neuro", "--size", "6x6", "--population", "8", "--games", "2"]
 
@@ -27,9 +26,7 @@ def started(out: Path, jobs: str) -> subprocess.Popen[str]:
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     curve = out.with_name(out.name + ".curve.csv")
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and (not curve.exists() or curve.read_text().count("\n") < 3):
-        time.sleep(0.05)
+    wait_until(lambda: curve.exists() and curve.read_text().count("\n") >= 3, timeout=60)
     return train
 
 
@@ -98,23 +95,13 @@ def test_a_run_started_by_nohup_outlives_the_hang_up_of_its_window(tmp_path: Pat
     # Its own handler replaced the hang-up nohup ignores: the run stopped (129) as the window
     # it was started from closed.
     out = tmp_path / "w.json"
-    train = subprocess.Popen(
-        [sys.executable, "-m", "termsnake", *TRAIN, "--generations", "12", "--jobs", "2",
-         "--out", str(out)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-        preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN),  # as nohup does
-    )  # fmt: skip
     curve = out.with_name(out.name + ".curve.csv")
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and (not curve.exists() or len(children(train.pid)) < 3):
-            time.sleep(0.05)
+    args = [*TRAIN, "--generations", "12", "--jobs", "2", "--out", str(out)]
+    with own_group([sys.executable, "-m", "termsnake", *args], preexec_fn=nohup) as train:
+        # A generation saved, the resource tracker and the workers there.
+        wait_until(lambda: curve.exists() and len(children(train.pid)) >= 3, timeout=60)
         assert train.poll() is None  # the hang-up comes while the workers play
         os.killpg(train.pid, signal.SIGHUP)
         stdout, stderr = train.communicate(timeout=60)
-    finally:
-        if train.poll() is None:
-            os.killpg(train.pid, signal.SIGKILL)
-            train.communicate()
     assert train.returncode == 0, stderr
     assert stderr == "" and "(the best network of generation 11)" in stdout
