@@ -47,6 +47,15 @@ def wait_for_file(path: Path, timeout: float = 20) -> None:
         time.sleep(0.02)
 
 
+def finished(proc: subprocess.Popen[str], timeout: float = 20) -> tuple[str, str]:
+    """``proc``'s output once it has ended; it is killed if it is still there after ``timeout``."""
+    try:
+        return proc.communicate(timeout=timeout)
+    finally:
+        proc.kill()
+        proc.wait()
+
+
 def signalled(
     proc: subprocess.Popen[str], when: Callable[[], None], signum: int, timeout: float = 30
 ) -> tuple[str, str]:

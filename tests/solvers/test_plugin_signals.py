@@ -10,7 +10,15 @@ import sys
 from pathlib import Path
 
 import pytest
-from plugin_folders import DEAF, LINGERS, hanging, plugins_in, signalled, wait_for_file
+from plugin_folders import (
+    DEAF,
+    LINGERS,
+    finished,
+    hanging,
+    plugins_in,
+    signalled,
+    wait_for_file,
+)
 from pty_harness import Pty, default_signals, quiet_env, termsnake_command
 
 from termsnake.exits import Terminated
@@ -116,7 +124,7 @@ def test_an_idle_thread_pool_a_plugin_keeps_lets_python_exit_as_ever(tmp_path: P
         f"atexit.register(pathlib.Path({str(done)!r}).touch)\n"
     )
     proc = solvers_with(tmp_path, {"pool": code})
-    out, err = proc.communicate(timeout=20)
+    out, err = finished(proc)
     assert proc.returncode == 0 and "zzpool" in out and err == ""
     assert done.exists()
 
@@ -139,11 +147,7 @@ def test_a_signal_as_python_exits_ends_it_in_one_line(tmp_path: Path) -> None:
 def test_solvers_ends_when_a_plugins_thread_never_does(tmp_path: Path) -> None:
     # Python's exit waited for such a thread for ever.
     proc = solvers_with(tmp_path, {"lingers": LINGERS})
-    try:
-        out, _ = proc.communicate(timeout=20)
-    finally:
-        proc.kill()
-        proc.wait()
+    out, _ = finished(proc)
     assert proc.returncode == 0 and "zzlingers" in out
 
 
@@ -156,11 +160,7 @@ def test_bench_jobs_ends_when_a_plugins_thread_never_does(tmp_path: Path) -> Non
     # The workers import the plugin too, and such a thread held each one's exit, and the pool's
     # shutdown with them: no table, and no end.
     proc = bench_with(tmp_path, {"lingers": LINGERS}, "--ai", "zzlingers", "--games", "4")
-    try:
-        out, err = proc.communicate(timeout=20)
-    finally:
-        proc.kill()
-        proc.wait()
+    out, err = finished(proc)
     assert proc.returncode == 0 and err == ""
     assert re.search(r"\nzzlingers +open-6x6 +36 +4 +4 ", out), out
 
@@ -178,11 +178,7 @@ def test_bench_jobs_ends_when_a_plugins_atexit_handler_never_returns_in_a_worker
     proc = bench_with(
         tmp_path, {"stuck": "import time\n" + code}, "--ai", "zzstuck", "--games", "4"
     )
-    try:
-        out, err = proc.communicate(timeout=20)
-    finally:
-        proc.kill()
-        proc.wait()
+    out, err = finished(proc)
     assert proc.returncode == 0 and err == ""
     assert re.search(r"\nzzstuck +open-6x6 +36 +4 +4 ", out), out
 
