@@ -81,6 +81,8 @@ class Game:
         self.seed = new_seed() if seed is None else seed
         self.rng = random.Random(self.seed)
         self.body: deque[Point] = deque(level.body)
+        # The body's cells again, as a set: every step and every look-ahead asks whether a cell
+        # is covered. Only step() and copy() change the body, and they keep the two alike.
         self._cells: set[Point] = set(level.body)
         self.direction: Direction = level.direction
         self.start_length = len(level.body)
