@@ -161,6 +161,9 @@ def play(
 ) -> Outcome | None:
     """Let ``solver`` play ``game`` headless until it ends (or ``max_steps`` more moves); a
     solver that breaks down loses the game (SolverFailed: the cause says what it did).
+    It calls ``setup`` first, unless the game is over already (a caller does not), and
+    ``finish`` if the game is over when it returns: a game stopped by ``max_steps`` is not
+    finished, and another ``play`` on it sets the solver up again.
     ``moved(t)`` is called after each move with the clock read as its decision came."""
     if not game.over:
         solver.setup(game)
