@@ -107,8 +107,10 @@ class Session:
     """One game on screen: the controller's moves on the clock, drawn after every change.
 
     Everything it touches is injected: the terminal (any blessed Terminal: its stream, its
-    keys through ``inkey``, its size), where frames go, and the clock. It never touches the
-    process's own tty, signals or stdin, so a server can run many at once.
+    keys through ``inkey``, its size), where frames go (``stream``; this process's stdout
+    only when none is given, as for a game in its own terminal), and the clock. It sets no
+    terminal modes or signal handlers and reads no stdin itself (``tui.terminal`` and the
+    runner do that for this process's terminal), so a server can run many at once.
     """
 
     term: blessed.Terminal

@@ -128,6 +128,20 @@ def test_a_too_small_terminal_waits_without_moving(clock: FakeClock) -> None:
     assert "need 32x18, have" in out and "20x10" in out
 
 
+def test_frames_go_to_the_stream_given_and_to_stdout_only_without_one(
+    clock: FakeClock, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # As the Session's docstring says: a server's sessions (a stream each) leave stdout alone.
+    s = session(clock, [(0.5, "q")])
+    s.run()
+    assert isinstance(s.stream, io.StringIO) and "test" in s.stream.getvalue()
+    assert capsys.readouterr().out == ""
+    s = session(clock, [(0.5, "q")])
+    s.stream = None
+    s.run()
+    assert "test" in capsys.readouterr().out
+
+
 class Painter:
     """A colour attribute of a fake terminal: marks the text it paints."""
 
