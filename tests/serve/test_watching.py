@@ -12,10 +12,24 @@ from termsnake.core.game import Game
 from termsnake.core.geometry import Direction
 from termsnake.core.level import open_level
 from termsnake.formats.scores import ScoreStore
-from termsnake.serve.hub import Hub
+from termsnake.serve.hub import Hub, Live
 from termsnake.serve.limits import Options
 from termsnake.serve.terminal import ChannelOutput, ChannelTerminal
 from termsnake.serve.visit import MAX_PAGES, Visit, watched_page
+
+
+def died_live(tmp_path: Path, width: int, height: int) -> Live:
+    """A game on an open board of ``width`` x ``height`` run into the wall, as its watchers
+    see it."""
+    hub = Hub(ScoreStore(tmp_path / "scores.json"))
+    game = Game(open_level(width, height, 3), 1)
+    live_id = hub.start("ada", "box", game)
+    while not game.over:
+        game.step(Direction.UP)  # into the wall
+        hub.publish(live_id, game, 8, False)
+    live = hub.look(live_id)
+    assert live is not None
+    return live
 
 
 def terminal() -> ChannelTerminal:
@@ -65,14 +79,7 @@ def test_watchers_of_one_size_share_the_page_of_each_state(tmp_path: Path) -> No
 def test_a_watcher_is_told_when_the_game_watched_is_over(tmp_path: Path) -> None:
     # The status line said "watching" while the player looked at the final board: the watcher
     # could not tell a game over from one standing still.
-    hub = Hub(ScoreStore(tmp_path / "scores.json"))
-    game = Game(open_level(10, 6, 3), 1)
-    live_id = hub.start("ada", "box", game)
-    while not game.over:
-        game.step(Direction.UP)  # into the wall
-        hub.publish(live_id, game, 8, False)
-    live = hub.look(live_id)
-    assert live is not None
+    live = died_live(tmp_path, 10, 6)
     page = watched_page(live, (80, 24))
     assert "DIED: game over (q leaves)" in page[-1] and "watching" not in " ".join(page)
 
@@ -121,14 +128,7 @@ def test_a_watcher_too_small_for_the_board_is_told_when_the_game_is_over(
 ) -> None:
     # It read "too small to watch this game ... to go on" on a game over, while a watcher that
     # fits read "DIED: game over (q leaves)".
-    hub = Hub(ScoreStore(tmp_path / "scores.json"))
-    game = Game(open_level(30, 10, 3), 1)
-    live_id = hub.start("ada", "box", game)
-    while not game.over:
-        game.step(Direction.UP)  # into the wall
-        hub.publish(live_id, game, 8, False)
-    live = hub.look(live_id)
-    assert live is not None
+    live = died_live(tmp_path, 30, 10)
     for size in ((40, 8), (30, 5)):
         page = watched_page(live, size)  # the board needs 32 columns by 13 rows
         text = " ".join(page)

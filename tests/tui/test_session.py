@@ -526,6 +526,26 @@ def test_watchers_are_told_of_the_end_of_a_game_a_bot_lost_without_a_move(
     assert s.game.outcome is Outcome.DIED and seen[-1:] == [Outcome.DIED]
 
 
+def assert_quit_by_the_named_key(
+    clock: FakeClock, term: FakeTerminal, keys: str, bot: bool, stream: io.StringIO
+) -> None:
+    """A game of a person or a bot on a board of 30x15 under ``keys`` is quit, within 5 s, by
+    what ``term`` types (the key the too-small screen names, then Ctrl-C 5 s later)."""
+    s = app.make_session(
+        term,  # type: ignore[arg-type]
+        Game(open_level(30, 15), seed=1),
+        SlowBot(clock, 0.0) if bot else None,  # type: ignore[arg-type]
+        "ada",
+        "test",
+        keys=keys,
+        stream=stream,
+        clock=clock,
+    )
+    start = clock.now
+    assert s.run() is True and s.game.outcome is Outcome.QUIT
+    assert clock.now - start < 5.0  # quit by the key named, not by a Ctrl-C after it
+
+
 @pytest.mark.parametrize("keys", sorted(KEY_PRESETS))
 @pytest.mark.parametrize("bot", [False, True])
 def test_the_key_the_too_small_message_names_quits_in_every_preset(
@@ -541,19 +561,8 @@ def test_the_key_the_too_small_message_names_quits_in_every_preset(
         yield clock.now + 1.0, {"space": " "}.get(named[1], named[1])
         yield clock.now + 5.0, CTRL_C  # quits in every preset: the test ends either way
 
-    s = app.make_session(
-        FakeTerminal(clock, typed(), size=(80, 10)),  # type: ignore[arg-type]
-        Game(open_level(30, 15), seed=1),  # 18 rows at least: too tall for 10
-        SlowBot(clock, 0.0) if bot else None,  # type: ignore[arg-type]
-        "ada",
-        "test",
-        keys=keys,
-        stream=stream,
-        clock=clock,
-    )
-    start = clock.now
-    assert s.run() is True and s.game.outcome is Outcome.QUIT
-    assert clock.now - start < 5.0  # quit by the key named, not by the Ctrl-C after it
+    term = FakeTerminal(clock, typed(), size=(80, 10))  # 18 rows at least: too tall for 10
+    assert_quit_by_the_named_key(clock, term, keys, bot, stream)
 
 
 @pytest.mark.parametrize("keys", sorted(KEY_PRESETS))
@@ -605,19 +614,7 @@ def test_the_quit_key_quits_while_a_too_small_terminal_hides_the_help(
         yield clock.now + 5.0, CTRL_C
 
     term.keys = typed()
-    s = app.make_session(
-        term,  # type: ignore[arg-type]
-        Game(open_level(30, 15), seed=1),
-        SlowBot(clock, 0.0) if bot else None,  # type: ignore[arg-type]
-        "ada",
-        "test",
-        keys=keys,
-        stream=stream,
-        clock=clock,
-    )
-    start = clock.now
-    assert s.run() is True and s.game.outcome is Outcome.QUIT
-    assert clock.now - start < 5.0  # quit by the key named, not by a Ctrl-C after it
+    assert_quit_by_the_named_key(clock, term, keys, bot, stream)
 
 
 def test_drawing_a_frame_says_whether_the_board_fits_and_keeps_it(clock: FakeClock) -> None:
