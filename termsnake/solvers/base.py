@@ -52,7 +52,7 @@ class Solver(Protocol):
     the solver broke down, and loses it the game. ``overlay(game)`` may be called any time
     after ``setup``: the plan to draw under the snake (cell -> one glyph), possibly empty.
 
-    Optional parts, each a protocol below: ``finish(game)``, called when the game has ended,
+    Optional parts, each a protocol here: ``finish(game)``, called when the game has ended,
     for a solver holding a resource (Finishing); a ``played`` string naming the solver that
     plays the board, for one made of others like ``best`` (Composite); ``has_plan = False``,
     for one whose ``overlay`` is always empty, so that the help does not offer `c` to show it
