@@ -124,12 +124,6 @@ def run_play(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     except Terminated as e:
         return 128 + e.signum
-    problem = check_terminal()
-    if problem:
-        if solver is not None:
-            finish(solver, game)  # an engine started for the game must not outlive it
-        print(problem, file=sys.stderr)
-        return EXIT_USAGE
     who = as_player(solver.name) if solver is not None else config.player
     scores = ScoreStore()
     key = ScoreKey.of(
@@ -177,7 +171,7 @@ def _after_saving(later: list[int]) -> Handler:
 
 def _first_game(args: argparse.Namespace, config: Settings) -> tuple[Level, Game, Solver | None]:
     """The level (config.toml's if none is asked for), the first game and its bot (set up), as
-    the arguments ask; UsageError if they cannot be had."""
+    the arguments ask; UsageError if they cannot be had, or if this terminal cannot play."""
     where = f"{printable(str(settings_path()))}:{config.lines.get('level', 1)}"
     level = choose_level(
         args.level,
@@ -192,22 +186,22 @@ def _first_game(args: argparse.Namespace, config: Settings) -> tuple[Level, Game
     if args.record is not None:  # before a set-up that can take long
         check_record_path(args.record)
     game = Game(level, args.seed)
-    solver = None
     if args.ai is not None:
         try:  # here, not under the line below: looking for plugins may warn on stderr
             resolve_name(args.ai)
         except ValueError as e:
             raise UsageError(f"termsnake: {e}") from None
-        # Before the set-up, which can take long: no game follows it off a terminal.
-        problem = check_terminal()
-        if problem:
-            raise UsageError(problem)
-        # A solver's set-up can take long on a big board: say what is under way meanwhile.
-        board = level.board
-        what = f"preparing {printable(args.ai)} for a {board.width}x{board.height} board..."
-        # No game's handlers yet: Ctrl-C is left as it is (a KeyboardInterrupt).
-        solver = set_up_bot(args, game, restore_ctrl_c=False, saying=what)
-    return level, game, solver
+    # Before a bot's set-up, which can take long: no game follows it off a terminal.
+    problem = check_terminal()
+    if problem:
+        raise UsageError(problem)
+    if args.ai is None:
+        return level, game, None
+    # A solver's set-up can take long on a big board: say what is under way meanwhile.
+    board = level.board
+    what = f"preparing {printable(args.ai)} for a {board.width}x{board.height} board..."
+    # No game's handlers yet: Ctrl-C is left as it is (a KeyboardInterrupt).
+    return level, game, set_up_bot(args, game, restore_ctrl_c=False, saying=what)
 
 
 def set_up_bot(
