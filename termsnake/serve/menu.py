@@ -9,7 +9,15 @@ from typing import Final
 
 from termsnake.core.geometry import Direction
 from termsnake.formats.text import printable
-from termsnake.tui.controllers import CTRL_C, KEY_PRESETS, VI_KEYS, Command, KeyPreset, hints_for
+from termsnake.tui.controllers import (
+    CTRL_C,
+    KEY_PRESETS,
+    VI_KEYS,
+    Command,
+    KeyPreset,
+    hints_for,
+    normalize_key,
+)
 
 
 class Pick(Enum):
@@ -53,7 +61,7 @@ class Menu:
 
     def key(self, name: str) -> Pick:
         """Move the selection, choose, or go back."""
-        key = name.lower() if len(name) == 1 else name
+        key = normalize_key(name)
         preset = KEY_PRESETS[self.keys]
         turn = preset.directions.get(key)
         if (turn is Direction.UP or key in UP_KEYS) and self.entries:
