@@ -34,7 +34,7 @@ from termsnake.bench.tally import Tally
 from termsnake.cluster import ClusterError, check_scheduler
 from termsnake.commands import args as cliargs
 from termsnake.commands.args import Subparsers
-from termsnake.core.level import BOT_LENGTH, BOT_SIZE, MAX_SIDE, Level
+from termsnake.core.level import BOT_LENGTH, BOT_SIZE, MAX_SIDE, WRAP_NEEDS_SIZE, Level
 from termsnake.exits import (
     EXIT_INTERRUPTED,
     EXIT_USAGE,
@@ -264,7 +264,7 @@ def prepare(args: argparse.Namespace) -> Setup | int:
     solvers = [name for name in solvers if _can_be_made(name)]
     boards = args.boards or [("size", "{}x{}".format(*BOT_SIZE))]
     if args.wrap and not any(kind == "size" for kind, _ in boards):
-        return _fail("--wrap goes with --size (a level file says `wrap: yes`)")
+        return _fail(WRAP_NEEDS_SIZE)
     specs = _unique(
         LevelSpec(kind, value, args.length, wrap=args.wrap and kind == "size")
         for kind, value in boards

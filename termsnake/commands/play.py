@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from termsnake.core.game import Game
-from termsnake.core.level import DEFAULT_LENGTH, Level, open_level
+from termsnake.core.level import DEFAULT_LENGTH, WRAP_NEEDS_SIZE, Level, open_level
 from termsnake.exits import (
     ENDING_SIGNALS,
     EXIT_INTERRUPTED,
@@ -182,7 +182,7 @@ def _first_game(args: argparse.Namespace, config: Settings) -> tuple[Level, Game
         wrap=args.wrap,
     )
     if args.wrap and args.size is None:
-        raise UsageError("termsnake: --wrap goes with --size (a level file says `wrap: yes`)")
+        raise UsageError(f"termsnake: {WRAP_NEEDS_SIZE}")
     if args.record is not None:  # before a set-up that can take long
         check_record_path(args.record)
     game = Game(level, args.seed)

@@ -69,6 +69,8 @@ def with_length(level: Level, length: int) -> Level:
 
 
 MAX_SIDE: Final = 200  # the longest side of an open board (--size)
+# What the game, bench and train say of --wrap without --size: a level file wraps or not itself.
+WRAP_NEEDS_SIZE: Final = "--wrap goes with --size (a level file says `wrap: yes`)"
 # The open board bots are measured on (bench), trained on (train) and stepped on (the
 # Gymnasium environment) when none is named.
 BOT_SIZE: Final = (8, 8)

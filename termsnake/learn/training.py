@@ -22,7 +22,7 @@ from typing import Final
 from tqdm import tqdm
 
 from termsnake.cluster import ClusterError, check_scheduler, connect, map_on
-from termsnake.core.level import BOT_LENGTH, BOT_SIZE, Level, open_level
+from termsnake.core.level import BOT_LENGTH, BOT_SIZE, WRAP_NEEDS_SIZE, Level, open_level
 from termsnake.exits import (
     EXIT_INTERRUPTED,
     EXIT_USAGE,
@@ -75,7 +75,7 @@ def curve_path(out: Path) -> Path:
 def board(args: argparse.Namespace) -> Level:
     """The board to train on, the snake BOT_LENGTH long (as bots are compared)."""
     if args.wrap and args.size is None:
-        raise ValueError("--wrap goes with --size (a level file says `wrap: yes`)")
+        raise ValueError(WRAP_NEEDS_SIZE)
     if args.level is not None:
         return load_level(args.level, length=BOT_LENGTH)
     width, height = args.size or BOT_SIZE
