@@ -32,7 +32,7 @@ from termsnake.serve.gate import AUTHENTICATING, HEARD, LET_GO, PUSHED_OUT, Gate
 from termsnake.serve.hostkey import note_login_key
 from termsnake.serve.hub import Hub
 from termsnake.serve.rates import Arrivals, cap_failures, client_of, meter, too_many_tries
-from termsnake.serve.terminal import ChannelOutput, ChannelTerminal, Closed
+from termsnake.serve.terminal import CannotMoveCursor, ChannelOutput, ChannelTerminal, Closed
 from termsnake.serve.visit import Idle, TimeUp, Visit
 from termsnake.tui.controllers import KEY_PRESETS
 
@@ -234,6 +234,7 @@ class Channel(asyncssh.SSHServerSession[bytes]):
         self.resizing = False  # a wake for the window's new size is scheduled
         self.lost = False  # the channel is gone (asyncssh has let go of it)
         self.keys = "default"  # the key preset the client asked for (TERMSNAKE_KEYS)
+        self.kind = ""  # the client's terminal type (TERM), cut short: read by the visit
 
     def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
         self.chan = chan
@@ -256,6 +257,7 @@ class Channel(asyncssh.SSHServerSession[bytes]):
         self, term_type: str, term_size: tuple[int, int, int, int], term_modes: object
     ) -> bool:
         self.size = (term_size[0] or 80, term_size[1] or 24)
+        self.kind = term_type[:80]  # longer than any terminfo name: none is kept whole
         return True
 
     def shell_requested(self) -> bool:
@@ -373,9 +375,15 @@ class Channel(asyncssh.SSHServerSession[bytes]):
         conn = self.conn
         self.app.visits_log.logged_in(name, conn.username, conn.peer, playing, conn.key)
         status, farewell, why = 0, "bye!", "quit"
+        drawn = False  # what the screen is set to must be undone at the end
         try:
+            self.term.suit(self.kind)  # reads terminfo: here, not on the event loop
+            drawn = True
             out.write(self.term.enter_fullscreen + self.term.hide_cursor)
             visit.run()
+        except CannotMoveCursor as e:
+            status, farewell = 1, str(e)
+            why = f"its terminal (TERM={self.kind}) cannot move the cursor"
         except Idle:
             status, farewell, why = 1, "no key for a long while: disconnected", "idle"
         except TimeUp:
@@ -414,7 +422,7 @@ class Channel(asyncssh.SSHServerSession[bytes]):
             finally:
                 # Whatever failed above: the client is still told and closed, and shutdown
                 # does not wait its whole time for a thread that is done.
-                ending = self.term.normal_cursor + self.term.exit_fullscreen
+                ending = self.term.normal_cursor + self.term.exit_fullscreen if drawn else ""
                 text = ending + (f"{farewell}\r\n" if farewell else "")
                 try:
                     with contextlib.suppress(RuntimeError):  # the loop closed: the server stopped

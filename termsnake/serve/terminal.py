@@ -16,10 +16,13 @@ from typing import IO, Final, cast
 
 from blessed.keyboard import DEFAULT_ESCDELAY, Keystroke
 
+from termsnake.serve import terminfo
 from termsnake.serve.limits import MAX_COLUMNS, MAX_PENDING_INPUT, MAX_ROWS
-from termsnake.tui.terminal import TypedAhead
+from termsnake.tui.terminal import TypedAhead, dumb
 
-# Every session uses one terminal kind: curses reads one capability database per process.
+# Every session draws with one terminal kind's sequences: curses reads one capability database
+# per process. What the client's own type cannot do (colours, moving the cursor) is read from
+# terminfo for each (``ChannelTerminal.suit``).
 KIND: Final = "xterm-256color"
 # The largest window a client may claim (limits.MAX_COLUMNS, MAX_ROWS): the screen is drawn
 # (and padded) to the claimed size, so a claim of billions of rows would fill the memory.
@@ -32,6 +35,10 @@ def window(width: int, height: int) -> tuple[int, int]:
 
 class Closed(Exception):
     """The client went away or the server closes the session: unwind the game loop."""
+
+
+class CannotMoveCursor(Exception):
+    """The client's terminal type cannot move the cursor: no screen can be drawn on it."""
 
 
 class ChannelOutput:
@@ -110,6 +117,22 @@ class ChannelTerminal(TypedAhead):
         # visit sets it to a check of its limits, whose exception (idle, time up, shutdown) ends
         # the session from inside that key read and unwinds through ``Session.run``.
         self.check: Callable[[], None] = lambda: None
+
+    def suit(self, kind: str) -> None:
+        """Fit the terminal to the client's type ``kind`` (its TERM) as this machine's terminfo
+        describes it: no colours where it has fewer than 8, no bright ones where fewer than 16
+        (as the local game); CannotMoveCursor, saying so, where it cannot move the cursor. A
+        type not found changes nothing: it is drawn on as xterm-256color."""
+        if not terminfo.NAME.fullmatch(kind):  # unknown: nor is it said back to the client
+            return
+        entry = terminfo.look_up(kind)
+        if dumb(kind) or (entry is not None and not entry.addressing):
+            raise CannotMoveCursor(
+                f"termsnake: your terminal (TERM={kind}) cannot move the cursor; connect from "
+                "one that can, with TERM set to its real type (such as xterm-256color or linux)"
+            )
+        if entry is not None and entry.colours < 16:
+            self.number_of_colors = 8 if entry.colours >= 8 else 0
 
     # -- fed by the server (event loop thread) -------------------------------------------------
 

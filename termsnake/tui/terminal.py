@@ -190,6 +190,12 @@ def _terminfo_entry(kind: str) -> bool:
     return True
 
 
+def dumb(kind: str) -> bool:
+    """Whether the terminal type ``kind`` is a dumb one (``dumb``, ``dumb-emacs-ansi``...),
+    which cannot move the cursor even where terminfo has no entry for it."""
+    return kind == "dumb" or kind.startswith("dumb-")
+
+
 def check_terminal() -> str | None:
     """Why the game cannot run here (stdin or stdout not a terminal, or one that cannot move
     the cursor), or None if it can."""
@@ -200,7 +206,7 @@ def check_terminal() -> str | None:
                 "termsnake), or measure bots without one: termsnake bench"
             )
     kind = os.environ.get("TERM", "")
-    if kind == "dumb" or kind.startswith("dumb-") or terminfo_cannot_address(kind):
+    if dumb(kind) or terminfo_cannot_address(kind):
         return (
             f"termsnake: this terminal (TERM={printable(kind)}) cannot move the cursor; set TERM "
             "to its real type (such as xterm-256color or linux), or measure bots: termsnake bench"

@@ -36,9 +36,11 @@ class Server:
 
 
 @contextmanager
-def running(tmp_path: Path, *args: str) -> Iterator[Server]:
-    """`termsnake serve --port 0 ARGS` with its own data directory; stopped afterwards."""
-    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "HOME": str(tmp_path)}
+def running(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> Iterator[Server]:
+    """`termsnake serve --port 0 ARGS` with its own data directory (and the variables ``env``
+    more); stopped afterwards."""
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "HOME": str(tmp_path),
+           **(env or {})}  # fmt: skip
     proc = subprocess.Popen(
         [TERMSNAKE, "serve", "--port", "0", *args],
         stdout=subprocess.PIPE,
@@ -147,11 +149,12 @@ async def player(
     size: tuple[int, int] = (80, 24),
     window: int = 2**21,
     env: dict[str, str] | None = None,
+    term_type: str = "xterm-256color",
 ) -> Player:
     """An interactive shell with a pty on ``conn`` (``window``: the bytes it may receive
-    unread; ``env``: the variables it asks the server to set)."""
+    unread; ``env``: the variables it asks the server to set; ``term_type``: its TERM)."""
     process = await conn.create_process(
-        term_type="xterm-256color", term_size=size, encoding=None, window=window, env=env or {}
+        term_type=term_type, term_size=size, encoding=None, window=window, env=env or {}
     )
     return Player(process, size)
 

@@ -1,0 +1,103 @@
+"""What this machine's terminfo says of a client's terminal type: its colours and whether it can
+move the cursor (``cup``), read from the compiled entry's file (term(5)).
+
+curses cannot be asked: ``setupterm`` sets up one terminal a process, and the server has one
+process for every client. Reading the file ourselves needs no child process (nothing a client
+could make the server spawn, wait for or pile up) and no program on the machine; an entry is a
+few kilobytes, read in the visit's own thread, so no lookup holds the event loop or another
+visit, and none is cached (a cache would need a bound and would miss an entry installed later).
+A type that is not found or not read (a hashed database, a damaged file) is unknown: the caller
+then does what it does without terminfo.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+import struct
+from dataclasses import dataclass
+from typing import Final
+
+# A TERM comes from the client: only a name a terminfo file could have (no '/', no leading '.',
+# nothing a terminal would act on) is looked up, and no longer than any real one.
+NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")
+# Where ncurses looks after $TERMINFO, ~/.terminfo and $TERMINFO_DIRS (Debian's three first).
+SYSTEM_DIRS: Final = ("/etc/terminfo", "/lib/terminfo", "/usr/share/terminfo",
+                      "/usr/lib/terminfo", "/usr/share/lib/terminfo",
+                      "/usr/local/share/terminfo")  # fmt: skip
+MAX_ENTRY: Final = 32768  # ncurses' own limit on a compiled entry
+LEGACY, WIDE = 0o432, 0o1036  # the magic numbers of 16-bit and of 32-bit numbers
+COLORS, CUP = 13, 10  # the indexes of max_colors among numbers, cursor_address among strings
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A terminal type as terminfo describes it."""
+
+    colours: int  # -1: none said
+    addressing: bool  # it has cursor addressing (cup)
+
+
+def look_up(kind: str) -> Entry | None:
+    """terminfo's entry for the terminal type ``kind``; None if it is no name a terminfo file
+    could have, or has no entry here that can be read."""
+    if not NAME.fullmatch(kind):
+        return None
+    for folder in directories():
+        # Linux files a type under its first letter; macOS (case-insensitive) under its hex.
+        for sub in (kind[0], f"{ord(kind[0]):02x}"):
+            data = read_entry(os.path.join(folder, sub, kind))
+            if data is not None:
+                return parse(data)
+    return None
+
+
+def directories() -> list[str]:
+    """Where ncurses looks for an entry, in its order."""
+    found = [os.environ.get("TERMINFO", "")]
+    home = os.environ.get("HOME", "")
+    found.append(os.path.join(home, ".terminfo") if home else "")
+    listed = os.environ.get("TERMINFO_DIRS")
+    if listed is not None:  # an empty part stands for the system's folders, which come last
+        found.extend(listed.split(":"))
+    return [d for d in dict.fromkeys([*found, *SYSTEM_DIRS]) if d]
+
+
+def read_entry(path: str) -> bytes | None:
+    """The bytes of the file at ``path`` if it is a regular file of an entry's size, else None
+    (a FIFO is not waited on)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except (OSError, ValueError):
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        data = os.read(fd, MAX_ENTRY + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return data if len(data) <= MAX_ENTRY else None
+
+
+def parse(data: bytes) -> Entry | None:
+    """The colours and cursor addressing of a compiled entry (term(5)); None if it is not one."""
+    if len(data) < 12:
+        return None
+    magic, names, bools, numbers, strings, table = struct.unpack_from("<6h", data)
+    if magic not in (LEGACY, WIDE) or min(names, bools, numbers, strings, table) < 0:
+        return None
+    width = 2 if magic == LEGACY else 4
+    at = 12 + names + bools
+    at += at % 2  # numbers start on an even byte
+    if at + numbers * width + strings * 2 + table > len(data):
+        return None
+    colours = -1
+    if numbers > COLORS:
+        (colours,) = struct.unpack_from("<h" if width == 2 else "<i", data, at + COLORS * width)
+    at += numbers * width
+    cup = struct.unpack_from("<h", data, at + CUP * 2)[0] if strings > CUP else -1
+    # -1 is absent, -2 cancelled; an offset past the table is a damaged entry, so no cup.
+    return Entry(colours=max(-1, colours), addressing=0 <= cup < table)

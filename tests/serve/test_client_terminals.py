@@ -1,0 +1,161 @@
+"""What the server's terminfo says of a client's TERM: its colours, and whether it can move the
+cursor at all; read from the compiled files (``serve.terminfo``), since curses sets up only one
+terminal a process."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import shutil
+import signal
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from ssh_client import Server, connect, openssh_command, player, running, start_classic
+from test_log import left
+
+from termsnake.serve import terminfo
+
+CUP = "cup=\\E[%i%p1%d;%p2%dH"
+ENTRIES = (
+    f"ts-mono|a terminal with no colours,\n\tcols#80, lines#24, {CUP},\n"
+    f"ts-eight|a terminal of 8 colours,\n\tcolors#8, pairs#64, cols#80, {CUP},\n"
+    f"ts-direct|a terminal of direct colour (32-bit numbers),\n\tcolors#0x1000000, {CUP},\n"
+    "ts-glass|a glass tty,\n\tam, cols#80, bel=^G, cr=\\r, cud1=\\n, ind=\\n,\n"
+)
+COLOUR = re.compile(rb"\x1b\[[0-9;]*[34][0-9][;m]")  # a foreground or background colour
+BRIGHT_BLACK = b"\x1b[90m"  # the floor's colour, for terminals of 16 colours or more
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A terminfo folder (for TERMINFO) with the ENTRIES compiled."""
+    tic = shutil.which("tic")
+    if tic is None:
+        pytest.skip("no tic (ncurses) to compile terminfo entries with")
+    tmp = tmp_path_factory.mktemp("terminfo")
+    (tmp / "entries.ti").write_text(ENTRIES)
+    subprocess.run([tic, "-o", str(tmp / "ti"), str(tmp / "entries.ti")], check=True)
+    return tmp / "ti"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory, folder: Path) -> Iterator[Server]:
+    tmp = tmp_path_factory.mktemp("serve")
+    with running(tmp, "--max-per-address", "8", env={"TERMINFO": str(folder)}) as s:
+        yield s
+
+
+async def board_drawn(port: int, name: str, kind: str) -> bytes:
+    """All a client with TERM ``kind`` was sent, from the lobby through a game of classic
+    (quit once drawn) to its summary."""
+    async with await connect(port, name) as conn:
+        p = await player(conn, term_type=kind)
+        await start_classic(p, name)
+        await p.keys(b"q")
+        await p.wait_for("Moves (")
+    return p.received
+
+
+def test_colours_follow_the_clients_terminfo(server: Server) -> None:
+    # Every client got xterm-256color's colours, whatever its TERM: xterm-mono's too.
+    kinds = {"mo": "ts-mono", "ei": "ts-eight", "di": "ts-direct", "un": "no-such-terminal",
+             "lo": "x" * 100, "xt": "xterm-256color"}  # fmt: skip
+
+    async def go() -> list[bytes]:
+        drawn = (board_drawn(server.port, name, kind) for name, kind in kinds.items())
+        return list(await asyncio.gather(*drawn))
+
+    mono, eight, direct, unknown, too_long, xterm = asyncio.run(go())
+    assert not COLOUR.search(mono)
+    assert COLOUR.search(eight) and BRIGHT_BLACK not in eight  # no bright colours on 8
+    for sent in (direct, unknown, too_long, xterm):  # unknown ones: as xterm-256color
+        assert COLOUR.search(sent) and BRIGHT_BLACK in sent
+
+
+async def refused(port: int, name: str, kind: str) -> tuple[bytes, int | None]:
+    """All a client with TERM ``kind`` was sent, and its exit status."""
+    async with await connect(port, name) as conn:
+        p = await player(conn, term_type=kind)
+        await asyncio.wait_for(p.process.wait_closed(), 5)
+        while not p.process.stdout.at_eof():
+            await p.pump(0.1)
+    return p.received, p.process.exit_status
+
+
+@pytest.mark.parametrize("kind", ["ts-glass", "dumb", "dumb-emacs-ansi"])
+def test_a_client_that_cannot_move_the_cursor_is_told_in_one_line(
+    server: Server, kind: str
+) -> None:
+    # The lobby was drawn with xterm's moves on a terminal that has none.
+    said, status = asyncio.run(refused(server.port, "gl", kind))
+    assert said.decode() == (
+        f"termsnake: your terminal (TERM={kind}) cannot move the cursor; connect from one that "
+        "can, with TERM set to its real type (such as xterm-256color or linux)\r\n"
+    )
+    assert status == 1
+
+
+@pytest.mark.skipif(shutil.which("ssh") is None, reason="no OpenSSH client here")
+def test_openssh_on_a_glass_tty_is_told_and_exits(tmp_path: Path, folder: Path) -> None:
+    # As a person runs it: ssh sends its own TERM, and exits with the server's status; the
+    # operator's log says why the visit ended.
+    with running(tmp_path, env={"TERMINFO": str(folder)}) as s:
+        command = openssh_command(s.port, "gl@127.0.0.1", "-tt")
+        env = {**os.environ, "TERM": "ts-glass", "TERMINFO": str(folder)}
+        began = time.monotonic()
+        done = subprocess.run(
+            command, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=20
+        )
+        assert time.monotonic() - began < 5
+        s.proc.send_signal(signal.SIGTERM)
+        assert s.proc.wait(10) == 0
+        log = s.log().splitlines()
+    assert done.stdout.startswith("termsnake: your terminal (TERM=ts-glass) cannot move")
+    assert len(done.stdout.splitlines()) == 1 and "\x1b" not in done.stdout
+    assert done.returncode == 1
+    assert left(log, "gl") == "its terminal (TERM=ts-glass) cannot move the cursor"
+
+
+@pytest.mark.parametrize(
+    ("kind", "colours", "addressing"),
+    [("ts-mono", -1, True), ("ts-eight", 8, True), ("ts-direct", 1 << 24, True),
+     ("ts-glass", -1, False)],
+)  # fmt: skip
+def test_an_entry_is_read_from_its_file(
+    folder: Path, monkeypatch: pytest.MonkeyPatch, kind: str, colours: int, addressing: bool
+) -> None:
+    monkeypatch.setenv("TERMINFO", str(folder))
+    assert terminfo.look_up(kind) == terminfo.Entry(colours, addressing)
+
+
+def test_a_hostile_name_is_not_looked_up(
+    folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A TERM is the client's to choose: a path out of the folder would read any file.
+    monkeypatch.setenv("TERMINFO", str(folder))
+    (folder / "t" / "t").mkdir(exist_ok=True)  # so that t/t/../ts-mono is a path to an entry
+    assert terminfo.look_up("ts-mono") is not None
+    for name in ("t/../ts-mono", str(folder / "t" / "ts-mono"), ".ts-mono", "ts-mono\x1b",
+                 "ts-mono" + "-" * 60, ""):  # fmt: skip
+        assert terminfo.look_up(name) is None
+
+
+def test_what_is_no_entry_is_unknown(
+    folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # None of these may raise, or be waited on (a FIFO), or be taken for an entry.
+    (tmp_path / "t").mkdir()
+    entry = (folder / "t" / "ts-mono").read_bytes()
+    (tmp_path / "t" / "ts-cut").write_bytes(entry[:20])
+    (tmp_path / "t" / "ts-junk").write_bytes(b"\x1a\x01" + b"\xff" * 100)
+    (tmp_path / "t" / "ts-huge").write_bytes(entry + b"\0" * terminfo.MAX_ENTRY)
+    os.mkfifo(tmp_path / "t" / "ts-fifo")
+    (tmp_path / "t" / "ts-folder").mkdir()
+    monkeypatch.setenv("TERMINFO", str(tmp_path))
+    for name in ("ts-cut", "ts-junk", "ts-huge", "ts-fifo", "ts-folder"):
+        assert terminfo.look_up(name) is None, name
