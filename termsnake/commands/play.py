@@ -27,7 +27,8 @@ from termsnake.formats import presets
 from termsnake.formats.diagnostics import LevelError
 from termsnake.formats.fileio import check_can_write_new, write_new
 from termsnake.formats.replay import replay_from_game
-from termsnake.formats.scores import ScoreKey, ScoreStore, as_player, keep_score
+from termsnake.formats.scores import ScoreKey, ScoreStore, as_player
+from termsnake.formats.scoretable import keep_score
 from termsnake.formats.settings import (
     Settings,
     SettingsError,
@@ -298,7 +299,9 @@ class Games:
             return
         game, solver = self.current.game, self.current.solver
         self.current = None
-        news, warnings = keep_score(self.scores, self.key, game, self.previous)
+        news, warnings = keep_score(
+            self.scores, self.key, game, self.previous, bot=solver is not None
+        )
         path = self.args.record
         saved = save_record(game, solver.name if solver else None, path, self.named)
         self.named.update(name for name in (saved.path, saved.tried) if name)

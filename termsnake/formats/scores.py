@@ -13,7 +13,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
-from termsnake.core.game import Game, Outcome
 from termsnake.formats.fileio import TooLarge, describe_parse_error, read_if_present, write_atomic
 from termsnake.formats.places import data_dir
 from termsnake.formats.text import json_shown, printable, shorten
@@ -417,31 +416,3 @@ def _when(entry: ScoreEntry) -> datetime:
     turning it into local time fails at the ends of the calendar."""
     when = datetime.fromisoformat(entry.date)
     return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
-
-
-def keep_score(
-    scores: ScoreStore, key: ScoreKey, game: Game, previous: ScoreEntry | None
-) -> tuple[list[str], tuple[str, ...]]:
-    """Record the game's result (if it moved at all): the summary lines and any warnings."""
-    if game.steps == 0:
-        return ([] if previous is None else [_best_so_far(previous)]), ()
-    won = game.outcome is Outcome.WON
-    entry = ScoreEntry.now(game.length, game.steps, won, game.seed)
-    result = scores.record(key, entry)
-    if result.new_best and game.eaten > 0:  # no cheers for dying at the start length
-        saved = "" if result.saved else " (not saved)"
-        return [f"new best! length {game.length} for {key.player} on {key.level}{saved}"], (
-            result.warnings
-        )
-    if not result.kept:  # the board's best players are all better: no row to speak of
-        return [], result.warnings
-    best = entry if result.new_best else (result.previous or previous)
-    if best is None:
-        return [], result.warnings
-    return [_best_so_far(best)], result.warnings
-
-
-def _best_so_far(best: ScoreEntry) -> str:
-    """The summary's line for the best result kept for the board and player."""
-    steps = "1 step" if best.steps == 1 else f"{best.steps} steps"
-    return f"best so far: length {best.length} in {steps}"

@@ -1,10 +1,12 @@
-"""The scores table as the ``scores`` command and the server's lobby show it."""
+"""The high scores as they are said: the table the ``scores`` command and the server's lobby
+show, and the lines a game's summary ends with as its result is kept."""
 
 from __future__ import annotations
 
 from typing import Any, Final
 
-from termsnake.formats.scores import ScoreEntry, ScoreKey
+from termsnake.core.game import Game, Outcome
+from termsnake.formats.scores import ScoreEntry, ScoreKey, ScoreStore
 from termsnake.formats.text import align
 
 TABLE_HEADERS: Final = ("level", "size", "start", "player", "best", "steps", "won", "date")
@@ -37,3 +39,45 @@ def table(scores: dict[ScoreKey, ScoreEntry]) -> list[str]:
             )
         )
     return align(rows, {i for i, h in enumerate(TABLE_HEADERS) if h in _TABLE_RIGHT})
+
+
+# The summary's line for a bot's game that was stopped before it ended.
+BOT_STOPPED: Final = "not scored: the bot was stopped before its game ended"
+
+
+def keep_score(
+    scores: ScoreStore,
+    key: ScoreKey,
+    game: Game,
+    previous: ScoreEntry | None,
+    *,
+    bot: bool = False,
+) -> tuple[list[str], tuple[str, ...]]:
+    """Record the game's result (if it moved at all): the summary lines and any warnings. A
+    ``bot``'s game is recorded only if the bot ended it (won, died, stalled): one its watcher
+    stopped (q, Ctrl-C, a signal) is not the bot's result."""
+    said = [] if previous is None else [_best_so_far(previous)]
+    if bot and game.outcome in (None, Outcome.QUIT):
+        return [BOT_STOPPED, *said], ()
+    if game.steps == 0:
+        return said, ()
+    won = game.outcome is Outcome.WON
+    entry = ScoreEntry.now(game.length, game.steps, won, game.seed)
+    result = scores.record(key, entry)
+    if result.new_best and game.eaten > 0:  # no cheers for dying at the start length
+        saved = "" if result.saved else " (not saved)"
+        return [f"new best! length {game.length} for {key.player} on {key.level}{saved}"], (
+            result.warnings
+        )
+    if not result.kept:  # the board's best players are all better: no row to speak of
+        return [], result.warnings
+    best = entry if result.new_best else (result.previous or previous)
+    if best is None:
+        return [], result.warnings
+    return [_best_so_far(best)], result.warnings
+
+
+def _best_so_far(best: ScoreEntry) -> str:
+    """The summary's line for the best result kept for the board and player."""
+    steps = "1 step" if best.steps == 1 else f"{best.steps} steps"
+    return f"best so far: length {best.length} in {steps}"

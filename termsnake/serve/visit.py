@@ -19,8 +19,8 @@ from termsnake.core.geometry import Direction
 from termsnake.core.level import BOT_LENGTH, Level, with_length
 from termsnake.exits import Terminated
 from termsnake.formats.presets import load_preset, preset_names
-from termsnake.formats.scores import ScoreKey, keep_score
-from termsnake.formats.scoretable import table
+from termsnake.formats.scores import ScoreKey
+from termsnake.formats.scoretable import keep_score, table
 from termsnake.formats.text import clip, printable
 from termsnake.serve import limits
 from termsnake.serve.hub import Hub, Live
@@ -277,7 +277,8 @@ class Visit:
                 printable(level.name), level.board.width, level.board.height,
                 len(level.body), who,
             )  # fmt: skip
-            news, _ = keep_score(self.hub.scores, key, game, self.hub.scores.best(key))
+            best = self.hub.scores.best(key)
+            news, _ = keep_score(self.hub.scores, key, game, best, bot=bot is not None)
         text = summary(game, who, session.seconds_played, width=self.term.width)
         lines = [*text.split("\n"), *news]
         again = self.show_until_key(lines, "r plays again, any other key goes back to the lobby")

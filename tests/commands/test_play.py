@@ -24,7 +24,8 @@ from termsnake.core.game import Game
 from termsnake.core.geometry import Direction, Point
 from termsnake.core.level import open_level
 from termsnake.formats.replay import load_replay
-from termsnake.formats.scores import ScoreKey, ScoreStore, keep_score
+from termsnake.formats.scores import ScoreKey, ScoreStore
+from termsnake.formats.scoretable import keep_score
 from termsnake.tui.runner import Played, Round
 from termsnake.tui.summary import summary
 
@@ -60,6 +61,23 @@ def test_the_summary_names_the_best_as_it_is_after_the_game(tmp_path: Path) -> N
     # A game quit before its first move is not kept; the best is said the same way.
     lines, _ = keep_score(store, key, quit_after(0), best)
     assert lines == ["best so far: length 3 in 1 step"]
+
+
+def test_a_bots_game_is_scored_only_if_the_bot_ended_it(tmp_path: Path) -> None:
+    store = ScoreStore(tmp_path / "scores.json")
+    key = ScoreKey.of("open-8x8", 8, 8, 3, "bfs")
+    stopped = "not scored: the bot was stopped before its game ended"
+    assert keep_score(store, key, quit_after(3), None, bot=True) == ([stopped], ())
+    assert store.best(key) is None
+    died = Game(open_level(8, 8, 3), seed=1)
+    while died.outcome is None:
+        died.step(Direction.RIGHT)
+    lines, _ = keep_score(store, key, died, None, bot=True)
+    assert lines == ["best so far: length 3 in 4 steps"]
+    lines, _ = keep_score(store, key, quit_after(1), store.best(key), bot=True)
+    assert lines == [stopped, "best so far: length 3 in 4 steps"]
+    best = store.best(key)
+    assert best is not None and best.steps == 4  # the bot's own end, not the game stopped after
 
 
 def test_the_summary_shows_the_time_it_is_given() -> None:

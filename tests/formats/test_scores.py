@@ -23,10 +23,10 @@ from termsnake.formats.scores import (
     ScoreKey,
     ScoreStore,
     default_path,
-    keep_score,
     parse,
     to_json,
 )
+from termsnake.formats.scoretable import keep_score
 
 KEY = ScoreKey.of("classic", 20, 10, 3)
 BOT = ScoreKey.of("classic", 20, 10, 3, "hamilton")

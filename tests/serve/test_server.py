@@ -410,6 +410,7 @@ def test_sigterm_tells_every_player_scores_the_game_and_exits_0(tmp_path: Path) 
         assert s.proc.wait(10) == 0
     scores = (tmp_path / "data" / "termsnake" / "serve" / "scores.json").read_text()
     assert '"player": "hal"' in scores
+    assert '"player": "best"' not in scores  # stopped with the server, not by its own end
 
 
 @pytest.mark.parametrize("signum", [signal.SIGHUP, signal.SIGQUIT])

@@ -62,7 +62,9 @@ def assert_kept(tmp_path: Path, record: Path, why: str) -> None:
     assert why in said and "Game over: quit" in said and "Traceback" not in said
     game = verify(load_replay(record))
     assert game.outcome is Outcome.QUIT and game.steps >= 10
-    assert '"player": "hamilton"' in (tmp_path / "data" / "termsnake" / "scores.json").read_text()
+    # A bot's game stopped before its end is not its result: not scored, and said so.
+    assert "not scored: the bot was stopped before its game ended" in said
+    assert not (tmp_path / "data" / "termsnake" / "scores.json").exists()
 
 
 def test_end_of_input_without_a_hang_up_keeps_the_game_and_says_why(tmp_path: Path) -> None:

@@ -145,6 +145,30 @@ def test_best_score_is_kept_and_shown(tmp_path: Path, started: list[Pty]) -> Non
     assert '"player": "hamilton"' in scores
 
 
+def test_a_bots_game_its_watcher_quits_is_not_scored(tmp_path: Path, started: list[Pty]) -> None:
+    # q as a bot had just begun recorded its few moves: `new best! length 2 for best on
+    # classic`, on an empty table. A person's quit game is still kept.
+    scores = tmp_path / "data" / "termsnake" / "scores.json"
+    bot = Pty(["--ai", "best", "--level", "classic", "--seed", "1", "--speed", "20"], tmp_path)
+    started.append(bot)
+    bot.wait_steps(3)
+    bot.send("q")
+    assert bot.wait_exit() == 0
+    assert "Game over: quit" in bot.text()
+    assert "not scored: the bot was stopped before its game ended" in bot.text()
+    assert "new best" not in bot.text() and "best so far" not in bot.text()
+    assert not scores.exists() or '"player": "best"' not in scores.read_text()
+    person = Pty(["--level", "classic", "--seed", "1", "--speed", "20"], tmp_path)
+    started.append(person)
+    person.wait_for("a direction key starts")
+    person.send("d")
+    person.wait_steps(2)
+    person.send("q")
+    assert person.wait_exit() == 0
+    assert "best so far: length" in person.text() and "not scored" not in person.text()
+    assert '"player": "you"' in scores.read_text()
+
+
 def test_best_wins_an_odd_board_a_person_can_watch(tmp_path: Path, started: list[Pty]) -> None:
     # 5x5 has no Hamiltonian cycle; best plays it with the moving hole and fills it.
     t = Pty(["--ai", "best", "--size", "5x5", "--seed", "3", "--speed", "1000"], tmp_path)
