@@ -33,7 +33,15 @@ def linked_file(out: Path) -> Path | None:
 
 def check_lock(out: Path) -> None:
     """ValueError unless each lock a run into ``out`` takes (see ``linked_file``) is free or
-    the empty file a run leaves there."""
+    the empty file a run leaves there, and none is the file the weights are written to."""
+    lock = lock_path(out)
+    if os.path.realpath(lock) == os.path.realpath(out):
+        # A link ``w`` to ``w.lock``: taking the lock would make the weights file (which then
+        # read as no weights file) and a lock beside it, both left behind by the refusal.
+        raise ValueError(
+            f"{printable(str(out))} links to {printable(str(lock))}, the lock file of a run "
+            "into it: give another --out"
+        )
     _check_one(out)
     target = linked_file(out)
     if target is not None:

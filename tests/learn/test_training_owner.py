@@ -82,6 +82,23 @@ def test_a_run_through_a_link_stops_while_another_writes_the_file_it_leads_to(
     assert out.is_symlink() and files(target) != before
 
 
+def test_a_link_to_its_own_lock_is_refused_with_nothing_left_behind(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Taking w.json's lock made w.json.lock, the file the link leads to, then its own lock
+    # w.json.lock.lock; the run then refused w.json (an empty file) and left both there.
+    out = tmp_path / "w.json"
+    out.symlink_to("w.json.lock")
+    assert cli.main([*TRAIN, "--generations", "1", "--out", str(out)]) == 2
+    said = capsys.readouterr()
+    assert (said.out, said.err) == (
+        "",
+        f"termsnake train: error: {out} links to {out}.lock, the lock file of a run into it: "
+        "give another --out\n",
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["w.json"] and out.is_symlink()
+
+
 @pytest.mark.slow  # eight races of two real runs
 def test_two_runs_started_together_leave_the_files_of_one(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
