@@ -94,13 +94,21 @@ def config_level_problem(origin: str, name: str, error: LevelError) -> str:
     )
 
 
-def prepare_solver(name: str, game: Game, engine_timeout: float | None = None) -> Solver:
-    """The named solver, set up for this game; UsageError on an unknown name or a bad board."""
+def prepare_solver(
+    name: str, game: Game, engine_timeout: float | None = None, *, level_file: str | None = None
+) -> Solver:
+    """The named solver, set up for this game; UsageError on an unknown name or a bad board.
+    A board read from ``level_file`` that the bot refuses is named by that file, as `check`
+    names a file's problems: the cells its reason names are that file's lines and columns."""
     try:
         solver = create(name, engine_timeout=engine_timeout)
-        solver.setup(game)
     except (ValueError, SolverUnavailable) as e:
         raise UsageError(f"termsnake: {e}") from None
+    try:
+        solver.setup(game)
+    except (ValueError, SolverUnavailable) as e:
+        where = f"{printable(level_file)}: " if level_file is not None else ""
+        raise UsageError(f"termsnake: {where}{e}") from None
     return solver
 
 
@@ -130,7 +138,9 @@ def run_play(args: argparse.Namespace) -> int:
     key = ScoreKey.of(
         printable(level.name), level.board.width, level.board.height, len(level.body), who
     )
-    games = Games(Round(game, solver), args, level, who, scores, key)
+    games = Games(
+        Round(game, solver), args, level, who, scores, key, level_file=_level_file(args, config)
+    )
     look = Look(config.glyphs, config.color, config.keys)
     played = Played(code=1, seconds=0.0)
     # A signal outside the game (the terminal closed: its input ends, then a hang-up comes)
@@ -170,6 +180,11 @@ def _after_saving(later: list[int]) -> Handler:
     return note
 
 
+def _level_file(args: argparse.Namespace, config: Settings) -> str | None:
+    """The level file the game is played on, None for a preset or a --size board."""
+    return None if args.size is not None else presets.level_file(args.level or config.level)
+
+
 def _first_game(args: argparse.Namespace, config: Settings) -> tuple[Level, Game, Solver | None]:
     """The level (config.toml's if none is asked for), the first game and its bot (set up), as
     the arguments ask; UsageError if they cannot be had, or if this terminal cannot play."""
@@ -202,11 +217,19 @@ def _first_game(args: argparse.Namespace, config: Settings) -> tuple[Level, Game
     board = level.board
     what = f"preparing {printable(args.ai)} for a {board.width}x{board.height} board..."
     # No game's handlers yet: Ctrl-C is left as it is (a KeyboardInterrupt).
-    return level, game, set_up_bot(args, game, restore_ctrl_c=False, saying=what)
+    bot = set_up_bot(
+        args, game, restore_ctrl_c=False, saying=what, level_file=_level_file(args, config)
+    )
+    return level, game, bot
 
 
 def set_up_bot(
-    args: argparse.Namespace, game: Game, *, restore_ctrl_c: bool, saying: str = ""
+    args: argparse.Namespace,
+    game: Game,
+    *,
+    restore_ctrl_c: bool,
+    saying: str = "",
+    level_file: str | None = None,
 ) -> Solver:
     """The bot ``args.ai`` names, set up for ``game`` (``saying`` what is under way on the
     terminal, if anything); UsageError if it cannot be. Meanwhile the ending signals raise at
@@ -220,7 +243,7 @@ def set_up_bot(
     solver = None
     try:
         with signal_handlers(ending), preparing(saying, shown=shown):
-            solver = prepare_solver(args.ai, game, args.engine_timeout)
+            solver = prepare_solver(args.ai, game, args.engine_timeout, level_file=level_file)
     except BaseException:
         if solver is not None:  # it came as the set-up ended: an engine must not outlive it
             finish(solver, game)
@@ -241,6 +264,8 @@ class Games:
         who: str,
         scores: ScoreStore,
         key: ScoreKey,
+        *,
+        level_file: str | None = None,
     ) -> None:
         self.current: Round | None = first
         self.args = args
@@ -255,6 +280,7 @@ class Games:
         # The files this run's replays went to or were tried at: each game's goes to a new name,
         # so that no two lines name one file when the --record folder has gone.
         self.named: set[str] = set()
+        self.level_file = level_file  # the level's file, which a bot's refusal names
 
     @property
     def best(self) -> int | None:
@@ -291,7 +317,7 @@ class Games:
         if self.args.ai is None:
             return None
         # The game on screen holds Ctrl-C (it would wait for that game's end): put it back.
-        return set_up_bot(self.args, game, restore_ctrl_c=True)
+        return set_up_bot(self.args, game, restore_ctrl_c=True, level_file=self.level_file)
 
     def end(self, played: Played) -> None:
         """Keep the score and the replay of the game under way and sum it up (once)."""

@@ -77,6 +77,11 @@ def unknown_level_message(name: str) -> str:
     )
 
 
+def level_file(name_or_path: str) -> str | None:
+    """The file ``load_level`` reads a level from for ``name_or_path``; None for a preset."""
+    return None if is_preset_name(name_or_path) and name_or_path in preset_names() else name_or_path
+
+
 def load_level(name_or_path: str, *, length: int | None = None) -> Level:
     """A preset by name, else the level file at that path; LevelError says what is wrong.
 
@@ -84,7 +89,7 @@ def load_level(name_or_path: str, *, length: int | None = None) -> Level:
     to mean the file. ``length``, if given, replaces the level's own before the snake is fitted
     on the map (``--length``).
     """
-    if is_preset_name(name_or_path) and name_or_path in preset_names():
+    if level_file(name_or_path) is None:
         return load_preset(name_or_path, length=length)
     path = Path(name_or_path)
     looks_like_path = "/" in name_or_path or "\\" in name_or_path or path.suffix != ""

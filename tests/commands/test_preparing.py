@@ -101,6 +101,29 @@ def test_a_dumb_terminal_is_refused_before_the_bot_is_prepared(tmp_path: Path) -
     assert code == 2 and t.text().strip().startswith("termsnake: this terminal (TERM=dumb)")
 
 
+def test_a_bot_refusing_a_level_file_names_the_file(tmp_path: Path) -> None:
+    # It named the cell as "line 4 col 6" and the level by its name: of which file, it did
+    # not say. Named as `check` names a file's problems, the name's escapes shown as such.
+    name = "my\x1b[2J.txt"
+    (tmp_path / name).write_text("name: my\n\n#######\n#...>.#\n#.##.##\n#.....#\n#######\n")
+    said: list[str] = []
+    for level in (name, "dead-end"):
+        t = Pty(["--ai", "hamilton", "--level", level], tmp_path)
+        try:
+            assert t.wait_exit(timeout=10) == 2
+        finally:
+            t.close()
+        # The last line, after the "preparing" line it writes over.
+        said.append(bytes(t.raw).decode().removesuffix("\r\n").rpartition("\r")[2])
+    assert said == [
+        "termsnake: my\\x1b[2J.txt: hamilton cannot play my: the board has no Hamiltonian cycle "
+        "(a dead-end cell at line 4 col 6); try --ai best",
+        # A preset is named by its name, as it was.
+        "termsnake: hamilton cannot play dead-end: the board has no Hamiltonian cycle "
+        "(a dead-end cell at line 9 col 12); try --ai best",
+    ]
+
+
 def test_off_a_terminal_the_bot_is_not_prepared() -> None:
     # The same for stdin not a terminal: the refusal came after the whole set-up.
     # Set up first, it ran past the timeout (best on 200x200 takes many seconds).
