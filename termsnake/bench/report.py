@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
@@ -100,20 +101,34 @@ _BLANK_LETTERS: Final = frozenset("\u115f\u1160\u3164\uffa0\u034f\u17b4\u17b5")
 def file_part(name: str, most: int) -> str:
     """``name`` as part of a file name: its letters, marks and digits of any script, ``.``,
     ``_`` and ``-`` kept (a level named Über stays Über), each run of anything else (a path
-    separator, a space, a control or format character) one ``-``; cut to ``most`` UTF-8 bytes
-    at a character's end; no ``-`` or ``.`` at either end, so never ``..`` or a hidden file."""
+    separator, a space, a control or format character, a letter the file system's encoding
+    cannot hold, as 名 under a latin-1 locale) one ``-``; cut to ``most`` UTF-8 bytes at a
+    character's end; no ``-`` or ``.`` at either end, so never ``..`` or a hidden file."""
     kept: list[str] = []
+    encoding = sys.getfilesystemencoding()
     for ch in unicodedata.normalize("NFC", name):
         kind = unicodedata.category(ch)[0]
         base = bool(kept) and kept[-1] not in "\0._-"
         # A mark only on a kept letter or digit; blank letters (Hangul fillers) go: either
         # alone would make a name no one can see.
-        if (ch in "._-" or kind in "LN" or (kind == "M" and base)) and ch not in _BLANK_LETTERS:
+        if (
+            (ch in "._-" or kind in "LN" or (kind == "M" and base))
+            and ch not in _BLANK_LETTERS
+            and _encodes(ch, encoding)
+        ):
             kept.append(ch)
         else:
             kept.append("\0")
     safe = re.sub("\0+", "-", "".join(kept)).strip("-.")
     return safe.encode("utf-8")[:most].decode("utf-8", "ignore").strip("-.")
+
+
+def _encodes(ch: str, encoding: str) -> bool:
+    try:
+        ch.encode(encoding)
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def save_new(replay: Replay, directory: Path, name: str) -> Path:

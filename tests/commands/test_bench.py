@@ -206,6 +206,15 @@ def test_replay_names_keep_letters_of_any_script(level: str, part: str) -> None:
     assert report.replay_name("greedy", level, 3, 4) == f"greedy-{part}-len3-seed4.json"
 
 
+def test_replay_names_leave_out_what_the_file_system_encoding_cannot_hold(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Under a latin-1 locale os.open raised UnicodeEncodeError on 名: the benchmark's rows lost.
+    monkeypatch.setattr(sys, "getfilesystemencoding", lambda: "latin-1")
+    assert report.replay_name("greedy", "Zürich 名前", 3, 4) == "greedy-Zürich-len3-seed4.json"
+    assert report.replay_name("蛇", "a名b", 3, 4) == "solver-a-b-len3-seed4.json"
+
+
 @given(st.text(max_size=100), st.text(max_size=200))
 @settings(max_examples=300, deadline=None)
 def test_a_replay_name_is_one_short_file_name_whatever_the_names(level: str, solver: str) -> None:
