@@ -14,6 +14,7 @@ import argparse
 import contextlib
 import errno
 import importlib
+import io
 import os
 import signal
 import sys
@@ -29,7 +30,7 @@ from termsnake.exits import (
     signals_held,
     silence_stdout,
 )
-from termsnake.formats.text import printable
+from termsnake.formats.text import SHOWN_ERRORS, printable
 
 # The commands are imported by build_parser, inside main: a Ctrl-C while they load then ends
 # in one line, like one at any later moment.
@@ -221,6 +222,7 @@ def main(argv: Sequence[str] | None = None, *, early: Callable[[], None] | None 
     if sys.stdout is None:  # started with stdout closed (``>&-``)
         print("termsnake: error: standard output is closed", file=sys.stderr)
         return EXIT_OUTPUT
+    _show_what_encodes()
     code = 0  # the command's, if it returned before its output failed
     try:
         if early is not None:
@@ -249,6 +251,16 @@ def main(argv: Sequence[str] | None = None, *, early: Callable[[], None] | None 
         print(f"termsnake: error: {said}", file=sys.stderr)
         return code or EXIT_OUTPUT  # a hang-up's 129 says more than the lost output's 1
     return code
+
+
+def _show_what_encodes() -> None:
+    """Under a locale whose encoding cannot hold every character (latin-1, or ASCII under C),
+    stdout and stderr escape the ones it cannot (``\\u540d``), as stderr did, and write the
+    ellipsis as ``...``: a level's or a player's name is then never an encoding traceback."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            with contextlib.suppress(OSError, ValueError):  # a stream closed or detached
+                stream.reconfigure(errors=SHOWN_ERRORS)
 
 
 def _stdout_closed() -> bool:

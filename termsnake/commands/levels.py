@@ -6,7 +6,7 @@ import argparse
 import shutil
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 from termsnake.commands import args as cliargs
@@ -17,7 +17,7 @@ from termsnake.exits import EXIT_USAGE
 from termsnake.formats.diagnostics import LevelError
 from termsnake.formats.levelfile import MAX_FILE_BYTES, load_level_file
 from termsnake.formats.presets import DEFAULT_LEVEL, load_level, load_preset, preset_names
-from termsnake.formats.text import clip, columns, pad, printable, shorten
+from termsnake.formats.text import clip, columns, encoding_of, pad, printable, shorten, shown
 from termsnake.solvers.hampath import DEFAULT_BUDGET, NODES_PER_SECOND, Limit, find_cycle
 
 CYCLE_WORDS: Final = {"found": "yes", "none": "no", "unknown": "unknown"}
@@ -163,8 +163,15 @@ def file_rows(levels: Sequence[str], budget: float) -> tuple[list[PresetRow], li
     return rows, errors
 
 
-def preset_lines(rows: Sequence[PresetRow], width: int) -> list[str]:
-    """The rows as an aligned table, descriptions cut to fit ``width`` columns."""
+def preset_lines(rows: Sequence[PresetRow], width: int, encoding: str | None = None) -> list[str]:
+    """The rows as an aligned table, descriptions cut to fit ``width`` columns, names and
+    descriptions as a stream in ``encoding`` (stdout's when None) shows them."""
+    encoding = encoding or encoding_of(sys.stdout)
+    rows = [
+        replace(r, name=shown(r.name, encoding), description=shown(r.description, encoding))
+        for r in rows
+    ]
+    ellipsis = shown("\u2026", encoding)  # "..." where the encoding has no ellipsis
     header = PresetRow("name", "size", 0, "wrap", "cycle", "description")
     # a file's name or description may hold wide characters: counted as the columns they take
     name_w = max(columns(r.name) for r in (header, *rows))
@@ -181,7 +188,7 @@ def preset_lines(rows: Sequence[PresetRow], width: int) -> list[str]:
         room = max(width - 1 - columns(left), 12)
         text = r.description
         if columns(text) > room:
-            text = clip(text, room - 1).rstrip() + "…"
+            text = clip(text, room - columns(ellipsis)).rstrip() + ellipsis
         lines.append((left + text).rstrip())
     return lines
 

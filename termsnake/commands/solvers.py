@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Final
 
 from termsnake.commands.args import Subparsers
-from termsnake.formats.text import columns, pad, printable
+from termsnake.formats.text import columns, encoding_of, pad, printable, shown
 from termsnake.solvers.registry import listing
 
 
@@ -29,7 +30,8 @@ ALIGN_LIMIT: Final = 24
 def run(args: argparse.Namespace) -> int:
     """Print one line a solver: name, source, and a problem if it does not load."""
     rows = listing()
-    names = [printable(r.name) for r in rows]  # a plugin's name is escaped, then aligned
+    # A plugin's name is escaped (and shown as stdout's encoding can), then aligned.
+    names = [shown(printable(r.name), encoding_of(sys.stdout)) for r in rows]
     # Aligned to the longest short name: one plugin's long name (shown whole, as --ai takes
     # it) overflows its own line instead of pushing every source off the screen.
     width = max((columns(n) for n in names if columns(n) <= ALIGN_LIMIT), default=0)

@@ -13,8 +13,9 @@ TABLE_HEADERS: Final = ("level", "size", "start", "player", "best", "steps", "wo
 _TABLE_RIGHT: Final = frozenset({"start", "best", "steps"})
 
 
-def table(scores: dict[ScoreKey, ScoreEntry]) -> list[str]:
-    """Aligned text rows: per level, size and start length, players from best to worst."""
+def table(scores: dict[ScoreKey, ScoreEntry], encoding: str | None = None) -> list[str]:
+    """Aligned text rows: per level, size and start length, players from best to worst; names
+    as a stream in ``encoding`` (stdout's when None) shows them."""
 
     def order(key: ScoreKey) -> tuple[Any, ...]:
         level, w, h, length, player = key.sort_key()
@@ -38,7 +39,7 @@ def table(scores: dict[ScoreKey, ScoreEntry]) -> list[str]:
                 date,
             )
         )
-    return align(rows, {i for i, h in enumerate(TABLE_HEADERS) if h in _TABLE_RIGHT})
+    return align(rows, {i for i, h in enumerate(TABLE_HEADERS) if h in _TABLE_RIGHT}, encoding)
 
 
 # The summary's line for a bot's game that was stopped before it ended.

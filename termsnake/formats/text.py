@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import codecs
+import sys
 import unicodedata
 from collections.abc import Collection, Sequence
 from typing import Final
@@ -9,6 +11,10 @@ from typing import Final
 import wcwidth
 
 _CHAR_NAMES: Final = {" ": "a space", "\t": "a tab", "\x00": "a NUL byte", "\ufeff": "a BOM"}
+
+# The codec error handler for text a stream's encoding cannot hold (a latin-1 or ASCII locale's
+# stdout, stderr and screen): see ``shown``.
+SHOWN_ERRORS: Final = "termsnake-shown"
 
 
 def printable(text: str) -> str:
@@ -70,6 +76,29 @@ def _escape(ch: str) -> str:
     return f"\\U{code:08x}"
 
 
+def _shown_error(error: UnicodeError) -> tuple[str, int]:
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    bad = error.object[error.start : error.end]
+    return "".join("..." if ch == "\u2026" else _escape(ch) for ch in bad), error.end
+
+
+codecs.register_error(SHOWN_ERRORS, _shown_error)
+
+
+def shown(text: str, encoding: str) -> str:
+    """``text`` as a stream in ``encoding`` can show it: each character the encoding cannot
+    hold escaped as stderr escapes it (``\\u540d``), and the ellipsis as ``...``."""
+    if text.isascii():
+        return text
+    return text.encode(encoding, SHOWN_ERRORS).decode(encoding)
+
+
+def encoding_of(stream: object) -> str:
+    """The encoding text written to ``stream`` takes (UTF-8 for one that does not say)."""
+    return getattr(stream, "encoding", None) or "utf-8"
+
+
 def describe_char(ch: str) -> str:
     """A character as an error message shows it: quoted, escaped if unprintable, with U+XXXX."""
     shown = f"'{printable(ch)}'"
@@ -93,11 +122,14 @@ def pad(text: str, width: int, *, right: bool = False) -> str:
     return fill + text if right else text + fill
 
 
-def align(rows: Sequence[Sequence[str]], right: Collection[int] = ()) -> list[str]:
+def align(
+    rows: Sequence[Sequence[str]], right: Collection[int] = (), encoding: str | None = None
+) -> list[str]:
     """Rows of cells as lines of aligned columns two spaces apart (columns in ``right`` to the
-    right), every cell made printable first; a wide character counts as the two columns a
-    terminal gives it."""
-    cells = [[printable(c) for c in row] for row in rows]
+    right), every cell made printable first, and ``shown`` in ``encoding`` (stdout's when None);
+    a wide character counts as the two columns a terminal gives it."""
+    encoding = encoding or encoding_of(sys.stdout)
+    cells = [[shown(printable(c), encoding) for c in row] for row in rows]
     if not cells:
         return []
     widths = [max(columns(row[i]) for row in cells) for i in range(len(cells[0]))]

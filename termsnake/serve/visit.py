@@ -330,7 +330,9 @@ class Visit:
     def high_scores(self) -> None:
         """The server's high scores, per level, best first."""
         scores = self.hub.scores.read().scores
-        self.show_until_key(table(scores) if scores else ["No scores yet: play a level!"])
+        self.show_until_key(
+            table(scores, self.screen.encoding) if scores else ["No scores yet: play a level!"]
+        )
 
 
 def described(keys: str) -> str:

@@ -7,6 +7,8 @@ from typing import Protocol
 
 import wcwidth
 
+from termsnake.formats.text import clip, columns, encoding_of, shown
+
 
 class Stream(Protocol):
     """Where frames go: a text stream (a tty, a StringIO, an SSH channel)."""
@@ -100,6 +102,7 @@ class Screen:
         self.term = term
         self.stream = stream
         self.style = style
+        self.encoding = encoding_of(stream)
         self._shown: list[str] | None = None
         self._origin = (0, 0)
         self.bytes_written = 0
@@ -111,6 +114,7 @@ class Screen:
     def draw(self, lines: Sequence[str], origin: tuple[int, int] = (0, 0)) -> None:
         """Show ``lines`` with their top left corner at ``origin`` (column, row), in a single
         write; a frame at another origin than the last one is drawn whole."""
+        lines = [line if plain(line) else self._fit(line) for line in lines]
         out: list[str] = []
         old = self._shown if origin == self._origin else None
         self._origin = origin
@@ -129,3 +133,9 @@ class Screen:
             self.bytes_written += len(data)
             self.stream.write(data)
             self.stream.flush()
+
+    def _fit(self, line: str) -> str:
+        """``line`` as the stream's encoding can show it (``shown``), kept to the columns the
+        view laid it out in: a glyph or a name a latin-1 terminal cannot show is no traceback."""
+        text = shown(line, self.encoding)
+        return text if text == line else clip(text, columns(line))

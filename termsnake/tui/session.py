@@ -14,6 +14,7 @@ import blessed
 from termsnake.core.game import Game, Outcome
 from termsnake.core.speed import DEFAULT_SPEED, MAX_SPEED, faster, slower
 from termsnake.exits import Terminated
+from termsnake.formats.text import encoding_of
 from termsnake.solvers.base import Interrupted, Solver, decide, set_interrupt
 from termsnake.tui.controllers import (
     AGAIN_KEY,
@@ -272,6 +273,7 @@ class Session:
             paused=self.paused,
             message=message,
             best=self.best,
+            encoding=encoding_of(self.stream or sys.stdout),
         )
         overlay = self.controller.overlay(self.game) if self.show_overlay else None
         lines = render(

@@ -13,7 +13,7 @@ from termsnake.core.board import Board
 from termsnake.core.game import Game, Outcome
 from termsnake.core.geometry import Point
 from termsnake.core.speed import DEFAULT_SPEED
-from termsnake.formats.text import clip, columns, printable
+from termsnake.formats.text import clip, columns, printable, shown
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +80,7 @@ class Hud:
     paused: bool = False
     message: str = ""
     best: int | None = None  # the player's high score (a length) here, if any; not a solver
+    encoding: str = "utf-8"  # the terminal's: the names it cannot show are escaped to fit
 
 
 def as_bot(name: str) -> str:
@@ -123,8 +124,8 @@ def status_line(game: Game, hud: Hud, width: int | None = None) -> str:
     cells, steps, speed, who plays and the best score; the level's name cut to LEVEL_COLUMNS.
     Within ``width`` columns the least needed parts go first (the speed, who plays, the best,
     the steps, then the level's name), so a wider terminal never shows less."""
-    first = [p for p in ("PAUSED" if hud.paused else "", hud.message) if p]
-    level = printable(hud.level or game.board.name)
+    first = [shown(p, hud.encoding) for p in ("PAUSED" if hud.paused else "", hud.message) if p]
+    level = shown(printable(hud.level or game.board.name), hud.encoding)
     if columns(level) > LEVEL_COLUMNS:  # a long name would push out every part after it
         level = clip(level, LEVEL_COLUMNS - 3) + "..."
     parts: dict[str, str] = {
@@ -132,7 +133,7 @@ def status_line(game: Game, hud: Hud, width: int | None = None) -> str:
         "length": f"length {game.length}/{game.board.free_count}",
         "steps": f"steps {game.steps}",
         "speed": f"speed {_format_speed(hud.speed)}",
-        "who": hud.who,
+        "who": shown(hud.who, hud.encoding),
     }
     if hud.best is not None:
         parts["best"] = f"best {hud.best}"

@@ -57,3 +57,15 @@ def test_a_frame_at_a_new_origin_is_drawn_whole_there() -> None:
     display = pyte.Screen(8, 4)
     pyte.Stream(display).feed(out.getvalue())
     assert [line.rstrip() for line in display.display] == ["", "", " ab", " cX"]
+
+
+def test_what_the_stream_cannot_encode_is_escaped_in_the_columns_laid_out() -> None:
+    out = io.TextIOWrapper(io.BytesIO(), encoding="latin-1")
+    term = Terminal(kind="xterm-256color", stream=out, force_styling=True)
+    screen = Screen(term, out)
+    screen.draw(["Zürich 名前 ab", "#" * 14])
+    out.flush()
+    display = pyte.Screen(20, 3)
+    pyte.Stream(display).feed(out.buffer.getvalue().decode("latin-1"))
+    # 名前 took four columns: its escape is cut there, and the line keeps its fourteen.
+    assert [line.rstrip() for line in display.display[:2]] == ["Zürich \\u540d\\", "#" * 14]

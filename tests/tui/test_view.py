@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import os
 import unicodedata
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -175,6 +176,17 @@ def test_the_status_line_fits_by_dropping_the_least_needed_parts() -> None:
     assert status_line(g, huge, 60) == f"a direction key starts  {cut}  length 3/48"
     wide = status_line(g, huge, 80)
     assert wide == f"a direction key starts  {cut}  length 3/48  steps 0  best 7"
+
+
+def test_names_a_latin1_terminal_cannot_show_are_escaped_before_the_line_is_fitted() -> None:
+    g = room_game()
+    hud = Hud(who="bot 名", level="名前", message="a direction key starts", encoding="latin-1")
+    line = status_line(g, hud, 60)
+    assert line == "a direction key starts  \\u540d\\u524d  length 3/48  steps 0"
+    assert status_line(g, hud).endswith("bot \\u540d")
+    assert status_line(g, replace(hud, encoding="utf-8")).endswith(
+        "  名前  length 3/48  steps 0  speed 8/s  bot 名"
+    )
 
 
 @pytest.mark.parametrize("best", [None, 3])
