@@ -52,6 +52,35 @@ class Terminated(Exception):
         self.signum = signum
 
 
+class CtrlC(KeyboardInterrupt):
+    """The KeyboardInterrupt termsnake's SIGINT handlers raise (``ctrl_c``): a real Ctrl-C's,
+    told apart from one a plugin raises itself, which is that bot's failure, as its SystemExit
+    is."""
+
+
+def ctrl_c(signum: int, frame: FrameType | None) -> None:
+    """SIGINT's handler where Ctrl-C ends the command at once: Python's own, its exception
+    marked as a Ctrl-C's."""
+    raise CtrlC
+
+
+def pressed(e: KeyboardInterrupt) -> bool:
+    """Whether ``e`` is a Ctrl-C's, not one code raised itself: it is a ``CtrlC``, or was raised
+    while one was handled; or Python's own handler, which marks nothing, holds SIGINT here (a
+    program that did not start as the ``termsnake`` command), where no one can tell."""
+    seen: set[int] = set()
+    link: BaseException | None = e
+    while link is not None and id(link) not in seen:
+        if isinstance(link, CtrlC):
+            return True
+        seen.add(id(link))
+        link = link.__cause__ or link.__context__
+    return (
+        threading.current_thread() is threading.main_thread()
+        and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    )
+
+
 def users_signal(e: BaseException) -> KeyboardInterrupt | Terminated | None:
     """The Ctrl-C or ending signal ``e`` carries, or None: ``e`` itself, or the cause of the
     RuntimeError Python 3.11 wraps it in when it came while a module made a dataclass
@@ -112,14 +141,14 @@ def heard(signals: Iterable[int] = ENDING_SIGNALS) -> list[int]:
 
 def loaded(held: Iterable[int], came: Sequence[int]) -> None:
     """Once the ``termsnake`` command has loaded, with the ending signals ``held`` (all but
-    those ignored) only noted meanwhile: from now on Ctrl-C raises KeyboardInterrupt and the
-    others Terminated, until a command sets its own handlers; the first that came (``came``)
-    is raised now."""
+    those ignored) only noted meanwhile: from now on Ctrl-C raises CtrlC (a KeyboardInterrupt)
+    and the others Terminated, until a command sets its own handlers; the first that came
+    (``came``) is raised now."""
     for s in held:
-        signal.signal(s, signal.default_int_handler if s == signal.SIGINT else raise_terminated)
+        signal.signal(s, ctrl_c if s == signal.SIGINT else raise_terminated)
     if came:
         ignore_more_hangups(came[0])
-        raise KeyboardInterrupt if came[0] == signal.SIGINT else Terminated(came[0])
+        raise CtrlC if came[0] == signal.SIGINT else Terminated(came[0])
 
 
 def terminating() -> contextlib.AbstractContextManager[None]:
@@ -189,7 +218,7 @@ class Noted:
         """Raise what the signal noted asks for: KeyboardInterrupt for Ctrl-C, Terminated for
         the others; nothing if none came."""
         if self.signum == signal.SIGINT:
-            raise KeyboardInterrupt
+            raise CtrlC
         if self.signum is not None:
             raise Terminated(self.signum)
 

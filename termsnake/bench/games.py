@@ -208,7 +208,7 @@ Moved = Callable[[int], None]
 
 def play_one(task: GameTask, kit: Kit, moved: Moved | None = None) -> GameRecord:
     """Play one benchmark game headless, its board and weights taken from ``kit``; raises
-    nothing but KeyboardInterrupt (a Ctrl-C, or a bot's own: ``play_apart``) and Terminated
+    nothing but KeyboardInterrupt (a Ctrl-C; a plugin's own is its lost game) and Terminated
     (a signal), so a worker always answers. ``moved(n)``, if given, hears of the moves as they
     are made (see ``play_counted``)."""
     try:
@@ -244,7 +244,8 @@ def play_one(task: GameTask, kit: Kit, moved: Moved | None = None) -> GameRecord
         return GameRecord(error=shorten(f"{type(e).__name__}: {e}", ERROR_LIMIT))
 
 
-# What a game ends with whose bot raised KeyboardInterrupt where no Ctrl-C can (a worker).
+# What a game ends with if a KeyboardInterrupt comes where no Ctrl-C can (a worker): a backstop,
+# as a plugin's own ends its game behind the plugin's guard.
 BOT_INTERRUPT: Final = "KeyboardInterrupt, raised by the bot (no Ctrl-C was pressed)"
 
 

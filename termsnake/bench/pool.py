@@ -19,7 +19,7 @@ from multiprocessing.sharedctypes import Synchronized
 from typing import Final
 
 from termsnake.bench.games import BOT_INTERRUPT, GameRecord, GameTask, Kit, play_one
-from termsnake.exits import leave_with_main, signals_noted
+from termsnake.exits import CtrlC, leave_with_main, signals_noted
 from termsnake.formats.text import printable, shorten
 from termsnake.orphans import (
     WorkerDied,
@@ -266,7 +266,7 @@ def _worker_sigint(signum: int, frame: object) -> None:
     first = not _interrupted
     _interrupted = True
     if _in_game and first:
-        raise KeyboardInterrupt
+        raise CtrlC
 
 
 def _add_moves(n: int) -> None:
@@ -283,7 +283,7 @@ def _add_moves(n: int) -> None:
     finally:
         _in_game = playing
     if playing and _interrupted:  # it came meanwhile (or is being raised already)
-        raise KeyboardInterrupt
+        raise CtrlC
 
 
 def _play_in_worker(batch: list[GameTask]) -> list[GameRecord]:
@@ -294,7 +294,7 @@ def _play_in_worker(batch: list[GameTask]) -> list[GameRecord]:
             # Before the check: a Ctrl-C between the two was only noted, and the game played out.
             _in_game = True
             if _interrupted:  # a game queued before the parent could cancel it
-                raise KeyboardInterrupt
+                raise CtrlC
             played.append(play_one(task, _kit, _add_moves))
         except KeyboardInterrupt:
             if _interrupted:  # a Ctrl-C: _worker_sigint noted it

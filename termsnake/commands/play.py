@@ -19,6 +19,7 @@ from termsnake.exits import (
     EXIT_USAGE,
     Handler,
     Terminated,
+    ctrl_c,
     ignore_more_hangups,
     raise_terminated,
     signal_handlers,
@@ -238,7 +239,7 @@ def set_up_bot(
     KeyboardInterrupt, for a set-up while a game's handlers hold it."""
     ending: dict[int, Handler] = {s: raise_terminated for s in ENDING_SIGNALS if s != signal.SIGINT}
     if restore_ctrl_c:
-        ending[signal.SIGINT] = signal.default_int_handler
+        ending[signal.SIGINT] = ctrl_c
     shown = bool(saying) and check_terminal() is None
     solver = None
     try:

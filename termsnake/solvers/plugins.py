@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from termsnake.core.game import Game
 from termsnake.core.geometry import Direction, Point
-from termsnake.exits import Terminated, handlers_kept, users_signal
+from termsnake.exits import handlers_kept, pressed, users_signal
 from termsnake.formats.text import printable, shorten
 from termsnake.solvers.base import SolverFailed, SolverUnavailable, shows_plan
 
@@ -25,9 +25,6 @@ GROUP: Final = "termsnake.solvers"
 NAME_LIMIT: Final = 40  # the longest plugin name shown whole
 WHY_LIMIT: Final = 160  # the longest error text of a plugin's shown whole
 _T = TypeVar("_T")
-# What a plugin's guard lets through: Ctrl-C, and the exception an ending signal's handler
-# raises (SIGTERM while a plugin sets up: termsnake exits 128 + n, not "the plugin failed").
-_USERS: Final = (KeyboardInterrupt, Terminated)
 
 
 class _Sink(io.TextIOBase):
@@ -69,13 +66,25 @@ def quietly(call: Callable[..., _T], *args: Any) -> _T:
                 sys.stdout, sys.stderr = _Quiet.saved
 
 
+def _pass_on(e: BaseException) -> None:
+    """Raise again what, of ``e`` that a plugin's call raised, is the user's: a Ctrl-C, or an
+    ending signal's Terminated (SIGTERM while a plugin sets up: termsnake exits 128 + n, not
+    "the plugin failed"), also as the RuntimeError Python 3.11 wraps one in as a module loads.
+    A KeyboardInterrupt no Ctrl-C raised is the plugin's own failure, as its SystemExit is."""
+    caught = users_signal(e)
+    if caught is None or (isinstance(caught, KeyboardInterrupt) and not pressed(caught)):
+        return
+    if caught is e:
+        raise e
+    raise caught from None
+
+
 def what(e: BaseException) -> str:
     """``Type: message`` of an exception a plugin raised, escaped and cut for one line."""
     try:
         text = str(e)
-    except _USERS:
-        raise
-    except BaseException:  # a plugin's exception may fail even to say what it is
+    except BaseException as failed:  # a plugin's exception may fail even to say what it is
+        _pass_on(failed)
         text = ""
     kind = type(e).__name__
     return shorten(f"{kind}: {text}" if text else kind, WHY_LIMIT)
@@ -98,11 +107,8 @@ class Plugin:
         try:
             with handlers_kept():  # the plugin's own would outlive its import
                 factory = quietly(self.entry.load)
-        except _USERS:  # Ctrl-C and ending signals stay the user's
-            raise
         except BaseException as e:  # a broken plugin must not take termsnake down
-            if (caught := users_signal(e)) is not None:  # a signal, wrapped by Python 3.11
-                raise caught from None
+            _pass_on(e)
             raise PluginError(f"{self.describe()} failed to import: {what(e)}") from None
         if not callable(factory):
             raise PluginError(f"{self.describe()} is not callable")
@@ -114,9 +120,8 @@ class Plugin:
         try:
             with handlers_kept():
                 solver = quietly(factory)
-        except _USERS:
-            raise
         except BaseException as e:  # its own BaseException subclasses, GeneratorExit too
+            _pass_on(e)
             raise PluginError(f"{self.describe()} could not be made: {what(e)}") from None
         missing = [m for m in ("setup", "next_direction", "overlay") if not _has(solver, m)]
         if missing:
@@ -134,9 +139,8 @@ class Plugin:
 def _has(obj: object, method: str) -> bool:
     try:
         return callable(getattr(obj, method, None))
-    except _USERS:
-        raise
-    except BaseException:  # a plugin's own, SystemExit too: never past the guard
+    except BaseException as e:  # a plugin's own, SystemExit too: never past the guard
+        _pass_on(e)
         return False
 
 
@@ -213,9 +217,8 @@ class Guarded:
         self.label = f"plugin {shorten(key, NAME_LIMIT)}"
         try:
             own = solver.name
-        except _USERS:
-            raise
-        except BaseException:  # a plugin's own, SystemExit too: never past the guard
+        except BaseException as e:  # a plugin's own, SystemExit too: never past the guard
+            _pass_on(e)
             own = None
         # Its own name, unless that is a built-in's: scores and replays would credit that one.
         usable = isinstance(own, str) and own.strip() and own.strip().lower() not in taken
@@ -228,9 +231,8 @@ class Guarded:
         """What a composite plugin played, if it says so in text; escaped."""
         try:
             played = getattr(self.solver, "played", "")
-        except _USERS:
-            raise
-        except BaseException:  # a plugin's own, SystemExit too: never past the guard
+        except BaseException as e:  # a plugin's own, SystemExit too: never past the guard
+            _pass_on(e)
             return ""
         return shorten(played, NAME_LIMIT) if isinstance(played, str) else ""
 
@@ -239,9 +241,8 @@ class Guarded:
         """Whether the plugin has a plan to show (PlanShowing): yes unless it says False."""
         try:
             return shows_plan(self.solver)
-        except _USERS:
-            raise
-        except BaseException:  # a plugin's own, SystemExit too: never past the guard
+        except BaseException as e:  # a plugin's own, SystemExit too: never past the guard
+            _pass_on(e)
             return True
 
     def setup(self, game: Game) -> None:
@@ -251,9 +252,8 @@ class Guarded:
             quietly(self.solver.setup, self._shadow)
         except (SolverUnavailable, SolverFailed) as e:
             raise SolverUnavailable(shorten(str(e), WHY_LIMIT) or self.label) from None
-        except _USERS:
-            raise
         except BaseException as e:  # its own BaseException subclasses, GeneratorExit too
+            _pass_on(e)
             raise SolverUnavailable(f"{self.label} could not set up: {what(e)}") from None
 
     def next_direction(self, game: Game) -> Direction:
@@ -262,9 +262,8 @@ class Guarded:
             move = quietly(self.solver.next_direction, self._view(game))
         except SolverFailed as e:
             raise SolverFailed(shorten(str(e), WHY_LIMIT) or f"{self.label} failed") from None
-        except _USERS:
-            raise
         except BaseException as e:  # its own BaseException subclasses, GeneratorExit too
+            _pass_on(e)
             raise SolverFailed(f"{self.label} raised {what(e)}") from None
         if type(move) is not Direction:  # not isinstance: a __class__ property could lie
             raise SolverFailed(f"{self.label} answered {_show(move)}, not a direction")
@@ -287,9 +286,8 @@ class Guarded:
                 and 0 <= p.y < board.height
                 and _glyph(g)
             }
-        except _USERS:
-            raise
-        except BaseException:  # a plugin's own, SystemExit too: the overlay is dropped
+        except BaseException as e:  # a plugin's own, SystemExit too: the overlay is dropped
+            _pass_on(e)
             return {}
 
     def finish(self, game: Game) -> None:
@@ -299,10 +297,8 @@ class Guarded:
             finish = getattr(self.solver, "finish", None)
             if callable(finish):
                 quietly(finish, self._view(game))
-        except _USERS:
-            raise
-        except BaseException:
-            pass
+        except BaseException as e:
+            _pass_on(e)
 
     def _view(self, game: Game) -> Game:
         """The plugin's copy of ``game``: moved on by the live game's last move, or copied
@@ -348,7 +344,6 @@ def _show(obj: object) -> str:
     """A value a plugin gave, for a message: its repr escaped and cut."""
     try:
         return shorten(repr(obj), NAME_LIMIT)
-    except _USERS:
-        raise
-    except BaseException:  # a plugin's own, SystemExit too: never past the guard
+    except BaseException as e:  # a plugin's own, SystemExit too: never past the guard
+        _pass_on(e)
         return f"a {printable(type(obj).__name__)}"

@@ -132,9 +132,19 @@ def test_solvers_lists_plugins_escaped_and_aligned(tmp_path: Path) -> None:
 
 
 @pytest.mark.terminal
-def test_watching_a_plugin_that_raises_ends_in_a_lost_game(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("name", "said"),
+    [
+        ("moveraises", r"plugin moveraises raised ZeroDivisionError: move boom"),
+        # It ended the game as "quit", exit 130, as a Ctrl-C would.
+        ("kbimove", "plugin kbimove raised KeyboardInterrupt"),
+    ],
+)
+def test_watching_a_plugin_that_raises_ends_in_a_lost_game(
+    tmp_path: Path, name: str, said: str
+) -> None:
     p = Pty(
-        ["--ai", "moveraises", "--size", "6x6", "--speed", "50"],
+        ["--ai", name, "--size", "10x8", "--speed", "50"],
         tmp_path,
         env=with_plugins(tmp_path),
     )
@@ -144,7 +154,7 @@ def test_watching_a_plugin_that_raises_ends_in_a_lost_game(tmp_path: Path) -> No
         assert p.wait_exit() == 0
         assert p.restored()
         text = p.text()
-        assert r"Game over: died (plugin moveraises raised ZeroDivisionError: move boom" in text
+        assert f"Game over: died ({said}" in text
         assert "Traceback" not in text
     finally:
         p.close()
@@ -209,15 +219,20 @@ def test_a_plugin_warning_comes_before_the_line_that_says_what_is_prepared(
     assert b"clashbot" in raw[warned:] and warned < raw.index(b"preparing badoverlay")
 
 
-def test_a_plugin_raising_keyboardinterrupt_in_a_worker_is_its_error_not_a_ctrl_c(
-    tmp_path: Path,
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_plugin_raising_keyboardinterrupt_loses_its_games_whatever_the_jobs(
+    tmp_path: Path, jobs: str
 ) -> None:
-    # The bench said "interrupted" and exited 130, naming no plugin; on Dask it killed workers.
+    # As its SystemExit does. With --jobs 1 the bench said "interrupted" and exited 130 with no
+    # row at all; with --jobs 2 it was an error ("raised by the bot") and exit 1.
     done = termsnake(tmp_path, "bench", "--ai", "kbimove,greedy", "--size", "6x6", "--games", "2",
-                     "--jobs", "2")  # fmt: skip
-    assert done.returncode == 1
-    assert (
-        "kbimove on open-6x6 failed (seed 1): KeyboardInterrupt, raised by the bot" in done.stderr
-    )
-    assert "interrupted" not in done.stderr and "greedy" in done.stdout
+                     "--jobs", jobs)  # fmt: skip
+    assert done.returncode == 0
+    assert done.stderr.splitlines() == [
+        f"termsnake bench: kbimove on open-6x6 (seed {seed}): plugin kbimove raised "
+        "KeyboardInterrupt"
+        for seed in (1, 2)
+    ]
+    rows = {line.split()[0]: line.split() for line in done.stdout.splitlines()[1:]}
+    assert rows["kbimove"][3:6] == ["2", "0", "2"] and rows["greedy"][3] == "2"
     assert_clean(done.stdout + done.stderr)

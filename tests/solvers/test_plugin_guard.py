@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import signal
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,11 +13,11 @@ import pytest
 from bad_plugin_dist import make_bad_dist
 from plugin_dist import INTERRUPTED_MODULE, make_dist
 
-from termsnake.bench.games import BOT_INTERRUPT, GameTask, Kit, LevelSpec, play_apart
+from termsnake.bench.games import GameTask, Kit, LevelSpec, play_apart
 from termsnake.core.game import Game, Outcome
 from termsnake.core.geometry import Direction, Point
 from termsnake.core.level import open_level
-from termsnake.exits import Terminated
+from termsnake.exits import Terminated, ctrl_c, signal_handlers
 from termsnake.solvers import SolverUnavailable, create, play, registry
 from termsnake.solvers.engine import EngineSolver
 from termsnake.solvers.plugins import Guarded
@@ -246,11 +247,99 @@ def test_a_plugin_going_by_a_built_in_s_name_goes_by_its_own_entry_point_s(bad: 
     assert create("ctlname").name.startswith("ctl")  # any other name of its own is kept
 
 
-def test_a_dask_worker_s_game_whose_bot_raises_keyboardinterrupt_is_an_error(bad: None) -> None:
+def test_a_dask_worker_s_game_whose_bot_raises_keyboardinterrupt_is_lost(bad: None) -> None:
     # No Ctrl-C reaches a Dask worker's game (it plays in a thread): the bot raised it.
     spec = LevelSpec("size", "6x6", 3)
-    record = play_apart(GameTask("kbimove", spec, 1, False), Kit.read([spec], []))
-    assert record.error == BOT_INTERRUPT
+    records = []
+    task, kit = GameTask("kbimove", spec, 1, False), Kit.read([spec], [])
+    thread = threading.Thread(target=lambda: records.append(play_apart(task, kit)))
+    thread.start()
+    thread.join()
+    [record] = records
+    assert record.error is None and record.outcome is Outcome.DIED
+    assert record.cause == "plugin kbimove raised KeyboardInterrupt"
+
+
+class Interrupting:
+    """A plugin during whose calls a KeyboardInterrupt comes: its own, or a Ctrl-C's (SIGINT
+    sent to the process, or one it raises while it handles that)."""
+
+    name = "interrupting"
+
+    def __init__(self, how: str, *, in_setup: bool = False) -> None:
+        self.how = how
+        self.in_setup = in_setup
+
+    def setup(self, game: Game) -> None:
+        if self.in_setup:
+            self.next_direction(game)
+
+    def next_direction(self, game: Game) -> Direction:
+        if self.how == "sigint":
+            signal.raise_signal(signal.SIGINT)
+        elif self.how == "sigint, then its own":
+            try:
+                signal.raise_signal(signal.SIGINT)
+            except KeyboardInterrupt:
+                raise KeyboardInterrupt("cleaned up") from None
+        raise KeyboardInterrupt
+
+    def overlay(self, game: Game) -> dict[Point, str]:
+        self.next_direction(game)
+        return {}
+
+
+@pytest.fixture
+def ctrl_c_handled() -> Iterator[None]:
+    """SIGINT's handler as the ``termsnake`` command has it."""
+    with signal_handlers({signal.SIGINT: ctrl_c}):
+        yield
+
+
+def test_a_keyboardinterrupt_a_plugin_raises_itself_is_its_failure(ctrl_c_handled: None) -> None:
+    # It was taken for the user's Ctrl-C: bench and play said "interrupted" and exited 130.
+    with pytest.raises(SolverUnavailable) as info:
+        Guarded(Interrupting("own", in_setup=True), "kbi").setup(game())
+    assert str(info.value) == "plugin kbi could not set up: KeyboardInterrupt"
+    guarded = Guarded(Interrupting("own"), "kbi")
+    g = game()
+    assert guarded.overlay(g) == {}
+    assert play(g, guarded) is Outcome.DIED and g.cause == "plugin kbi raised KeyboardInterrupt"
+
+
+@pytest.mark.parametrize("how", ["sigint", "sigint, then its own"])
+def test_a_ctrl_c_during_a_plugins_call_still_ends_the_command(
+    ctrl_c_handled: None, how: str
+) -> None:
+    guarded = Guarded(Interrupting(how, in_setup=True), "kbi")
+    for call in (guarded.setup, guarded.next_direction, guarded.overlay):
+        with pytest.raises(KeyboardInterrupt):
+            call(game())
+
+
+def test_a_keyboardinterrupt_in_a_thread_is_the_plugins(ctrl_c_handled: None) -> None:
+    # The server plays each visit's bot in a thread of its own, where no Ctrl-C is raised: the
+    # visit's thread died with a raw traceback on the server's stderr.
+    played: list[Game] = []
+    thread = threading.Thread(target=lambda: played.append(play_to_end(Interrupting("own"))))
+    thread.start()
+    thread.join()
+    assert played and played[0].cause == "plugin kbi raised KeyboardInterrupt"
+
+
+def play_to_end(solver: object) -> Game:
+    g = game()
+    play(g, Guarded(solver, "kbi"))
+    return g
+
+
+def test_where_python_s_own_handler_holds_sigint_a_keyboardinterrupt_is_taken_for_ctrl_c() -> None:
+    # Outside the termsnake command (termsnake as a library) no one can tell the two apart.
+    with (
+        signal_handlers({signal.SIGINT: signal.default_int_handler}),
+        pytest.raises(KeyboardInterrupt),
+    ):
+        Guarded(Interrupting("own"), "kbi").next_direction(game())
 
 
 class Upward:

@@ -206,3 +206,19 @@ def test_a_signal_ends_bench_jobs_when_a_plugins_thread_never_does(
     out, err = signalled(proc, lambda: wait_for_file(began), signum)
     assert proc.returncode == (130 if signum == signal.SIGINT else 128 + signum)
     assert out == "" and err == f"termsnake bench: {said}\n"
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_during_a_plugins_move_still_interrupts_bench(jobs: str, tmp_path: Path) -> None:
+    # A KeyboardInterrupt the plugin raises itself is its failure; one a Ctrl-C raises in its
+    # move is not: the run ends as at any other moment.
+    began = tmp_path / "began"
+    moves = "".join(f"        {line}\n" for line in hanging(began).splitlines())
+    stuck = (
+        "\n\nclass Stuck(Bot):\n    def next_direction(self, game):\n" + moves + "\n\nBot = Stuck\n"
+    )
+    proc = termsnake_with(tmp_path, {"stuck": stuck}, "bench", "--ai", "zzstuck", "--size", "6x6",
+                          "--games", "2", "--jobs", jobs)  # fmt: skip
+    out, err = signalled(proc, lambda: wait_for_file(began), signal.SIGINT)
+    assert proc.returncode == 130
+    assert out == "" and err == "termsnake bench: interrupted\n"
