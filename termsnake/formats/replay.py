@@ -16,7 +16,7 @@ from termsnake.core.geometry import Direction, Point
 from termsnake.core.level import Level
 from termsnake.core.moves import TooManyMoves, compress, expand_directions
 from termsnake.formats.fileio import TooLarge, describe_parse_error, read_capped
-from termsnake.formats.levelfile import MAX_FILE_BYTES
+from termsnake.formats.levelfile import MAX_FILE_BYTES, MAX_NAME
 from termsnake.formats.text import first_hidden, json_kind, json_shown, printable
 
 FORMAT: Final = "termsnake-replay/1"
@@ -127,6 +127,8 @@ class Replay:
             raise ReplayError(f"format must be {FORMAT!r}, not {json_shown(top['format'])}")
         board = _object(top["board"], "board", _BOARD_KEYS)
         name = _name(board["name"], "board.name")
+        if len(name) > MAX_NAME:  # as a level file's: it goes on status lines and summaries
+            raise ReplayError(f"board.name is {len(name)} characters long; at most {MAX_NAME}")
         rows = _rows(board["rows"])
         wrap = board["wrap"]
         if not isinstance(wrap, bool):

@@ -8,6 +8,8 @@ import textwrap
 
 from termsnake.core.game import Game, Outcome
 from termsnake.core.moves import compress
+from termsnake.formats.levelfile import MAX_NAME
+from termsnake.formats.text import shorten
 
 
 def format_duration(seconds: float) -> str:
@@ -36,8 +38,9 @@ def summary(
         headline = "You won! The snake fills the board." if who == "you" else f"{who} won!"
     else:
         headline = f"Game over: {outcome.value}" + (f" ({cause})" if cause else "")
+    name = shorten(game.level.name, MAX_NAME)  # a level's name is capped; one made in code is not
     level = (
-        f"Level {game.level.name}  length {game.length}/{game.board.free_count}  "
+        f"Level {name}  length {game.length}/{game.board.free_count}  "
         f"steps {game.steps}  time {format_duration(seconds)}  seed {game.seed}"
     )
     moves = moves_lines(compress(game.moves), game.steps, width, full_history)

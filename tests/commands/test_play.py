@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import os
 import shutil
@@ -84,6 +85,14 @@ def test_the_summary_shows_the_time_it_is_given() -> None:
     text = summary(quit_after(2), "you", 75.9)
     assert "steps 2  time 1:15  seed 1" in text and text.endswith("Moves (2): 2R")
     assert summary(quit_after(0), "you", 0.0).endswith("Moves (0):")  # no trailing space
+
+
+def test_the_summary_cuts_a_long_level_name() -> None:
+    # Files cap a level's name; one made in code is shown cut, escaped, with its length said.
+    game = Game(dataclasses.replace(open_level(8, 8, 3), name="A" * 5000 + "\x1b"), seed=1)
+    game.quit()
+    level_line = summary(game, "you", 0.0).splitlines()[1]
+    assert level_line.startswith("Level " + "A" * 100 + "… (5001 characters)  length 3/64")
 
 
 def test_length_is_fitted_in_place_of_a_level_files_own(tmp_path: Path) -> None:

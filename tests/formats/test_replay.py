@@ -26,7 +26,7 @@ from termsnake.core.geometry import DIRECTIONS, Direction, Point
 from termsnake.core.level import Level, open_level
 from termsnake.formats import replay as replay_mod
 from termsnake.formats.fileio import write_atomic
-from termsnake.formats.levelfile import MAX_FILE_BYTES, parse_level
+from termsnake.formats.levelfile import MAX_FILE_BYTES, MAX_NAME, parse_level
 from termsnake.formats.replay import (
     MAX_MOVES,
     MAX_REPLAY_BYTES,
@@ -178,6 +178,10 @@ MALFORMED: list[tuple[str, str]] = [
     (
         edit(lambda o: o["board"].update(name="\u001b]2;pwned\u0007")),
         "board.name holds '\\x1b', which is not a printable character",
+    ),
+    (
+        edit(lambda o: o["board"].update(name="A" * 101)),
+        "board.name is 101 characters long; at most 100",
     ),
     (edit(lambda o: o.update(moves="RRX")), "moves:"),
     (edit(lambda o: o.update(moves="1R")), "moves:"),
@@ -360,6 +364,34 @@ def test_load_errors_name_the_file(tmp_path: Path) -> None:
     bad.write_bytes(b"\xff\xfe{")
     with pytest.raises(ReplayError, match=r"bad\.json: not UTF-8"):
         load_replay(bad)
+
+
+def test_a_board_name_of_a_level_files_length_is_read() -> None:
+    text = edit(lambda o: o["board"].update(name="A" * MAX_NAME))
+    assert Replay.from_json(text).board_name == "A" * MAX_NAME
+
+
+def test_a_replay_with_a_name_of_millions_of_characters_is_refused_in_one_line(
+    tmp_path: Path,
+) -> None:
+    # Read whole, it was printed whole in the summary after the game: 5 MB on the terminal.
+    path = tmp_path / "long.json"
+    path.write_text(edit(lambda o: o["board"].update(name="A" * 5_000_000)))
+    done = run_replay(str(path))
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == (
+        f"termsnake replay: error: {path}: board.name is 5000000 characters long; at most 100\n"
+    )
+
+
+def test_the_replay_of_a_level_named_by_a_long_file_name_is_read(tmp_path: Path) -> None:
+    # A level file without a name is named by its file: one of 150 characters went into the
+    # replays of its games whole, which the cap on reading would then refuse.
+    level = parse_level("#..>.#\n", str(tmp_path / ("b" * 150 + ".txt")))
+    assert level.name == "b" * MAX_NAME
+    game = Game(level, 1)
+    play(game, GreedySolver())
+    assert Replay.from_json(replay_from_game(game, "greedy").to_json()).board_name == level.name
 
 
 def test_save_to_a_missing_directory_fails_cleanly(tmp_path: Path) -> None:
