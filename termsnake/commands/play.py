@@ -159,7 +159,7 @@ def run_play(args: argparse.Namespace) -> int:
                 who=who if solver is None else as_bot(who),
                 level_name=level.name,
                 look=look,
-                best=games.best,
+                high_score=games.high_score,
                 again=games.again,
                 noted=later,
             )
@@ -284,7 +284,7 @@ class Games:
         self.level_file = level_file  # the level's file, which a bot's refusal names
 
     @property
-    def best(self) -> int | None:
+    def high_score(self) -> int | None:
         """The best length so far, for the status line."""
         return self.previous.length if self.previous else None
 
@@ -308,7 +308,7 @@ class Games:
             self.code = 128 + e.signum
             return None
         self.previous = self.scores.best(self.key)
-        self.current = Round(game, solver, self.best)
+        self.current = Round(game, solver, self.high_score)
         return self.current
 
     def _set_up(self, game: Game) -> Solver | None:

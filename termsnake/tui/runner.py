@@ -134,11 +134,12 @@ class Played:
 
 @dataclass(frozen=True, slots=True)
 class Round:
-    """One game to play: the game, the bot that plays it (None: a person), the best so far."""
+    """One game to play: the game, the bot that plays it (None: a person), the player's high
+    score there."""
 
     game: Game
     solver: Solver | None = None
-    best: int | None = None
+    high_score: int | None = None
 
 
 class _Rounds:
@@ -210,7 +211,7 @@ def run(
     who: str,
     level_name: str,
     look: Look = Look(),
-    best: int | None = None,
+    high_score: int | None = None,
     again: Callable[[Played], Round | None] | None = None,
     noted: Sequence[int] = (),
 ) -> Played:
@@ -233,13 +234,13 @@ def run(
             keys=look.keys,
             speed=speed,
             show_overlay=overlay,
-            best=r.best,
+            high_score=r.high_score,
             glyphs=glyphs,
             color=color,
             offer_again=again is not None,
         )
 
-    rounds = _Rounds(Round(game, solver, best), start, speed, again)
+    rounds = _Rounds(Round(game, solver, high_score), start, speed, again)
     code, note = 0, ""
     try:
         _play_in(term, rounds, noted)

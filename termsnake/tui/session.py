@@ -123,7 +123,7 @@ class Session:
     mode: Mode = Mode.RUNNING
     after_help: Mode = Mode.PAUSED
     show_overlay: bool = False  # a view toggle (c), not a mode: the game runs either way
-    best: int | None = None  # the player's high score (a length) here: the status line says it
+    high_score: int | None = None  # the player's (a length) here: the status line says it
     glyphs: Glyphs = ASCII
     color: bool = False
     help_text: list[str] = field(default_factory=list)
@@ -272,7 +272,7 @@ class Session:
             speed=self.speed,
             paused=self.paused,
             message=message,
-            best=self.best,
+            high_score=self.high_score,
             encoding=encoding_of(self.stream or sys.stdout),
         )
         overlay = self.controller.overlay(self.game) if self.show_overlay else None
@@ -408,7 +408,7 @@ class SessionOptions(TypedDict, total=False):
     speed: float
     max_speed: float
     show_overlay: bool
-    best: int | None
+    high_score: int | None
     glyphs: Glyphs
     color: bool
     offer_again: bool

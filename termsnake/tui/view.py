@@ -79,7 +79,7 @@ class Hud:
     speed: float = DEFAULT_SPEED
     paused: bool = False
     message: str = ""
-    best: int | None = None  # the player's high score (a length) here, if any; not a solver
+    high_score: int | None = None  # the player's (a length) here, if any
     encoding: str = "utf-8"  # the terminal's: the names it cannot show are escaped to fit
 
 
@@ -135,8 +135,8 @@ def status_line(game: Game, hud: Hud, width: int | None = None) -> str:
         "speed": f"speed {_format_speed(hud.speed)}",
         "who": shown(hud.who, hud.encoding),
     }
-    if hud.best is not None:
-        parts["best"] = f"best {hud.best}"
+    if hud.high_score is not None:
+        parts["best"] = f"best {hud.high_score}"
     line = "  ".join([*first, *parts.values()])
     for expendable in ("speed", "who", "best", "steps", "level"):
         if width is None or columns(line) <= width:

@@ -120,13 +120,13 @@ def test_games_count_a_given_seed_up_and_keep_every_replay(tmp_path: Path) -> No
     key = ScoreKey.of(level.name, 8, 8, len(level.body), "you")
     first = Game(level, args.seed)
     games = Games(Round(first), args, level, "you", store, key)
-    assert games.best is None
+    assert games.high_score is None
     for _ in range(3):
         first.step(Direction.RIGHT)
     first.quit()
     second = games.again(Played(code=0, seconds=1.0))
     assert second is not None and second.game.seed == 4
-    assert second.best == 3  # the first game's length, read back as the best so far
+    assert second.high_score == 3  # the first game's length, read back as the best so far
     second.game.step(Direction.DOWN)
     games.end(Played(code=143, seconds=2.0))
     games.end(Played(code=0, seconds=0.0))  # the runner's end after a crash comes too: kept once

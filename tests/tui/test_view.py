@@ -66,7 +66,7 @@ def frames() -> dict[str, list[str]]:
             moved, Hud(who=as_bot("greedy"), level="room", speed=20, paused=True), cell_width=1
         ),
         "dead": render(dead, Hud(level="room", message="DIED: press any key")),
-        "wrap-overlay": render(wrapped, Hud(level="room", best=12), overlay=overlay),
+        "wrap-overlay": render(wrapped, Hud(level="room", high_score=12), overlay=overlay),
     }
 
 
@@ -160,7 +160,9 @@ def test_help_box_is_drawn_over_the_board() -> None:
 
 def test_the_status_line_fits_by_dropping_the_least_needed_parts() -> None:
     g = room_game()
-    hud = Hud(who="hamilton", level="a-long-level-name", message="a direction key starts", best=7)
+    hud = Hud(
+        who="hamilton", level="a-long-level-name", message="a direction key starts", high_score=7
+    )
     full = status_line(g, hud)
     assert full.startswith("a direction key starts  a-long-level-name  length 3/48")
     assert len(status_line(g, hud, 200)) == len(full)
@@ -171,7 +173,7 @@ def test_the_status_line_fits_by_dropping_the_least_needed_parts() -> None:
     )
     assert len(status_line(g, hud, 10)) == 10
     # A long level name is cut, so that it does not push every part after it out.
-    huge = Hud(who="hamilton", level="n" * 50, message="a direction key starts", best=7)
+    huge = Hud(who="hamilton", level="n" * 50, message="a direction key starts", high_score=7)
     cut = "n" * 17 + "..."
     assert status_line(g, huge, 60) == f"a direction key starts  {cut}  length 3/48"
     wide = status_line(g, huge, 80)
@@ -198,7 +200,7 @@ def test_a_wider_terminal_never_shows_fewer_parts_of_the_status_line(
     # and the length without `you`; parts jumped in and out as a window was resized.
     g = room_game()
     for level in ("classic", "a-level-of-a-long-name-indeed", "\u5927" * 12):
-        hud = Hud(who="you", level=level, message=message, best=best)
+        hud = Hud(who="you", level=level, message=message, high_score=best)
         whole = set(status_line(g, hud).split("  "))
         before: set[str] = set()
         for width in range(1, 121):
