@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
 
+from termsnake.bench.games import GameRecord
 from termsnake.bench.tally import Tally, median
 from termsnake.core.game import Outcome
 from termsnake.core.level import Level
@@ -139,3 +140,32 @@ def save_new(replay: Replay, directory: Path, name: str) -> Path:
     written.
     """
     return write_new(directory / name, replay.to_json().encode("utf-8"))
+
+
+class Recorder:
+    """Writes each game's replay in ``folder`` until one cannot be written (a full disk), then
+    none: the replays kept are the run's games up to that one, with no gap a later one that
+    fitted would leave. ``stopped`` says which file failed and why."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.stopped: str | None = None
+
+    @property
+    def on(self) -> bool:
+        """Whether replays are still written."""
+        return self.stopped is None
+
+    def keep(self, record: GameRecord, solver: str, level: Level, seed: int) -> bool:
+        """Save the game's replay, if it has one and none failed before; False if this one
+        failed (``stopped`` then says why)."""
+        if record.replay is None or not self.on:
+            return True
+        name = replay_name(solver, level.name, len(record.replay.body), seed)
+        try:
+            save_new(record.replay, self.folder, name)
+        except OSError as e:  # the name tried: the first may be another game's, kept
+            tried = e.filename if isinstance(e.filename, str) else self.folder / name
+            self.stopped = f"cannot write {printable(str(tried))}: {e.strerror or e}"
+            return False
+        return True

@@ -29,7 +29,7 @@ from termsnake.bench.games import (
 from termsnake.bench.names import resolved_names, solver_names
 from termsnake.bench.progress import Progress
 from termsnake.bench.remote import on_cluster
-from termsnake.bench.report import format_table, replay_name, save_new, summarize
+from termsnake.bench.report import Recorder, format_table, summarize
 from termsnake.bench.tally import Tally
 from termsnake.cluster import ClusterError, check_scheduler
 from termsnake.commands import args as cliargs
@@ -37,6 +37,7 @@ from termsnake.commands.args import Subparsers
 from termsnake.core.level import BOT_LENGTH, BOT_SIZE, MAX_SIDE, WRAP_NEEDS_SIZE, Level
 from termsnake.exits import (
     EXIT_INTERRUPTED,
+    EXIT_OUTPUT,
     EXIT_USAGE,
     Terminated,
     terminating,
@@ -47,6 +48,7 @@ from termsnake.orphans import WorkerDied
 from termsnake.solvers.engine import PREFIX as ENGINE_PREFIX
 from termsnake.workers import note_jobs_unused, processes
 
+NOT_RECORDED: Final = "no more replays are written; the games go on being measured"
 MAX_GAMES: Final = 10**12  # per board and solver: years of play; itertools takes no more than 2**63
 
 
@@ -90,8 +92,8 @@ EPILOG: Final = (
     "A solver that cannot play a board (say, hamilton on a board with no Hamiltonian "
     "cycle), or cannot be made at all (a plugin that fails to import, a missing extra), "
     "gets no row: one line on stderr says why, and the rest goes on. Exit "
-    "codes: 0 if at least one row was measured, 1 if a solver crashed or a worker process "
-    "died, 2 for bad "
+    "codes: 0 if at least one row was measured, 1 if a solver crashed, a worker process "
+    "died or a replay could not be written (recording stops there, the games go on), 2 for bad "
     "usage, a bad level file, or nothing that could be measured."
 )
 
@@ -181,7 +183,8 @@ def add_parsers(sub: Subparsers) -> None:
             "write every game as a replay file DIR/{solver}-{level}-len{L}-seed{N}.json "
             "(L the start length, N the game's seed). An existing file is never replaced: "
             "one with the same bytes is the same game and is kept, otherwise the name gets "
-            "-2, -3... before .json"
+            "-2, -3... before .json. One that cannot be written (a full disk) stops the "
+            "recording, not the games"
         ),
     )
     parser.set_defaults(run=run)
@@ -292,23 +295,6 @@ def prepare(args: argparse.Namespace) -> Setup | int:
     return Setup(solvers, specs, kit, record_dir)
 
 
-def keep_game(record: GameRecord, solver: str, level: Level, seed: int, record_dir: Path) -> None:
-    """Save the game's replay (if it has one) in ``record_dir``; ReplayNotSaved if it cannot
-    be written."""
-    if record.replay is None:
-        return
-    name = replay_name(solver, level.name, len(record.replay.body), seed)
-    try:
-        save_new(record.replay, record_dir, name)
-    except OSError as e:  # the name tried: the first may be another game's, kept
-        tried = e.filename if isinstance(e.filename, str) else record_dir / name
-        raise ReplayNotSaved(f"cannot write {tried}: {e.strerror or e}") from None
-
-
-class ReplayNotSaved(Exception):
-    """A replay could not be written: the run stops, the message says which and why."""
-
-
 def row_of(
     solver: str, level: Level, first_seed: int, tally: Tally, say: Callable[[str], None]
 ) -> tuple[dict[str, Any] | None, int]:
@@ -337,6 +323,7 @@ def measure(
     pairs: Sequence[tuple[str, int]],
     played: Iterator[GameRecord],
     progress: Progress,
+    recorder: Recorder | None,
 ) -> tuple[list[dict[str, Any]], int]:
     """Take the games as they end, in order, a row's worth at a time: keep their replays and
     tally them. The rows and the exit code so far. ``played`` must give ``args.games`` records
@@ -349,8 +336,12 @@ def measure(
         tally = Tally()
         for g, record in enumerate(itertools.islice(played, args.games)):
             tally.add(record)
-            if setup.record_dir is not None:
-                keep_game(record, solver, level, args.seed + g, setup.record_dir)
+            # A replay that cannot be written (a full disk) stops the recording, not the run:
+            # the games measured are the user's hours. Said at once, so that one who needs the
+            # replays can stop the run and start it again elsewhere.
+            if recorder is not None and not recorder.keep(record, solver, level, args.seed + g):
+                progress.say(f"termsnake bench: error: {recorder.stopped}; {NOT_RECORDED}")
+                status = max(status, EXIT_OUTPUT)
         row, code = row_of(solver, level, args.seed, tally, progress.say)
         status = max(status, code)
         if row is not None:
@@ -368,13 +359,15 @@ def run(args: argparse.Namespace) -> int:
     engine_logs = engine_log_dir(setup.solvers, setup.record_dir)
     pairs = [(solver, i) for solver in setup.solvers for i in range(len(setup.specs))]
     total = len(pairs) * args.games
-    # A generator: a run of any number of games never holds a list of them.
+    recorder = Recorder(setup.record_dir) if setup.record_dir is not None else None
+    # A generator: a run of any number of games never holds a list of them. Made as they are
+    # handed out, so that the games after a replay failed keep no replay of their own.
     tasks = (
         GameTask(
             solver,
             setup.specs[i],
             args.seed + g,
-            setup.record_dir is not None,
+            recorder is not None and recorder.on,
             args.engine_timeout,
             engine_logs,
         )
@@ -396,14 +389,14 @@ def run(args: argparse.Namespace) -> int:
                 singly = setup.record_dir is not None
                 records = pool.records(tasks, total, jobs, progress, setup.kit, singly=singly)
             with contextlib.closing(records) as played:
-                rows, status = measure(args, setup, pairs, played, progress)
+                rows, status = measure(args, setup, pairs, played, progress, recorder)
     except KeyboardInterrupt:
         print("termsnake bench: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     except Terminated as e:
         print(f"termsnake bench: stopped by {signal.Signals(e.signum).name}", file=sys.stderr)
         return 128 + e.signum
-    except (ClusterError, ReplayNotSaved) as e:
+    except ClusterError as e:
         return _fail(str(e))
     except WorkerDied as e:  # no row: as for any other failure that stops the run
         _fail(str(e))

@@ -1,0 +1,122 @@
+"""bench --record-dir on a full disk: the rows measured are printed all the same, the replays
+stop at the first that cannot be written, one line says which and why, exit 1."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from termsnake.bench import pool
+from termsnake.commands import cli
+from termsnake.formats import fileio
+from termsnake.formats.replay import load_replay
+from termsnake.formats.verify import verify
+
+NO_SPACE = os.strerror(errno.ENOSPC)
+STOPPED = "no more replays are written; the games go on being measured"
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_replay_that_cannot_be_written_stops_the_recording_not_the_run(
+    jobs: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setattr(pool, "START_METHOD", "fork")  # quicker workers; the writes are ours
+    written = 3
+    calls = []
+    real_write = fileio.write_atomic
+
+    def fills_up(path: str | os.PathLike[str], data: bytes, **kwargs: object) -> None:
+        calls.append(Path(path).name)
+        if len(calls) > written:
+            raise OSError(errno.ENOSPC, NO_SPACE)
+        real_write(path, data, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(fileio, "write_atomic", fills_up)
+    record = tmp_path / "rec"
+    args = ["bench", "--ai", "hamilton,greedy", "--size", "4x4", "--games", "6", "--json"]
+    code = cli.main([*args, "--jobs", jobs, "--record-dir", str(record)])
+    out, err = capsys.readouterr()
+    assert code == 1  # the output's failure (README, Exit codes), not bad usage
+    rows = json.loads(out)
+    assert [(row["solver"], row["games"]) for row in rows] == [("hamilton", 6), ("greedy", 6)]
+    assert rows[0]["wins"] == 6  # measured as ever: hamilton wins every 4x4 game
+    failed = record / "hamilton-open-4x4-len1-seed4.json"
+    assert err == f"termsnake bench: error: cannot write {failed}: {NO_SPACE}; {STOPPED}\n"
+    # No write tried after the first that failed: the replays are the run's first games.
+    assert calls[written:] == [failed.name]
+    kept = sorted(p.name for p in record.iterdir())
+    assert kept == [f"hamilton-open-4x4-len1-seed{s}.json" for s in (1, 2, 3)]
+
+
+def test_the_table_is_printed_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def full(path: str | os.PathLike[str], data: bytes, **kwargs: object) -> None:
+        raise OSError(errno.ENOSPC, NO_SPACE)
+
+    monkeypatch.setattr(fileio, "write_atomic", full)
+    args = ["bench", "--ai", "hamilton", "--size", "4x4", "--games", "2"]
+    assert cli.main([*args, "--record-dir", str(tmp_path)]) == 1
+    out, err = capsys.readouterr()
+    header, row = out.splitlines()
+    assert header.split()[:2] == ["solver", "level"]
+    assert row.split()[:4] == ["hamilton", "open-4x4", "16", "2"]
+    assert err.count("\n") == 1 and f": {NO_SPACE}; {STOPPED}" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+# -- a real full file system ----------------------------------------------------------------------
+
+
+@pytest.fixture
+def small_tmpfs(tmp_path: Path) -> Iterator[Path]:
+    """A 64 KiB tmpfs (room for 16 small files), if this test may mount one (root on Linux)."""
+    mount = shutil.which("mount")
+    if not sys.platform.startswith("linux") or os.geteuid() != 0 or mount is None:
+        pytest.skip("mounting a tmpfs needs root on Linux")
+    where = tmp_path / "small"
+    where.mkdir()
+    cmd = [mount, "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(where)]
+    if subprocess.run(cmd, capture_output=True, check=False).returncode != 0:
+        pytest.skip("cannot mount a tmpfs here (a container without the right)")
+    try:
+        yield where
+    finally:
+        subprocess.run(["umount", str(where)], check=False)
+
+
+def test_a_real_full_disk(small_tmpfs: Path) -> None:
+    record = small_tmpfs / "D"
+    termsnake = shutil.which("termsnake") or str(Path(sys.executable).parent / "termsnake")
+    args = ["bench", "--ai", "greedy", "--games", "20", "--size", "8x8", "--json"]
+    done = subprocess.run(
+        [termsnake, *args, "--record-dir", str(record)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 1, done.stderr
+    (row,) = json.loads(done.stdout)
+    assert row["games"] == 20
+    kept = sorted(record.iterdir(), key=lambda p: int(p.stem.rpartition("seed")[2]))
+    assert 0 < len(kept) < 20  # the disk filled during the run
+    # The replays kept are the first games', whole (no temporary file left behind).
+    assert [p.name for p in kept] == [
+        f"greedy-open-8x8-len1-seed{s}.json" for s in range(1, len(kept) + 1)
+    ]
+    for path in kept:
+        assert verify(load_replay(path)).steps > 0
+    failed = record / f"greedy-open-8x8-len1-seed{len(kept) + 1}.json"
+    assert done.stderr == f"termsnake bench: error: cannot write {failed}: {NO_SPACE}; {STOPPED}\n"
