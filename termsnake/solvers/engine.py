@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import select
@@ -203,6 +204,11 @@ class EngineSolver:
             directory.mkdir(parents=True, exist_ok=True)
             fd, path = tempfile.mkstemp(prefix=f"engine-{stem[:40]}-", suffix=".log", dir=directory)
         except OSError as e:
+            if e.errno in (errno.ENOSPC, errno.EDQUOT):
+                # A disk that filled during a run ends the logs, not the engine's games (as
+                # write_log): the games played before it, a bench row's, would be lost with it.
+                self.log_path = None
+                return open(os.devnull, "wb", buffering=0)  # keep_log reads its stderr into it
             where = shorten(repr(str(directory)), PROGRAM_SHOWN)
             raise SolverUnavailable(
                 f"cannot write the engine's log in {where}: {e.strerror or e}"

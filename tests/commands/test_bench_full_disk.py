@@ -6,13 +6,16 @@ from __future__ import annotations
 import errno
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from engine_doubles import EXAMPLES, PY
 
 from termsnake.bench import pool
 from termsnake.commands import cli
@@ -76,18 +79,59 @@ def test_the_table_is_printed_too(
     assert list(tmp_path.iterdir()) == []
 
 
+def noisy_engine(folder: Path) -> str:
+    """An engine (the example's greedy one) that writes on stderr before each game: its log."""
+    script = folder / "noisy.py"
+    script.write_text(
+        "import runpy,sys\n"
+        "sys.stderr.write('thinking\\n'*50);sys.stderr.flush()\n"
+        f"runpy.run_path({str(EXAMPLES / 'greedy_engine.py')!r},run_name='__main__')\n"
+    )
+    return f"exec:{PY} {shlex.quote(str(script))}"
+
+
+def test_an_engine_s_log_that_cannot_be_made_on_a_full_disk_loses_no_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The logs go to --record-dir: a disk full there made each later game "unavailable", and
+    # the row of the games played before was dropped with them (exit 2, nothing measured).
+    real_mkstemp = tempfile.mkstemp
+    logs = []
+
+    def full_after_two_logs(*args: object, **kwargs: object) -> tuple[int, str]:
+        if str(kwargs.get("prefix", "")).startswith("engine-"):
+            logs.append(kwargs)
+            if len(logs) > 2:
+                raise OSError(errno.ENOSPC, NO_SPACE)
+        return real_mkstemp(*args, **kwargs)  # type: ignore[call-overload,no-any-return]
+
+    monkeypatch.setattr(tempfile, "mkstemp", full_after_two_logs)
+    ai = noisy_engine(tmp_path)
+    record = tmp_path / "rec"
+    args = ["bench", "--ai", ai, "--size", "5x5", "--games", "4", "--json"]
+    assert cli.main([*args, "--record-dir", str(record)]) == 0
+    out, err = capsys.readouterr()
+    (row,) = json.loads(out)
+    assert row["games"] == 4 and row["deaths"] + row["wins"] + row["stalls"] == 4
+    assert err == ""
+    assert len(logs) == 4  # one engine a game: two logs kept, two games without one
+    assert sorted(p.name.partition("-")[0] for p in record.iterdir()).count("engine") == 2
+
+
 # -- a real full file system ----------------------------------------------------------------------
 
 
 @pytest.fixture
-def small_tmpfs(tmp_path: Path) -> Iterator[Path]:
-    """A 64 KiB tmpfs (room for 16 small files), if this test may mount one (root on Linux)."""
+def small_tmpfs(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Path]:
+    """A small tmpfs (``options``: 64 KiB, room for 16 small files, unless the test's
+    parametrisation says), if this test may mount one (root on Linux)."""
+    options = getattr(request, "param", "size=64k")
     mount = shutil.which("mount")
     if not sys.platform.startswith("linux") or os.geteuid() != 0 or mount is None:
         pytest.skip("mounting a tmpfs needs root on Linux")
     where = tmp_path / "small"
     where.mkdir()
-    cmd = [mount, "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(where)]
+    cmd = [mount, "-t", "tmpfs", "-o", options, "tmpfs", str(where)]
     if subprocess.run(cmd, capture_output=True, check=False).returncode != 0:
         pytest.skip("cannot mount a tmpfs here (a container without the right)")
     try:
@@ -120,3 +164,22 @@ def test_a_real_full_disk(small_tmpfs: Path) -> None:
         assert verify(load_replay(path)).steps > 0
     failed = record / f"greedy-open-8x8-len1-seed{len(kept) + 1}.json"
     assert done.stderr == f"termsnake bench: error: cannot write {failed}: {NO_SPACE}; {STOPPED}\n"
+
+
+@pytest.mark.parametrize("small_tmpfs", ["size=1m,nr_inodes=5"], indirect=True)
+def test_a_real_full_disk_with_an_engine(small_tmpfs: Path, tmp_path: Path) -> None:
+    # Room for three new files (the folder is one inode): two replays and a log, then none.
+    termsnake = shutil.which("termsnake") or str(Path(sys.executable).parent / "termsnake")
+    args = ["bench", "--ai", noisy_engine(tmp_path), "--games", "6", "--size", "5x5", "--json"]
+    done = subprocess.run(
+        [termsnake, *args, "--record-dir", str(small_tmpfs)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 1, done.stderr
+    (row,) = json.loads(done.stdout)
+    assert row["games"] == 6
+    line = done.stderr.removeprefix("termsnake bench: error: cannot write ")
+    assert line.endswith(f": {NO_SPACE}; {STOPPED}\n") and line.count("\n") == 1, done.stderr
