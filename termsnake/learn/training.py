@@ -25,6 +25,7 @@ from termsnake.cluster import ClusterError, check_scheduler, connect, map_on
 from termsnake.core.level import BOT_LENGTH, BOT_SIZE, WRAP_NEEDS_SIZE, Level, open_level
 from termsnake.exits import (
     EXIT_INTERRUPTED,
+    EXIT_OUTPUT,
     EXIT_USAGE,
     Terminated,
     signals_noted,
@@ -352,9 +353,9 @@ def _first(done: int) -> str:
     return "generation 0" if done == 1 else f"generations 0 to {done - 1}"
 
 
-def _error(message: str) -> int:
+def _error(message: str, code: int = EXIT_USAGE) -> int:
     print(f"termsnake train: error: {printable(' '.join(message.split()))}", file=sys.stderr)
-    return EXIT_USAGE
+    return code
 
 
 def _checked(plan: Plan, out: Path, resuming: bool) -> State:
@@ -365,7 +366,8 @@ def _checked(plan: Plan, out: Path, resuming: bool) -> State:
 
 
 def main(args: argparse.Namespace) -> int:
-    """``termsnake train neuro ...``: 0 when trained, 2 on bad input, 130 on Ctrl-C."""
+    """``termsnake train neuro ...``: 0 when trained, 2 on bad input, 1 when a file cannot be
+    written, 130 on Ctrl-C."""
     out = Path(args.out)
     with ExitStack() as held:
         try:
@@ -414,7 +416,10 @@ def _run(args: argparse.Namespace, plan: Plan, state: State, out: Path) -> int:
     except OSError as e:
         where = printable(e.filename) if isinstance(e.filename, str) else shown
         held = "" if run.saved is None else f"; {_held(out, run.saved)}"
-        return _error(f"cannot write {where}: {e.strerror or e}{held}")
+        # A full disk ends every command so (exit 1); another run's files found are refused
+        # as at the start (exit 2).
+        code = EXIT_USAGE if isinstance(e, FileExistsError) else EXIT_OUTPUT
+        return _error(f"cannot write {where}: {e.strerror or e}{held}", code)
     except ClusterError as e:
         return _error(str(e))
     print("\n".join(chart(run.state.curve)))
