@@ -247,8 +247,7 @@ def _unknown_key_message(key: str) -> str:
 def _default_name(path: str) -> str:
     if path.startswith("<"):
         return "level"
-    # Cut as a header's name is capped: a replay of the level keeps the name, and must be read.
-    stem = Path(path).stem[:MAX_NAME]
+    stem = Path(path).stem
     return stem if stem and printable(stem) == stem else "level"
 
 

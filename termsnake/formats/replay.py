@@ -16,10 +16,13 @@ from termsnake.core.geometry import Direction, Point
 from termsnake.core.level import Level
 from termsnake.core.moves import TooManyMoves, compress, expand_directions
 from termsnake.formats.fileio import TooLarge, describe_parse_error, read_capped
-from termsnake.formats.levelfile import MAX_FILE_BYTES, MAX_NAME
+from termsnake.formats.levelfile import MAX_FILE_BYTES
 from termsnake.formats.text import first_hidden, json_kind, json_shown, printable
 
 FORMAT: Final = "termsnake-replay/1"
+# The longest board name read: a level file without a name header is named by its file name,
+# which may be 255 characters long; the summary and the status line cut it further.
+MAX_BOARD_NAME: Final = 255
 # Files over this are refused unread: a replay within the limits below is far smaller.
 MAX_REPLAY_BYTES: Final = 64 * 1024 * 1024
 # At most this many moves whatever the board, so that a replay's expanded moves (a list of
@@ -127,8 +130,10 @@ class Replay:
             raise ReplayError(f"format must be {FORMAT!r}, not {json_shown(top['format'])}")
         board = _object(top["board"], "board", _BOARD_KEYS)
         name = _name(board["name"], "board.name")
-        if len(name) > MAX_NAME:  # as a level file's: it goes on status lines and summaries
-            raise ReplayError(f"board.name is {len(name)} characters long; at most {MAX_NAME}")
+        if len(name) > MAX_BOARD_NAME:  # it goes on status lines and summaries
+            raise ReplayError(
+                f"board.name is {len(name)} characters long; at most {MAX_BOARD_NAME}"
+            )
         rows = _rows(board["rows"])
         wrap = board["wrap"]
         if not isinstance(wrap, bool):
@@ -340,7 +345,7 @@ def replay_from_game(game: Game, solver_name: str | None) -> Replay:
     with a tab or a byte that is not UTF-8 in it, which no replay may hold."""
     level = game.level
     return Replay(
-        board_name=level.name,
+        board_name=level.name[:MAX_BOARD_NAME],  # a level made in code is not capped
         rows=game.board.rows(),
         wrap=game.board.wrap,
         body=level.body,

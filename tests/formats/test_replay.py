@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import random
@@ -26,8 +27,9 @@ from termsnake.core.geometry import DIRECTIONS, Direction, Point
 from termsnake.core.level import Level, open_level
 from termsnake.formats import replay as replay_mod
 from termsnake.formats.fileio import write_atomic
-from termsnake.formats.levelfile import MAX_FILE_BYTES, MAX_NAME, parse_level
+from termsnake.formats.levelfile import MAX_FILE_BYTES, parse_level
 from termsnake.formats.replay import (
+    MAX_BOARD_NAME,
     MAX_MOVES,
     MAX_REPLAY_BYTES,
     Replay,
@@ -180,8 +182,8 @@ MALFORMED: list[tuple[str, str]] = [
         "board.name holds '\\x1b', which is not a printable character",
     ),
     (
-        edit(lambda o: o["board"].update(name="A" * 101)),
-        "board.name is 101 characters long; at most 100",
+        edit(lambda o: o["board"].update(name="A" * 256)),
+        "board.name is 256 characters long; at most 255",
     ),
     (edit(lambda o: o.update(moves="RRX")), "moves:"),
     (edit(lambda o: o.update(moves="1R")), "moves:"),
@@ -366,9 +368,11 @@ def test_load_errors_name_the_file(tmp_path: Path) -> None:
         load_replay(bad)
 
 
-def test_a_board_name_of_a_level_files_length_is_read() -> None:
-    text = edit(lambda o: o["board"].update(name="A" * MAX_NAME))
-    assert Replay.from_json(text).board_name == "A" * MAX_NAME
+def test_a_board_name_as_long_as_a_file_name_is_read() -> None:
+    text = edit(lambda o: o["board"].update(name="A" * MAX_BOARD_NAME))
+    assert Replay.from_json(text).board_name == "A" * MAX_BOARD_NAME
+    with pytest.raises(ReplayError, match=r"board\.name is 256 characters long; at most 255"):
+        Replay.from_json(edit(lambda o: o["board"].update(name="A" * (MAX_BOARD_NAME + 1))))
 
 
 def test_a_replay_with_a_name_of_millions_of_characters_is_refused_in_one_line(
@@ -380,18 +384,21 @@ def test_a_replay_with_a_name_of_millions_of_characters_is_refused_in_one_line(
     done = run_replay(str(path))
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr == (
-        f"termsnake replay: error: {path}: board.name is 5000000 characters long; at most 100\n"
+        f"termsnake replay: error: {path}: board.name is 5000000 characters long; at most 255\n"
     )
 
 
 def test_the_replay_of_a_level_named_by_a_long_file_name_is_read(tmp_path: Path) -> None:
-    # A level file without a name is named by its file: one of 150 characters went into the
-    # replays of its games whole, which the cap on reading would then refuse.
-    level = parse_level("#..>.#\n", str(tmp_path / ("b" * 150 + ".txt")))
-    assert level.name == "b" * MAX_NAME
+    # A level file without a name is named by its whole file name (its scores are kept under
+    # it): a cap on reading below a file name's 255 refused the replays of its games.
+    level = parse_level("#..>.#\n", str(tmp_path / ("b" * 250 + ".txt")))
+    assert level.name == "b" * 250
     game = Game(level, 1)
     play(game, GreedySolver())
     assert Replay.from_json(replay_from_game(game, "greedy").to_json()).board_name == level.name
+    # A level made in code may have any name: its replay keeps what a replay may hold.
+    game = Game(dataclasses.replace(level, name="c" * 300), 1)
+    assert Replay.from_json(replay_from_game(game, None).to_json()).board_name == "c" * 255
 
 
 def test_save_to_a_missing_directory_fails_cleanly(tmp_path: Path) -> None:
