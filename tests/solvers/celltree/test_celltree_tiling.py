@@ -140,6 +140,50 @@ def test_inside_a_block_the_snake_goes_round_its_rim() -> None:
     assert all(x < 0 for x in grid.cross)  # one block: nowhere to cross to
 
 
+# Cuts with dominoes: two 2x2 blocks joined only through a domino between them, the same
+# lying, and a row of dominoes between two rows of 2x2 blocks, each domino joining one above
+# and one below. The tiler cuts no dominoes (docs/tuning.md, "Dominoes in the cut"), but the rim
+# moves, the mirror and the tree's checks take them as they are.
+_SQUARES = [Rect(x, y, 2, 2) for y in (0, 3) for x in (0, 2, 4)]
+DOMINO_CUTS = {
+    "upright": (5, 2, [Rect(0, 0, 2, 2), Rect(2, 0, 1, 2), Rect(3, 0, 2, 2)]),
+    "lying": (2, 5, [Rect(0, 0, 2, 2), Rect(0, 2, 2, 1), Rect(0, 3, 2, 2)]),
+    "row": (6, 5, [*_SQUARES, *(Rect(x, 2, 2, 1) for x in (0, 2, 4))]),
+}
+
+
+@pytest.mark.parametrize("turning", [0, 1])
+@pytest.mark.parametrize("name", ["upright", "lying"])
+def test_a_domino_goes_a_b_a_and_joins_the_blocks_on_its_long_sides(
+    turning: int, name: str
+) -> None:
+    width, height, rects = DOMINO_CUTS[name]
+    board = Board.open(width, height)
+    grid = build_tiled_grid(board, turning, rects)
+    domino = [grid.index(p) for p in rects[1].cells(board) or ()]
+    assert [grid.dflt[c] for c in domino] == domino[::-1]
+    # Each of its cells crosses to one side: the domino joins both squares.
+    assert sorted(grid.block[grid.cross[c]] for c in domino) == [0, 2]
+
+
+@pytest.mark.parametrize("turning", [0, 1])
+@pytest.mark.parametrize("name", list(DOMINO_CUTS))
+def test_the_cycle_holds_the_snake_at_every_move_on_a_cut_with_dominoes(
+    turning: int, name: str
+) -> None:
+    width, height, rects = DOMINO_CUTS[name]
+    board = Board.open(width, height)
+    grid = build_tiled_grid(board, turning, rects)
+    for seed in range(3):
+        game = Game(Level(board, (Point(0, 0),), Direction.DOWN), seed=seed)
+        solver = TreeSolver()
+        solver.setup(game, [grid])
+        while not game.over:
+            assert_body_on_cycle(game, solver)
+            game.step(solver.next_direction(game))
+        assert game.outcome is Outcome.WON
+
+
 @pytest.mark.parametrize("turning", [0, 1])
 def test_inside_a_notched_block_the_snake_goes_round_all_its_cells_and_crosses_out_of_it(
     turning: int,
