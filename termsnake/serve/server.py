@@ -257,7 +257,8 @@ class Channel(asyncssh.SSHServerSession[bytes]):
         self, term_type: str, term_size: tuple[int, int, int, int], term_modes: object
     ) -> bool:
         self.size = (term_size[0] or 80, term_size[1] or 24)
-        self.kind = term_type[:80]  # longer than any terminfo name: none is kept whole
+        # Cut to bound what is kept: still longer than terminfo.NAME allows, so never looked up.
+        self.kind = term_type[:80]
         return True
 
     def shell_requested(self) -> bool:

@@ -16,6 +16,7 @@ from typing import IO, Final, cast
 
 from blessed.keyboard import DEFAULT_ESCDELAY, Keystroke
 
+from termsnake.formats.text import shorten
 from termsnake.serve import terminfo
 from termsnake.serve.limits import MAX_COLUMNS, MAX_PENDING_INPUT, MAX_ROWS
 from termsnake.tui.terminal import TypedAhead, dumb
@@ -123,13 +124,12 @@ class ChannelTerminal(TypedAhead):
         describes it: no colours where it has fewer than 8, no bright ones where fewer than 16
         (as the local game); CannotMoveCursor, saying so, where it cannot move the cursor. A
         type not found changes nothing: it is drawn on as xterm-256color."""
-        if not terminfo.NAME.fullmatch(kind):  # unknown: nor is it said back to the client
-            return
-        entry = terminfo.look_up(kind)
+        entry = terminfo.look_up(kind)  # None for a name no entry could have
         if dumb(kind) or (entry is not None and not entry.addressing):
             raise CannotMoveCursor(
-                f"termsnake: your terminal (TERM={kind}) cannot move the cursor; connect from "
-                "one that can, with TERM set to its real type (such as xterm-256color or linux)"
+                f"termsnake: your terminal (TERM={shorten(kind, 64)}) cannot move the cursor; "
+                "connect from one that can, with TERM set to its real type (such as "
+                "xterm-256color or linux)"
             )
         if entry is not None and entry.colours < 16:
             self.number_of_colors = 8 if entry.colours >= 8 else 0

@@ -48,8 +48,9 @@ def look_up(kind: str) -> Entry | None:
         # Linux files a type under its first letter; macOS (case-insensitive) under its hex.
         for sub in (kind[0], f"{ord(kind[0]):02x}"):
             data = read_entry(os.path.join(folder, sub, kind))
-            if data is not None:
-                return parse(data)
+            entry = None if data is None else parse(data)
+            if entry is not None:  # a damaged one is passed over, as ncurses does
+                return entry
     return None
 
 

@@ -19,6 +19,7 @@ from ssh_client import Server, connect, openssh_command, player, running, start_
 from test_log import left
 
 from termsnake.serve import terminfo
+from termsnake.serve.terminal import CannotMoveCursor, ChannelOutput, ChannelTerminal
 
 CUP = "cup=\\E[%i%p1%d;%p2%dH"
 ENTRIES = (
@@ -159,3 +160,22 @@ def test_what_is_no_entry_is_unknown(
     monkeypatch.setenv("TERMINFO", str(tmp_path))
     for name in ("ts-cut", "ts-junk", "ts-huge", "ts-fifo", "ts-folder"):
         assert terminfo.look_up(name) is None, name
+
+
+def test_a_damaged_entry_is_passed_over_for_the_next_folders(
+    folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # As ncurses does: a broken copy in ~/.terminfo does not hide the system's good one.
+    (tmp_path / "t").mkdir()
+    (tmp_path / "t" / "ts-eight").write_bytes(b"\x1a\x01" + b"\xff" * 100)
+    monkeypatch.setenv("TERMINFO", str(tmp_path))
+    monkeypatch.setenv("TERMINFO_DIRS", str(folder))
+    assert terminfo.look_up("ts-eight") == terminfo.Entry(8, True)
+
+
+def test_a_long_dumb_type_is_refused_as_the_local_game_refuses_it() -> None:
+    # Too long for a terminfo name, so looked up nowhere; still a dumb terminal.
+    kind = "dumb-" + "x" * 70
+    with pytest.raises(CannotMoveCursor) as caught:
+        ChannelTerminal(ChannelOutput(lambda text: None, lambda: 0, 1 << 20), (80, 24)).suit(kind)
+    assert f"(TERM={kind[:64]}… (75 characters))" in str(caught.value)
