@@ -68,6 +68,14 @@ def pressed(e: KeyboardInterrupt) -> bool:
     """Whether ``e`` is a Ctrl-C's, not one code raised itself: it is a ``CtrlC``, or was raised
     while one was handled; or Python's own handler, which marks nothing, holds SIGINT here (a
     program that did not start as the ``termsnake`` command), where no one can tell."""
+    return after_ctrl_c(e) or (
+        threading.current_thread() is threading.main_thread()
+        and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    )
+
+
+def after_ctrl_c(e: BaseException) -> bool:
+    """Whether ``e`` is a real Ctrl-C's ``CtrlC``, or was raised while one was handled."""
     seen: set[int] = set()
     link: BaseException | None = e
     while link is not None and id(link) not in seen:
@@ -75,10 +83,7 @@ def pressed(e: KeyboardInterrupt) -> bool:
             return True
         seen.add(id(link))
         link = link.__cause__ or link.__context__
-    return (
-        threading.current_thread() is threading.main_thread()
-        and signal.getsignal(signal.SIGINT) is signal.default_int_handler
-    )
+    return False
 
 
 def users_signal(e: BaseException) -> KeyboardInterrupt | Terminated | None:

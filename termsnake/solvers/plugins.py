@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from termsnake.core.game import Game
 from termsnake.core.geometry import Direction, Point
-from termsnake.exits import handlers_kept, pressed, users_signal
+from termsnake.exits import CtrlC, after_ctrl_c, handlers_kept, pressed, users_signal
 from termsnake.formats.text import printable, shorten
 from termsnake.solvers.base import SolverFailed, SolverUnavailable, shows_plan
 
@@ -72,6 +72,8 @@ def _pass_on(e: BaseException) -> None:
     "the plugin failed"), also as the RuntimeError Python 3.11 wraps one in as a module loads.
     A KeyboardInterrupt no Ctrl-C raised is the plugin's own failure, as its SystemExit is."""
     caught = users_signal(e)
+    if caught is None and after_ctrl_c(e):  # the plugin made the user's Ctrl-C its own error
+        raise CtrlC from None
     if caught is None or (isinstance(caught, KeyboardInterrupt) and not pressed(caught)):
         return
     if caught is e:

@@ -282,6 +282,11 @@ class Interrupting:
                 signal.raise_signal(signal.SIGINT)
             except KeyboardInterrupt:
                 raise KeyboardInterrupt("cleaned up") from None
+        elif self.how == "sigint, then an error":
+            try:
+                signal.raise_signal(signal.SIGINT)
+            except KeyboardInterrupt:
+                raise RuntimeError("no ctrl-c for me") from None
         raise KeyboardInterrupt
 
     def overlay(self, game: Game) -> dict[Point, str]:
@@ -307,7 +312,9 @@ def test_a_keyboardinterrupt_a_plugin_raises_itself_is_its_failure(ctrl_c_handle
     assert play(g, guarded) is Outcome.DIED and g.cause == "plugin kbi raised KeyboardInterrupt"
 
 
-@pytest.mark.parametrize("how", ["sigint", "sigint, then its own"])
+# A plugin that turns the Ctrl-C into an error of its own lost one game a Ctrl-C, and bench
+# went on to exit 0 with a row of deaths.
+@pytest.mark.parametrize("how", ["sigint", "sigint, then its own", "sigint, then an error"])
 def test_a_ctrl_c_during_a_plugins_call_still_ends_the_command(
     ctrl_c_handled: None, how: str
 ) -> None:
