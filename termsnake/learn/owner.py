@@ -39,8 +39,8 @@ def check_lock(out: Path) -> None:
         # A link ``w`` to ``w.lock``: taking the lock would make the weights file (which then
         # read as no weights file) and a lock beside it, both left behind by the refusal.
         raise ValueError(
-            f"{printable(str(out))} links to {printable(str(lock))}, the lock file of a run "
-            "into it: give another --out"
+            f"{printable(str(out))} and {printable(str(lock))}, the lock file of a run into it, "
+            "are one file (one links to the other): give another --out"
         )
     _check_one(out)
     target = linked_file(out)

@@ -93,10 +93,15 @@ def test_a_link_to_its_own_lock_is_refused_with_nothing_left_behind(
     said = capsys.readouterr()
     assert (said.out, said.err) == (
         "",
-        f"termsnake train: error: {out} links to {out}.lock, the lock file of a run into it: "
-        "give another --out\n",
+        f"termsnake train: error: {out} and {out}.lock, the lock file of a run into it, are one "
+        "file (one links to the other): give another --out\n",
     )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["w.json"] and out.is_symlink()
+    # The other way round: the lock is the link, and says so as well.
+    other = tmp_path / "v.json"
+    (tmp_path / "v.json.lock").symlink_to("v.json")
+    assert cli.main([*TRAIN, "--generations", "1", "--out", str(other)]) == 2
+    assert "are one file (one links to the other)" in capsys.readouterr().err
 
 
 @pytest.mark.slow  # eight races of two real runs
