@@ -7,7 +7,7 @@ import sys
 from typing import Final
 
 from termsnake.commands.args import Subparsers
-from termsnake.formats.text import columns, encoding_of, pad, printable, shown
+from termsnake.formats.text import columns, encoding_of, pad, printable, shown_printable
 from termsnake.solvers.registry import listing
 
 
@@ -31,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
     """Print one line a solver: name, source, and a problem if it does not load."""
     rows = listing()
     # A plugin's name is escaped (and shown as stdout's encoding can), then aligned.
-    names = [shown(printable(r.name), encoding_of(sys.stdout)) for r in rows]
+    names = [shown_printable(r.name, encoding_of(sys.stdout)) for r in rows]
     # Aligned to the longest short name: one plugin's long name (shown whole, as --ai takes
     # it) overflows its own line instead of pushing every source off the screen.
     width = max((columns(n) for n in names if columns(n) <= ALIGN_LIMIT), default=0)

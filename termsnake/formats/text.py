@@ -94,6 +94,12 @@ def shown(text: str, encoding: str) -> str:
     return text.encode(encoding, SHOWN_ERRORS).decode(encoding)
 
 
+def shown_printable(text: str, encoding: str) -> str:
+    """``text`` from outside (a name) as a stream in ``encoding`` shows it: ``printable``, then
+    ``shown``."""
+    return shown(printable(text), encoding)
+
+
 def encoding_of(stream: object) -> str:
     """The encoding text written to ``stream`` takes (UTF-8 for one that does not say)."""
     return getattr(stream, "encoding", None) or "utf-8"
@@ -129,7 +135,7 @@ def align(
     right), every cell made printable first, and ``shown`` in ``encoding`` (stdout's when None);
     a wide character counts as the two columns a terminal gives it."""
     encoding = encoding or encoding_of(sys.stdout)
-    cells = [[shown(printable(c), encoding) for c in row] for row in rows]
+    cells = [[shown_printable(c, encoding) for c in row] for row in rows]
     if not cells:
         return []
     widths = [max(columns(row[i]) for row in cells) for i in range(len(cells[0]))]

@@ -13,7 +13,7 @@ from termsnake.core.board import Board
 from termsnake.core.game import Game, Outcome
 from termsnake.core.geometry import Point
 from termsnake.core.speed import DEFAULT_SPEED
-from termsnake.formats.text import clip, columns, printable, shown
+from termsnake.formats.text import clip, columns, shown, shown_printable
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +125,7 @@ def status_line(game: Game, hud: Hud, width: int | None = None) -> str:
     Within ``width`` columns the least needed parts go first (the speed, who plays, the best,
     the steps, then the level's name), so a wider terminal never shows less."""
     first = [shown(p, hud.encoding) for p in ("PAUSED" if hud.paused else "", hud.message) if p]
-    level = shown(printable(hud.level or game.board.name), hud.encoding)
+    level = shown_printable(hud.level or game.board.name, hud.encoding)
     if columns(level) > LEVEL_COLUMNS:  # a long name would push out every part after it
         level = clip(level, LEVEL_COLUMNS - 3) + "..."
     parts: dict[str, str] = {
