@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import errno
 import os
 import shutil
@@ -16,7 +17,7 @@ import blessed
 from termsnake.core.game import Game
 from termsnake.exits import EXIT_INTERRUPTED, EXIT_TERMINAL_GONE, EXIT_USAGE, Terminated
 from termsnake.formats.settings import Settings, SettingsError, load_settings
-from termsnake.formats.text import printable
+from termsnake.formats.text import encoding_of, printable
 from termsnake.solvers.base import Solver, finish
 from termsnake.tui import terminal
 from termsnake.tui.session import Session, make_session
@@ -218,7 +219,7 @@ def run(
     """Enter the terminal, play, restore it; how the last game went. Ctrl-Z stops (after `fg`
     the game waits, unless a signal was ``noted`` meanwhile); with ``again``, r on the final board
     asks it for the next game."""
-    glyphs, warnings = choose_glyphs(look)
+    glyphs, warnings = choose_glyphs(look, encoding_of(sys.stdout))
     term = terminal.make_terminal()
     known = terminal.terminfo_colours(os.environ.get("TERM", ""))
     color = look.color and terminal.colours_wanted() and term.number_of_colors >= 8
@@ -299,13 +300,31 @@ def end_round(r: Round) -> None:
         finish(r.solver, r.game)
 
 
-def choose_glyphs(look: Look) -> tuple[Glyphs, tuple[str, ...]]:
-    """The glyphs ``look`` asks for, or ASCII (and why) where they would come out garbled."""
+def choose_glyphs(look: Look, encoding: str = "utf-8") -> tuple[Glyphs, tuple[str, ...]]:
+    """The glyphs ``look`` asks for, or ASCII (and why) where they would come out garbled: a
+    locale that is not UTF-8, or a screen stream in ``encoding`` that cannot hold them all."""
     glyphs = GLYPH_SETS[look.glyphs]
-    if glyphs is not GLYPH_SETS["ascii"] and not utf8_terminal():
+    if glyphs is GLYPH_SETS["ascii"]:
+        return glyphs, ()
+    if not utf8_terminal():
         why = f"the unicode tiles need a UTF-8 terminal ({locale_name()}); drew ASCII"
         return GLYPH_SETS["ascii"], (why,)
+    if not holds(encoding, glyphs):
+        # PYTHONIOENCODING can narrow stdout under a UTF-8 locale: the tiles came out escaped.
+        said = os.environ.get("PYTHONIOENCODING")
+        where = f"stdout's encoding is {encoding}" + (f", PYTHONIOENCODING={said}" if said else "")
+        why = f"the unicode tiles need a UTF-8 terminal ({printable(where)}); drew ASCII"
+        return GLYPH_SETS["ascii"], (why,)
     return glyphs, ()
+
+
+def holds(encoding: str, glyphs: Glyphs) -> bool:
+    """Whether a stream in ``encoding`` can write every glyph of ``glyphs``."""
+    try:
+        "".join(dataclasses.astuple(glyphs)).encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
 
 
 def locale_name() -> str:

@@ -162,3 +162,40 @@ def test_run_plain_keeps_utf8(tmp_path: Path) -> None:
     assert done.returncode == 0 and "'名前'" in done.stdout
     narrow = run_plain(tmp_path, "levels", env={**quiet_env(tmp_path), "COLUMNS": "70"})
     assert "…" in narrow.stdout and "..." not in narrow.stdout
+
+
+# A UTF-8 locale, but a latin-1 stdout: ─ cannot be written, and · would be a latin-1 byte.
+NARROW_STDOUT = {"LC_ALL": "C.UTF-8", "PYTHONUTF8": "0", "PYTHONIOENCODING": "latin-1"}
+NARROW_NOTE = "the unicode tiles need a UTF-8 terminal (stdout's encoding is "
+
+
+def ascii_board(t: Pty) -> None:
+    """The game on screen in ASCII until it ends: the note after it says why."""
+    t.wait_for(lambda: bool(t.board()) and t.board()[0] == "#" * 50)
+    t.send("q")
+    assert t.wait_exit() == 0
+    assert all(b < 0x80 for b in bytes(t.raw).split(b"Game over")[0])
+    assert NARROW_NOTE in t.text().replace("\n", "")
+
+
+@pytest.mark.terminal
+def test_unicode_tiles_fall_back_to_ascii_when_stdout_cannot_hold_them(tmp_path: Path) -> None:
+    # They were drawn as escapes (\u250c\u2500...), the floor as a lone latin-1 byte.
+    args = ["--unicode", "--level", "classic", "--record", "game.json"]
+    game = Pty(args, tmp_path, env=NARROW_STDOUT)
+    try:
+        game.wait_for("a direction key starts")
+        game.send("d")
+        game.wait_steps(3)
+        ascii_board(game)
+        assert "PYTHONIOENCODING=latin-1" in game.text().replace("\n", "")
+    finally:
+        game.close()
+    # replay has no --unicode; config.toml's glyphs apply to it, and fall back alike.
+    (tmp_path / "config" / "termsnake").mkdir(parents=True)
+    (tmp_path / "config" / "termsnake" / "config.toml").write_text('glyphs = "unicode"\n')
+    replay = Pty(["replay", "game.json"], tmp_path, env=NARROW_STDOUT)
+    try:
+        ascii_board(replay)
+    finally:
+        replay.close()
