@@ -42,6 +42,7 @@ from termsnake.exits import (
     Terminated,
     terminating,
 )
+from termsnake.formats import presets
 from termsnake.formats.fileio import check_can_write_new
 from termsnake.formats.text import printable, shorten
 from termsnake.orphans import WorkerDied
@@ -250,6 +251,11 @@ class Setup:
         """The boards, in the order of ``specs``."""
         return [self.kit.levels[spec] for spec in self.specs]
 
+    def level_file(self, i: int) -> str | None:
+        """The file board ``i`` was read from; None for a preset or a --size board."""
+        spec = self.specs[i]
+        return presets.level_file(spec.value) if spec.kind == "level" else None
+
 
 def prepare(args: argparse.Namespace) -> Setup | int:
     """The run's solvers and boards from the arguments, or the exit code of a bad one."""
@@ -296,13 +302,20 @@ def prepare(args: argparse.Namespace) -> Setup | int:
 
 
 def row_of(
-    solver: str, level: Level, first_seed: int, tally: Tally, say: Callable[[str], None]
+    solver: str,
+    level: Level,
+    first_seed: int,
+    tally: Tally,
+    say: Callable[[str], None],
+    level_file: str | None = None,
 ) -> tuple[dict[str, Any] | None, int]:
     """The row of one (solver, level), or None when it has none (the reason said); and the
-    exit code it asks for (1 if a game crashed)."""
+    exit code it asks for (1 if a game crashed). A bot's refusal of a board read from
+    ``level_file`` names that file first, as play's does: the cells it names are its lines."""
     where = f"{shorten(solver)} on {printable(level.name)}"  # an engine's command may be long
     if tally.unavailable is not None:
-        say(f"termsnake bench: {where}: unavailable: {printable(tally.unavailable)}")
+        file = f"{printable(level_file)}: " if level_file is not None else ""
+        say(f"termsnake bench: {file}{where}: unavailable: {printable(tally.unavailable)}")
         return None, 0
     if tally.first_error is not None:
         g, error = tally.first_error
@@ -342,7 +355,7 @@ def measure(
             if recorder is not None and not recorder.keep(record, solver, level, args.seed + g):
                 progress.say(f"termsnake bench: error: {recorder.stopped}; {NOT_RECORDED}")
                 status = max(status, EXIT_OUTPUT)
-        row, code = row_of(solver, level, args.seed, tally, progress.say)
+        row, code = row_of(solver, level, args.seed, tally, progress.say, setup.level_file(i))
         status = max(status, code)
         if row is not None:
             rows.append(row)

@@ -361,6 +361,36 @@ def test_a_refusal_names_a_cell_of_a_level_file_by_line_and_column(
         with_length(level, 5)
 
 
+def test_a_refusal_of_a_level_file_names_the_file_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Two files of one level name gave "hamilton on room: ... (line 4 col 2)" and "... (line 7
+    # col 3)": which file's lines, it did not say. Named first, as play names it, escaped.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "r.txt").write_text("name: room\nlength: 1\n\n#.##\n.>..\n....\n....\n")
+    odd = "b\x1b[2J.txt"
+    (tmp_path / odd).write_text("name: room\nlength: 1\n\n....\n.>..\n....\n##.#\n")
+    args = ["bench", "--ai", "hamilton", "--ai", "greedy", "--games", "1", "--json"]
+    assert cli.main([*args, "--level", "a/r.txt", "--level", odd, "--level", "dead-end"]) == 0
+    out, err = capsys.readouterr()
+    said = "hamilton on room: unavailable: hamilton cannot play room: the board has no "
+    said += "Hamiltonian cycle (a dead-end cell at line {}); try --ai best"
+    assert err.splitlines() == [
+        f"termsnake bench: a/r.txt: {said.format('4 col 2')}",
+        f"termsnake bench: b\\x1b[2J.txt: {said.format('7 col 3')}",
+        # A preset is named by its name, as it was.
+        "termsnake bench: hamilton on dead-end: unavailable: hamilton cannot play dead-end: the "
+        "board has no Hamiltonian cycle (a dead-end cell at line 9 col 12); try --ai best",
+    ]
+    # The JSON rows name a level by its name, as before.
+    assert [(r["solver"], r["level"]) for r in json.loads(out)] == [
+        ("greedy", "room"),
+        ("greedy", "room"),
+        ("greedy", "dead-end"),
+    ]
+
+
 def without_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
     """As if the learn extra were not installed: importing numpy fails, and neuro's module is
     imported anew (it may have been already)."""
