@@ -140,17 +140,21 @@ def small_tmpfs(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Path
         subprocess.run(["umount", str(where)], check=False)
 
 
-def test_a_real_full_disk(small_tmpfs: Path) -> None:
-    record = small_tmpfs / "D"
+def bench_into(record: Path, ai: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """The installed ``termsnake bench --json`` of ``ai``, its replays into ``record``."""
     termsnake = shutil.which("termsnake") or str(Path(sys.executable).parent / "termsnake")
-    args = ["bench", "--ai", "greedy", "--games", "20", "--size", "8x8", "--json"]
-    done = subprocess.run(
-        [termsnake, *args, "--record-dir", str(record)],
+    return subprocess.run(
+        [termsnake, "bench", "--ai", ai, *args, "--json", "--record-dir", str(record)],
         capture_output=True,
         text=True,
         timeout=120,
         check=False,
     )
+
+
+def test_a_real_full_disk(small_tmpfs: Path) -> None:
+    record = small_tmpfs / "D"
+    done = bench_into(record, "greedy", "--games", "20", "--size", "8x8")
     assert done.returncode == 1, done.stderr
     (row,) = json.loads(done.stdout)
     assert row["games"] == 20
@@ -169,15 +173,7 @@ def test_a_real_full_disk(small_tmpfs: Path) -> None:
 @pytest.mark.parametrize("small_tmpfs", ["size=1m,nr_inodes=5"], indirect=True)
 def test_a_real_full_disk_with_an_engine(small_tmpfs: Path, tmp_path: Path) -> None:
     # Room for three new files (the folder is one inode): two replays and a log, then none.
-    termsnake = shutil.which("termsnake") or str(Path(sys.executable).parent / "termsnake")
-    args = ["bench", "--ai", noisy_engine(tmp_path), "--games", "6", "--size", "5x5", "--json"]
-    done = subprocess.run(
-        [termsnake, *args, "--record-dir", str(small_tmpfs)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = bench_into(small_tmpfs, noisy_engine(tmp_path), "--games", "6", "--size", "5x5")
     assert done.returncode == 1, done.stderr
     (row,) = json.loads(done.stdout)
     assert row["games"] == 6
