@@ -92,32 +92,6 @@ def test_a_walled_odd_board_is_won_round_a_hole_too() -> None:
     assert game.outcome is Outcome.WON and solver.switches >= 1
 
 
-@pytest.mark.parametrize(
-    ("name", "hole", "seed"),
-    [
-        ("top-bar", Point(7, 0), 1),
-        pytest.param("top-bar", Point(7, 0), 2, marks=pytest.mark.slow),
-        pytest.param("blocks-and-nub", Point(0, 5), 1, marks=pytest.mark.slow),
-        pytest.param("blocks-and-nub", Point(0, 5), 3, marks=pytest.mark.slow),
-    ],
-)
-def test_a_walls_corner_is_a_hole_in_a_box_of_its_own(name: str, hole: Point, seed: int) -> None:
-    # Odd boards whose corners give the tree no box: a wall's corner does (beside the bar on the
-    # top edge; below the lone wall on the left edge). The hole's neighbours have more ways than
-    # at a board's corner; the 3x3 box round the hole and its diagonal, placed before the rest
-    # is cut, forces the switch both ways.
-    level = load_level_file(EXAMPLES / f"{name}.txt")
-    best = BestSolver()
-    best.setup(Game(level, seed))
-    assert best.played == "tree round a hole"
-    game, solver = Game(level, seed), HoleTreeSolver()
-    play_checked(game, solver)
-    assert game.outcome is Outcome.WON and solver.switches >= 1
-    first = HoleTreeSolver()
-    first.setup(Game(level, seed))
-    assert first.holes == (hole.y * level.board.width + hole.x,)
-
-
 TWO_SHORT = Board.from_rows(
     [
         "............",
