@@ -73,9 +73,9 @@ def test_a_watcher_of_a_live_game_is_not_idle(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_at_sigterm_a_client_reading_nothing_has_its_game_scored_at_once(tmp_path: Path) -> None:
+def test_at_sigterm_a_client_reading_nothing_has_its_game_ended_at_once(tmp_path: Path) -> None:
     # The game's thread waited up to --stall seconds for the client to read; the server
-    # exited after its 5 s of grace first, and the game was never scored.
+    # exited after its 5 s of grace first, and the game was never ended (nor, then, scored).
     async def go(s: Server) -> None:
         async with await connect(s.port, "ann") as conn:
             p = await player(conn, (200, 60), window=4096)
@@ -91,8 +91,7 @@ def test_at_sigterm_a_client_reading_nothing_has_its_game_scored_at_once(tmp_pat
     with running(tmp_path, "--max-unsent", "2000", "--stall", "30") as s:
         run(go(s))
         assert s.proc.returncode == 0
-    scores = (tmp_path / "data" / "termsnake" / "serve" / "scores.json").read_text()
-    assert '"player": "best"' in scores
+        ended_at_once(s, tmp_path, "ann")
 
 
 async def sip(p: Player, seconds: float) -> None:
@@ -134,9 +133,9 @@ def test_at_sigterm_a_client_reading_slowly_is_still_told(tmp_path: Path) -> Non
 
 
 @pytest.mark.slow
-def test_at_sigterm_a_client_reading_slowly_all_along_has_its_game_scored(tmp_path: Path) -> None:
+def test_at_sigterm_a_client_reading_slowly_all_along_has_its_game_ended(tmp_path: Path) -> None:
     # helper-53: a game waited on such a client up to --stall, past the server's 5 s, and
-    # was never scored.
+    # was never ended (nor, then, scored).
     async def go(s: Server) -> None:
         async with await connect(s.port, "zed") as conn:
             p = await player(conn, (200, 60), window=128)
@@ -155,8 +154,16 @@ def test_at_sigterm_a_client_reading_slowly_all_along_has_its_game_scored(tmp_pa
     with running(tmp_path, "--max-unsent", "4000", "--stall", "30") as s:
         run(go(s))
         assert s.proc.returncode == 0
-    scores = (tmp_path / "data" / "termsnake" / "serve" / "scores.json").read_text()
-    assert '"player": "best"' in scores
+        ended_at_once(s, tmp_path, "zed")
+
+
+def ended_at_once(s: Server, tmp_path: Path, name: str) -> None:
+    """The visit of ``name``, watching a bot, ended before the server did: its leaving is
+    logged, and the bot's game, which the stop cut short, is not scored."""
+    log = s.log()
+    assert f"termsnake serve: {name} left after " in log and "still running" not in log
+    scores = tmp_path / "data" / "termsnake" / "serve" / "scores.json"
+    assert not scores.exists() or '"player": "best"' not in scores.read_text()
 
 
 def test_a_reset_after_a_burst_of_requests_writes_a_line_or_two_to_the_log(
