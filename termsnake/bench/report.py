@@ -15,7 +15,7 @@ from termsnake.core.game import Outcome
 from termsnake.core.level import Level
 from termsnake.formats.fileio import write_new
 from termsnake.formats.replay import Replay
-from termsnake.formats.text import align, printable
+from termsnake.formats.text import align, encodes, printable
 
 
 def played_by(solver: str, tally: Tally) -> str:
@@ -115,21 +115,13 @@ def file_part(name: str, most: int) -> str:
         if (
             (ch in "._-" or kind in "LN" or (kind == "M" and base))
             and ch not in _BLANK_LETTERS
-            and _encodes(ch, encoding)
+            and encodes(ch, encoding)
         ):
             kept.append(ch)
         else:
             kept.append("\0")
     safe = re.sub("\0+", "-", "".join(kept)).strip("-.")
     return safe.encode("utf-8")[:most].decode("utf-8", "ignore").strip("-.")
-
-
-def _encodes(ch: str, encoding: str) -> bool:
-    try:
-        ch.encode(encoding)
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def save_new(replay: Replay, directory: Path, name: str) -> Path:

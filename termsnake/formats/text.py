@@ -94,6 +94,15 @@ def shown(text: str, encoding: str) -> str:
     return text.encode(encoding, SHOWN_ERRORS).decode(encoding)
 
 
+def encodes(text: str, encoding: str) -> bool:
+    """Whether a stream in ``encoding`` can hold every character of ``text``."""
+    try:
+        text.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
 def shown_printable(text: str, encoding: str) -> str:
     """``text`` from outside (a name) as a stream in ``encoding`` shows it: ``printable``, then
     ``shown``."""

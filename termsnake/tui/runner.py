@@ -17,7 +17,7 @@ import blessed
 from termsnake.core.game import Game
 from termsnake.exits import EXIT_INTERRUPTED, EXIT_TERMINAL_GONE, EXIT_USAGE, Terminated
 from termsnake.formats.settings import Settings, SettingsError, load_settings
-from termsnake.formats.text import encoding_of, printable
+from termsnake.formats.text import encodes, encoding_of, printable
 from termsnake.solvers.base import Solver, finish
 from termsnake.tui import terminal
 from termsnake.tui.session import Session, make_session
@@ -309,22 +309,13 @@ def choose_glyphs(look: Look, encoding: str = "utf-8") -> tuple[Glyphs, tuple[st
     if not utf8_terminal():
         why = f"the unicode tiles need a UTF-8 terminal ({locale_name()}); drew ASCII"
         return GLYPH_SETS["ascii"], (why,)
-    if not holds(encoding, glyphs):
+    if not encodes("".join(dataclasses.astuple(glyphs)), encoding):
         # PYTHONIOENCODING can narrow stdout under a UTF-8 locale: the tiles came out escaped.
         said = os.environ.get("PYTHONIOENCODING")
         where = f"stdout's encoding is {encoding}" + (f", PYTHONIOENCODING={said}" if said else "")
         why = f"the unicode tiles need a UTF-8 terminal ({printable(where)}); drew ASCII"
         return GLYPH_SETS["ascii"], (why,)
     return glyphs, ()
-
-
-def holds(encoding: str, glyphs: Glyphs) -> bool:
-    """Whether a stream in ``encoding`` can write every glyph of ``glyphs``."""
-    try:
-        "".join(dataclasses.astuple(glyphs)).encode(encoding)
-    except (UnicodeEncodeError, LookupError):
-        return False
-    return True
 
 
 def locale_name() -> str:
