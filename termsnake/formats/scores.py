@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import contextlib
-import errno
 import json
-import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -14,6 +12,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from termsnake.formats.fileio import TooLarge, describe_parse_error, read_if_present, write_atomic
+from termsnake.formats.guarded import LockTimeout, describe_os_error, lock_path, locked, set_aside
 from termsnake.formats.places import data_dir
 from termsnake.formats.text import json_shown, printable, shorten
 
@@ -255,25 +254,6 @@ def to_json(scores: dict[ScoreKey, ScoreEntry]) -> str:
     return f'{{"format": {json.dumps(FORMAT)},\n "scores": {scores_text}}}\n'
 
 
-def _describe(err: OSError) -> str:
-    # "Permission denied: /home/x/.local/share/termsnake" rather than "[Errno 13] ...".
-    # The file name comes from XDG_DATA_HOME or HOME: escaped like every path shown.
-    name = printable(str(err.filename)) if err.filename else ""
-    if err.errno == errno.ELOOP and name:  # "too many levels of symbolic links"
-        try:  # the lock's O_NOFOLLOW refuses any link; a loop fails to be followed too
-            os.stat(err.filename)
-        except OSError as e:
-            if e.errno == errno.ELOOP:
-                return f"{name} is a symbolic link that leads round in a loop"
-        return f"{name} is a symbolic link, which is not followed"
-    reason = printable(err.strerror or str(err))
-    return f"{reason}: {name}" if name else reason
-
-
-class _LockTimeout(Exception):
-    pass
-
-
 class ScoreStore:
     """The high-score file: read it any time; record under a lock, written atomically."""
 
@@ -284,7 +264,7 @@ class ScoreStore:
     @property
     def lock_path(self) -> Path:
         """The lock file beside the scores (kept, never deleted: deleting a lock file races)."""
-        return self.path.with_name(self.path.name + ".lock")
+        return lock_path(self.path)
 
     def read(self) -> ReadResult:
         """Every score in the file; never raises, never changes the file."""
@@ -293,7 +273,7 @@ class ScoreStore:
         except TooLarge as e:
             return ReadResult({}, e.describe("a scores file"))
         except OSError as e:
-            return ReadResult({}, f"cannot be read ({_describe(e)})")
+            return ReadResult({}, f"cannot be read ({describe_os_error(e)})")
         if data is None:
             return ReadResult({})
         try:
@@ -322,7 +302,7 @@ class ScoreStore:
                         # Never write over a file we could not read: the scores in it may matter.
                         warnings.append(
                             f"scores not saved: {self.shown}: {current.problem}, and it could not "
-                            f"be moved aside ({_describe(e)})"
+                            f"be moved aside ({describe_os_error(e)})"
                         )
                         return RecordResult(entry.beats(None), None, False, tuple(warnings))
                 previous = current.scores.get(key)
@@ -336,7 +316,7 @@ class ScoreStore:
                     kept = key in scores
                     new_best = scores.get(key) is entry  # not if the board's table is full
                     self._write(scores)
-        except _LockTimeout:
+        except LockTimeout:
             # The stored best is still worth reporting, read without the lock.
             previous = self.best(key)
             warnings.append(
@@ -347,7 +327,7 @@ class ScoreStore:
         except OSError as e:
             if previous is None:
                 previous = self.best(key)
-            warnings.append(f"scores not saved: {_describe(e)}")
+            warnings.append(f"scores not saved: {describe_os_error(e)}")
             return RecordResult(entry.beats(previous), previous, False, tuple(warnings))
         return RecordResult(new_best, previous, True, tuple(warnings), kept)
 
@@ -361,36 +341,17 @@ class ScoreStore:
                 if current.problem is None:
                     return []
                 return [self._set_aside(current.problem)]
-        except (OSError, _LockTimeout) as e:
-            why = _describe(e) if isinstance(e, OSError) else "it stayed locked"
+        except (OSError, LockTimeout) as e:
+            why = describe_os_error(e) if isinstance(e, OSError) else "it stayed locked"
             return [f"{self.shown}: {self.read().problem}; could not move it aside ({why})"]
 
     @contextlib.contextmanager
     def _locked(self) -> Iterator[None]:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        # filelock: an OS lock on every platform; the lock file stays (deleting one races).
-        # Imported here: it loads asyncio, which a game that keeps no score never needs.
-        import filelock
-
-        lock = filelock.FileLock(self.lock_path, timeout=LOCK_TIMEOUT, mode=0o644)
-        try:
-            lock.acquire()
-        except filelock.Timeout:
-            raise _LockTimeout from None
-        try:
+        with locked(self.path, LOCK_TIMEOUT):  # read at each call: a test shortens it
             yield
-        finally:
-            lock.release()
 
     def _set_aside(self, problem: str) -> str:
-        # Called under the lock, so no other termsnake can take the name between check and rename.
-        stamp = datetime.now().strftime("%Y%m%dT%H%M%S")
-        base = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
-        target, n = base, 1
-        while target.exists() or target.is_symlink():
-            n += 1
-            target = base.with_name(f"{base.name}-{n}")
-        os.rename(self.path, target)
+        target = set_aside(self.path)
         return f"{self.shown}: {problem}; kept it as {target.name}"
 
     def _write(self, scores: dict[ScoreKey, ScoreEntry]) -> None:

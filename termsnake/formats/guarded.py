@@ -1,0 +1,72 @@
+"""What a file termsnake keeps and rewrites (the scores, the server's key presets) needs round
+it: a lock beside it, a damaged one set aside instead of overwritten, an OSError said in words."""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+
+from termsnake.formats.text import printable
+
+
+class LockTimeout(Exception):
+    """The lock stayed held by another past the time given."""
+
+
+def lock_path(path: Path) -> Path:
+    """The lock file beside ``path`` (kept, never deleted: deleting a lock file races)."""
+    return path.with_name(path.name + ".lock")
+
+
+@contextlib.contextmanager
+def locked(path: Path, timeout: float) -> Iterator[None]:
+    """Hold the lock of the file at ``path`` (its folder made if missing); LockTimeout if
+    another holds it past ``timeout`` seconds. Each call is a lock of its own: threads of one
+    process exclude each other as processes do."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # filelock: an OS lock on every platform; the lock file stays (deleting one races).
+    # Imported here: it loads asyncio, which a game that keeps no score never needs.
+    import filelock
+
+    lock = filelock.FileLock(lock_path(path), timeout=timeout, mode=0o644)
+    try:
+        lock.acquire()
+    except filelock.Timeout:
+        raise LockTimeout from None
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+def set_aside(path: Path) -> Path:
+    """Rename the file at ``path`` to ``NAME.corrupt-STAMP`` (``-2``, ``-3``... if taken): the
+    new name. Called under the file's lock, so that no other termsnake can take the name
+    between the check and the rename."""
+    stamp = datetime.now().strftime("%Y%m%dT%H%M%S")
+    base = path.with_name(f"{path.name}.corrupt-{stamp}")
+    target, n = base, 1
+    while target.exists() or target.is_symlink():
+        n += 1
+        target = base.with_name(f"{base.name}-{n}")
+    os.rename(path, target)
+    return target
+
+
+def describe_os_error(err: OSError) -> str:
+    """``err`` as a user reads it: "Permission denied: /home/x/.local/share/termsnake" rather
+    than "[Errno 13] ...", the file's name escaped (it comes from XDG_DATA_HOME or HOME)."""
+    name = printable(str(err.filename)) if err.filename else ""
+    if err.errno == errno.ELOOP and name:  # "too many levels of symbolic links"
+        try:  # the lock's O_NOFOLLOW refuses any link; a loop fails to be followed too
+            os.stat(err.filename)
+        except OSError as e:
+            if e.errno == errno.ELOOP:
+                return f"{name} is a symbolic link that leads round in a loop"
+        return f"{name} is a symbolic link, which is not followed"
+    reason = printable(err.strerror or str(err))
+    return f"{reason}: {name}" if name else reason
