@@ -1,4 +1,5 @@
-"""What sessions share: players' names, the games in progress (to watch) and the scores."""
+"""What sessions share: players' names, the games in progress (to watch), the scores and the
+key presets players chose."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from dataclasses import dataclass, field
 from termsnake.core.game import Game
 from termsnake.core.speed import DEFAULT_SPEED
 from termsnake.formats.scores import ScoreStore
+from termsnake.serve.keymemory import FILE_NAME, KeyMemory
 
 MAX_NAME = 16
 
@@ -33,8 +35,12 @@ class Live:
 class Hub:
     """The server's shared state, safe to use from every session's thread."""
 
-    def __init__(self, scores: ScoreStore) -> None:
+    def __init__(self, scores: ScoreStore, key_presets: KeyMemory | None = None) -> None:
         self.scores = scores
+        # Beside the scores unless given: a server's data are in one place.
+        self.key_presets = (
+            key_presets if key_presets is not None else KeyMemory(scores.path.with_name(FILE_NAME))
+        )
         self._lock = threading.Lock()
         self._names: set[str] = set()
         self._live: dict[int, Live] = {}

@@ -58,6 +58,11 @@ RESIZE_SETTLE: Final = 0.05  # seconds a window change waits for more before the
 LOG_INTERVAL: Final = 60.0  # seconds
 LOG_ADDRESSES: Final = 16
 LOG_VISITS: Final = 60  # lines of players logging in and leaving an interval (events.Visits)
+# The key presets chosen in the lobby, kept for the next visit (keymemory): the players kept,
+# those who chose last (a client logging in under a new name each time cannot grow the file
+# without end)...
+MAX_KEPT_PRESETS: Final = 5000
+KEEP_PRESET_GAP: Final = 2.0  # ...and seconds between a visit's writes of its choice (Visit)
 
 
 def span(seconds: float) -> str:

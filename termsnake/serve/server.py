@@ -233,7 +233,7 @@ class Channel(asyncssh.SSHServerSession[bytes]):
         self.pending_lock = threading.Lock()
         self.resizing = False  # a wake for the window's new size is scheduled
         self.lost = False  # the channel is gone (asyncssh has let go of it)
-        self.keys = "default"  # the key preset the client asked for (TERMSNAKE_KEYS)
+        self.keys: str | None = None  # the key preset the client asked for (TERMSNAKE_KEYS)
         self.kind = ""  # the client's terminal type (TERM), cut short: read by the visit
 
     def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:

@@ -24,6 +24,7 @@ from termsnake.formats.scoretable import keep_score, table
 from termsnake.formats.text import clip, printable
 from termsnake.serve import limits
 from termsnake.serve.hub import Hub, Live
+from termsnake.serve.keymemory import DEFAULT as DEFAULT_KEYS
 from termsnake.serve.limits import Options
 from termsnake.serve.menu import Menu, Pick, letter
 from termsnake.serve.terminal import ChannelOutput, ChannelTerminal
@@ -92,10 +93,16 @@ class Visit:
         name: str,
         options: Options,
         bots: tuple[str, ...],
-        keys: str = "default",
+        keys: str | None = None,
     ) -> None:
         self.hub = hub
-        self.keys = keys  # the key preset, for the games and the menus
+        # The key preset, for the games and the menus: the client's (TERMSNAKE_KEYS) if it
+        # named one, else the one chosen in the lobby on the name's last visit.
+        stored = hub.key_presets.recall(name) or DEFAULT_KEYS
+        self.keys = keys or stored
+        self.kept_keys = stored  # the name's preset in the file, as far as this visit knows
+        self.unkept_keys: str | None = None  # chosen here, not yet written (keep_keys)
+        self.kept_at = -limits.KEEP_PRESET_GAP
         self.bots = bots  # those that load (a player cannot mend one that does not)
         self.term = term
         self.out = out
@@ -195,8 +202,11 @@ class Visit:
         lobby = Menu(f"termsnake: hello, {self.name}", self.lobby())
         actions = (self.play_level, self.watch_bot, self.watch_live, self.high_scores,
                    self.choose_keys)  # fmt: skip
-        while (choice := self.choose(lobby, self.lobby)) is not None and choice < len(actions):
-            actions[choice]()
+        try:
+            while (choice := self.choose(lobby, self.lobby)) is not None and choice < len(actions):
+                actions[choice]()
+        finally:  # however the visit ends (idle, closed, the server stopping)
+            self.keep_keys(at_end=True)
 
     def lobby(self) -> list[str]:
         """The lobby's entries: the keys entry names the visitor's preset."""
@@ -209,6 +219,18 @@ class Visit:
         choice = self.choose(menu)
         if choice is not None:
             self.keys = names[choice]
+            self.unkept_keys = None if self.keys == self.kept_keys else self.keys
+            self.keep_keys()
+
+    def keep_keys(self, at_end: bool = False) -> None:
+        """Store the preset chosen in the lobby for the name's next visit: at once, but once in
+        KEEP_PRESET_GAP at most (a client choosing again and again would write the file each
+        time), and the last choice as the visit ends."""
+        now = time.monotonic()
+        if self.unkept_keys is None or (not at_end and now - self.kept_at < limits.KEEP_PRESET_GAP):
+            return
+        self.hub.key_presets.remember(self.name, self.unkept_keys)
+        self.kept_keys, self.unkept_keys, self.kept_at = self.unkept_keys, None, now
 
     def pick_level(self, title: str) -> Level | None:
         """A preset chosen from a menu, or None."""

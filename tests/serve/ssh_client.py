@@ -83,11 +83,13 @@ def openssh_command(
 
 
 def openssh(
-    port: int, destination: str, *args: str, keys: Sequence[Path] = ()
+    port: int, destination: str, *args: str, keys: Sequence[Path] = (), input: str | None = None
 ) -> subprocess.CompletedProcess[str]:
-    """OpenSSH's ssh run as a person would run it: what it printed, and its exit status."""
+    """OpenSSH's ssh run as a person would run it (typing ``input``, if given): what it
+    printed, and its exit status."""
     command = openssh_command(port, destination, *args, keys=keys)
-    return subprocess.run(command, capture_output=True, text=True, timeout=20, check=False)
+    return subprocess.run(command, input=input, capture_output=True, text=True, timeout=20,
+                          check=False)  # fmt: skip
 
 
 class Player:

@@ -253,3 +253,25 @@ def test_a_visit_is_counted_as_running_at_close_from_its_arrival_not_its_line(
         "ada logged in from 10.0.0.1; 2 playing",
         "ada left after 1 s: quit; 1 playing",
     ]
+
+
+@SSH
+def test_a_damaged_key_presets_file_is_one_line_then_kept_aside_and_said(tmp_path: Path) -> None:
+    # Read at every login: a line each time would flood the log; overwritten, it would be lost.
+    folder = tmp_path / "data" / "termsnake" / "serve"
+    folder.mkdir(parents=True)
+    (folder / "key-presets.json").write_bytes(b"\x1b[2J{not json")
+    with running(tmp_path) as s:
+        for typed in ("q", "q", "ssss\rs\rx"):  # the third chooses azerty (whose x quits)
+            ran = openssh(s.port, "ada@127.0.0.1", "-tt", input=typed)
+            assert "Keys: default" in ran.stdout and ran.stdout.endswith("bye!\n")
+        assert "Keys: azerty" in openssh(s.port, "ada@127.0.0.1", "-tt", input="x").stdout
+        log = stopped(s)
+    (aside,) = folder.glob("key-presets.json.corrupt-*")
+    assert aside.read_bytes() == b"\x1b[2J{not json"
+    presets = [line for line in log if "key-presets.json" in line]
+    where = f"termsnake serve: {folder}/key-presets.json: bad JSON at line 1, column 1: "
+    assert presets == [f"{where}Expecting value; read as no key presets stored",
+                       f"{where}Expecting value; kept it as {aside.name} and started a new key "
+                       "presets file"], log  # fmt: skip
+    assert not [line for line in log if "Traceback" in line or "\x1b" in line]

@@ -21,6 +21,7 @@ from ssh_client import (
     Player,
     Server,
     connect,
+    openssh,
     openssh_command,
     player,
     running,
@@ -256,6 +257,25 @@ def test_ssh_setenv_termsnake_keys_picks_the_key_preset(server: Server) -> None:
         ran = subprocess.run(command, input="x", capture_output=True, text=True, timeout=20)
         assert f"Keys: {keys}" in ran.stdout
         assert ran.stdout.endswith("bye!\n") == (keys == "azerty"), ran.stdout[-80:]
+
+
+@pytest.mark.skipif(shutil.which("ssh") is None, reason="no OpenSSH client here")
+def test_ssh_comes_back_to_the_preset_it_chose_and_setenv_wins_for_its_visit(
+    server: Server,
+) -> None:
+    # A preset chosen in the lobby was forgotten as the player left.
+    def visit(typed: str, *options: str) -> str:
+        return openssh(server.port, "vic@127.0.0.1", "-tt", *options, input=typed).stdout
+
+    first = visit("ssss\rs\rx")  # Keys, azerty; and x quits the lobby on AZERTY
+    assert "Keys: default" in first and first.endswith("bye!\n"), first[-80:]
+    again = visit("x")  # as the visit starts
+    assert "Keys: azerty" in again and again.endswith("bye!\n"), again[-80:]
+    told = visit("x", "-o", "SetEnv=TERMSNAKE_KEYS=dvorak")  # for this visit only
+    assert "Keys: dvorak" in told and not told.endswith("bye!\n")
+    assert "Keys: azerty" in visit("x")
+    ignored = visit("x", "-o", "SetEnv=TERMSNAKE_KEYS=qwertz")  # no preset: as not given
+    assert "Keys: azerty" in ignored and ignored.endswith("bye!\n")
 
 
 def test_clients_that_prefer_chacha20_and_umac_get_aes_and_hmac(server: Server) -> None:

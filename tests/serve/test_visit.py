@@ -1,4 +1,5 @@
-"""A visit's games: what the summary's key and a bot's error page tell the caller."""
+"""A visit's games: what the summary's key and a bot's error page tell the caller; the key
+preset a visit starts with, and the one it stores for the next."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ import pytest
 from termsnake.core.level import open_level
 from termsnake.formats.scores import ScoreStore
 from termsnake.serve.hub import Hub
+from termsnake.serve.keymemory import KeyMemory
 from termsnake.serve.limits import Options
-from termsnake.serve.terminal import ChannelOutput, ChannelTerminal
+from termsnake.serve.terminal import ChannelOutput, ChannelTerminal, Closed
 from termsnake.serve.visit import Visit
 
 
@@ -35,3 +37,79 @@ def test_a_bot_that_cannot_be_made_is_no_game_to_play_again(tmp_path: Path) -> N
     # Its error page gave back the key pressed there: r read as "play again".
     visit = visit_keyed(tmp_path, b"r")
     assert visit.play(open_level(10, 6, 3), "no-such-bot") is False
+
+
+class Spied(KeyMemory):
+    """The key presets' file, and each choice written to it."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.written: list[str] = []
+
+    def remember(self, name: str, keys: str) -> None:
+        self.written.append(keys)
+        super().remember(name, keys)
+
+
+def lobby_visit(tmp_path: Path, typed: list[bytes], keys: str | None = None) -> tuple[Visit, Spied]:
+    """A visit as ``cy`` whose client types the keys ``typed``, one each time the lobby reads
+    one (blessed drops keys typed far ahead as a paste), and then closes its channel."""
+    out = ChannelOutput(lambda text: None, lambda: 0, 1 << 20)
+    term = ChannelTerminal(out, (80, 24))
+    memory = Spied(tmp_path / "key-presets.json")
+    hub = Hub(ScoreStore(tmp_path / "scores.json"), memory)
+    visit = Visit(hub, term, out, "cy", Options(), (), keys)
+    read, left = visit.key, list(typed)
+
+    def key(timeout: float = 0.5) -> str:
+        if left:
+            term.feed(left.pop(0))
+        else:
+            term.close()
+        return read(timeout)
+
+    visit.key = key  # type: ignore[method-assign]
+    return visit, memory
+
+
+DOWN, ENTER = b"\x1b[B", b"\r"
+KEYS = [DOWN] * 4 + [ENTER]  # from the lobby's top: Keys, whose menu opens on the preset in use
+
+
+def test_the_preset_chosen_in_the_lobby_is_the_next_visits(tmp_path: Path) -> None:
+    # It was forgotten as the player left: each visit began with the default keys.
+    visit, _ = lobby_visit(tmp_path, [*KEYS, DOWN, ENTER, b"x"])  # azerty, whose x quits
+    assert visit.keys == "default"
+    visit.run()
+    again, _ = lobby_visit(tmp_path, [b"x"])
+    assert again.keys == "azerty" and again.lobby()[4] == "Keys: azerty"
+    again.run()  # x quit the lobby: the visit steers with azerty
+
+
+def test_termsnake_keys_wins_for_its_visit_and_is_not_stored(tmp_path: Path) -> None:
+    KeyMemory(tmp_path / "key-presets.json").remember("cy", "azerty")
+    visit, memory = lobby_visit(tmp_path, [b"q"], keys="dvorak")
+    assert visit.keys == "dvorak"
+    visit.run()
+    assert memory.written == [] and memory.recall("cy") == "azerty"
+    visit, memory = lobby_visit(tmp_path, [*KEYS, DOWN, ENTER], keys="azerty")
+    with pytest.raises(Closed):  # the client closed its channel: the visit ends all the same
+        visit.run()
+    assert memory.written == ["dvorak"] and memory.recall("cy") == "dvorak"
+
+
+def test_choice_after_choice_writes_the_first_at_once_and_the_last_as_the_visit_ends(
+    tmp_path: Path,
+) -> None:
+    # A client choosing again and again would write (and sync) the file at every choice.
+    typed = [*KEYS, DOWN, ENTER] + [ENTER, DOWN, ENTER] * 19  # 20 choices: azerty ... dvorak
+    visit, memory = lobby_visit(tmp_path, typed)
+    with pytest.raises(Closed):
+        visit.run()
+    assert memory.written[0] == "azerty" and memory.written[-1] == "dvorak"
+    assert len(memory.written) < 5, memory.written
+    assert memory.recall("cy") == "dvorak"
+    visit, memory = lobby_visit(tmp_path, [*KEYS, DOWN, ENTER])  # dvorak -> default
+    with pytest.raises(Closed):
+        visit.run()
+    assert memory.written == ["default"] and memory.recall("cy") is None

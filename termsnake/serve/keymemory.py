@@ -1,0 +1,172 @@
+"""The key preset each player of the server chose last (format termsnake-key-presets/1), kept
+beside its scores with the same care: written atomically under a lock, a damaged file read as
+nothing stored and set aside before a write, trouble said in one line of the log."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Final
+
+from termsnake.formats.fileio import TooLarge, describe_parse_error, read_if_present, write_atomic
+from termsnake.formats.guarded import LockTimeout, describe_os_error, lock_path, locked, set_aside
+from termsnake.formats.scores import LOCK_TIMEOUT
+from termsnake.formats.text import json_shown, printable
+from termsnake.serve.limits import MAX_KEPT_PRESETS
+from termsnake.tui.controllers import KEY_PRESETS
+
+FORMAT: Final = "termsnake-key-presets/1"
+FILE_NAME: Final = "key-presets.json"
+DEFAULT: Final = "default"  # stored as no entry at all
+# A file of MAX_KEPT_PRESETS players holds a fifth of this: a bigger one (or a link to
+# /dev/zero) is not one the server wrote, and it is read at every login.
+MAX_BYTES: Final = 1024 * 1024
+# The names Hub.claim_name gives, the only ones looked up: a file with another is not ours.
+NAME: Final = re.compile(r"[A-Za-z0-9_.-]{1,16}")
+
+log = logging.getLogger("termsnake.serve")
+
+
+class Damaged(Exception):
+    """A file that is not termsnake-key-presets/1."""
+
+
+@dataclass(frozen=True, slots=True)
+class Stored:
+    """What the file holds, by player, oldest choice first; what is wrong with it, and whether
+    it may be set aside to start a new one (read, and not ours), or must be left alone (it
+    could not be read: a directory, a pipe, a file the server may not read)."""
+
+    players: dict[str, str] = field(default_factory=dict)
+    problem: str | None = None
+    damaged: bool = False
+
+
+def parse(data: bytes) -> dict[str, str]:
+    """The presets in the bytes of a file; Damaged saying what is wrong."""
+    try:
+        obj = json.loads(data.decode("utf-8-sig"))  # an editor's BOM, as the scores take it
+    except UnicodeDecodeError as e:
+        raise Damaged(f"not UTF-8 (byte {data[e.start]:#04x} at offset {e.start})") from None
+    except json.JSONDecodeError as e:
+        raise Damaged(f"bad JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
+    except (ValueError, RecursionError) as e:  # a 5000-digit number, nesting 10,000 deep
+        raise Damaged(f"bad JSON: {describe_parse_error(e)}") from None
+    if not isinstance(obj, dict) or obj.get("format") != FORMAT:
+        raise Damaged(f"not a {FORMAT} file")
+    players = obj.get("players")
+    if set(obj) != {"format", "players"} or not isinstance(players, dict):
+        raise Damaged("expected the keys format and players, players an object")
+    for name, keys in players.items():
+        if not NAME.fullmatch(name):
+            raise Damaged(f"{json_shown(name)} is no player's name")
+        if not isinstance(keys, str) or keys not in KEY_PRESETS:
+            raise Damaged(f"{name}: {json_shown(keys)} is no key preset")
+    return players
+
+
+def to_json(players: dict[str, str]) -> str:
+    """The file's text: one player a line, oldest choice first."""
+    rows = ",\n  ".join(f"{json.dumps(name)}: {json.dumps(keys)}" for name, keys in players.items())
+    body = f"{{\n  {rows}\n }}" if players else "{}"
+    return f'{{"format": {json.dumps(FORMAT)},\n "players": {body}}}\n'
+
+
+class KeyMemory:
+    """The presets stored, from every visit's thread: ``recall`` as a visit begins, ``remember``
+    a choice. Neither raises for the file's trouble: each kind is one line in the log, said
+    again only after the file has been read or written well (a client logging in again and
+    again would repeat it otherwise)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.shown = printable(str(path))  # as the log names it: from the environment
+        self._said: str | None = None
+        self._said_lock = threading.Lock()
+        self._closed = False  # the server has said it stopped: nothing more is logged
+
+    def read(self) -> Stored:
+        """What the file holds; never raises, never changes the file."""
+        try:
+            data = read_if_present(self.path, MAX_BYTES)
+        except TooLarge as e:
+            return Stored(problem=e.describe("a key presets file"), damaged=True)
+        except OSError as e:
+            return Stored(problem=f"cannot be read ({describe_os_error(e)})")
+        if data is None:
+            return Stored()
+        try:
+            return Stored(parse(data))
+        except Damaged as e:
+            return Stored(problem=str(e), damaged=True)
+
+    def recall(self, name: str) -> str | None:
+        """The preset ``name`` chose last, or None (nothing stored, or a file that is not read)."""
+        stored = self.read()
+        if stored.problem is not None:
+            self._say(f"{self.shown}: {stored.problem}; read as no key presets stored")
+        else:
+            self._say(None)
+        return stored.players.get(name)
+
+    def remember(self, name: str, keys: str) -> None:
+        """Store ``keys`` as the preset ``name`` chose last (``default``: none stored), the
+        oldest choices dropped past MAX_KEPT_PRESETS players."""
+        try:
+            with locked(self.path, LOCK_TIMEOUT):
+                stored = self.read()
+                if stored.problem is not None and not self._set_aside(stored):
+                    return
+                players = dict(stored.players)
+                players.pop(name, None)  # its choice is the newest, last
+                if keys != DEFAULT:
+                    players[name] = keys
+                if players == stored.players and stored.problem is None:
+                    self._say(None)
+                    return
+                kept = dict(list(players.items())[-MAX_KEPT_PRESETS:])
+                write_atomic(self.path, to_json(kept).encode("utf-8"))
+        except LockTimeout:
+            where = printable(str(lock_path(self.path)))
+            self._say(f"key preset not saved: {where} stayed locked for {LOCK_TIMEOUT:g} s")
+            return
+        except OSError as e:
+            self._say(f"key preset not saved: {describe_os_error(e)}")
+            return
+        if stored.problem is None:
+            self._say(None)
+
+    def _set_aside(self, stored: Stored) -> bool:
+        """Move a damaged file aside, saying so: whether a new one may be written. A file that
+        could not be read is left as it is: it may be anything of the operator's."""
+        trouble = f"{self.shown}: {stored.problem}"
+        if not stored.damaged:
+            self._say(f"key preset not saved: {trouble}; left as it is")
+            return False
+        try:
+            target = set_aside(self.path)
+        except OSError as e:
+            why = describe_os_error(e)
+            self._say(f"key preset not saved: {trouble}, and it could not be moved aside ({why})")
+            return False
+        self._say(f"{trouble}; kept it as {target.name} and started a new key presets file")
+        return True
+
+    def close(self) -> None:
+        """Log nothing more: the server's last line, "stopped", is about to be said (a visit
+        still running may yet write its choice)."""
+        with self._said_lock:
+            self._closed = True
+
+    def _say(self, line: str | None) -> None:
+        """Log ``line`` unless it was the last said; None: all went well, say the next."""
+        with self._said_lock:  # held while logging: no line slips in after ``close``
+            if line == self._said:
+                return
+            self._said = line
+            if line is not None and not self._closed:
+                log.warning("%s", line)
