@@ -13,6 +13,7 @@ from termsnake.core.game import Game
 from termsnake.core.speed import DEFAULT_SPEED
 from termsnake.formats.scores import ScoreStore
 from termsnake.serve.keymemory import FILE_NAME, KeyMemory
+from termsnake.serve.trouble import Trouble
 
 MAX_NAME = 16
 
@@ -41,6 +42,7 @@ class Hub:
         self.key_presets = (
             key_presets if key_presets is not None else KeyMemory(scores.path.with_name(FILE_NAME))
         )
+        self.score_trouble = Trouble()  # what went wrong keeping a score, said in the log once
         self._lock = threading.Lock()
         self._names: set[str] = set()
         self._live: dict[int, Live] = {}

@@ -5,9 +5,7 @@ nothing stored and set aside before a write, trouble said in one line of the log
 from __future__ import annotations
 
 import json
-import logging
 import re
-import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
@@ -17,6 +15,7 @@ from termsnake.formats.guarded import LockTimeout, describe_os_error, lock_path,
 from termsnake.formats.scores import LOCK_TIMEOUT
 from termsnake.formats.text import json_shown, printable
 from termsnake.serve.limits import MAX_KEPT_PRESETS
+from termsnake.serve.trouble import Trouble
 from termsnake.tui.controllers import KEY_PRESETS
 
 FORMAT: Final = "termsnake-key-presets/1"
@@ -27,8 +26,6 @@ DEFAULT: Final = "default"  # stored as no entry at all
 MAX_BYTES: Final = 1024 * 1024
 # The names Hub.claim_name gives, the only ones looked up: a file with another is not ours.
 NAME: Final = re.compile(r"[A-Za-z0-9_.-]{1,16}")
-
-log = logging.getLogger("termsnake.serve")
 
 
 class Damaged(Exception):
@@ -85,9 +82,7 @@ class KeyMemory:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.shown = printable(str(path))  # as the log names it: from the environment
-        self._said: str | None = None
-        self._said_lock = threading.Lock()
-        self._closed = False  # the server has said it stopped: nothing more is logged
+        self.trouble = Trouble()  # its lines in the log, each said once
 
     def read(self) -> Stored:
         """What the file holds; never raises, never changes the file."""
@@ -108,9 +103,9 @@ class KeyMemory:
         """The preset ``name`` chose last, or None (nothing stored, or a file that is not read)."""
         stored = self.read()
         if stored.problem is not None:
-            self._say(f"{self.shown}: {stored.problem}; read as no key presets stored")
+            self.trouble.say(f"{self.shown}: {stored.problem}; read as no key presets stored")
         else:
-            self._say(None)
+            self.trouble.say(None)
         return stored.players.get(name)
 
     def remember(self, name: str, keys: str) -> None:
@@ -126,47 +121,34 @@ class KeyMemory:
                 if keys != DEFAULT:
                     players[name] = keys
                 if players == stored.players and stored.problem is None:
-                    self._say(None)
+                    self.trouble.say(None)
                     return
                 kept = dict(list(players.items())[-MAX_KEPT_PRESETS:])
                 write_atomic(self.path, to_json(kept).encode("utf-8"))
         except LockTimeout:
             where = printable(str(lock_path(self.path)))
-            self._say(f"key preset not saved: {where} stayed locked for {LOCK_TIMEOUT:g} s")
+            self.trouble.say(f"key preset not saved: {where} stayed locked for {LOCK_TIMEOUT:g} s")
             return
         except OSError as e:
-            self._say(f"key preset not saved: {describe_os_error(e)}")
+            self.trouble.say(f"key preset not saved: {describe_os_error(e)}")
             return
         if stored.problem is None:
-            self._say(None)
+            self.trouble.say(None)
 
     def _set_aside(self, stored: Stored) -> bool:
         """Move a damaged file aside, saying so: whether a new one may be written. A file that
         could not be read is left as it is: it may be anything of the operator's."""
         trouble = f"{self.shown}: {stored.problem}"
         if not stored.damaged:
-            self._say(f"key preset not saved: {trouble}; left as it is")
+            self.trouble.say(f"key preset not saved: {trouble}; left as it is")
             return False
         try:
             target = set_aside(self.path)
         except OSError as e:
             why = describe_os_error(e)
-            self._say(f"key preset not saved: {trouble}, and it could not be moved aside ({why})")
+            self.trouble.say(
+                f"key preset not saved: {trouble}, and it could not be moved aside ({why})"
+            )
             return False
-        self._say(f"{trouble}; kept it as {target.name} and started a new key presets file")
+        self.trouble.say(f"{trouble}; kept it as {target.name} and started a new key presets file")
         return True
-
-    def close(self) -> None:
-        """Log nothing more: the server's last line, "stopped", is about to be said (a visit
-        still running may yet write its choice)."""
-        with self._said_lock:
-            self._closed = True
-
-    def _say(self, line: str | None) -> None:
-        """Log ``line`` unless it was the last said; None: all went well, say the next."""
-        with self._said_lock:  # held while logging: no line slips in after ``close``
-            if line == self._said:
-                return
-            self._said = line
-            if line is not None and not self._closed:
-                log.warning("%s", line)

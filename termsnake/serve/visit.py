@@ -300,7 +300,9 @@ class Visit:
                 len(level.body), who,
             )  # fmt: skip
             best = self.hub.scores.best(key)
-            news, _ = keep_score(self.hub.scores, key, game, best, bot=bot is not None)
+            news, trouble = keep_score(self.hub.scores, key, game, best, bot=bot is not None)
+            for line in trouble or (None,):  # the operator's to mend: the log, not the player
+                self.hub.score_trouble.say(line)
         text = summary(game, who, session.seconds_played, width=self.term.width)
         lines = [*text.split("\n"), *news]
         again = self.show_until_key(lines, "r plays again, any other key goes back to the lobby")

@@ -202,6 +202,6 @@ def test_nothing_is_logged_once_the_server_has_said_it_stopped(
     blocker = tmp_path / "data"
     blocker.write_text("not a directory", encoding="utf-8")
     memory = KeyMemory(blocker / "key-presets.json")
-    memory.close()
+    memory.trouble.close()
     memory.remember("ada", "azerty")
     assert said == []

@@ -13,7 +13,16 @@ from pathlib import Path
 
 import asyncssh
 import pytest
-from ssh_client import Player, Server, connect, openssh, openssh_command, player, running
+from ssh_client import (
+    Player,
+    Server,
+    connect,
+    openssh,
+    openssh_command,
+    player,
+    running,
+    start_classic,
+)
 
 from termsnake.serve import events
 
@@ -275,3 +284,34 @@ def test_a_damaged_key_presets_file_is_one_line_then_kept_aside_and_said(tmp_pat
                        f"{where}Expecting value; kept it as {aside.name} and started a new key "
                        "presets file"], log  # fmt: skip
     assert not [line for line in log if "Traceback" in line or "\x1b" in line]
+
+
+def test_trouble_keeping_a_score_is_one_line_in_the_log(tmp_path: Path) -> None:
+    # The server dropped the scores' warnings: a damaged scores.json was set aside, and a score
+    # that could not be saved was lost, without a word to the operator.
+    folder = tmp_path / "data" / "termsnake" / "serve"
+    folder.mkdir(parents=True)
+    (folder / "scores.json").write_bytes(b"\x1b[2J{not json")
+
+    async def go(s: Server) -> None:
+        async with await connect(s.port, "ada") as conn:
+            p = await player(conn)
+            await start_classic(p, "ada")
+            for again, then in ((b"r", "a direction key starts"), (b"x", "hello, ada")):
+                await p.keys(b"w")  # up, into the wall
+                await p.wait_for("DIED: press any key")
+                await p.keys(b" ")
+                await p.wait_for("r plays again")
+                await p.keys(again)
+                await p.wait_for(then)
+
+    with running(tmp_path) as s:
+        run(go(s))
+        log = stopped(s)
+    (aside,) = folder.glob("scores.json.corrupt-*")
+    assert aside.read_bytes() == b"\x1b[2J{not json"
+    said = [line for line in log if "scores.json" in line]
+    where = f"termsnake serve: {folder}/scores.json: bad JSON at line 1, column 1: "
+    assert said == [f"{where}Expecting value; kept it as {aside.name} and started a new scores "
+                    "file"], log  # fmt: skip
+    assert '"player": "ada"' in (folder / "scores.json").read_text(encoding="utf-8")
