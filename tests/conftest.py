@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -45,3 +48,22 @@ def leaping_clock(monkeypatch: pytest.MonkeyPatch) -> None:
 
     for name in ("perf_counter", "monotonic", "time"):
         monkeypatch.setattr(time, name, leaping)
+
+
+@pytest.fixture
+def small_tmpfs(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Path]:
+    """A small tmpfs (``options``: 64 KiB, room for 16 small files, unless the test's
+    parametrisation says), if this test may mount one (root on Linux)."""
+    options = getattr(request, "param", "size=64k")
+    mount = shutil.which("mount")
+    if not sys.platform.startswith("linux") or os.geteuid() != 0 or mount is None:
+        pytest.skip("mounting a tmpfs needs root on Linux")
+    where = tmp_path / "small"
+    where.mkdir()
+    cmd = [mount, "-t", "tmpfs", "-o", options, "tmpfs", str(where)]
+    if subprocess.run(cmd, capture_output=True, check=False).returncode != 0:
+        pytest.skip("cannot mount a tmpfs here (a container without the right)")
+    try:
+        yield where
+    finally:
+        subprocess.run(["umount", str(where)], check=False)

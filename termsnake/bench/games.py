@@ -21,6 +21,7 @@ from termsnake.solvers.base import (
     SolverUnavailable,
     display_name,
     engine_log,
+    log_problem,
     play,
 )
 from termsnake.solvers.registry import create
@@ -167,6 +168,7 @@ class GameRecord:
     cause: str | None = None
     forfeited: bool = False  # lost by the bot's own failure (``cause``), not by a move
     log: str | None = None  # where an engine that lost its game wrote its stderr
+    log_problem: str | None = None  # why an engine's log was cut or not made (a full disk)
 
 
 def food_bound(game: Game) -> int:
@@ -236,6 +238,7 @@ def play_one(task: GameTask, kit: Kit, moved: Moved | None = None) -> GameRecord
             forfeited=game.forfeited,
             label=display_name(task.solver, solver),
             log=engine_log(solver, game),
+            log_problem=log_problem(solver),
         )
     except Terminated:  # SIGTERM and the like end the run, as Ctrl-C does
         raise

@@ -50,6 +50,8 @@ from termsnake.solvers.engine import PREFIX as ENGINE_PREFIX
 from termsnake.workers import note_jobs_unused, processes
 
 NOT_RECORDED: Final = "no more replays are written; the games go on being measured"
+# An engine's log that could not be written (a full disk) is said once a run, not once a game.
+LOG_LOST: Final = "said of the first log only; the games go on"
 MAX_GAMES: Final = 10**12  # per board and solver: years of play; itertools takes no more than 2**63
 
 
@@ -344,11 +346,17 @@ def measure(
     rows: list[dict[str, Any]] = []
     status = 0
     levels = setup.levels
+    log_told = False
     for solver, i in pairs:
         level = levels[i]
         tally = Tally()
         for g, record in enumerate(itertools.islice(played, args.games)):
             tally.add(record)
+            if record.log_problem is not None and not log_told:
+                progress.say(
+                    f"termsnake bench: warning: {printable(record.log_problem)} ({LOG_LOST})"
+                )
+                log_told = True
             # A replay that cannot be written (a full disk) stops the recording, not the run:
             # the games measured are the user's hours. Said at once, so that one who needs the
             # replays can stop the run and start it again elsewhere.

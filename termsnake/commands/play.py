@@ -38,7 +38,7 @@ from termsnake.formats.settings import (
     settings_path,
 )
 from termsnake.formats.text import printable, shorten
-from termsnake.solvers.base import Solver, SolverUnavailable, engine_log, finish
+from termsnake.solvers.base import Solver, SolverUnavailable, engine_log, finish, log_problem
 from termsnake.solvers.registry import create, resolve_name
 from termsnake.tui.runner import (
     Look,
@@ -342,8 +342,9 @@ class Games:
         )
         log = engine_log(solver)  # whatever the end: what it wrote is kept, so say where
         said = [f"The engine's stderr: {printable(log)}"] if log else []
+        lost = log_problem(solver)  # a full disk: the game went on without its log
         self.lines += [*([""] if self.lines else []), text, *said, *news, *saved.lines]
-        self.errors += [*played.errors, *warnings, *saved.errors]
+        self.errors += [*played.errors, *warnings, *([lost] if lost else []), *saved.errors]
         self.code = played.code or saved.code
 
 

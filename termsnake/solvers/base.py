@@ -57,9 +57,9 @@ class Solver(Protocol):
     plays the board, for one made of others like ``best`` (Composite); ``has_plan = False``,
     for one whose ``overlay`` is always empty, so that the help does not offer `c` to show it
     (PlanShowing); ``interrupted``, for a bot that can wait long (Interruptible); ``log_path``,
-    where an engine's stderr went (LogKeeping). They are found by ``isinstance``, so define
-    them on the class or set them in ``__init__``: from Python 3.12 on, a ``__getattr__`` that
-    supplies them is not looked at.
+    where an engine's stderr went, and ``log_problem``, why not all of it (LogKeeping). They
+    are found by ``isinstance``, so define them on the class or set them in ``__init__``: from
+    Python 3.12 on, a ``__getattr__`` that supplies them is not looked at.
     """
 
     name: str
@@ -102,10 +102,14 @@ def shows_plan(solver: object) -> bool:
 
 @runtime_checkable
 class LogKeeping(Protocol):
-    """A bot that writes its stderr to a file (an engine): ``log_path``, or None for none."""
+    """A bot that writes its stderr to a file (an engine): ``log_path``, or None for none;
+    ``log_problem``, why the last game's log is cut or missing (a full disk), or None."""
 
     @property
     def log_path(self) -> Path | None: ...
+
+    @property
+    def log_problem(self) -> str | None: ...
 
 
 class Mover(Protocol):
@@ -129,6 +133,12 @@ def engine_log(solver: object, game: Game | None = None) -> str | None:
     name is drawn at random."""
     path = solver.log_path if isinstance(solver, LogKeeping) else None
     return str(path) if path is not None and (game is None or game.forfeited) else None
+
+
+def log_problem(solver: object) -> str | None:
+    """Why the stderr a bot wrote in its last game was not all kept (its log could not be
+    written, or made), if it was not: for the user, once, as the game goes on regardless."""
+    return solver.log_problem if isinstance(solver, LogKeeping) else None
 
 
 def finish(solver: Solver, game: Game) -> None:

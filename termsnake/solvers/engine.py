@@ -40,6 +40,7 @@ MAX_LINE: Final = 64 * 1024
 LOG_WAIT: Final = 0.5
 INTERRUPT_SLICE: Final = 0.1  # seconds between looks at ``interrupted`` while waiting
 PROGRAM_SHOWN: Final = 160  # characters of its program's path a cause shows, escaped
+DROPPED: Final = "its stderr was dropped"  # what a log that could not be written loses
 WRITE_EXIT_WAIT: Final = 0.1  # seconds an engine that broke the pipe has to be seen exiting
 _MOVES: Final = {d.value: d for d in Direction}
 
@@ -70,6 +71,8 @@ class EngineSolver:
         self.hello_timeout = hello_timeout
         self.log_dir = Path(log_dir) if log_dir is not None else None
         self.log_path: Path | None = None
+        # Why this game's log is cut or missing (a full disk), for the user to be told once.
+        self.log_problem: str | None = None
         self.interrupted: Callable[[], bool] = lambda: False  # set_interrupt: stop waiting
         self._proc: subprocess.Popen[bytes] | None = None
         self._poll = select.poll()  # kept per engine: a move costs one poll, not a new selector
@@ -191,7 +194,10 @@ class EngineSolver:
         self._thinking = False
         stop = threading.Event()
         reader = threading.Thread(
-            target=keep_log, args=(proc.stderr, log, stop), name="engine-log", daemon=True
+            target=keep_log,
+            args=(proc.stderr, log, stop, self._log_cut),
+            name="engine-log",
+            daemon=True,
         )
         reader.start()
         self._log = (reader, stop)
@@ -200,21 +206,30 @@ class EngineSolver:
         """The engine's stderr goes to a log file of its own, never to the terminal."""
         directory = self.log_dir or Path(tempfile.gettempdir())
         stem = "".join(c if c.isalnum() or c in "-_." else "_" for c in Path(self.argv[0]).name)
+        self.log_problem = None
         try:
             directory.mkdir(parents=True, exist_ok=True)
             fd, path = tempfile.mkstemp(prefix=f"engine-{stem[:40]}-", suffix=".log", dir=directory)
         except OSError as e:
+            where = shorten(repr(str(directory)), PROGRAM_SHOWN)
             if e.errno in (errno.ENOSPC, errno.EDQUOT):
                 # A disk that filled during a run ends the logs, not the engine's games (as
                 # write_log): the games played before it, a bench row's, would be lost with it.
                 self.log_path = None
+                why = e.strerror or e
+                self.log_problem = f"cannot make the engine's log in {where}: {why}; {DROPPED}"
                 return open(os.devnull, "wb", buffering=0)  # keep_log reads its stderr into it
-            where = shorten(repr(str(directory)), PROGRAM_SHOWN)
             raise SolverUnavailable(
                 f"cannot write the engine's log in {where}: {e.strerror or e}"
             ) from None
         self.log_path = Path(path)
         return os.fdopen(fd, "wb", buffering=0)  # unbuffered: the log can be followed live
+
+    def _log_cut(self, error: OSError) -> None:
+        """Said by the log's reader (a thread of its own) when a write to the log failed."""
+        where = shorten(repr(str(self.log_path)), PROGRAM_SHOWN)
+        why = error.strerror or error
+        self.log_problem = f"cannot write the engine's log {where}: {why}; the rest of {DROPPED}"
 
     def close(self, wait: float = EXIT_WAIT) -> None:
         """Close the engine's stdin, wait up to ``wait`` seconds for it to exit, then kill its

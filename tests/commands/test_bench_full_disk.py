@@ -11,7 +11,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,6 +18,7 @@ from engine_doubles import EXAMPLES, PY
 
 from termsnake.bench import pool
 from termsnake.commands import cli
+from termsnake.commands.bench import LOG_LOST
 from termsnake.formats import fileio
 from termsnake.formats.replay import load_replay
 from termsnake.formats.verify import verify
@@ -79,12 +79,13 @@ def test_the_table_is_printed_too(
     assert list(tmp_path.iterdir()) == []
 
 
-def noisy_engine(folder: Path) -> str:
-    """An engine (the example's greedy one) that writes on stderr before each game: its log."""
+def noisy_engine(folder: Path, lines: int = 50) -> str:
+    """An engine (the example's greedy one) that writes ``lines`` on stderr before each game:
+    its log."""
     script = folder / "noisy.py"
     script.write_text(
         "import runpy,sys\n"
-        "sys.stderr.write('thinking\\n'*50);sys.stderr.flush()\n"
+        f"sys.stderr.write('thinking\\n'*{lines});sys.stderr.flush()\n"
         f"runpy.run_path({str(EXAMPLES / 'greedy_engine.py')!r},run_name='__main__')\n"
     )
     return f"exec:{PY} {shlex.quote(str(script))}"
@@ -113,31 +114,17 @@ def test_an_engine_s_log_that_cannot_be_made_on_a_full_disk_loses_no_game(
     out, err = capsys.readouterr()
     (row,) = json.loads(out)
     assert row["games"] == 4 and row["deaths"] + row["wins"] + row["stalls"] == 4
-    assert err == ""
+    # Said once, of the first game without a log; the games went on (exit 0, as before).
+    where = repr(str(record))
+    assert err == (
+        f"termsnake bench: warning: cannot make the engine's log in {where}: {NO_SPACE}; "
+        f"its stderr was dropped ({LOG_LOST})\n"
+    )
     assert len(logs) == 4  # one engine a game: two logs kept, two games without one
     assert sorted(p.name.partition("-")[0] for p in record.iterdir()).count("engine") == 2
 
 
 # -- a real full file system ----------------------------------------------------------------------
-
-
-@pytest.fixture
-def small_tmpfs(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Path]:
-    """A small tmpfs (``options``: 64 KiB, room for 16 small files, unless the test's
-    parametrisation says), if this test may mount one (root on Linux)."""
-    options = getattr(request, "param", "size=64k")
-    mount = shutil.which("mount")
-    if not sys.platform.startswith("linux") or os.geteuid() != 0 or mount is None:
-        pytest.skip("mounting a tmpfs needs root on Linux")
-    where = tmp_path / "small"
-    where.mkdir()
-    cmd = [mount, "-t", "tmpfs", "-o", options, "tmpfs", str(where)]
-    if subprocess.run(cmd, capture_output=True, check=False).returncode != 0:
-        pytest.skip("cannot mount a tmpfs here (a container without the right)")
-    try:
-        yield where
-    finally:
-        subprocess.run(["umount", str(where)], check=False)
 
 
 def bench_into(record: Path, ai: str, *args: str) -> subprocess.CompletedProcess[str]:
@@ -177,5 +164,40 @@ def test_a_real_full_disk_with_an_engine(small_tmpfs: Path, tmp_path: Path) -> N
     assert done.returncode == 1, done.stderr
     (row,) = json.loads(done.stdout)
     assert row["games"] == 6
-    line = done.stderr.removeprefix("termsnake bench: error: cannot write ")
-    assert line.endswith(f": {NO_SPACE}; {STOPPED}\n") and line.count("\n") == 1, done.stderr
+    # Each said once, in the order of the games they came with (which, --jobs may decide).
+    logs, replays = sorted(done.stderr.splitlines(), key=lambda line: "error:" in line)
+    assert replays.startswith("termsnake bench: error: cannot write "), done.stderr
+    assert replays.endswith(f": {NO_SPACE}; {STOPPED}"), done.stderr
+    where = repr(str(small_tmpfs))
+    assert logs == (
+        f"termsnake bench: warning: cannot make the engine's log in {where}: {NO_SPACE}; "
+        f"its stderr was dropped ({LOG_LOST})"
+    )
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_real_full_disk_cuts_an_engine_s_log_and_says_so_once(
+    small_tmpfs: Path, tmp_path: Path, jobs: str
+) -> None:
+    # The logs' folder (made in TMPDIR) filled up with the first game's log: the logs were cut,
+    # and not a word said. Each game's engine writes more than the disk holds.
+    termsnake = shutil.which("termsnake") or str(Path(sys.executable).parent / "termsnake")
+    ai = noisy_engine(tmp_path, lines=10_000)
+    args = ["bench", "--ai", ai, "--size", "5x5", "--games", "4", "--jobs", jobs, "--json"]
+    done = subprocess.run(
+        [termsnake, *args],
+        env={**os.environ, "TMPDIR": str(small_tmpfs)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr  # as before: the log is no output asked for
+    (row,) = json.loads(done.stdout)
+    assert row["games"] == 4 and row["wins"] + row["deaths"] + row["stalls"] == 4
+    (folder,) = small_tmpfs.glob("termsnake-engines-*")
+    warning, where = done.stderr.splitlines()
+    said = warning.removeprefix("termsnake bench: warning: cannot write the engine's log '")
+    assert said.startswith(f"{folder}/engine-"), warning
+    assert said.endswith(f".log': {NO_SPACE}; the rest of its stderr was dropped ({LOG_LOST})")
+    assert where == f"termsnake bench: engine logs are in {folder}"

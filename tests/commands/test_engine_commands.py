@@ -4,6 +4,7 @@ reaches the terminal as a control character."""
 
 from __future__ import annotations
 
+import errno
 import os
 import shlex
 import signal
@@ -160,3 +161,28 @@ def test_a_watched_engine_that_wrote_to_stderr_is_told_where_its_log_is(tmp_path
     said = "".join(t.text().split())  # lines wrap where the screen ends
     assert code == 0 and "Gameover:died" in said
     assert "".join(f"The engine's stderr: {log}".split()) in said
+
+
+# TALKS, with more at each move than a small disk holds.
+LOUD = TALKS.replace("print('thinking about'", "print('thinking about'*2000")
+
+
+def test_a_watched_engine_s_log_cut_by_a_full_disk_is_said_once(
+    small_tmpfs: Path, tmp_path: Path
+) -> None:
+    # The log stopped at the disk's end without a word: the user read a cut log as the whole.
+    command = f"exec:{sys.executable} -c {shlex.quote(LOUD)}"
+    env = {"TMPDIR": str(small_tmpfs)}
+    t = Pty(["--ai", command, "--size", "6x6", "--speed", "100"], tmp_path, env=env)
+    try:
+        t.wait_for("DIED", timeout=20)
+        t.send("q")
+        code = t.wait_exit(timeout=20)
+    finally:
+        t.close()
+    (log,) = small_tmpfs.glob("engine-*.log")
+    said = "".join(t.text().split())  # lines wrap where the screen ends
+    assert code == 0 and "Gameover:died" in said  # the game went on to its end, as before
+    problem = f"termsnake: cannot write the engine's log '{log}': {os.strerror(errno.ENOSPC)}; "
+    assert said.count("".join(problem.split())) == 1, t.text()
+    assert "therestofitsstderrwasdropped" in said

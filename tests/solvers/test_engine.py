@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -492,6 +493,42 @@ def test_the_engine_log_is_capped_and_its_stderr_still_drained(tmp_path: Path) -
     assert log.startswith(b"x" * LOG_LIMIT)
     assert len(log) < LOG_LIMIT + 200
     assert b"dropped" in log[LOG_LIMIT:]
+
+
+# The example engine, saying something on stderr before each game: its log.
+TALKING_GREEDY = (
+    "import runpy,sys\nsys.stderr.write('thinking\\n'*50);sys.stderr.flush()\n"
+    f"runpy.run_path({str(EXAMPLES / 'greedy_engine.py')!r},run_name='__main__')\n"
+)
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_log_with_no_room_is_said_and_the_engine_plays_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A full disk cut the log without a word: whoever looked for the engine's stderr later
+    # found nothing, and no reason.
+    real_mkstemp = tempfile.mkstemp
+    log = tmp_path / "engine-full.log"
+
+    def on_a_full_disk(*args: object, **kwargs: object) -> tuple[int, str]:
+        log.touch()
+        return os.open("/dev/full", os.O_WRONLY), str(log)  # every write: ENOSPC
+
+    monkeypatch.setattr(tempfile, "mkstemp", on_a_full_disk)
+    solver = engine(TALKING_GREEDY, log_dir=tmp_path)
+    game = Game(open_level(6, 6, 1), 3)
+    play(game, solver)
+    assert game.outcome is not None and not game.forfeited  # played to its end, as before
+    assert solver.log_problem == (
+        f"cannot write the engine's log {str(log)!r}: {os.strerror(errno.ENOSPC)}; "
+        "the rest of its stderr was dropped"
+    )
+    monkeypatch.setattr(tempfile, "mkstemp", real_mkstemp)
+    again = Game(open_level(6, 6, 1), 4)
+    play(again, solver)  # room again: the next game's log is whole, and nothing is said
+    assert again.outcome is not None and solver.log_problem is None
+    assert solver.log_path is not None and "thinking" in solver.log_path.read_text()
 
 
 def test_many_engines_leave_no_threads_or_descriptors_behind(tmp_path: Path) -> None:
