@@ -312,12 +312,13 @@ def row_of(
     level_file: str | None = None,
 ) -> tuple[dict[str, Any] | None, int]:
     """The row of one (solver, level), or None when it has none (the reason said); and the
-    exit code it asks for (1 if a game crashed). A bot's refusal of a board read from
-    ``level_file`` names that file first, as play's does: the cells it names are its lines."""
-    where = f"{shorten(solver)} on {printable(level.name)}"  # an engine's command may be long
+    exit code it asks for (1 if a game crashed). Each line of a board read from ``level_file``
+    names that file first, as play's refusal does: the cells a refusal names are its lines,
+    and two files may hold levels of one name."""
+    file = f"{printable(level_file)}: " if level_file is not None else ""
+    where = f"{file}{shorten(solver)} on {printable(level.name)}"  # an engine's command: long
     if tally.unavailable is not None:
-        file = f"{printable(level_file)}: " if level_file is not None else ""
-        say(f"termsnake bench: {file}{where}: unavailable: {printable(tally.unavailable)}")
+        say(f"termsnake bench: {where}: unavailable: {printable(tally.unavailable)}")
         return None, 0
     if tally.first_error is not None:
         g, error = tally.first_error

@@ -391,6 +391,45 @@ def test_a_refusal_of_a_level_file_names_the_file_first(
     ]
 
 
+def test_a_crash_and_a_bot_s_own_failures_on_a_level_file_name_the_file_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Only the refusal named the file: a crash or a lost game on one of two files of one level
+    # name said "on room", of either.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "r.txt").write_text("name: room\nlength: 1\n\n....\n.>..\n....\n")
+    odd = "b\x1b[2J.txt"
+    (tmp_path / odd).write_text("name: room\nlength: 1\n\n.....\n.>...\n.....\n")
+    quits = f"exec:{shlex.quote(sys.executable)} -c pass"
+    args = ["bench", "--ai", f"broken,{quits}", "--games", "4", "--json"]
+    assert cli.main([*args, "--level", "a/r.txt", "--level", odd, "--level", "dead-end"]) == 1
+    out, err = capsys.readouterr()
+    crash = "failed (seed 1): ZeroDivisionError: oops"
+    exited = f"engine {sys.executable} exited with status 0"
+    lost = "1 more game lost by the bot's own failure, not listed"
+    assert err.splitlines() == [
+        f"termsnake bench: error: a/r.txt: broken on room {crash}",
+        f"termsnake bench: error: b\\x1b[2J.txt: broken on room {crash}",
+        # A preset is named by its name, as it was.
+        f"termsnake bench: error: broken on dead-end {crash}",
+        *(f"termsnake bench: a/r.txt: {quits} on room (seed {g}): {exited}" for g in (1, 2, 3)),
+        f"termsnake bench: a/r.txt: {quits} on room: {lost}",
+        *(
+            f"termsnake bench: b\\x1b[2J.txt: {quits} on room (seed {g}): {exited}"
+            for g in (1, 2, 3)
+        ),
+        f"termsnake bench: b\\x1b[2J.txt: {quits} on room: {lost}",
+        *(f"termsnake bench: {quits} on dead-end (seed {g}): {exited}" for g in (1, 2, 3)),
+        f"termsnake bench: {quits} on dead-end: {lost}",
+    ]
+    assert [(r["games"], r["level"]) for r in json.loads(out)] == [
+        (4, "room"),
+        (4, "room"),
+        (4, "dead-end"),
+    ]
+
+
 def without_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
     """As if the learn extra were not installed: importing numpy fails, and neuro's module is
     imported anew (it may have been already)."""
