@@ -52,6 +52,12 @@ class Terminated(Exception):
         self.signum = signum
 
 
+class Signalled(Terminated):
+    """The Terminated termsnake raises for an ending signal that came (``raise_terminated``,
+    and the code that raises one it noted): told apart from one a plugin raises itself, which
+    is that bot's failure, as its SystemExit is."""
+
+
 class CtrlC(KeyboardInterrupt):
     """The KeyboardInterrupt termsnake's SIGINT handlers raise (``ctrl_c``): a real Ctrl-C's,
     told apart from one a plugin raises itself, which is that bot's failure, as its SystemExit
@@ -76,14 +82,26 @@ def pressed(e: KeyboardInterrupt) -> bool:
 
 def after_ctrl_c(e: BaseException) -> bool:
     """Whether ``e`` is a real Ctrl-C's ``CtrlC``, or was raised while one was handled."""
+    return isinstance(came_first(e), CtrlC)
+
+
+def signalled(e: Terminated) -> bool:
+    """Whether ``e`` is an ending signal's, not one code raised itself: it is a ``Signalled``,
+    or was raised while one was handled."""
+    return isinstance(came_first(e), Signalled)
+
+
+def came_first(e: BaseException) -> CtrlC | Signalled | None:
+    """The real Ctrl-C's ``CtrlC`` or ending signal's ``Signalled`` that ``e`` is, or was raised
+    while handling (its cause, its context, theirs...), if any: the latest."""
     seen: set[int] = set()
     link: BaseException | None = e
     while link is not None and id(link) not in seen:
-        if isinstance(link, CtrlC):
-            return True
+        if isinstance(link, CtrlC | Signalled):
+            return link
         seen.add(id(link))
         link = link.__cause__ or link.__context__
-    return False
+    return None
 
 
 def users_signal(e: BaseException) -> KeyboardInterrupt | Terminated | None:
@@ -132,9 +150,10 @@ def ignore_more_hangups(signum: int) -> None:
 
 
 def raise_terminated(signum: int, frame: FrameType | None) -> None:
-    """A signal handler: raise Terminated (once a hang-up came, more are ignored)."""
+    """A signal handler: raise Terminated, as Signalled (once a hang-up came, more are
+    ignored)."""
     ignore_more_hangups(signum)
-    raise Terminated(signum)
+    raise Signalled(signum)
 
 
 def heard(signals: Iterable[int] = ENDING_SIGNALS) -> list[int]:
@@ -153,7 +172,7 @@ def loaded(held: Iterable[int], came: Sequence[int]) -> None:
         signal.signal(s, ctrl_c if s == signal.SIGINT else raise_terminated)
     if came:
         ignore_more_hangups(came[0])
-        raise CtrlC if came[0] == signal.SIGINT else Terminated(came[0])
+        raise CtrlC if came[0] == signal.SIGINT else Signalled(came[0])
 
 
 def terminating() -> contextlib.AbstractContextManager[None]:
@@ -193,7 +212,7 @@ def handlers_kept() -> Iterator[None]:
         yield
     except BaseException as e:
         came = users_signal(e)
-        if isinstance(came, Terminated) and came.signum == signal.SIGHUP:
+        if isinstance(came, Signalled) and came.signum == signal.SIGHUP:  # not a plugin's own
             del before[signal.SIGHUP]
         raise
     finally:
@@ -225,7 +244,7 @@ class Noted:
         if self.signum == signal.SIGINT:
             raise CtrlC
         if self.signum is not None:
-            raise Terminated(self.signum)
+            raise Signalled(self.signum)
 
 
 @contextlib.contextmanager

@@ -12,7 +12,7 @@ from termsnake.core.board import Board
 from termsnake.core.game import Game, Outcome
 from termsnake.core.geometry import Point
 from termsnake.core.level import Level, open_level, parse_size
-from termsnake.exits import Terminated
+from termsnake.exits import Signalled
 from termsnake.formats.replay import Replay, replay_from_game
 from termsnake.formats.text import printable, shorten
 from termsnake.solvers.base import (
@@ -210,9 +210,9 @@ Moved = Callable[[int], None]
 
 def play_one(task: GameTask, kit: Kit, moved: Moved | None = None) -> GameRecord:
     """Play one benchmark game headless, its board and weights taken from ``kit``; raises
-    nothing but KeyboardInterrupt (a Ctrl-C; a plugin's own is its lost game) and Terminated
-    (a signal), so a worker always answers. ``moved(n)``, if given, hears of the moves as they
-    are made (see ``play_counted``)."""
+    nothing but KeyboardInterrupt (a Ctrl-C; a plugin's own is its lost game) and Signalled
+    (a signal; a plugin's own Terminated is its lost game too), so a worker always answers.
+    ``moved(n)``, if given, hears of the moves as they are made (see ``play_counted``)."""
     try:
         level = kit.levels[task.spec]
         solver = _task_solver(task, kit)
@@ -240,7 +240,7 @@ def play_one(task: GameTask, kit: Kit, moved: Moved | None = None) -> GameRecord
             log=engine_log(solver, game),
             log_problem=log_problem(solver),
         )
-    except Terminated:  # SIGTERM and the like end the run, as Ctrl-C does
+    except Signalled:  # SIGTERM and the like end the run, as Ctrl-C does; a bot's own does not
         raise
     except Exception as e:
         # Escaped: the message may be a plugin's, and it is printed on the user's terminal.

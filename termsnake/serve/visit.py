@@ -17,7 +17,7 @@ from typing import Final
 from termsnake.core.game import Game, new_seed
 from termsnake.core.geometry import Direction
 from termsnake.core.level import BOT_LENGTH, Level, with_length
-from termsnake.exits import Terminated
+from termsnake.exits import Signalled
 from termsnake.formats.presets import load_preset, preset_names
 from termsnake.formats.scores import ScoreKey
 from termsnake.formats.scoretable import keep_score, table
@@ -125,7 +125,7 @@ class Visit:
     def _check(self) -> None:
         now = time.monotonic()
         if self.stopping is not None:
-            raise Terminated(self.stopping)
+            raise Signalled(self.stopping)
         session = self.session
         idle_here = self.idle_counts if session is None else session.mode is not Mode.RUNNING
         if idle_here and now - self.term.last_key > self.options.idle:
@@ -198,7 +198,7 @@ class Visit:
     def run(self) -> None:
         """The lobby until the player quits."""
         if self.stopping is not None:  # begun as the server stops: told so, no lobby first
-            raise Terminated(self.stopping)
+            raise Signalled(self.stopping)
         lobby = Menu(f"termsnake: hello, {self.name}", self.lobby())
         actions = (self.play_level, self.watch_bot, self.watch_live, self.high_scores,
                    self.choose_keys)  # fmt: skip

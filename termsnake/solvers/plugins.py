@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from termsnake.core.game import Game
 from termsnake.core.geometry import Direction, Point
-from termsnake.exits import CtrlC, after_ctrl_c, handlers_kept, pressed, users_signal
+from termsnake.exits import CtrlC, Signalled, came_first, handlers_kept, pressed, users_signal
 from termsnake.formats.text import printable, shorten
 from termsnake.solvers.base import SolverFailed, SolverUnavailable, shows_plan
 
@@ -70,15 +70,19 @@ def _pass_on(e: BaseException) -> None:
     """Raise again what, of ``e`` that a plugin's call raised, is the user's: a Ctrl-C, or an
     ending signal's Terminated (SIGTERM while a plugin sets up: termsnake exits 128 + n, not
     "the plugin failed"), also as the RuntimeError Python 3.11 wraps one in as a module loads.
-    A KeyboardInterrupt no Ctrl-C raised is the plugin's own failure, as its SystemExit is."""
-    caught = users_signal(e)
-    if caught is None and after_ctrl_c(e):  # the plugin made the user's Ctrl-C its own error
+    A KeyboardInterrupt no Ctrl-C raised, or a Terminated no signal did, is the plugin's own
+    failure, as its SystemExit is."""
+    caught, came = users_signal(e), came_first(e)
+    users = caught is came or (isinstance(caught, KeyboardInterrupt) and pressed(caught))
+    if caught is not None and users:
+        if caught is e:
+            raise e
+        raise caught from None
+    # The plugin made the user's Ctrl-C or signal an error of its own.
+    if isinstance(came, CtrlC):
         raise CtrlC from None
-    if caught is None or (isinstance(caught, KeyboardInterrupt) and not pressed(caught)):
-        return
-    if caught is e:
-        raise e
-    raise caught from None
+    if came is not None:
+        raise Signalled(came.signum) from None
 
 
 def what(e: BaseException) -> str:

@@ -15,7 +15,13 @@ from typing import TextIO
 import blessed
 
 from termsnake.core.game import Game
-from termsnake.exits import EXIT_INTERRUPTED, EXIT_TERMINAL_GONE, EXIT_USAGE, Terminated
+from termsnake.exits import (
+    EXIT_INTERRUPTED,
+    EXIT_TERMINAL_GONE,
+    EXIT_USAGE,
+    Signalled,
+    Terminated,
+)
 from termsnake.formats.settings import Settings, SettingsError, load_settings
 from termsnake.formats.text import encodes, encoding_of, printable
 from termsnake.solvers.base import Solver, finish
@@ -246,7 +252,7 @@ def run(
     try:
         _play_in(term, rounds, noted)
         if rounds.session.stop_signal is not None:  # it came as the last game let the terminal go
-            raise Terminated(rounds.session.stop_signal)
+            raise Signalled(rounds.session.stop_signal)
     except KeyboardInterrupt:
         code = EXIT_INTERRUPTED
     except Terminated as e:
@@ -284,7 +290,7 @@ def _suspend(noted: Sequence[int]) -> None:
     sends a stopped job SIGTERM, then SIGCONT)."""
     terminal.stop_process()
     if noted:
-        raise Terminated(noted[0])
+        raise Signalled(noted[0])
 
 
 def _gone(session: Session) -> int:

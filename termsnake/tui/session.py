@@ -13,7 +13,7 @@ import blessed
 
 from termsnake.core.game import Game, Outcome
 from termsnake.core.speed import DEFAULT_SPEED, MAX_SPEED, faster, slower
-from termsnake.exits import Terminated
+from termsnake.exits import Signalled
 from termsnake.formats.text import encoding_of
 from termsnake.solvers.base import Interrupted, Solver, decide, set_interrupt
 from termsnake.tui.controllers import (
@@ -205,7 +205,7 @@ class Session:
         if moving:
             self.seconds_played += self.clock() - last
         if self.stop_signal is not None:
-            raise Terminated(self.stop_signal)
+            raise Signalled(self.stop_signal)
         if self.suspend_requested and not self.game.over:
             self.suspend_requested = False
             self.mode = Mode.PAUSED  # after `fg` the game waits for the player
@@ -373,7 +373,7 @@ class Session:
                 self.again = self.offer_again and normalize_key(key_name(key)) == AGAIN_KEY
                 break
         if self.stop_signal is not None:
-            raise Terminated(self.stop_signal)  # a signal on the final board still counts
+            raise Signalled(self.stop_signal)  # a signal on the final board still counts
         if self.suspend_requested:
             self.suspend_requested = False
             return False

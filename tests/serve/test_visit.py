@@ -3,9 +3,12 @@ preset a visit starts with, and the one it stores for the next."""
 
 from __future__ import annotations
 
+import sys
+import threading
 from pathlib import Path
 
 import pytest
+from plugin_folders import plugins_in
 
 from termsnake.core.level import open_level
 from termsnake.formats.scores import ScoreStore
@@ -14,6 +17,7 @@ from termsnake.serve.keymemory import KeyMemory
 from termsnake.serve.limits import Options
 from termsnake.serve.terminal import ChannelOutput, ChannelTerminal, Closed
 from termsnake.serve.visit import Visit
+from termsnake.solvers import registry
 
 
 def visit_keyed(tmp_path: Path, keys: bytes) -> Visit:
@@ -113,3 +117,37 @@ def test_choice_after_choice_writes_the_first_at_once_and_the_last_as_the_visit_
     with pytest.raises(Closed):
         visit.run()
     assert memory.written == ["default"] and memory.recall("cy") is None
+
+
+def test_a_bot_plugin_raising_terminated_loses_its_game_and_the_visit_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # termsnake's own Terminated, raised by the plugin in its move, was taken for the server
+    # stopping: the visit ended with "the server is shutting down" while it ran on.
+    code = (
+        "from termsnake.exits import Terminated\n\n\nclass Quits(Bot):\n"
+        "    def next_direction(self, game):\n        raise Terminated(15)\n\n\nBot = Quits\n"
+    )
+    monkeypatch.syspath_prepend(str(plugins_in(tmp_path, {"quits": code})))
+    registry.plugins.cache_clear()
+    sent: list[str] = []
+    out = ChannelOutput(sent.append, lambda: 0, 1 << 20)
+    visit = Visit(Hub(ScoreStore(tmp_path / "s.json")), ChannelTerminal(out, (80, 24)), out, "cy",
+                  Options(), ())  # fmt: skip
+    done = threading.Event()
+
+    def typing() -> None:  # a key now and then, as the final board and the summary wait
+        while not done.wait(0.2):
+            visit.term.feed(b"x")
+
+    typist = threading.Thread(target=typing)
+    typist.start()
+    try:
+        assert visit.play(open_level(10, 6, 3), "zzquits") is False
+    finally:
+        done.set()
+        typist.join()
+        registry.plugins.cache_clear()
+        sys.modules.pop("quits", None)
+    assert visit.stopping is None
+    assert "died (plugin zzquits raised Terminated: SIGTERM)" in "".join(sent)

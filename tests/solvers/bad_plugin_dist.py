@@ -122,6 +122,12 @@ class KbiMove(Walker):
         raise KeyboardInterrupt
 
 
+class TermMove(Walker):
+    def next_direction(self, game):
+        from termsnake.exits import Terminated
+        raise Terminated(15)
+
+
 class NameBest(Walker):
     name = "Best"
 
@@ -181,6 +187,7 @@ ENTRIES = {
     "doomname": "badbots:DoomName",
     "namebest": "badbots:NameBest",
     "kbimove": "badbots:KbiMove",
+    "termmove": "badbots:TermMove",
     "exitname": "badbots:ExitName",
     "doomsetup": "badbots:DoomSetup",
     "exitoverlay": "badbots:ExitOverlay",

@@ -26,12 +26,12 @@ class Circler:
 # A module a signal hits while it makes a class (in __set_name__, as a dataclass field's).
 INTERRUPTED_MODULE = """
 import signal
-from termsnake.exits import Terminated
+from termsnake.exits import raise_terminated
 
 
 class Field:
     def __set_name__(self, owner, name):
-        raise Terminated(signal.SIGTERM)
+        raise_terminated(signal.SIGTERM, None)  # as termsnake's handler does
 
 
 class Bot:

@@ -138,6 +138,8 @@ def test_solvers_lists_plugins_escaped_and_aligned(tmp_path: Path) -> None:
         ("moveraises", r"plugin moveraises raised ZeroDivisionError: move boom"),
         # It ended the game as "quit", exit 130, as a Ctrl-C would.
         ("kbimove", "plugin kbimove raised KeyboardInterrupt"),
+        # It ended the game as SIGTERM would, exit 143.
+        ("termmove", "plugin termmove raised Terminated: SIGTERM"),
     ],
 )
 def test_watching_a_plugin_that_raises_ends_in_a_lost_game(
@@ -220,19 +222,25 @@ def test_a_plugin_warning_comes_before_the_line_that_says_what_is_prepared(
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
-def test_a_plugin_raising_keyboardinterrupt_loses_its_games_whatever_the_jobs(
-    tmp_path: Path, jobs: str
+@pytest.mark.parametrize(
+    ("name", "raised"),
+    [("kbimove", "KeyboardInterrupt"), ("termmove", "Terminated: SIGTERM")],
+    ids=["KeyboardInterrupt", "Terminated"],
+)
+def test_a_plugin_raising_a_signal_s_exception_loses_its_games_whatever_the_jobs(
+    tmp_path: Path, jobs: str, name: str, raised: str
 ) -> None:
-    # As its SystemExit does. With --jobs 1 the bench said "interrupted" and exited 130 with no
-    # row at all; with --jobs 2 it was an error ("raised by the bot") and exit 1.
-    done = termsnake(tmp_path, "bench", "--ai", "kbimove,greedy", "--size", "6x6", "--games", "2",
+    # As its SystemExit does. A KeyboardInterrupt: with --jobs 1 the bench said "interrupted"
+    # and exited 130 with no row at all; with --jobs 2 it was an error ("raised by the bot") and
+    # exit 1. termsnake's own Terminated: "stopped by SIGTERM" and 143, or with --jobs 2 "a
+    # worker process died (killed by SIGTERM)" and no row.
+    done = termsnake(tmp_path, "bench", "--ai", f"{name},greedy", "--size", "6x6", "--games", "2",
                      "--jobs", jobs)  # fmt: skip
     assert done.returncode == 0
     assert done.stderr.splitlines() == [
-        f"termsnake bench: kbimove on open-6x6 (seed {seed}): plugin kbimove raised "
-        "KeyboardInterrupt"
+        f"termsnake bench: {name} on open-6x6 (seed {seed}): plugin {name} raised {raised}"
         for seed in (1, 2)
     ]
     rows = {line.split()[0]: line.split() for line in done.stdout.splitlines()[1:]}
-    assert rows["kbimove"][3:6] == ["2", "0", "2"] and rows["greedy"][3] == "2"
+    assert rows[name][3:6] == ["2", "0", "2"] and rows["greedy"][3] == "2"
     assert_clean(done.stdout + done.stderr)

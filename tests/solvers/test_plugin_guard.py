@@ -17,7 +17,7 @@ from termsnake.bench.games import GameTask, Kit, LevelSpec, play_apart
 from termsnake.core.game import Game, Outcome
 from termsnake.core.geometry import Direction, Point
 from termsnake.core.level import open_level
-from termsnake.exits import Terminated, ctrl_c, signal_handlers
+from termsnake.exits import Terminated, ctrl_c, raise_terminated, signal_handlers
 from termsnake.solvers import SolverUnavailable, create, play, registry
 from termsnake.solvers.engine import EngineSolver
 from termsnake.solvers.plugins import Guarded
@@ -151,29 +151,94 @@ def test_a_plugins_prints_go_nowhere(bad: None, capfd: pytest.CaptureFixture[str
     assert out == err == ""
 
 
-class SignalledWhile:
-    """A plugin during whose call an ending signal arrives: the handler raises Terminated."""
+class Terminating:
+    """A plugin during whose calls a Terminated comes: its own, or an ending signal's (sent to
+    the process, and termsnake's handler raises it; or one the plugin raises while it handles
+    that)."""
 
-    name = "signalled"
+    name = "terminating"
+
+    def __init__(self, how: str, signum: int = signal.SIGTERM, *, in_setup: bool = False) -> None:
+        self.how = how
+        self.signum = signum
+        self.in_setup = in_setup
 
     def setup(self, game: Game) -> None:
-        raise Terminated(signal.SIGTERM)
+        if self.in_setup:
+            self.next_direction(game)
 
     def next_direction(self, game: Game) -> Direction:
-        raise Terminated(signal.SIGHUP)
+        if self.how == "signal":
+            signal.raise_signal(self.signum)
+        elif self.how == "signal, then its own":
+            try:
+                signal.raise_signal(self.signum)
+            except Terminated:
+                raise Terminated(signal.SIGTERM) from None
+        elif self.how == "signal, then an error":
+            try:
+                signal.raise_signal(self.signum)
+            except Terminated:
+                raise RuntimeError("no signal for me") from None
+        raise Terminated(self.signum)
 
     def overlay(self, game: Game) -> dict[Point, str]:
-        raise Terminated(signal.SIGHUP)
+        self.next_direction(game)
+        return {}
 
 
-def test_an_ending_signal_during_a_plugins_call_is_not_the_plugins_failure() -> None:
+# SIGUSR1 for a second: a SIGHUP leaves more of them ignored, in the process running the tests.
+SIGNALS = (signal.SIGTERM, signal.SIGUSR1)
+
+
+@pytest.fixture
+def signals_handled() -> Iterator[None]:
+    """SIGTERM's and SIGUSR1's handler as the ``termsnake`` command has it."""
+    with signal_handlers({s: raise_terminated for s in SIGNALS}):
+        yield
+
+
+# A plugin that turns the signal into an error of its own would lose one game to it, and the
+# command go on.
+@pytest.mark.parametrize("how", ["signal", "signal, then its own", "signal, then an error"])
+@pytest.mark.parametrize("signum", SIGNALS, ids=["TERM", "USR1"])
+def test_an_ending_signal_during_a_plugins_call_is_not_the_plugins_failure(
+    signals_handled: None, how: str, signum: int
+) -> None:
     # termsnake then exits 128 + n with its terminal restored, not 2 for a broken plugin.
-    guarded = Guarded(SignalledWhile(), "signalled")
-    with pytest.raises(Terminated):
-        guarded.setup(game())
-    for call in (guarded.next_direction, guarded.overlay):
-        with pytest.raises(Terminated):
+    guarded = Guarded(Terminating(how, signum, in_setup=True), "term")
+    for call in (guarded.setup, guarded.next_direction, guarded.overlay):
+        with pytest.raises(Terminated) as info:
             call(game())
+        assert info.value.signum == signum
+
+
+def test_a_terminated_a_plugin_raises_itself_is_its_failure(signals_handled: None) -> None:
+    # It was taken for SIGTERM: bench said "stopped by SIGTERM" (143, no rows), or, with
+    # --jobs 2, that a worker died; a watched game ended as if signalled, serve's visit as if
+    # the server were shutting down.
+    with pytest.raises(SolverUnavailable) as info:
+        Guarded(Terminating("own", in_setup=True), "term").setup(game())
+    assert str(info.value) == "plugin term could not set up: Terminated: SIGTERM"
+    guarded = Guarded(Terminating("own", signal.SIGHUP), "term")
+    g = game()
+    assert guarded.overlay(g) == {}
+    assert play(g, guarded) is Outcome.DIED and g.cause == "plugin term raised Terminated: SIGHUP"
+
+
+def test_a_terminated_in_a_thread_is_the_plugins() -> None:
+    # The server plays each visit's bot in a thread of its own, where no signal is raised.
+    played: list[Game] = []
+
+    def in_a_thread() -> None:
+        g = game()
+        play(g, Guarded(Terminating("own"), "term"))
+        played.append(g)
+
+    thread = threading.Thread(target=in_a_thread)
+    thread.start()
+    thread.join()
+    assert played and played[0].cause == "plugin term raised Terminated: SIGTERM"
 
 
 def test_unknown_names_list_plugin_names_escaped(bad: None) -> None:

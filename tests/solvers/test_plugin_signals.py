@@ -208,17 +208,36 @@ def test_a_signal_ends_bench_jobs_when_a_plugins_thread_never_does(
     assert out == "" and err == f"termsnake bench: {said}\n"
 
 
-@pytest.mark.parametrize("jobs", ["1", "2"])
-def test_ctrl_c_during_a_plugins_move_still_interrupts_bench(jobs: str, tmp_path: Path) -> None:
-    # A KeyboardInterrupt the plugin raises itself is its failure; one a Ctrl-C raises in its
-    # move is not: the run ends as at any other moment.
+ENDS: dict[int, str] = {
+    signal.SIGINT: "interrupted",
+    signal.SIGTERM: "stopped by SIGTERM",
+    signal.SIGHUP: "stopped by SIGHUP",
+}
+
+
+@pytest.mark.parametrize(
+    ("jobs", "mine"),
+    [("1", False), ("2", False), ("1", True)],
+    ids=["jobs1", "jobs2", "jobs1-its-own-error"],
+)
+@pytest.mark.parametrize("signum", list(ENDS), ids=["INT", "TERM", "HUP"])
+def test_a_signal_during_a_plugins_move_still_ends_bench(
+    jobs: str, mine: bool, signum: int, tmp_path: Path
+) -> None:
+    # A KeyboardInterrupt or Terminated the plugin raises itself is its failure; one Ctrl-C or
+    # an ending signal raises in its move is not, nor an error the plugin makes of it: the run
+    # ends as at any other moment.
     began = tmp_path / "began"
-    moves = "".join(f"        {line}\n" for line in hanging(began).splitlines())
+    code = hanging(began)
+    if mine:
+        code = "try:\n" + "".join(f"    {line}\n" for line in code.splitlines())
+        code += "except BaseException:\n    raise RuntimeError('mine now')\n"
+    moves = "".join(f"        {line}\n" for line in code.splitlines())
     stuck = (
         "\n\nclass Stuck(Bot):\n    def next_direction(self, game):\n" + moves + "\n\nBot = Stuck\n"
     )
     proc = termsnake_with(tmp_path, {"stuck": stuck}, "bench", "--ai", "zzstuck", "--size", "6x6",
                           "--games", "2", "--jobs", jobs)  # fmt: skip
-    out, err = signalled(proc, lambda: wait_for_file(began), signal.SIGINT)
-    assert proc.returncode == 130
-    assert out == "" and err == "termsnake bench: interrupted\n"
+    out, err = signalled(proc, lambda: wait_for_file(began), signum)
+    assert proc.returncode == (130 if signum == signal.SIGINT else 128 + signum)
+    assert out == "" and err == f"termsnake bench: {ENDS[signum]}\n"
