@@ -14,7 +14,6 @@ import blessed
 from termsnake.core.game import Game, Outcome
 from termsnake.core.speed import DEFAULT_SPEED, MAX_SPEED, faster, slower
 from termsnake.exits import Signalled
-from termsnake.formats.text import encoding_of
 from termsnake.solvers.base import Interrupted, Solver, decide, set_interrupt
 from termsnake.tui.controllers import (
     AGAIN_KEY,
@@ -260,9 +259,10 @@ class Session:
         return not self.game.over and Mode.PAUSED in (self.mode, during_help)
 
     def _frame(
-        self, cell_width: int, size: tuple[int, int], message: str = ""
+        self, cell_width: int, size: tuple[int, int], message: str, encoding: str
     ) -> tuple[list[str], tuple[int, int]]:
-        """The lines of the screen and where they go: the board centred on the terminal."""
+        """The lines of the screen and where they go: the board centred on the terminal; the
+        status line laid out for ``encoding``, the screen's (what it cannot hold is escaped)."""
         if self.mode is Mode.WAITING and not message:
             heading = self.game.direction.name.lower()
             message = f"heading {heading}: a direction key starts ({self.hints.help} keys)"
@@ -273,7 +273,7 @@ class Session:
             paused=self.paused,
             message=message,
             high_score=self.high_score,
-            encoding=encoding_of(self.stream or sys.stdout),
+            encoding=encoding,
         )
         overlay = self.controller.overlay(self.game) if self.show_overlay else None
         lines = render(
@@ -395,7 +395,7 @@ class Session:
         need = screen_size(self.game, cell_width)
         self.fits = fits_in(need, size)
         if self.fits:
-            screen.draw(*self._frame(cell_width, size, message))
+            screen.draw(*self._frame(cell_width, size, message, screen.encoding))
         else:
             keys = (self.hints.pause, self.hints.quit)
             screen.draw(render_too_small(need, size, over=self.game.over, keys=keys))

@@ -6,6 +6,7 @@ import io
 import os
 import re
 import signal
+import sys
 import time
 from collections.abc import Iterator
 
@@ -140,6 +141,55 @@ def test_frames_go_to_the_stream_given_and_to_stdout_only_without_one(
     s.stream = None
     s.run()
     assert "test" in capsys.readouterr().out
+
+
+class Redirecting:
+    """A bot that points sys.stdout elsewhere (a UTF-8 buffer) at its first move, as a library
+    it calls might."""
+
+    name = "redirecting"
+
+    def setup(self, game: Game) -> None:
+        pass
+
+    def next_direction(self, game: Game) -> Direction:
+        sys.stdout = io.StringIO()
+        return game.direction
+
+    def overlay(self, game: Game) -> dict[object, str]:
+        return {}
+
+
+def painted(frames: str) -> dict[int, str]:
+    """The rows a FakeTerminal's frames leave on the screen, since its last clear."""
+    rows: dict[int, str] = {}
+    for x, y, run in re.findall(r"<(\d+),(\d+)>([^<]*)", frames.split("<clear>")[-1]):
+        line = rows.get(int(y), "").ljust(int(x))
+        rows[int(y)] = line[: int(x)] + run + line[int(x) + len(run) :]
+    return rows
+
+
+def test_the_status_line_is_laid_out_for_the_screen_it_is_drawn_on(
+    clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Its encoding was looked up in sys.stdout at each frame, the screen's once: once the bot
+    # had pointed sys.stdout elsewhere, the line was laid out for UTF-8, and the latin-1 screen,
+    # fitting the escaped name into the columns laid out, cut its end (the bot's name went).
+    out = io.TextIOWrapper(io.BytesIO(), encoding="latin-1")
+    monkeypatch.setattr(sys, "stdout", out)
+    s = app.Session(
+        FakeTerminal(clock, iter([(clock.now + 0.35, "q")])),  # type: ignore[arg-type]
+        Game(open_level(30, 15), seed=1),
+        make_controller(Redirecting(), "redirecting", "default"),  # type: ignore[arg-type]
+        "名前",
+        speed=10,
+        clock=clock,
+    )
+    s.run()
+    out.flush()
+    rows = painted(out.buffer.getvalue().decode("latin-1"))
+    (status,) = [row.strip() for row in rows.values() if "length" in row]
+    assert status == "\\u540d\\u524d  length 3/450  steps 3  speed 10/s  redirecting"
 
 
 class Painter:
