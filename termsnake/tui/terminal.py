@@ -9,6 +9,7 @@ import os
 import signal
 import sys
 import termios
+import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager, suppress
 from types import FrameType
@@ -27,8 +28,11 @@ from termsnake.exits import (
     signal_handlers,
 )
 from termsnake.formats.text import printable
+from termsnake.tui.escapes import ESC, sequence_end
 
 MAX_TYPED_AHEAD: Final = 64  # characters of keys: more than a person types in a frame (a paste)
+# The name of a key whose escape sequence blessed does not know: no key table holds it.
+UNKNOWN_KEY: Final = "KEY_UNKNOWN_SEQUENCE"
 
 
 class TypedAhead(blessed.Terminal):
@@ -57,12 +61,42 @@ class TypedAhead(blessed.Terminal):
         esc_delay: float = DEFAULT_ESCDELAY,
         capture_cpr: bool = False,
     ) -> Keystroke:
-        """The next key, or none if it began a flood of keys (a paste), dropped with the rest."""
+        """The next key, or none if it began a flood of keys (a paste), dropped with the rest.
+        An escape sequence is one key, whole, even where blessed does not know it."""
         key = super().inkey(timeout, esc_delay, capture_cpr)
+        # A lone ESC is left be: blessed waited esc_delay for what might follow it.
+        if len(key) > 1 and key.startswith(ESC) and not self._flooded:
+            key = self._whole(key, esc_delay)
         if self._flooded:
             self._flooded = False
             return Keystroke("")
         return key
+
+    def _whole(self, key: Keystroke, esc_delay: float) -> Keystroke:
+        """``key``, or, where blessed cut an escape sequence short (one it has no name for:
+        ``ESC [ d``, ``ESC O 5 A``), that sequence read to its end as ``sequence_end`` finds it,
+        one key named UNKNOWN_KEY. blessed hands back the rest of such a sequence as typed
+        characters, and its letters steered (``d``: right). Its rest may come later (an SSH
+        packet, a slow pty): it is waited for as blessed waits after an ESC, up to
+        ``esc_delay``; what came of it by then is the key. Where nothing came, ``key`` is."""
+        text = str(key) + self.flushinp()
+        end = sequence_end(text)
+        if end is not None and end <= len(key):
+            self.ungetch(text[len(key) :])
+            return key
+        deadline = time.monotonic() + esc_delay
+        while (
+            end is None
+            and len(text) <= MAX_TYPED_AHEAD
+            and self.kbhit(timeout=max(0.0, deadline - time.monotonic()))
+        ):
+            text += self.getch()
+            end = sequence_end(text)
+        if text == key:
+            return key  # nothing came after it: what blessed made of it (Alt+Shift+O for ESC O)
+        end = len(text) if end is None else end
+        self.ungetch(text[end:])
+        return Keystroke(text[:end], name=UNKNOWN_KEY)
 
 
 class QuietTerminal(TypedAhead):

@@ -219,3 +219,26 @@ def test_the_game_goes_on_while_a_paste_keeps_coming(run: Callable[..., Pty]) ->
     assert len(shown) >= 8  # steps drawn while the paste came: about 15 at this speed
     t.send("q")
     assert t.wait_exit() == 0
+
+
+@pytest.mark.parametrize(
+    ("kind", "keys"),
+    [("rxvt-unicode-256color", ["\x1b[d", "\x1bOd"]), ("xterm-256color", ["\x1bO5A"])],
+)
+def test_a_key_whose_sequence_blessed_does_not_know_does_not_steer(
+    run: Callable[..., Pty], kind: str, keys: list[str]
+) -> None:
+    # blessed read rxvt's Shift+Left (ESC [ d) and Ctrl+Left (ESC O d) as the start of a
+    # sequence and a `d` (right); an old xterm's Ctrl+Up (ESC O 5 A) as one, `5` and `A` (left,
+    # caps lock folded).
+    t = run("--size", "20x16", "--seed", "3", "--speed", "2", env={"TERM": kind})
+    t.wait_for("a direction key starts")
+    t.send("s")
+    t.wait_steps(1)
+    for key in keys:
+        t.send(key)
+    t.wait_steps(steps_shown(t.text()) + 2)
+    t.send("q")
+    assert t.wait_exit() == 0
+    moves = next(line for line in t.text().splitlines() if line.startswith("Moves ("))
+    assert set(moves.split(": ")[1]) <= set("D0123456789"), moves

@@ -1,0 +1,54 @@
+"""Where a key's escape sequence ends, by ECMA-48's grammar, whether or not anyone knows it.
+
+blessed cuts a sequence it has no name for after its introducer (``ESC [`` or ``ESC O``) and
+hands back the rest as typed characters: rxvt's Ctrl+Left, ``ESC O d``, was a ``d`` (right).
+Knowing where any sequence ends lets the terminal read it whole, as one key that means nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+ESC: Final = "\x1b"
+
+
+def sequence_end(text: str) -> int | None:
+    """The length of the escape sequence ``text`` starts with (``text[0]`` is ESC), or None if
+    ``text`` ends inside it.
+
+    - CSI, ``ESC [``: parameter bytes (0x30-0x3F), then intermediate bytes (0x20-0x2F), then
+      one final byte (0x40-0x7E). The Linux console's F1-F5 are ``ESC [ [`` and a letter.
+    - SS3, ``ESC O``: one final byte, after parameter bytes as some terminals send them
+      (``ESC O 5 A``, an old xterm's Ctrl+Up).
+    - ESC and any other character: that pair (Alt and a key).
+    - ESC ESC and a sequence: that sequence with Alt (rxvt's Alt+Up is ``ESC ESC [ A``).
+
+    A character the grammar does not allow where it comes ends the sequence before it, so that
+    it is read next, as itself (an ESC there begins the next sequence)."""
+    at = 2 if text[1:2] == ESC else 1
+    if at == 2 and text[2:3] == ESC:
+        return 2  # the third ESC begins a sequence of its own
+    if len(text) <= at:
+        return None
+    kind = text[at]
+    if kind == "[" and text[at + 1 : at + 2] == "[":
+        return _final(text, at + 2)
+    if kind in "[O":
+        return _control(text, at + 1)
+    return at + 1
+
+
+def _control(text: str, at: int) -> int | None:
+    """The end of a control sequence whose parameters start at ``at``."""
+    while at < len(text) and "\x30" <= text[at] <= "\x3f":
+        at += 1
+    while at < len(text) and "\x20" <= text[at] <= "\x2f":
+        at += 1
+    return _final(text, at)
+
+
+def _final(text: str, at: int) -> int | None:
+    """The end of a sequence whose final byte is due at ``at``."""
+    if at >= len(text):
+        return None
+    return at + 1 if "\x40" <= text[at] <= "\x7e" else at

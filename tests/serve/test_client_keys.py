@@ -1,0 +1,71 @@
+"""A client's keys whose escape sequences blessed does not know (rxvt's Shift and Ctrl arrows, the
+Linux console's function keys) mean nothing over SSH: their letters steered and ended visits."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+
+import pytest
+from pty_harness import steps_shown
+from ssh_client import Server, connect, player, running, start_classic
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with running(tmp_path_factory.mktemp("serve"), "--max-per-address", "4") as s:
+        yield s
+
+
+def test_a_key_blessed_does_not_know_neither_steers_nor_steps(server: Server) -> None:
+    # rxvt's Shift+Left (ESC [ d) was the start of a sequence and a `d`: it stepped the paused
+    # snake right; the Linux console's F4 (ESC [ [ D) too, by its `D`. The second comes in two
+    # packets, as over a slow link.
+    async def go() -> None:
+        async with await connect(server.port, "rex") as conn:
+            p = await player(conn, term_type="rxvt-unicode-256color")
+            await start_classic(p, "rex")
+            await p.keys(b"s")
+            await p.wait_steps(1)
+            await p.keys(b" ")
+            steps = steps_shown(await p.wait_for("PAUSED"))
+            await p.keys(b"\x1b[d")
+            await p.keys(b"\x1b[")
+            await asyncio.sleep(0.2)
+            await p.keys(b"[D")
+            await p.keys(b"j")  # a key after them is still read: a step down
+            await p.wait_for(lambda text: steps_shown(text) > steps)
+            await p.keys(b"q")
+            moves = await p.wait_for("Moves (")
+            assert f"Moves ({steps + 1}): {steps + 1}D" in moves, moves
+
+    asyncio.run(go())
+
+
+def test_a_key_blessed_does_not_know_does_not_end_the_visit_from_the_lobby(
+    server: Server,
+) -> None:
+    # rxvt's Ctrl+Up (ESC O a) was Alt+Shift+O and an `a`, which goes back: the visit ended.
+    async def go() -> None:
+        async with await connect(server.port, "una") as conn:
+            p = await player(conn, term_type="rxvt-unicode-256color")
+            await p.wait_for("hello, una")
+            await p.keys(b"\x1bOa")
+            await p.keys(b"\r")
+            await p.wait_for("Play which level?")
+            assert b"bye!" not in p.received
+
+    asyncio.run(go())
+
+
+def test_the_lobby_still_goes_back_on_escape_alone(server: Server) -> None:
+    async def go() -> None:
+        async with await connect(server.port, "val") as conn:
+            p = await player(conn)
+            await p.wait_for("hello, val")
+            await p.keys(b"\r")
+            await p.wait_for("Play which level?")
+            await p.keys(b"\x1b")
+            await p.wait_for(lambda text: "hello, val" in text and "Play which" not in text)
+
+    asyncio.run(go())

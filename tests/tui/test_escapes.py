@@ -1,0 +1,130 @@
+"""Escape sequences blessed does not know are read whole, as one key that means nothing: their
+letters steered (rxvt's Ctrl+Left, ``ESC O d``, turned the snake right)."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from termsnake.serve.terminal import ChannelOutput, ChannelTerminal
+from termsnake.tui.controllers import KEY_PRESETS, key_name
+from termsnake.tui.escapes import sequence_end
+from termsnake.tui.terminal import UNKNOWN_KEY
+
+QUICK = 0.05  # esc_delay in the reads below: the same path as the default's, sooner
+
+
+@pytest.mark.parametrize(
+    ("text", "end"),
+    [
+        ("\x1b[A", 3),
+        ("\x1b[1;5X", 6),
+        ("\x1b[99Aw", 5),
+        ("\x1b[ q", 4),  # an intermediate byte before the final
+        ("\x1b[[D", 4),  # the Linux console's F4
+        ("\x1bOd", 3),
+        ("\x1bO5A", 4),
+        ("\x1ba", 2),
+        ("\x1b\x1b[A", 4),  # Alt+Up on rxvt
+        ("\x1b\x1b\x1b[A", 2),  # the third ESC begins the next sequence
+        ("\x1b[\x1b[A", 2),  # a byte the grammar does not allow there ends it, unread
+        ("\x1b[1;\r", 4),
+        ("\x1b", None),
+        ("\x1b[", None),
+        ("\x1b[1;5", None),
+        ("\x1b[[", None),
+        ("\x1bO", None),
+        ("\x1b\x1b", None),
+    ],
+)
+def test_a_sequence_ends_where_ecma_48s_grammar_says(text: str, end: int | None) -> None:
+    assert sequence_end(text) == end
+
+
+def terminal() -> ChannelTerminal:
+    return ChannelTerminal(ChannelOutput(lambda text: None, lambda: 0, 1 << 20), (80, 24))
+
+
+def read_all(term: ChannelTerminal, esc_delay: float = QUICK) -> list[str]:
+    """The names of the keys read until none comes within a moment."""
+    names = []
+    while key := term.inkey(timeout=0.2, esc_delay=esc_delay):
+        names.append(key_name(key))
+    return names
+
+
+UNKNOWN = [
+    b"\x1b[d",  # rxvt's Shift+Left
+    b"\x1b[a",  # rxvt's Shift+Up
+    b"\x1bOd",  # rxvt's Ctrl+Left
+    b"\x1bOa",  # rxvt's Ctrl+Up
+    b"\x1b[[A",  # the Linux console's F1
+    b"\x1b[[D",  # and F4
+    b"\x1b[99A",
+    b"\x1bO5A",
+    b"\x1b[1;5X",
+    b"\x1b\x1b[d",
+]
+
+
+@pytest.mark.parametrize("seq", UNKNOWN)
+def test_a_sequence_blessed_does_not_know_is_one_key_that_means_nothing(seq: bytes) -> None:
+    term = terminal()
+    term.feed(seq + b"w")
+    assert read_all(term) == [UNKNOWN_KEY, "w"]  # were KEY_ESCAPE or CSI and loose letters
+    for preset in KEY_PRESETS.values():
+        assert UNKNOWN_KEY not in preset.directions and UNKNOWN_KEY not in preset.commands
+
+
+@pytest.mark.parametrize(
+    ("typed", "names"),
+    [
+        (b"\x1b[A", ["KEY_UP"]),
+        (b"\x1bOA", ["KEY_UP"]),  # in the application cursor mode
+        (b"\x1b[D\x1bOD", ["KEY_LEFT", "KEY_LEFT"]),
+        (b"\x1b[1;5A", ["KEY_CTRL_UP"]),
+        (b"\x1b", ["KEY_ESCAPE"]),
+        (b"\x1b[27u", ["KEY_ESCAPE"]),  # kitty's Escape
+        (b"\x1ba", ["KEY_ALT_A"]),
+        (b"\x1b\x1b", ["KEY_ALT_ESCAPE"]),
+        (b"\x1bO", ["KEY_ALT_SHIFT_O"]),  # nothing more came: not a sequence cut short
+        (b"wasdWASD q", list("wasdWASD q")),  # pasted, and with caps lock on
+        (b"\x1b[\x1b[B", ["CSI", "KEY_DOWN"]),  # a sequence cut off by the next one
+    ],
+)
+def test_the_keys_blessed_knows_are_read_as_before(typed: bytes, names: list[str]) -> None:
+    term = terminal()
+    term.feed(typed)
+    assert read_all(term) == names
+
+
+@pytest.mark.parametrize(
+    ("first", "rest"), [(b"\x1b[", b"d"), (b"\x1bO", b"a"), (b"\x1b[1;", b"5X")]
+)
+@pytest.mark.parametrize("after", [0.5, 1.5])  # of blessed's esc_delay: within its wait, after it
+def test_a_sequence_split_across_reads_is_still_one_key(
+    first: bytes, rest: bytes, after: float
+) -> None:
+    # An SSH packet or a slow pty: the rest comes while the read waits for it, as blessed's
+    # waits after an ESC (its esc_delay), or after blessed has handed back what it had.
+    delay = 0.2
+    term = terminal()
+    term.feed(first)
+    later = threading.Timer(delay * after, term.feed, (rest + b"w",))
+    later.start()
+    try:
+        assert read_all(term, delay) == [UNKNOWN_KEY, "w"]
+    finally:
+        later.join()
+
+
+def test_escape_alone_then_a_letter_later_are_two_keys() -> None:
+    term = terminal()
+    term.feed(b"\x1b")
+    later = threading.Timer(3 * QUICK, term.feed, (b"d",))
+    later.start()
+    try:
+        assert read_all(term) == ["KEY_ESCAPE", "d"]
+    finally:
+        later.join()
