@@ -7,7 +7,6 @@ import errno
 import json
 import os
 import select
-import shlex
 import subprocess
 import sys
 import tempfile
@@ -26,7 +25,14 @@ from termsnake.orphans import die_with_parent
 from termsnake.solvers.base import Interrupted, SolverFailed, SolverUnavailable
 from termsnake.solvers.enginelog import keep_log
 from termsnake.solvers.engineproc import close, exit_code, kill_group, wait_reading
-from termsnake.solvers.enginetext import cut_off, show_bytes, show_value, silence, why_not_started
+from termsnake.solvers.enginetext import (
+    cut_off,
+    engine_words,
+    show_bytes,
+    show_value,
+    silence,
+    why_not_started,
+)
 
 PROTOCOL: Final = "termsnake-engine/1"
 PREFIX: Final = "exec:"
@@ -58,12 +64,7 @@ class EngineSolver:
         hello_timeout: float = HELLO_TIMEOUT,
         log_dir: str | os.PathLike[str] | None = None,
     ) -> None:
-        try:
-            self.argv = shlex.split(command)
-        except ValueError as e:
-            raise ValueError(f"cannot split the engine command {command!r}: {e}") from None
-        if not self.argv:
-            raise ValueError("the engine command is empty: --ai exec:COMMAND")
+        self.argv = engine_words(command)
         self.command = command
         self.name = PREFIX + command
         self.engine_name: str | None = None

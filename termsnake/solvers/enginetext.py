@@ -8,11 +8,31 @@ import json
 import os
 import shlex
 import shutil
+import stat
 from typing import Final
 
 from termsnake.formats.text import shorten
 
 EXAMPLE_SHOWN: Final = 160  # characters of a quoted path shown in a hint, escaped
+
+
+def engine_words(command: str) -> list[str]:
+    """The words of an engine's ``command``, split as a shell splits them (no shell runs it);
+    ValueError if it cannot be split or names no program (``exec:''``, which exec would only
+    refuse with a bare "Permission denied")."""
+    try:
+        argv = shlex.split(command)
+    except ValueError as e:
+        raise ValueError(f"cannot split the engine command {command!r}: {e}") from None
+    if not argv:
+        raise ValueError("the engine command is empty: --ai exec:COMMAND")
+    if not argv[0]:
+        shown = shorten(repr(command), EXAMPLE_SHOWN)
+        raise ValueError(
+            f"the engine command {shown} names no program: its first word is empty "
+            "(exec:COMMAND, as in exec:./mybot)"
+        )
+    return argv
 
 
 def why_not_started(argv: list[str], error: OSError) -> str:
@@ -32,8 +52,8 @@ def why_not_started(argv: list[str], error: OSError) -> str:
 def _why_not_started(program: str, error: OSError) -> str:
     said = error.strerror or str(error)
     if "/" in program:  # the file that was tried (a name without one was looked for on PATH)
-        if error.errno == errno.EACCES and os.path.isdir(program):
-            return f"{said} (it is a folder)"
+        if error.errno == errno.EACCES and (kind := _kind(program)) is not None:
+            return f"{said} (it is {kind}, not a program)"
         if error.errno == errno.EACCES and os.path.isfile(program):
             return f"{said} (it is not executable: chmod +x it, or put its interpreter before it)"
         if error.errno == errno.ENOEXEC and not _starts_with(program, b"\x7fELF"):
@@ -48,6 +68,24 @@ def _why_not_started(program: str, error: OSError) -> str:
     if os.path.isfile(program) or "/" not in program:
         return "the interpreter its first line (#!) names was not found"
     return said
+
+
+def _kind(path: str) -> str | None:
+    """What ``path`` is where it is not a regular file, which exec refuses with "Permission
+    denied" as it does a file that is not executable; None for a file, or no path at all."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return None
 
 
 def _starts_with(path: str, magic: bytes) -> bool:

@@ -19,6 +19,7 @@ from typing import Any, Final
 from termsnake.exits import users_signal
 from termsnake.formats.text import shorten
 from termsnake.solvers.base import Solver
+from termsnake.solvers.enginetext import engine_words
 from termsnake.solvers.plugins import (
     NAME_LIMIT,
     Plugin,
@@ -177,6 +178,8 @@ def resolve_name(name: str) -> str:
         if name.startswith(prefix):
             if not name[len(prefix) :].strip():
                 raise ValueError(f"{prefix} needs {_ARGUMENTS[prefix]}")
+            if prefix == "exec:":  # refused here, before any game, as a name not known is
+                engine_words(name[len(prefix) :])
             return name
     key = name.strip().lower()
     if key not in _REGISTRY and key not in plugins():

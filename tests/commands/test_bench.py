@@ -474,6 +474,9 @@ def test_a_crashing_solver_is_reported(capsys: pytest.CaptureFixture[str]) -> No
     [
         (["--ai", "nosuch"], "unknown solver 'nosuch'; known solvers: "),
         (["--ai", ","], "--ai names no solver"),
+        # It said "cannot start engine '': Permission denied", a row of its own, after greedy's.
+        (["--ai", "greedy,exec:''", "--size", "4x4"], "command \"''\" names no program: its"),
+        (["--ai", "exec:'' x", "--size", "4x4"], "first word is empty (exec:COMMAND, as in"),
         (["--ai", "zigzag", "--size", "0x4"], "--size: size 0x4 is out of range"),
         (["--ai", "zigzag", "--size", "1x1"], "--size: size 1x1 is out of range"),
         (["--ai", "zigzag", "--size", "201x2"], "at most 200 a side"),

@@ -377,6 +377,7 @@ def test_a_file_made_during_the_game_is_not_overwritten(run, tmp_path: Path) -> 
 
 BAD_ARGUMENTS = [
     (["--ai", ""], "unknown solver ''"),
+    (["--ai", "exec:''"], "the engine command \"''\" names no program: its first word is empty"),
     (["--size", "2x1", "--length", "2"], "leaves no free cell"),
     (["--size", "8x8", "--length", "9"], "does not fit"),
     (["--seed", "-1"], "at least 0"),

@@ -391,6 +391,9 @@ def test_an_empty_or_unsplittable_command_is_refused() -> None:
         EngineSolver("   ")
     with pytest.raises(ValueError, match="cannot split"):
         EngineSolver("python3 'unclosed")
+    # exec could only say "Permission denied" of a program named ''.
+    with pytest.raises(ValueError, match=r"^the engine command \"'' -x\" names no program: "):
+        EngineSolver("'' -x")
 
 
 def test_a_forfeited_game_is_lost_with_the_cause() -> None:

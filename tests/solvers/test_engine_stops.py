@@ -7,6 +7,7 @@ import os
 import re
 import shlex
 import signal
+import socket
 import subprocess
 import time
 from collections.abc import Callable
@@ -141,7 +142,29 @@ def test_a_file_that_is_not_executable_says_what_to_do(tmp_path: Path) -> None:
     assert start_failure(str(script), tmp_path).endswith(
         "Exec format error (a script needs a first line naming its interpreter, such as #!/bin/sh)"
     )
-    assert start_failure(str(tmp_path), tmp_path).endswith("Permission denied (it is a folder)")
+    assert start_failure(str(tmp_path), tmp_path).endswith(
+        "Permission denied (it is a folder, not a program)"
+    )
+
+
+def test_a_path_that_is_no_file_says_what_it_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A device and a FIFO got a bare "Permission denied", where a file gets what to do.
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    assert start_failure(str(fifo), tmp_path) == (
+        f"cannot start engine '{fifo}': Permission denied (it is a FIFO, not a program)"
+    )
+    assert start_failure("/dev/null --fast", tmp_path) == (
+        "cannot start engine '/dev/null': Permission denied (it is a device, not a program)"
+    )
+    monkeypatch.chdir(tmp_path)  # a socket's path is short: tmp_path may be too long for one
+    with socket.socket(socket.AF_UNIX) as s:
+        s.bind("sock")
+        assert start_failure("./sock", tmp_path).endswith(
+            "Permission denied (it is a socket, not a program)"
+        )
 
 
 def test_a_program_named_without_a_path_is_said_to_be_missing_from_path(

@@ -12,7 +12,7 @@ from plugin_dist import make_dist
 
 from termsnake.core.game import Game
 from termsnake.core.level import open_level
-from termsnake.solvers import create, known_names, play, register, registry
+from termsnake.solvers import create, known_names, play, register, registry, resolve_name
 from termsnake.solvers.engine import EngineSolver
 from termsnake.solvers.neuro import NeuroSolver
 
@@ -91,6 +91,11 @@ def test_exec_and_neuro_names_make_their_solvers(tmp_path: Path) -> None:
         create("exec:  ")
     with pytest.raises(ValueError, match=r"^neuro: needs a weights file: neuro:PATH$"):
         create("neuro:")
+    # Refused by name, as an unknown solver is: bench and play say so before any game.
+    with pytest.raises(ValueError, match=r"names no program: its first word is empty"):
+        resolve_name('exec:"" ./bot')
+    with pytest.raises(ValueError, match=r"^cannot split the engine command \"'\": No closing"):
+        resolve_name("exec:'")
 
 
 def test_an_unknown_name_lists_the_known_ones_and_the_prefixes() -> None:
