@@ -26,6 +26,8 @@ from termsnake.solvers.base import Interrupted, SolverFailed, SolverUnavailable
 from termsnake.solvers.enginelog import keep_log
 from termsnake.solvers.engineproc import close, exit_code, kill_group, wait_reading
 from termsnake.solvers.enginetext import (
+    BOM,
+    byte_order_mark,
     cut_off,
     engine_words,
     show_bytes,
@@ -110,7 +112,7 @@ class EngineSolver:
         try:
             self._start()
             deadline = self._send(game_message, self.hello_timeout, "the game")
-            hello = self._receive(deadline, self.hello_timeout, "its name")
+            hello = self._receive(deadline, self.hello_timeout, "its name", first=True)
         except SolverFailed as e:  # the engine is killed already
             self._broken = str(e)
             return
@@ -329,17 +331,21 @@ class EngineSolver:
             except OSError:
                 self._fail(self._write_story())
 
-    def _receive(self, deadline: float, timeout: float, what: str) -> dict[str, Any]:
+    def _receive(
+        self, deadline: float, timeout: float, what: str, *, first: bool = False
+    ) -> dict[str, Any]:
         """The next line from the engine as a JSON object, by ``deadline`` (``timeout`` seconds
-        after its message was sent)."""
+        after its message was sent); the ``first`` of its output may begin with a BOM."""
         line = self._read_line(deadline, timeout, what)
+        if first:  # .NET on Mono, its Console.OutputEncoding set to UTF8, writes one
+            line = line.removeprefix(BOM)
         try:
             obj = json.loads(line.decode("utf-8"), parse_int=_whole_number)
         except (UnicodeDecodeError, ValueError, RecursionError) as e:  # the last: nested deep
             # JSON Python cannot read (a 5000-digit number, nesting past its recursion limit)
             # is said so: the line may be valid JSON.
             plain = isinstance(e, UnicodeDecodeError | json.JSONDecodeError)
-            why = cut_off(e) if plain else f" ({describe_parse_error(e)})"
+            why = (byte_order_mark(e) or cut_off(e)) if plain else f" ({describe_parse_error(e)})"
             self._fail(f"wrote {show_bytes(line)}, not one JSON object{why}, for {what}")
         if not isinstance(obj, dict):
             self._fail(f"wrote {show_value(obj)}, not a JSON object, for {what}")

@@ -14,6 +14,7 @@ from typing import Final
 from termsnake.formats.text import shorten
 
 EXAMPLE_SHOWN: Final = 160  # characters of a quoted path shown in a hint, escaped
+BOM: Final = "\ufeff".encode()  # a byte-order mark in UTF-8: EF BB BF
 
 
 def engine_words(command: str) -> list[str]:
@@ -106,6 +107,17 @@ def silence(what: str, timeout: float, unended: bytes, heard: bool) -> str:
         return said
     # Output to a pipe is buffered by most languages' libraries until it is flushed.
     return f"{said} and wrote nothing on its stdout (does it flush each line it writes?)"
+
+
+def byte_order_mark(e: Exception) -> str:
+    """What to add to the cause for a line that is not JSON because of a byte-order mark
+    (U+FEFF), which only the start of the engine's output may have (``BOM``): shown as bytes
+    alone, it is three a reader cannot place."""
+    if isinstance(e, json.JSONDecodeError) and e.doc[e.pos : e.pos + 1] == "\ufeff":
+        return (
+            " (it holds a byte-order mark, U+FEFF, accepted only where the engine's output starts)"
+        )
+    return ""
 
 
 def cut_off(e: Exception) -> str:

@@ -227,6 +227,50 @@ def test_only_a_line_cut_off_mid_object_is_told_to_keep_each_on_one_line(
     assert (cut_off(info.value) != "") is told
 
 
+def starts_with_a_bom(hello: bytes, move: bytes) -> str:
+    """An engine that writes ``hello`` for its name, then ``move`` for each move: .NET, with
+    Console.OutputEncoding = UTF8, begins its output with a byte-order mark."""
+    return (
+        "import sys\nsys.stdin.readline()\nout=sys.stdout.buffer\n"
+        f"out.write({hello!r});out.flush()\n"
+        f"for _ in sys.stdin:\n out.write({move!r});out.flush()"
+    )
+
+
+def test_a_byte_order_mark_where_the_engines_output_starts_is_accepted(tmp_path: Path) -> None:
+    # It lost at once: "wrote '\xef\xbb\xbf{"name":"bom"}', not one JSON object".
+    code = starts_with_a_bom(b'\xef\xbb\xbf{"name":"dotnet"}\n', b'{"move":"L"}\n')
+    solver = engine(code, log_dir=tmp_path)
+    game = Game(open_level(8, 8, 1), 3)
+    solver.setup(game)
+    assert solver.engine_name == "dotnet"
+    assert solver.next_direction(game) is Direction.LEFT
+    solver.close()
+
+
+@pytest.mark.parametrize(
+    ("hello", "move", "what"),
+    [
+        (b'{"name":"x"}\n', b'\xef\xbb\xbf{"move":"L"}\n', "a move for step 0"),
+        (b'\xef\xbb\xbf{"name":"x"}\n', b'\xef\xbb\xbf{"move":"L"}\n', "a move for step 0"),
+        (b'{"name":"x"}\n', b'{"move":"L"}\xef\xbb\xbf\n', "a move for step 0"),
+        (b'{"name":"x"}\n', b'{"move": \xef\xbb\xbf"L"}\n', "a move for step 0"),
+        (b'\xef\xbb\xbf\xef\xbb\xbf{"name":"x"}\n', b'{"move":"L"}\n', "its name"),
+    ],
+)
+def test_a_byte_order_mark_anywhere_else_loses_and_is_named(
+    tmp_path: Path, hello: bytes, move: bytes, what: str
+) -> None:
+    # Said as bytes only ('\xef\xbb\xbf'), which a reader cannot place.
+    game = Game(open_level(8, 8, 1), 3)
+    play(game, engine(starts_with_a_bom(hello, move), log_dir=tmp_path))
+    assert game.forfeited and game.steps == 0
+    assert game.cause is not None and game.cause.endswith(
+        "not one JSON object (it holds a byte-order mark, U+FEFF, accepted only where the "
+        f"engine's output starts), for {what}"
+    ), game.cause
+
+
 def test_an_engine_that_exits_as_its_time_runs_out_is_said_to_have_exited(tmp_path: Path) -> None:
     # Its end of file came after the last look for an answer, as on a busy machine: it was said
     # to have started a process that kept its stdout open, which it had not.
