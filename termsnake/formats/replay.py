@@ -269,7 +269,10 @@ def _rows(value: object) -> tuple[str, ...]:
         bad = next((ch for ch in text if ch not in "#."), None)
         if bad is not None:
             raise ReplayError(f"board.rows[{y}] holds {bad!r}; rows hold only '#' and '.'")
-        if not text or len(text) != len(value[0]):
+        if not text:  # in words: "0 wide, row 0 is 0" did not say what was wrong
+            whole = "the board has no cells" if cells == 0 else "each row holds one cell or more"
+            raise ReplayError(f"board.rows[{y}] is empty: {whole}")
+        if len(text) != len(value[0]):
             raise ReplayError(f"board.rows[{y}] is {len(text)} wide, row 0 is {len(value[0])}")
         rows.append(text)
     if not any("." in row for row in rows):

@@ -156,6 +156,20 @@ MALFORMED: list[tuple[str, str]] = [
     (edit(lambda o: o["board"].update(rows=["..x.", "....", "....", "...."])), "'x'"),
     (edit(lambda o: o["board"].update(rows=["....", "...", "....", "...."])), "rows[1]"),
     (edit(lambda o: o["board"].update(rows=[])), "non-empty"),
+    # It said "board.rows[0] is 0 wide, row 0 is 0".
+    (
+        edit(lambda o: o["board"].update(rows=[""])),
+        "board.rows[0] is empty: the board has no cells",
+    ),
+    (edit(lambda o: o["board"].update(rows=["", ""])), "rows[0] is empty: the board has no cells"),
+    (
+        edit(lambda o: o["board"].update(rows=["", "."])),
+        "rows[0] is empty: each row holds one cell",
+    ),
+    (
+        edit(lambda o: o["board"].update(rows=[".", ""])),
+        "rows[1] is empty: each row holds one cell",
+    ),
     (edit(lambda o: o["board"].update(rows=["####"])), "no free cell"),
     (edit(lambda o: o["board"].update(wrap="no")), "board.wrap"),
     (edit(lambda o: o["board"].update(name=7)), "board.name must be a string"),
