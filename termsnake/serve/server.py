@@ -27,7 +27,7 @@ from asyncssh.packet import SSHPacket
 from termsnake.exits import Terminated
 from termsnake.formats.places import data_dir
 from termsnake.formats.scores import ScoreStore
-from termsnake.serve import events, limits
+from termsnake.serve import backlog, events, limits
 from termsnake.serve.gate import AUTHENTICATING, HEARD, LET_GO, PUSHED_OUT, Gate
 from termsnake.serve.hostkey import note_login_key
 from termsnake.serve.hub import Hub
@@ -356,10 +356,7 @@ class Channel(asyncssh.SSHServerSession[bytes]):
     def _unsent(self) -> int:
         chan = self.chan
         unsent = self.queued + (chan.get_write_buffer_size() if chan is not None else 0)
-        # A client that grants a huge window has its output pass the channel's buffer into the
-        # socket's, which asyncssh fills without heed (and keeps no public handle to).
-        transport = getattr(self.conn.conn, "_transport", None)
-        return unsent + (transport.get_write_buffer_size() if transport is not None else 0)
+        return unsent + backlog.unsent(self.conn.conn)  # the socket's, and the kernel's
 
     def _visit(self, out: ChannelOutput) -> None:
         assert self.term is not None

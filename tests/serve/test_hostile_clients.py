@@ -4,8 +4,10 @@ thousand, a window so large that the output piles up in the socket, a bot watche
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import inspect
+import re
 import shutil
 import signal
 import socket
@@ -22,6 +24,7 @@ from ssh_client import Player, Server, connect, openssh, openssh_command, player
 
 from termsnake.core.game import Game
 from termsnake.core.level import open_level, with_length
+from termsnake.serve import backlog
 from termsnake.serve.limits import MAX_FAILED_TRIES, Options
 from termsnake.serve.rates import meter
 from termsnake.serve.server import App, Channel, Config, Connection
@@ -94,6 +97,9 @@ def test_output_waiting_in_the_socket_counts_as_unsent(tmp_path: Path) -> None:
         def get_write_buffer_size(self) -> int:
             return 5_000_000
 
+        def get_extra_info(self, name: str) -> None:
+            return None  # no socket to ask the kernel about: asyncio's buffer alone
+
     class Conn:
         _transport = Transport()
 
@@ -104,6 +110,50 @@ def test_output_waiting_in_the_socket_counts_as_unsent(tmp_path: Path) -> None:
         assert Channel(app, connection)._unsent() == 5_000_000
 
     run(go())
+
+
+@pytest.mark.skipif(backlog.OUTQ is None, reason="the kernel's send queue is told on Linux")
+def test_the_kernels_send_queue_is_counted() -> None:
+    listener = socket.create_server(("127.0.0.1", 0))
+    peer = socket.create_connection(listener.getsockname())
+    sock, _ = listener.accept()
+    with listener, peer, sock:
+        peer.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.setblocking(False)
+        sent = 0
+        with contextlib.suppress(BlockingIOError):  # until the kernel takes no more
+            for _ in range(1000):
+                sent += sock.send(b"x" * 65536)
+        # What the peer's small buffer holds is acknowledged: the rest waits in the queue.
+        assert sent - 64 * 1024 < backlog.queued(sock) <= sent
+        sock.close()
+        assert backlog.queued(sock) == 0  # closed: nothing to ask
+
+
+@pytest.mark.skipif(backlog.OUTQ is None, reason="the kernel's send queue is told on Linux")
+def test_a_client_that_stops_reading_at_the_tcp_level_is_dropped_after_stall(
+    tmp_path: Path,
+) -> None:
+    # Its output piled up in the kernel's send queue (hundreds of KiB with --max-unsent at
+    # 32 KiB), where only asyncio's buffer counted: its game ran on and it was never dropped.
+    async def go(s: Server) -> None:
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # before the handshake
+        sock.connect(("127.0.0.1", s.port))
+        async with await connect(s.port, "tcp", sock=sock) as conn:
+            p = await player(conn, window=2**31 - 1)
+            await watch_best(p, "tcp")
+            getattr(conn, "_transport").pause_reading()  # noqa: B009
+            for n in range(50):  # each a whole redraw: far past 32 KiB, far short of the queue
+                p.process.change_terminal_size(300 + n % 2, 100)
+                await asyncio.sleep(0.06)
+            await asyncio.sleep(3)  # the bot's next move waits for room --stall, then gives up
+
+    with running(tmp_path, "--max-unsent", "32768", "--stall", "1") as s:
+        run(go(s))
+        s.proc.send_signal(signal.SIGTERM)
+        log = s.log()
+    assert re.search(r"tcp left after \d+ s: stalled", log), log
 
 
 def test_a_storm_of_window_changes_wakes_the_game_once_per_settle(tmp_path: Path) -> None:
