@@ -363,15 +363,18 @@ class Channel(asyncssh.SSHServerSession[bytes]):
         name = self.app.hub.claim_name(self.conn.username or "")
         config = self.app.config
         visit = Visit(self.app.hub, self.term, out, name, config.options, config.bots, self.keys)
+        conn = self.conn
         with self.app.lock:
             self.app.visits.add(visit)
             # Counted here, not as its line is said: "stopped" may come between the two.
             self.app.visits_log.arrived()
-            playing = len(self.app.visits)
+            # Said under the lock the count is taken under, as is its leaving: the lines'
+            # counts then go in the log's order.
+            self.app.visits_log.logged_in(
+                name, conn.username, conn.peer, len(self.app.visits), conn.key
+            )
             if self.app.stopping:  # logged in as the server began to stop: told so at once
                 visit.stop(signal.SIGTERM)
-        conn = self.conn
-        self.app.visits_log.logged_in(name, conn.username, conn.peer, playing, conn.key)
         status, farewell, why = 0, "bye!", "quit"
         drawn = False  # what the screen is set to must be undone at the end
         try:
@@ -404,15 +407,15 @@ class Channel(asyncssh.SSHServerSession[bytes]):
             why = "error"
         finally:
             try:
-                with self.app.lock:
-                    self.app.visits.discard(visit)
-                    playing = len(self.app.visits)
                 try:
                     self.app.hub.release_name(name)
                 finally:
                     # Before the thread is let go: at shutdown the server waits for it, and its
                     # line (said even if the name could not be let go).
-                    self.app.visits_log.left(name, time.monotonic() - visit.started, why, playing)
+                    with self.app.lock:
+                        self.app.visits.discard(visit)
+                        took, playing = time.monotonic() - visit.started, len(self.app.visits)
+                        self.app.visits_log.left(name, took, why, playing)
             except Exception:
                 # In the log, escaped, as any failure of a session: the thread's own hook would
                 # print a raw traceback on the operator's terminal.

@@ -206,3 +206,49 @@ def test_a_visit_that_begins_as_the_server_stops_is_told_and_closed(
     stuck.end()
     assert received.endswith(b"the server is shutting down\r\n")
     assert b"hello, bo" not in received  # told instead of the lobby, not after it
+
+
+def test_the_playing_counts_go_in_the_logs_order_however_a_thread_is_held_before_its_line(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The count was taken under the server's lock and the line said after it was let go: a
+    # thread held between the two (here, the first to say each kind of line) had its line come
+    # after others', at shutdown "5 playing", "3 playing", "2 playing", "4 playing".
+    held: set[str] = set()
+
+    def slowed(kind: str) -> None:
+        said = getattr(events.Visits, kind)
+
+        def say(log: events.Visits, name: str, *args: object) -> None:
+            if kind not in held:
+                held.add(kind)
+                time.sleep(0.5)
+            said(log, name, *args)
+
+        monkeypatch.setattr(events.Visits, kind, say)
+
+    slowed("logged_in")
+    slowed("left")
+
+    async def go() -> None:
+        async with serving(tmp_path, capsys) as served:
+            conns = [await connect(served.port, name) for name in ("ada", "bo", "cy")]
+            players = await asyncio.gather(*(player(c) for c in conns))
+            for p, name in zip(players, ("ada", "bo", "cy"), strict=True):
+                await p.wait_for(f"hello, {name}")
+            await served.stop()
+            for c in conns:
+                c.close()
+
+    with handlers_kept(), caplog.at_level(logging.INFO, "termsnake.serve"):
+        asyncio.run(go())
+    counts = [
+        (m.split()[1], int(m.rsplit("; ", 1)[1].split()[0]))
+        for m in caplog.messages
+        if " logged in " in m or " left " in m
+    ]
+    assert counts == [("logged", 1), ("logged", 2), ("logged", 3), ("left", 2), ("left", 1),
+                      ("left", 0)], caplog.messages  # fmt: skip
