@@ -178,14 +178,18 @@ def run(args: argparse.Namespace) -> int:
         print(f"termsnake serve: host key {printable(f'{path}: {e}')}", file=sys.stderr)
         return EXIT_USAGE
     authorized = None
+    notes = []  # said once listening
     if args.authorized_keys is not None:
         try:
-            authorized = hostkey.read_authorized_keys(Path(args.authorized_keys))
+            listed = hostkey.read_authorized_keys(Path(args.authorized_keys))
         except hostkey.HostKeyError as e:
             where = printable(f"{args.authorized_keys}: {e}")
             print(f"termsnake serve: --authorized-keys {where}", file=sys.stderr)
             return EXIT_USAGE
-    notes = []  # said once listening
+        authorized = listed.keys
+        if (skipped := listed.warning()) is not None:  # a key mistyped would keep its holder out
+            where = printable(f"{args.authorized_keys}: {skipped}")
+            notes.append(f"warning: --authorized-keys {where}")
     if made:  # so that a mistyped --host-key is seen: clients would meet a new key
         notes.append(f"made a new host key at {printable(str(path))}")
     bots = lobby_bots(offered(), notes)

@@ -8,6 +8,7 @@ import re
 import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
@@ -61,19 +62,62 @@ def _exists(path: Path) -> bool:
     return True
 
 
-def read_authorized_keys(path: Path) -> asyncssh.SSHAuthorizedKeys:
-    """The public keys listed in ``path`` (OpenSSH's authorized_keys format)."""
+@dataclass(frozen=True, slots=True)
+class AuthorizedKeys:
+    """The keys of an --authorized-keys file, and the lines of it asyncssh cannot read."""
+
+    keys: asyncssh.SSHAuthorizedKeys
+    read: int  # entries read (keys, certificates, subjects)
+    skipped: tuple[int, ...]  # the numbers of the lines left out, from 1
+    why: str  # what asyncssh said of the first of them
+
+    def warning(self) -> str | None:
+        """The line that says which were left out, if any were."""
+        if not self.skipped:
+            return None
+        lines = "1 line" if len(self.skipped) == 1 else f"{len(self.skipped)} lines"
+        keys = "1 key" if self.read == 1 else f"{self.read} keys"
+        return (f"skipped {lines} asyncssh cannot read (the first, line {self.skipped[0]}: "
+                f"{self.why}); admitting the {keys} it read")  # fmt: skip
+
+
+def read_authorized_keys(path: Path) -> AuthorizedKeys:
+    """The public keys listed in ``path`` (OpenSSH's authorized_keys format). asyncssh skips
+    a line it cannot read without a word, and reads a file with none as admitting no one:
+    the lines are tried one by one, and a file without a key is refused."""
     try:
         text = _read(path, MAX_AUTHORIZED_BYTES, "a list of keys").decode("utf-8")
-        with _quiet_patterns():
-            return asyncssh.import_authorized_keys(text)
     except UnicodeDecodeError as e:
         byte = e.object[e.start]
         raise HostKeyError(f"not UTF-8 (byte {byte:#04x} at offset {e.start})") from None
-    except (asyncssh.KeyImportError, ValueError, re.error) as e:
-        raise HostKeyError(f"no public keys asyncssh can read ({_why(e)})") from None
     except OSError as e:
         raise HostKeyError(e.strerror or str(e)) from None
+    good: list[str] = []
+    skipped: list[int] = []
+    why = ""
+    # Numbered as an editor numbers them; asyncssh splits at \r, \f and the like as well.
+    for number, line in enumerate(text.split("\n"), 1):
+        for entry in line.splitlines():
+            entry = entry.strip()
+            if not entry or entry.startswith("#"):
+                continue
+            try:
+                with _quiet_patterns():
+                    asyncssh.import_authorized_keys(entry)
+            except (asyncssh.KeyImportError, ValueError, re.error) as e:
+                why = why or _why(e)
+                if not skipped or skipped[-1] != number:
+                    skipped.append(number)
+            else:
+                good.append(entry)
+    if not good:
+        others = len(skipped) - 1
+        more = f"; {others} more line{'s' * (others > 1)} it cannot read" if others > 0 else ""
+        said = f"line {skipped[0]}: {why}{more}" if skipped else "the file has none"
+        raise HostKeyError(f"no public keys asyncssh can read ({said})")
+    with _quiet_patterns():
+        keys = asyncssh.import_authorized_keys("\n".join(good))
+    return AuthorizedKeys(keys, len(good), tuple(skipped), why)
 
 
 @contextmanager
@@ -87,8 +131,13 @@ def _quiet_patterns() -> Iterator[None]:
 
 def _why(e: Exception) -> str:
     """asyncssh's reason, escaped and cut: it may quote the file. A PEM header holding regular
-    expression syntax (``-----BEGIN (PUBLIC KEY-----``) fails in its pattern (re.error)."""
-    return shorten(str(e), 120) if not isinstance(e, re.error) else "a malformed PEM header"
+    expression syntax (``-----BEGIN (PUBLIC KEY-----``) fails in its pattern (re.error); a
+    line that is no key at all, in asyncssh's words for a file with none."""
+    if isinstance(e, re.error):
+        return "a malformed PEM header"
+    if str(e) == "No valid entries found":
+        return "not a key, certificate or subject"
+    return shorten(str(e), 120)
 
 
 def _read(path: Path, limit: int, what: str) -> bytes:

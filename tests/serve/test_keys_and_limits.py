@@ -5,6 +5,7 @@ options said in one line, window sizes clamped, refused connections counted."""
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
 import re
 import shutil
@@ -17,7 +18,7 @@ from pathlib import Path
 
 import asyncssh
 import pytest
-from ssh_client import openssh, openssh_command, running
+from ssh_client import TERMSNAKE, connect, openssh, openssh_command, player, running
 
 from termsnake.commands import cli
 from termsnake.commands.serve import options_from
@@ -83,9 +84,17 @@ def test_authorized_keys_are_read_and_junk_is_refused(tmp_path: Path) -> None:
     public = asyncssh.generate_private_key("ssh-ed25519").export_public_key().decode()
     good = tmp_path / "good"
     good.write_text(public)
-    assert read_authorized_keys(good) is not None
+    read = read_authorized_keys(good)
+    assert (read.read, read.skipped, read.warning()) == (1, (), None)
     for data, says in [
-        (b"junk\n", "no public keys"),
+        # An empty file, which asyncssh read as admitting no one, is refused as one of junk is.
+        (b"", r"no public keys asyncssh can read \(the file has none\)"),
+        (b"# nobody yet\n\n", r"\(the file has none\)"),
+        (b"junk\n", r"no public keys asyncssh can read \(line 1: not a key"),
+        (
+            b"\njunk\n# x\nmore junk\n",
+            r"\(line 2: not a key, certificate or subject; 1 more line it",
+        ),
         (b"-----BEGIN ( PUBLIC KEY-----\n", "a malformed PEM header"),  # asyncssh: re.error
         (b"\xff\xfe", "not UTF-8"),
         (b"x" * (2 * 1024 * 1024), "too large"),
@@ -94,6 +103,50 @@ def test_authorized_keys_are_read_and_junk_is_refused(tmp_path: Path) -> None:
         bad.write_bytes(data)
         with pytest.raises(HostKeyError, match=says):
             read_authorized_keys(bad)
+
+
+def test_authorized_keys_lines_asyncssh_cannot_read_are_skipped_and_said_in_one_line(
+    tmp_path: Path,
+) -> None:
+    # asyncssh left them out without a word: a key mistyped kept its holder out, unsaid.
+    ada, bo = (asyncssh.generate_private_key("ssh-ed25519") for _ in range(2))
+    bad_option = b'environment="NOEQUALS" ' + bo.export_public_key().strip()
+    lines = [b"# the players", ada.export_public_key().strip(), b"ssh-ed25519 AAAAmistyped",
+             b"", bad_option, b"junk\rmore"]  # fmt: skip
+    path = tmp_path / "keys"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    warning = (
+        "skipped 3 lines asyncssh cannot read (the first, line 3: not a key, certificate or "
+        "subject); admitting the 1 key it read"
+    )
+
+    async def go(port: int) -> None:
+        async with await connect(port, "ada", client_keys=[ada]) as conn:
+            await (await player(conn)).wait_for("hello, ada")
+        with pytest.raises(asyncssh.PermissionDenied):  # its line was skipped
+            await connect(port, "bo", client_keys=[bo])
+
+    with running(tmp_path, "--authorized-keys", str(path)) as s:
+        asyncio.run(go(s.port))
+        s.proc.send_signal(signal.SIGTERM)
+        said = [line for line in s.log().splitlines() if "authorized-keys" in line]
+    assert said == [f"termsnake serve: warning: --authorized-keys {path}: {warning}"]
+    read = read_authorized_keys(path)
+    assert (read.read, read.skipped, read.warning()) == (1, (3, 5, 6), warning)  # as an editor
+    # numbers the lines: asyncssh splits line 6 in two, at the carriage return
+
+
+def test_an_empty_authorized_keys_file_is_refused_in_one_line(tmp_path: Path) -> None:
+    # asyncssh read it as admitting no one, and the server served on: nobody could log in.
+    (tmp_path / "keys").write_bytes(b"")
+    done = subprocess.run(
+        [TERMSNAKE, "serve", "--port", "0", "--authorized-keys", str(tmp_path / "keys")],
+        capture_output=True, text=True, timeout=30, env={**os.environ, "HOME": str(tmp_path),
+        "XDG_DATA_HOME": str(tmp_path / "data")},
+    )  # fmt: skip
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (f"termsnake serve: --authorized-keys {tmp_path / 'keys'}: no public "
+                           "keys asyncssh can read (the file has none)\n")  # fmt: skip
 
 
 def test_each_serve_option_reaches_the_server_and_the_others_keep_their_defaults(
