@@ -33,7 +33,9 @@ from test_hostile_clients import watch_best
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     tmp = tmp_path_factory.mktemp("serve")
-    with running(tmp, "--max-per-address", "3", "--idle", "3") as s:
+    # The module's tests connect from one address more often than a client may a minute.
+    limits = ("--max-per-address", "3", "--idle", "3", "--max-connect-rate", "1000")
+    with running(tmp, *limits) as s:
         yield s
 
 
