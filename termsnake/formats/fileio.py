@@ -88,7 +88,8 @@ def write_atomic(
     An existing file keeps its permissions; a new one gets ``mode``. With ``exclusive`` the file
     must not exist (FileExistsError), checked at the very moment it appears, so that a file
     made meanwhile by someone else is never overwritten. Without it, a symbolic link is
-    written through: the link stays, the file it points to is replaced.
+    written through: the link stays, the file it points to is replaced. An OSError names the
+    file being written (that link's target), never the temporary file beside it.
     """
     target = Path(path)
     if not exclusive and target.is_symlink():
@@ -97,7 +98,11 @@ def write_atomic(
         target = Path(os.path.realpath(target))
     # The temporary name is cut: a name near the system's limit (255 bytes) would not fit
     # with the prefix and suffix round it, and the data would be lost at the last moment.
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name[:40]}.", suffix=".tmp")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name[:40]}.", suffix=".tmp")
+    except OSError as e:  # a folder that cannot be written: named by the file meant for it
+        e.filename, e.filename2 = str(target), None
+        raise
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
@@ -109,6 +114,13 @@ def write_atomic(
             os.unlink(tmp)
         else:
             os.replace(tmp, target)
+    except OSError as e:
+        Path(tmp).unlink(missing_ok=True)
+        if e.filename in (None, tmp):
+            # The temporary file's name is new at each try: a caller that says a trouble once
+            # (the server's log) would say it again each time, and it is not the user's file.
+            e.filename, e.filename2 = str(target), None
+        raise
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
 
 import pytest
 
 from termsnake.formats.diagnostics import LevelError
-from termsnake.formats.fileio import check_can_write_new, read_capped, write_new
+from termsnake.formats.fileio import check_can_write_new, read_capped, write_atomic, write_new
+from termsnake.formats.guarded import describe_os_error
 from termsnake.formats.levelfile import parse_level
 from termsnake.formats.presets import UnknownLevelError, load_level
 
@@ -101,4 +103,32 @@ def test_the_write_check_leaves_nothing_behind_when_stopped_half_way(
     with pytest.raises(KeyboardInterrupt):
         check_can_write_new(tmp_path)
     monkeypatch.undo()
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("fails_in", ["open", "fsync", "replace"])
+def test_a_failed_write_names_the_file_not_its_temporary_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fails_in: str
+) -> None:
+    # A folder that cannot be written named the random temporary file, a new name at each try:
+    # the server's log, which says each trouble once, said it again at every game.
+    real = getattr(os, fails_in)
+
+    def refused(*args: object, **kwargs: object) -> object:
+        if fails_in == "fsync":  # no name: a write that fails
+            raise OSError(errno.EPERM, os.strerror(errno.EPERM))
+        if str(args[0]).endswith(".tmp"):  # named as the system names them
+            names = args[:2] if fails_in == "replace" else args[:1]
+            raise OSError(errno.EPERM, os.strerror(errno.EPERM), *names)
+        return real(*args, **kwargs)
+
+    target = tmp_path / "scores.json"
+    said = set()
+    for _ in range(2):
+        monkeypatch.setattr(os, fails_in, refused)
+        with pytest.raises(OSError) as caught:
+            write_atomic(target, b"{}")
+        monkeypatch.undo()
+        said.add(describe_os_error(caught.value))
+    assert said == {f"Operation not permitted: {target}"}
     assert list(tmp_path.iterdir()) == []
