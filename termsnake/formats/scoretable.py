@@ -46,6 +46,16 @@ def table(scores: dict[ScoreKey, ScoreEntry], encoding: str | None = None) -> li
 BOT_STOPPED: Final = "not scored: the bot was stopped before its game ended"
 
 
+def is_scored(game: Game, *, bot: bool = False) -> bool:
+    """Whether ``keep_score`` records the game in the file: one that moved, and for a ``bot``
+    one the bot ended (won, died, stalled): one its watcher stopped is not the bot's result."""
+    return game.steps > 0 and not _stopped(game, bot)
+
+
+def _stopped(game: Game, bot: bool) -> bool:
+    return bot and game.outcome in (None, Outcome.QUIT)
+
+
 def keep_score(
     scores: ScoreStore,
     key: ScoreKey,
@@ -58,10 +68,8 @@ def keep_score(
     ``bot``'s game is recorded only if the bot ended it (won, died, stalled): one its watcher
     stopped (q, Ctrl-C, a signal) is not the bot's result."""
     said = [] if previous is None else [_best_so_far(previous)]
-    if bot and game.outcome in (None, Outcome.QUIT):
-        return [BOT_STOPPED, *said], ()
-    if game.steps == 0:
-        return said, ()
+    if not is_scored(game, bot=bot):
+        return ([BOT_STOPPED, *said] if _stopped(game, bot) else said), ()
     won = game.outcome is Outcome.WON
     entry = ScoreEntry.now(game.length, game.steps, won, game.seed)
     result = scores.record(key, entry)

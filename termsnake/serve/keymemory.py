@@ -12,7 +12,6 @@ from typing import Final
 
 from termsnake.formats.fileio import TooLarge, describe_parse_error, read_if_present, write_atomic
 from termsnake.formats.guarded import LockTimeout, describe_os_error, lock_path, locked, set_aside
-from termsnake.formats.scores import LOCK_TIMEOUT
 from termsnake.formats.text import json_shown, printable
 from termsnake.serve.limits import MAX_KEPT_PRESETS
 from termsnake.serve.trouble import Trouble
@@ -21,9 +20,13 @@ from termsnake.tui.controllers import KEY_PRESETS
 FORMAT: Final = "termsnake-key-presets/1"
 FILE_NAME: Final = "key-presets.json"
 DEFAULT: Final = "default"  # stored as no entry at all
-# A file of MAX_KEPT_PRESETS players holds a fifth of this: a bigger one (or a link to
-# /dev/zero) is not one the server wrote, and it is read at every login.
+# Far above what MAX_KEPT_PRESETS players' names and presets take: a bigger file (or a link
+# to /dev/zero) is not one the server wrote, and it is read at every login.
 MAX_BYTES: Final = 1024 * 1024
+# Shorter than the scores' wait: a visit's thread waits for the lock, the lobby frozen meanwhile
+# after each choice, and as the server stops the visit's last save must end within
+# SHUTDOWN_WAIT. A choice not kept costs the player a choice again, not a result.
+LOCK_TIMEOUT: Final = 1.0
 # The names Hub.claim_name gives, the only ones looked up: a file with another is not ours.
 NAME: Final = re.compile(r"[A-Za-z0-9_.-]{1,16}")
 
@@ -76,13 +79,20 @@ def to_json(players: dict[str, str]) -> str:
 class KeyMemory:
     """The presets stored, from every visit's thread: ``recall`` as a visit begins, ``remember``
     a choice. Neither raises for the file's trouble: each kind is one line in the log, said
-    again only after the file has been read or written well (a client logging in again and
-    again would repeat it otherwise)."""
+    again only after the file has been read (a trouble reading it) or written (one keeping a
+    choice) well: a client logging in and choosing again and again would repeat it otherwise,
+    and a file read well at each login may yet be one that cannot be written."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self.shown = printable(str(path))  # as the log names it: from the environment
-        self.trouble = Trouble()  # its lines in the log, each said once
+        self.read_trouble = Trouble()  # its lines in the log, each said once
+        self.write_trouble = Trouble()
+
+    def close(self) -> None:
+        """Log nothing more: the server is about to say it stopped."""
+        self.read_trouble.close()
+        self.write_trouble.close()
 
     def read(self) -> Stored:
         """What the file holds; never raises, never changes the file."""
@@ -103,52 +113,54 @@ class KeyMemory:
         """The preset ``name`` chose last, or None (nothing stored, or a file that is not read)."""
         stored = self.read()
         if stored.problem is not None:
-            self.trouble.say(f"{self.shown}: {stored.problem}; read as no key presets stored")
+            self.read_trouble.say(f"{self.shown}: {stored.problem}; read as no key presets stored")
         else:
-            self.trouble.say(None)
+            self.read_trouble.say(None)
         return stored.players.get(name)
 
-    def remember(self, name: str, keys: str) -> None:
+    def remember(self, name: str, keys: str) -> bool:
         """Store ``keys`` as the preset ``name`` chose last (``default``: none stored), the
-        oldest choices dropped past MAX_KEPT_PRESETS players."""
+        oldest choices dropped past MAX_KEPT_PRESETS players: whether the file holds it now."""
+        timeout = LOCK_TIMEOUT
         try:
-            with locked(self.path, LOCK_TIMEOUT):
+            with locked(self.path, timeout):
                 stored = self.read()
                 if stored.problem is not None and not self._set_aside(stored):
-                    return
+                    return False
                 players = dict(stored.players)
                 players.pop(name, None)  # its choice is the newest, last
                 if keys != DEFAULT:
                     players[name] = keys
-                if players == stored.players and stored.problem is None:
-                    self.trouble.say(None)
-                    return
-                kept = dict(list(players.items())[-MAX_KEPT_PRESETS:])
-                write_atomic(self.path, to_json(kept).encode("utf-8"))
+                if players != stored.players or stored.problem is not None:
+                    kept = dict(list(players.items())[-MAX_KEPT_PRESETS:])
+                    write_atomic(self.path, to_json(kept).encode("utf-8"))
         except LockTimeout:
             where = printable(str(lock_path(self.path)))
-            self.trouble.say(f"key preset not saved: {where} stayed locked for {LOCK_TIMEOUT:g} s")
-            return
+            self.write_trouble.say(f"key preset not saved: {where} stayed locked for {timeout:g} s")
+            return False
         except OSError as e:
-            self.trouble.say(f"key preset not saved: {describe_os_error(e)}")
-            return
+            self.write_trouble.say(f"key preset not saved: {describe_os_error(e)}")
+            return False
         if stored.problem is None:
-            self.trouble.say(None)
+            self.write_trouble.say(None)
+        return True
 
     def _set_aside(self, stored: Stored) -> bool:
         """Move a damaged file aside, saying so: whether a new one may be written. A file that
         could not be read is left as it is: it may be anything of the operator's."""
         trouble = f"{self.shown}: {stored.problem}"
         if not stored.damaged:
-            self.trouble.say(f"key preset not saved: {trouble}; left as it is")
+            self.write_trouble.say(f"key preset not saved: {trouble}; left as it is")
             return False
         try:
             target = set_aside(self.path)
         except OSError as e:
             why = describe_os_error(e)
-            self.trouble.say(
+            self.write_trouble.say(
                 f"key preset not saved: {trouble}, and it could not be moved aside ({why})"
             )
             return False
-        self.trouble.say(f"{trouble}; kept it as {target.name} and started a new key presets file")
+        self.write_trouble.say(
+            f"{trouble}; kept it as {target.name} and started a new key presets file"
+        )
         return True

@@ -99,7 +99,7 @@ async def serve(config: Config, ready: asyncio.Event | None = None) -> None:
     # The last line: a visit that has not ended yet (a bot still thinking) would log its leaving
     # after it, as the process exits; it is counted here instead.
     running = app.visits_log.close()
-    app.hub.key_presets.trouble.close()
+    app.hub.key_presets.close()
     app.hub.score_trouble.close()
     still = (f"; {running} visit still running, its leaving not logged" if running == 1 else
              f"; {running} visits still running, their leaving not logged")  # fmt: skip

@@ -20,7 +20,7 @@ from termsnake.core.level import BOT_LENGTH, Level, with_length
 from termsnake.exits import Signalled
 from termsnake.formats.presets import load_preset, preset_names
 from termsnake.formats.scores import ScoreKey
-from termsnake.formats.scoretable import keep_score, table
+from termsnake.formats.scoretable import is_scored, keep_score, table
 from termsnake.formats.text import clip, printable
 from termsnake.serve import limits
 from termsnake.serve.hub import Hub, Live
@@ -225,12 +225,14 @@ class Visit:
     def keep_keys(self, at_end: bool = False) -> None:
         """Store the preset chosen in the lobby for the name's next visit: at once, but once in
         KEEP_PRESET_GAP at most (a client choosing again and again would write the file each
-        time), and the last choice as the visit ends."""
+        time), and the last choice as the visit ends. A choice the file did not take (its lock
+        held, a folder that cannot be written) is tried again as the visit ends."""
         now = time.monotonic()
         if self.unkept_keys is None or (not at_end and now - self.kept_at < limits.KEEP_PRESET_GAP):
             return
-        self.hub.key_presets.remember(self.name, self.unkept_keys)
-        self.kept_keys, self.unkept_keys, self.kept_at = self.unkept_keys, None, now
+        self.kept_at = now
+        if self.hub.key_presets.remember(self.name, self.unkept_keys):
+            self.kept_keys, self.unkept_keys = self.unkept_keys, None
 
     def pick_level(self, title: str) -> Level | None:
         """A preset chosen from a menu, or None."""
@@ -301,8 +303,10 @@ class Visit:
             )  # fmt: skip
             best = self.hub.scores.best(key)
             news, trouble = keep_score(self.hub.scores, key, game, best, bot=bot is not None)
-            for line in trouble or (None,):  # the operator's to mend: the log, not the player
+            for line in trouble:  # the operator's to mend: the log, not the player
                 self.hub.score_trouble.say(line)
+            if not trouble and is_scored(game, bot=bot is not None):  # a score kept: all well
+                self.hub.score_trouble.say(None)
         text = summary(game, who, session.seconds_played, width=self.term.width)
         lines = [*text.split("\n"), *news]
         again = self.show_until_key(lines, "r plays again, any other key goes back to the lobby")

@@ -9,6 +9,7 @@ import json
 import logging
 import os
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,8 +17,9 @@ import pytest
 
 from termsnake.formats.scores import ScoreStore
 from termsnake.serve.hub import Hub
-from termsnake.serve.keymemory import FORMAT, MAX_BYTES, NAME, KeyMemory, to_json
-from termsnake.serve.limits import MAX_KEPT_PRESETS
+from termsnake.serve.keymemory import FORMAT, LOCK_TIMEOUT, MAX_BYTES, NAME, KeyMemory, to_json
+from termsnake.serve.limits import MAX_KEPT_PRESETS, SHUTDOWN_WAIT
+from termsnake.serve.trouble import MAX_HELD, Trouble
 
 
 @pytest.fixture
@@ -156,8 +158,9 @@ def test_what_cannot_be_read_is_left_alone_and_said_once(
     memory = KeyMemory(path)
     assert memory.recall("ada") is None and memory.recall("ada") is None
     assert len(said) == 1 and said[0].endswith("read as no key presets stored")
-    memory.remember("ada", "azerty")
-    memory.remember("bob", "azerty")
+    for name in ("ada", "bob", "cy"):  # a visit each: its login, then its choice
+        memory.recall(name)
+        assert memory.remember(name, "azerty") is False
     assert len(said) == 2 and said[1].startswith("key preset not saved: ")
     assert said[1].endswith("; left as it is")
     assert not list(tmp_path.glob("*.corrupt-*"))
@@ -171,9 +174,9 @@ def test_a_place_that_cannot_be_written_is_said_once(tmp_path: Path, said: list[
     blocker = tmp_path / "data"
     blocker.write_text("not a directory", encoding="utf-8")
     memory = KeyMemory(blocker / "serve" / "key-presets.json")
-    assert memory.recall("ada") is None and said == []  # no file can be there: none stored
-    for name in ("ada", "bob", "cy"):
-        memory.remember(name, "azerty")
+    for name in ("ada", "bob", "cy"):  # a visit each: a login read well, a choice not kept
+        assert memory.recall(name) is None  # no file can be there: none stored
+        assert memory.remember(name, "azerty") is False
     assert len(said) == 1 and said[0].startswith("key preset not saved: ")
     assert str(blocker) in said[0] and blocker.read_text(encoding="utf-8") == "not a directory"
 
@@ -195,6 +198,40 @@ def test_a_lock_held_too_long_is_said_and_the_next_choice_saved(
     assert memory.recall("ada") == "dvorak" and len(said) == 1
 
 
+def test_a_held_lock_gives_the_choice_up_well_within_the_servers_wait_at_shutdown(
+    tmp_path: Path, said: list[str]
+) -> None:
+    # The scores' wait: each lobby choice froze the visit for it, and the last one, as the
+    # server stopped, kept the visit running past the server's wait for it.
+    path = tmp_path / "key-presets.json"
+    memory = KeyMemory(path)
+    with open(f"{path}.lock", "a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        began = time.monotonic()
+        assert memory.remember("ada", "dvorak") is False
+        waited = time.monotonic() - began
+    assert waited < SHUTDOWN_WAIT / 2, waited
+    assert said == [f"key preset not saved: {path}.lock stayed locked for {LOCK_TIMEOUT:g} s"]
+    assert memory.remember("ada", "dvorak") is True and memory.recall("ada") == "dvorak"
+
+
+def test_each_line_said_since_all_last_went_well_is_held_back(said: list[str]) -> None:
+    trouble = Trouble()
+    for _ in range(3):  # two kinds taking turns were said at every turn
+        trouble.say("cannot be read")
+        trouble.say("cannot be written")
+    assert said == ["cannot be read", "cannot be written"]
+    trouble.say(None)
+    trouble.say("cannot be read")
+    assert said[2:] == ["cannot be read"]
+    for n in range(MAX_HELD * 3):  # lines that differ each time: the oldest are forgotten
+        trouble.say(f"line {n}")
+    trouble.say(f"line {MAX_HELD * 3 - 1}")
+    assert said[-1] == f"line {MAX_HELD * 3 - 1}" and len(said) == 3 + MAX_HELD * 3
+    trouble.say("line 0")
+    assert said[-1] == "line 0"
+
+
 def test_nothing_is_logged_once_the_server_has_said_it_stopped(
     tmp_path: Path, said: list[str]
 ) -> None:
@@ -202,6 +239,6 @@ def test_nothing_is_logged_once_the_server_has_said_it_stopped(
     blocker = tmp_path / "data"
     blocker.write_text("not a directory", encoding="utf-8")
     memory = KeyMemory(blocker / "key-presets.json")
-    memory.trouble.close()
+    memory.close()
     memory.remember("ada", "azerty")
     assert said == []

@@ -3,6 +3,8 @@ preset a visit starts with, and the one it stores for the next."""
 
 from __future__ import annotations
 
+import fcntl
+import logging
 import sys
 import threading
 from pathlib import Path
@@ -37,6 +39,19 @@ def test_the_summary_tells_whether_to_play_again(tmp_path: Path, after: bytes, a
     assert visit.play(open_level(10, 6, 3), None) is again
 
 
+def test_a_game_with_no_move_is_not_a_score_kept_that_says_its_trouble_again(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # It counted as "all went well": the scores' trouble was said again at the next game.
+    visit = visit_keyed(tmp_path, b"qx")  # q ends the game before it starts
+    trouble = "scores not saved: Operation not permitted: /srv/scores.json"
+    with caplog.at_level(logging.WARNING, "termsnake.serve"):
+        visit.hub.score_trouble.say(trouble)
+        assert visit.play(open_level(10, 6, 3), None) is False
+        visit.hub.score_trouble.say(trouble)
+    assert [r.getMessage() for r in caplog.records] == [trouble]
+
+
 def test_a_bot_that_cannot_be_made_is_no_game_to_play_again(tmp_path: Path) -> None:
     # Its error page gave back the key pressed there: r read as "play again".
     visit = visit_keyed(tmp_path, b"r")
@@ -50,9 +65,9 @@ class Spied(KeyMemory):
         super().__init__(path)
         self.written: list[str] = []
 
-    def remember(self, name: str, keys: str) -> None:
+    def remember(self, name: str, keys: str) -> bool:
         self.written.append(keys)
-        super().remember(name, keys)
+        return super().remember(name, keys)
 
 
 def lobby_visit(tmp_path: Path, typed: list[bytes], keys: str | None = None) -> tuple[Visit, Spied]:
@@ -117,6 +132,29 @@ def test_choice_after_choice_writes_the_first_at_once_and_the_last_as_the_visit_
     with pytest.raises(Closed):
         visit.run()
     assert memory.written == ["default"] and memory.recall("cy") is None
+
+
+def test_a_choice_the_file_did_not_take_is_kept_as_the_visit_ends(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A choice whose write found the lock held was marked kept: the visit's end did not try
+    # it again, and the next visit began with the old keys.
+    monkeypatch.setattr("termsnake.serve.keymemory.LOCK_TIMEOUT", 0.1)
+    visit, memory = lobby_visit(tmp_path, [*KEYS, DOWN, ENTER, b"x"])  # azerty, whose x quits
+    real = memory.remember
+
+    def held_the_first_time(name: str, keys: str) -> bool:
+        if memory.written:
+            return real(name, keys)
+        # flock locks belong to an open file: a second open in this process is another holder.
+        with open(f"{memory.path}.lock", "a") as held:
+            fcntl.flock(held, fcntl.LOCK_EX)
+            assert real(name, keys) is False
+        return False
+
+    memory.remember = held_the_first_time  # type: ignore[method-assign]
+    visit.run()
+    assert memory.written == ["azerty", "azerty"] and memory.recall("cy") == "azerty"
 
 
 def test_a_bot_plugin_raising_terminated_loses_its_game_and_the_visit_goes_on(
