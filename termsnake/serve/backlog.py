@@ -2,9 +2,9 @@
 asyncio holds for the socket, and what waits in the kernel's send queue.
 
 A client that stops reading at the TCP level (its window closes) leaves the output in the
-kernel's queue, which grows to megabytes before asyncio holds back a byte: counted alone,
-asyncio's buffer let such a client run past --max-unsent and --stall. Linux tells the queue
-(SIOCOUTQ); elsewhere only asyncio's buffer is counted.
+kernel's queue, which the kernel lets grow far past our limits before asyncio holds back a
+byte: counted alone, asyncio's buffer let such a client run past --max-unsent and --stall.
+Linux tells the queue (SIOCOUTQ); elsewhere only asyncio's buffer is counted.
 """
 
 from __future__ import annotations

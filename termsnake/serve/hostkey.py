@@ -69,7 +69,7 @@ class AuthorizedKeys:
     keys: asyncssh.SSHAuthorizedKeys
     read: int  # entries read (keys, certificates, subjects)
     skipped: tuple[int, ...]  # the numbers of the lines left out, from 1
-    why: str  # what asyncssh said of the first of them
+    why: str  # what asyncssh said of the first of them ("" if no more than that it cannot)
 
     def warning(self) -> str | None:
         """The line that says which were left out, if any were."""
@@ -77,8 +77,9 @@ class AuthorizedKeys:
             return None
         lines = "1 line" if len(self.skipped) == 1 else f"{len(self.skipped)} lines"
         keys = "1 key" if self.read == 1 else f"{self.read} keys"
-        return (f"skipped {lines} asyncssh cannot read (the first, line {self.skipped[0]}: "
-                f"{self.why}); admitting the {keys} it read")  # fmt: skip
+        why = f": {self.why}" if self.why else ""
+        return (f"skipped {lines} asyncssh cannot read (the first, line {self.skipped[0]}{why}); "
+                f"admitting the {keys} it read")  # fmt: skip
 
 
 def read_authorized_keys(path: Path) -> AuthorizedKeys:
@@ -95,25 +96,27 @@ def read_authorized_keys(path: Path) -> AuthorizedKeys:
     good: list[str] = []
     skipped: list[int] = []
     why = ""
-    # Numbered as an editor numbers them; asyncssh splits at \r, \f and the like as well.
+    # Lines end at "\n" (a "\r" before it dropped), as OpenSSH and an editor count them.
     for number, line in enumerate(text.split("\n"), 1):
-        for entry in line.splitlines():
-            entry = entry.strip()
-            if not entry or entry.startswith("#"):
-                continue
-            try:
-                with _quiet_patterns():
-                    asyncssh.import_authorized_keys(entry)
-            except (asyncssh.KeyImportError, ValueError, re.error) as e:
-                why = why or _why(e)
-                if not skipped or skipped[-1] != number:
-                    skipped.append(number)
-            else:
-                good.append(entry)
+        entry = line.removesuffix("\r").strip()
+        if not entry or entry.startswith("#"):
+            continue
+        try:
+            if len(entry.splitlines()) > 1:
+                # asyncssh would read it as two or more (at \f, \r, U+2028...): a second key
+                # in what OpenSSH reads as one line's comment would be admitted.
+                raise ValueError("a character asyncssh takes for the end of a line")
+            with _quiet_patterns():
+                asyncssh.import_authorized_keys(entry)
+        except (asyncssh.KeyImportError, ValueError, re.error) as e:
+            why = _why(e) if not skipped else why
+            skipped.append(number)
+        else:
+            good.append(entry)
     if not good:
         others = len(skipped) - 1
         more = f"; {others} more line{'s' * (others > 1)} it cannot read" if others > 0 else ""
-        said = f"line {skipped[0]}: {why}{more}" if skipped else "the file has none"
+        said = f"line {skipped[0]}{why and ': '}{why}{more}" if skipped else "the file has none"
         raise HostKeyError(f"no public keys asyncssh can read ({said})")
     with _quiet_patterns():
         keys = asyncssh.import_authorized_keys("\n".join(good))
@@ -131,12 +134,13 @@ def _quiet_patterns() -> Iterator[None]:
 
 def _why(e: Exception) -> str:
     """asyncssh's reason, escaped and cut: it may quote the file. A PEM header holding regular
-    expression syntax (``-----BEGIN (PUBLIC KEY-----``) fails in its pattern (re.error); a
-    line that is no key at all, in asyncssh's words for a file with none."""
+    expression syntax (``-----BEGIN (PUBLIC KEY-----``) fails in its pattern (re.error).
+    Nothing when asyncssh says only that the line holds no entry it reads: it says so of a
+    real key with a comment that is not ASCII, or after a byte order mark, as of junk."""
     if isinstance(e, re.error):
         return "a malformed PEM header"
     if str(e) == "No valid entries found":
-        return "not a key, certificate or subject"
+        return ""
     return shorten(str(e), 120)
 
 
