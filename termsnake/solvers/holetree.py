@@ -4,7 +4,9 @@ Such a board has no Hamiltonian cycle, but the board less one cell of the spare 
 cut into blocks. The hole is a corner cell (two free neighbours, each with one more besides
 the cell on the hole's diagonal): where the cut has a notched block round it (a 3x3 box less
 that corner, and less walls of the board), the same cut with that box less its middle instead
-fits the board less the middle. A board two cells short gets two such holes.
+fits the board less the middle. Failing those, the corner of a wall (two free neighbours at
+right angles, whose own neighbours may have more ways): the 3x3 box round it and its diagonal
+cell is placed first and the rest cut round it. A board two cells short gets two such holes.
 The tree plays through a shadow of the game whose board walls the hole in (as ``deadends``
 does).
 
@@ -25,10 +27,16 @@ from termsnake.core.game import Game
 from termsnake.core.geometry import Direction, Point
 from termsnake.solvers.base import SolverUnavailable
 from termsnake.solvers.celltree import TreeConfig, TreeSolver
-from termsnake.solvers.celltree.blocks import BlockGrid, build_tiled_grid, tiled_grids
+from termsnake.solvers.celltree.blocks import (
+    TURNINGS,
+    BlockGrid,
+    build_tiled_grid,
+    spread,
+    tiled_grids,
+)
 from termsnake.solvers.celltree.lookahead import food_index
 from termsnake.solvers.celltree.notched import notched_moves
-from termsnake.solvers.celltree.tiling import Rect
+from termsnake.solvers.celltree.tiling import Rect, cuts_of
 from termsnake.solvers.deadends import sync_shadow
 from termsnake.solvers.grid import Grid, grid_of
 from termsnake.solvers.hampath.holes import apart, hole_candidates, spare, switch_at
@@ -36,10 +44,16 @@ from termsnake.solvers.replan import ReplanSolver
 
 # Sets of holes the set-up tries (each costs a cut of the board): the corners first.
 TRIES = 2
+# Then, if none of those takes, sets with walls' corners (``_wall_corner``) too.
+WALL_TRIES = 2
 # No opening: it leaves the blocks' ways, and a switch needs the body on a cycle of the blocks.
 # No chasing play-out either: round a hole it gained nothing beyond noise, for more time
 # (docs/tuning.md).
 CONFIG = TreeConfig(opening_percent=0, chase=False)
+# Nor a late game round a wall's corner: its cycles leave the blocks, and only the blocks' cycles
+# are forced round that box (the hole's neighbours have other ways), so food in the hole could
+# find no switch, and replan, handed a cycle it cannot switch, stalls.
+AT_WALL = TreeConfig(opening_percent=0, chase=False, late_blocks=0)
 
 
 class HoleTreeSolver:
@@ -61,6 +75,7 @@ class HoleTreeSolver:
         # was cut round and the cell on that hole's diagonal.
         self._boxes: list[tuple[int, int, int]] = []
         self._grids: dict[frozenset[int], BlockGrid] = {}  # holes -> the tree's grid round them
+        self._at_wall = False  # whether a box is a wall's corner's (the tree plays AT_WALL)
         self.switches = 0  # foods taken in a hole
         # At a switch: the cycle through the hole (from the head on) and the holes after it.
         self._switched: tuple[list[int], tuple[int, ...]] = ([], ())
@@ -83,14 +98,15 @@ class HoleTreeSolver:
         taken = {grid.index(p) for p in game.body}
         if game.food is not None:
             taken.add(grid.index(game.food))
-        corners = [
-            h
-            for h in hole_candidates(grid, short[0], taken, far_from=grid.index(game.head))
-            if _diagonal(grid, h) >= 0
-        ]
+        candidates = hole_candidates(grid, short[0], taken, far_from=grid.index(game.head))
+        corners = [h for h in candidates if _diagonal(grid, h) >= 0]
+        walled = [h for h in candidates if _diagonal(grid, h) < 0 <= _wall_corner(grid, h)]
         self._grid = grid
         self._cells = len(game.board.free_cells) - short[1]
-        for holes in _hole_sets(grid, corners, short[1])[:TRIES]:
+        tries = _hole_sets(grid, corners, short[1])[:TRIES]
+        more = _hole_sets(grid, corners + walled, short[1])
+        tries += [holes for holes in more if any(h in walled for h in holes)][:WALL_TRIES]
+        for holes in tries:
             if self._cut_round(game, holes):
                 return
         raise SolverUnavailable(_refusal(game, "no holes at corners let the tree cut the rest"))
@@ -100,7 +116,10 @@ class HoleTreeSolver:
         also fits with the hole moved to its diagonal cell."""
         assert self._grid is not None
         points = self._grid.points
-        found = tiled_grids(game.board.with_walls(points[h] for h in holes))
+        board = game.board.with_walls(points[h] for h in holes)
+        boxes = [_box(self._grid, h) for h in holes if _diagonal(self._grid, h) < 0]
+        self._at_wall = bool(boxes)
+        found = tiled_grids(board) if not boxes else _boxed_grids(board, boxes)
         if isinstance(found, str) or not self._tree_round(game, holes, [g for g, _, _ in found]):
             return False
         assert self._tree is not None
@@ -108,14 +127,21 @@ class HoleTreeSolver:
         _, rects, turning = next(f for f in found if f[0] is in_play)
         self._cut, self._grids, self._boxes = (rects, turning), {frozenset(holes): in_play}, []
         for h in holes:
-            diagonal = _diagonal(self._grid, h)
+            diagonal = _across(self._grid, h)
             hole, across = points[h], points[diagonal]
+            # At a wall's corner only a 3x3 box with the diagonal in its middle forces the
+            # switch (``_wall_corner``).
+            middle = (1, 1) if _diagonal(self._grid, h) < 0 else None
             box = [
                 i
                 for i, r in enumerate(rects)
                 if (hole.x - r.x, hole.y - r.y) in r.missing
                 and 0 <= across.x - r.x < r.width
                 and 0 <= across.y - r.y < r.height
+                and (
+                    middle is None
+                    or (r.width, r.height, across.x - r.x, across.y - r.y) == (3, 3, *middle)
+                )
             ]
             if len(box) != 1:
                 return False
@@ -136,7 +162,7 @@ class HoleTreeSolver:
         assert self._grid is not None
         shadow = game.copy()
         shadow.board = game.board.with_walls(self._grid.points[h] for h in holes)
-        tree = TreeSolver(CONFIG)
+        tree = TreeSolver(AT_WALL if self._at_wall else CONFIG)
         try:
             tree.setup(shadow, grids)
         except SolverUnavailable:
@@ -242,6 +268,44 @@ class HoleTreeSolver:
         return self._tree.overlay(self._shadow)
 
 
+def _box(grid: Grid, hole: int) -> Rect | None:
+    """The 3x3 box with a wall's corner ``hole`` at its corner and its diagonal cell in the
+    middle, less the hole, if all its other cells are free; else None."""
+    middle = _wall_corner(grid, hole)
+    hx, hy, mx, my = (
+        hole % grid.width,
+        hole // grid.width,
+        middle % grid.width,
+        middle // grid.width,
+    )
+    x, y = min(hx, 2 * mx - hx), min(hy, 2 * my - hy)
+    if x < 0 or y < 0 or x + 3 > grid.width or y + 3 > grid.height or grid.board.wrap:
+        return None
+    box = Rect(x, y, 3, 3, ((hx - x, hy - y),))
+    return box if box.cells(grid.board.with_walls([grid.points[hole]])) is not None else None
+
+
+def _boxed_grids(
+    board: Board, boxes: list[Rect | None]
+) -> list[tuple[BlockGrid, tuple[Rect, ...], int]] | str:
+    """The grids of ``board`` cut with ``boxes`` placed first (the tiler would not choose them
+    where rectangles fit) and the rest as ``tiling`` cuts it, as ``tiled_grids`` gives them."""
+    placed = [b for b in boxes if b is not None]
+    if len(placed) != len(boxes):
+        return "a wall's corner has no free 3x3 box round it"
+    rest = board.with_walls(p for b in placed for p in b.cells(board) or ())
+    cuts = cuts_of(rest)
+    if isinstance(cuts, str):
+        return cuts
+    found = []
+    for cut in cuts:
+        if any(r.cells(board) is None for r in cut):
+            continue  # a notched block round a box's cells, which are free on the board
+        rects = tuple(sorted((*cut, *placed), key=lambda r: (r.y, r.x)))
+        found += [(build_tiled_grid(board, t, list(rects)), rects, t) for t in TURNINGS]
+    return sorted(found, key=lambda f: spread(f[0])) or "no cut of the rest fits the boxes"
+
+
 def _hole_sets(grid: Grid, corners: list[int], count: int) -> list[tuple[int, ...]]:
     """The sets of ``count`` corners to try, in the corners' order; two far apart."""
     if count == 1:
@@ -250,7 +314,7 @@ def _hole_sets(grid: Grid, corners: list[int], count: int) -> list[tuple[int, ..
         (a, b)
         for j, b in enumerate(corners)
         for a in corners[:j]
-        if apart(grid, a, b) and apart(grid, _diagonal(grid, a), _diagonal(grid, b))
+        if apart(grid, a, b) and apart(grid, _across(grid, a), _across(grid, b))
     ]
 
 
@@ -270,11 +334,31 @@ def _diagonal(grid: Grid, hole: int) -> int:
     return common[0] if len(common) == 1 and grid.free[common[0]] else -1
 
 
+def _wall_corner(grid: Grid, hole: int) -> int:
+    """The cell diagonal to a ``hole`` with just two free neighbours, at right angles, if
+    free, else -1: a corner of walls (or of the board) whose neighbours may have more ways.
+    In a 3x3 box of the cut with the hole at its corner and that cell in its middle, each
+    neighbour's only other way in the box is along its side, and no way of the middle leaves
+    the box, so every cycle of the cut runs round the middle to them, and with the middle the
+    hole, round the hole: the switch is there both ways, as at ``_diagonal``'s corners."""
+    adj = grid.adj[hole]
+    if len(adj) != 2:
+        return -1
+    common = [c for c in grid.adj[adj[0]] if c in grid.adj[adj[1]] and c != hole]
+    return common[0] if len(common) == 1 else -1
+
+
+def _across(grid: Grid, hole: int) -> int:
+    """The cell a hole switches with: ``_diagonal``'s, else ``_wall_corner``'s (-1: none)."""
+    diagonal = _diagonal(grid, hole)
+    return diagonal if diagonal >= 0 else _wall_corner(grid, hole)
+
+
 def _switch(grid: Grid, succ: list[int], hole: int) -> tuple[int, int] | None:
     """The cells a and m of a switch into ``hole`` on the cycle ``succ`` (a, m, b round a 2x2
     square with the hole), m corner-like with the hole its diagonal if one is, so that the
     hole goes back and forth in one box; None if the hole is not switchable."""
-    return switch_at(grid, succ, hole, prefer=lambda m: _diagonal(grid, m) == hole)
+    return switch_at(grid, succ, hole, prefer=lambda m: _across(grid, m) == hole)
 
 
 def _in_order(succ: list[int], start: int, skip: int = -1, then: int = -1) -> list[int]:

@@ -92,6 +92,107 @@ def test_a_walled_odd_board_is_won_round_a_hole_too() -> None:
     assert game.outcome is Outcome.WON and solver.switches >= 1
 
 
+@pytest.mark.parametrize(
+    ("name", "hole", "seed"),
+    [
+        ("top-bar", Point(7, 0), 1),
+        pytest.param("top-bar", Point(7, 0), 2, marks=pytest.mark.slow),
+        pytest.param("blocks-and-nub", Point(0, 5), 1, marks=pytest.mark.slow),
+        pytest.param("blocks-and-nub", Point(0, 5), 3, marks=pytest.mark.slow),
+    ],
+)
+def test_a_walls_corner_is_a_hole_in_a_box_of_its_own(name: str, hole: Point, seed: int) -> None:
+    # Odd boards whose corners give the tree no box: a wall's corner does (beside the bar on the
+    # top edge; below the lone wall on the left edge). The hole's neighbours have more ways than
+    # at a board's corner; the 3x3 box round the hole and its diagonal, placed before the rest
+    # is cut, forces the switch both ways.
+    level = load_level_file(EXAMPLES / f"{name}.txt")
+    best = BestSolver()
+    best.setup(Game(level, seed))
+    assert best.played == "tree round a hole"
+    game, solver = Game(level, seed), HoleTreeSolver()
+    play_checked(game, solver)
+    assert game.outcome is Outcome.WON and solver.switches >= 1
+    first = HoleTreeSolver()
+    first.setup(Game(level, seed))
+    assert first.holes == (hole.y * level.board.width + hole.x,)
+
+
+# 20x10, one short: a wall's corner at (17, 9), left of the bar on the bottom edge.
+LOW_BAR = Board.from_rows(
+    [
+        "#..................#",
+        "#...................",
+        "#...................",
+        "....................",
+        "....................",
+        "....................",
+        "....................",
+        "....................",
+        ".......#............",
+        "..................##",
+    ]
+)
+
+
+@pytest.mark.parametrize("seed", [13, pytest.param(20, marks=pytest.mark.slow)])
+def test_food_in_a_walls_corner_finds_its_switch_in_the_late_game(seed: int) -> None:
+    # The late game's cycles need not go round a wall's corner's box: food in that hole found
+    # no switch, replan was handed a cycle it could not switch, and best died.
+    level = Level(LOW_BAR, (Point(1, 1),), Direction.RIGHT)
+    best = BestSolver()
+    game = Game(level, seed)
+    best.setup(game)
+    assert best.played == "tree round a hole"
+    while not game.over:
+        game.step(best.next_direction(game))
+    assert game.outcome is Outcome.WON
+    first = HoleTreeSolver()
+    first.setup(Game(level, seed))
+    assert first.holes == (9 * LOW_BAR.width + 17,)
+    game = Game(level, seed)
+    play_checked(game, HoleTreeSolver())
+    assert game.outcome is Outcome.WON
+
+
+# 15x14, two short (helper-125's fuzz): the holes are the board's corner (14, 0) and the
+# wall's corner (4, 4), under the bent bar at the top.
+BENT_BAR = Board.from_rows(
+    [
+        "....#..........",
+        "....#..........",
+        "....#..........",
+        "...##..........",
+        "...#...........",
+        *["..............."] * 6,
+        "....#..........",
+        "...............",
+        "####..........#",
+    ]
+)
+
+
+@pytest.mark.slow  # two whole games on 198 cells
+def test_two_short_round_a_walls_corner_it_fills_all_but_two() -> None:
+    # best died at 172 of 198 here: food fell in the wall's corner in the late game, whose
+    # cycle ran past its box, and replan was handed a cycle it could not switch.
+    level = Level(BENT_BAR, (Point(13, 12),), Direction.UP, food=Point(12, 13))
+    best = BestSolver()
+    game = Game(level, 7)
+    best.setup(game)
+    assert best.played == "tree round a hole"
+    while not game.over:
+        game.step(best.next_direction(game))
+    # All but two, then (three laps on) the food in a hole all the same: one cell longer.
+    assert game.length >= len(BENT_BAR.free_cells) - 2
+    first = HoleTreeSolver()
+    first.setup(Game(level, 7))
+    assert 4 * BENT_BAR.width + 4 in first.holes
+    game = Game(level, 7)
+    play_checked(game, HoleTreeSolver())
+    assert game.outcome is Outcome.STALLED and game.length == len(BENT_BAR.free_cells) - 2
+
+
 TWO_SHORT = Board.from_rows(
     [
         "............",
