@@ -21,13 +21,14 @@ def sequence_end(text: str) -> int | None:
     - SS3, ``ESC O``: one final byte, after parameter bytes as some terminals send them
       (``ESC O 5 A``, an old xterm's Ctrl+Up).
     - ESC and any other character: that pair (Alt and a key).
-    - ESC ESC and a sequence: that sequence with Alt (rxvt's Alt+Up is ``ESC ESC [ A``).
+    - ESC ESC and a sequence: that sequence with Alt (rxvt's Alt+Up is ``ESC ESC [ A``);
+      ESC ESC and anything else: that pair (Alt+Escape), then the rest as itself.
 
     A character the grammar does not allow where it comes ends the sequence before it, so that
     it is read next, as itself (an ESC there begins the next sequence)."""
     at = 2 if text[1:2] == ESC else 1
-    if at == 2 and text[2:3] == ESC:
-        return 2  # the third ESC begins a sequence of its own
+    if at == 2 and len(text) > 2 and text[2] not in "[O":
+        return 2  # Alt+Escape, then a key of its own (a third ESC begins a sequence)
     if len(text) <= at:
         return None
     kind = text[at]

@@ -17,7 +17,7 @@ from typing import Final
 
 import blessed
 from blessed._capabilities import TermcapResponse
-from blessed.keyboard import DEFAULT_ESCDELAY, Keystroke
+from blessed.keyboard import DEFAULT_ESCDELAY, Keystroke, resolve_sequence
 from blessed.terminal import WINSZ
 
 from termsnake.exits import (
@@ -63,40 +63,71 @@ class TypedAhead(blessed.Terminal):
     ) -> Keystroke:
         """The next key, or none if it began a flood of keys (a paste), dropped with the rest.
         An escape sequence is one key, whole, even where blessed does not know it."""
+        # Where the key is already waiting, blessed's wait for the rest of a sequence starts now.
+        began = time.monotonic() if self._keyboard_buf or self.kbhit(timeout=0) else None
         key = super().inkey(timeout, esc_delay, capture_cpr)
         # A lone ESC is left be: blessed waited esc_delay for what might follow it.
         if len(key) > 1 and key.startswith(ESC) and not self._flooded:
-            key = self._whole(key, esc_delay)
+            key = self._whole(key, began, esc_delay)
         if self._flooded:
             self._flooded = False
             return Keystroke("")
         return key
 
-    def _whole(self, key: Keystroke, esc_delay: float) -> Keystroke:
+    def _whole(self, key: Keystroke, began: float | None, esc_delay: float) -> Keystroke:
         """``key``, or, where blessed cut an escape sequence short (one it has no name for:
         ``ESC [ d``, ``ESC O 5 A``), that sequence read to its end as ``sequence_end`` finds it,
-        one key named UNKNOWN_KEY. blessed hands back the rest of such a sequence as typed
-        characters, and its letters steered (``d``: right). Its rest may come later (an SSH
-        packet, a slow pty): it is waited for as blessed waits after an ESC, up to
-        ``esc_delay``; what came of it by then is the key. Where nothing came, ``key`` is."""
+        one key: the one blessed's key table names it, else UNKNOWN_KEY. blessed hands back the
+        rest of such a sequence as typed characters, and its letters steered (``d``: right).
+        Its rest may come later (an SSH packet, a slow pty): it is waited for up to
+        ``esc_delay`` after the key ``began`` to be read, blessed's own wait counted (a second
+        one made a lone ``ESC [``, Alt+[, slow); what came of it by then is the key. Where
+        nothing came, ``key`` is."""
         text = str(key) + self.flushinp()
         end = sequence_end(text)
-        if end is not None and end <= len(key):
-            self.ungetch(text[len(key) :])
-            return key
-        deadline = time.monotonic() + esc_delay
+        if end is None and began is None:
+            # It came during blessed's read: blessed's wait after the ESC, if it made one, ran
+            # out just now.
+            began = time.monotonic() - (esc_delay if self._escape_waited(text) else 0.0)
         while (
             end is None
+            and began is not None
             and len(text) <= MAX_TYPED_AHEAD
-            and self.kbhit(timeout=max(0.0, deadline - time.monotonic()))
+            and self.kbhit(timeout=max(0.0, began + esc_delay - time.monotonic()))
         ):
             text += self.getch()
             end = sequence_end(text)
-        if text == key:
-            return key  # nothing came after it: what blessed made of it (Alt+Shift+O for ESC O)
         end = len(text) if end is None else end
+        if end <= len(key):
+            # It ends where blessed's key does (Alt+Escape, then a letter), or nothing came
+            # after it (ESC O: Alt+Shift+O): what blessed made of it is the key.
+            self.ungetch(text[len(key) :])
+            return key
         self.ungetch(text[end:])
-        return Keystroke(text[:end], name=UNKNOWN_KEY)
+        return self._named(text[:end]) or Keystroke(text[:end], name=UNKNOWN_KEY)
+
+    def _escape_waited(self, text: str) -> bool:
+        """Whether blessed, reading ``text``, waited esc_delay after its ESC for more: it does
+        until what it has is a key it knows or an Alt and a key (``ESC ESC`` is one)."""
+        key = self._resolve(text, final=False)
+        return key.name == "KEY_ESCAPE" and len(key) == 1
+
+    def _named(self, sequence: str) -> Keystroke | None:
+        """The key ``sequence`` is in blessed's key table (``ESC [ A``, read in two pieces, is
+        KEY_UP), or None."""
+        key = self._resolve(sequence, final=True)
+        return key if len(key) == len(sequence) and key.code is not None else None
+
+    def _resolve(self, text: str, final: bool) -> Keystroke:
+        """The first key in ``text``, as blessed's ``inkey`` finds it."""
+        return resolve_sequence(
+            text,
+            self._keymap,
+            self._keycodes,
+            self._keymap_prefixes,
+            final=final,
+            dec_mode_cache=self._dec_mode_cache,
+        )
 
 
 class QuietTerminal(TypedAhead):

@@ -4,6 +4,7 @@ letters steered (rxvt's Ctrl+Left, ``ESC O d``, turned the snake right)."""
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 
@@ -28,6 +29,8 @@ QUICK = 0.05  # esc_delay in the reads below: the same path as the default's, so
         ("\x1ba", 2),
         ("\x1b\x1b[A", 4),  # Alt+Up on rxvt
         ("\x1b\x1b\x1b[A", 2),  # the third ESC begins the next sequence
+        ("\x1b\x1bx", 2),  # Alt+Escape, then x
+        ("\x1b\x1b\r", 2),
         ("\x1b[\x1b[A", 2),  # a byte the grammar does not allow there ends it, unread
         ("\x1b[1;\r", 4),
         ("\x1b", None),
@@ -88,6 +91,7 @@ def test_a_sequence_blessed_does_not_know_is_one_key_that_means_nothing(seq: byt
         (b"\x1b[27u", ["KEY_ESCAPE"]),  # kitty's Escape
         (b"\x1ba", ["KEY_ALT_A"]),
         (b"\x1b\x1b", ["KEY_ALT_ESCAPE"]),
+        (b"\x1b\x1bd", ["KEY_ALT_ESCAPE", "d"]),  # was one unknown key, the d swallowed
         (b"\x1bO", ["KEY_ALT_SHIFT_O"]),  # nothing more came: not a sequence cut short
         (b"wasdWASD q", list("wasdWASD q")),  # pasted, and with caps lock on
         (b"\x1b[\x1b[B", ["CSI", "KEY_DOWN"]),  # a sequence cut off by the next one
@@ -100,23 +104,73 @@ def test_the_keys_blessed_knows_are_read_as_before(typed: bytes, names: list[str
 
 
 @pytest.mark.parametrize(
-    ("first", "rest"), [(b"\x1b[", b"d"), (b"\x1bO", b"a"), (b"\x1b[1;", b"5X")]
+    ("first", "rest"),
+    [(b"\x1b[", b"d"), (b"\x1bO", b"a"), (b"\x1b[1;", b"5X"), (b"\x1b\x1b[", b"d")],
 )
-@pytest.mark.parametrize("after", [0.5, 1.5])  # of blessed's esc_delay: within its wait, after it
-def test_a_sequence_split_across_reads_is_still_one_key(
-    first: bytes, rest: bytes, after: float
-) -> None:
-    # An SSH packet or a slow pty: the rest comes while the read waits for it, as blessed's
-    # waits after an ESC (its esc_delay), or after blessed has handed back what it had.
+def test_a_sequence_split_across_reads_is_still_one_key(first: bytes, rest: bytes) -> None:
+    # An SSH packet or a slow pty: the rest comes within esc_delay, while blessed waits for it
+    # after an ESC, or (ESC ESC: Alt+Escape to blessed, which then waits no more) the terminal.
     delay = 0.2
     term = terminal()
     term.feed(first)
-    later = threading.Timer(delay * after, term.feed, (rest + b"w",))
+    later = threading.Timer(delay / 2, term.feed, (rest + b"w",))
     later.start()
     try:
         assert read_all(term, delay) == [UNKNOWN_KEY, "w"]
     finally:
         later.join()
+
+
+@pytest.mark.parametrize(
+    ("first", "name"),
+    [(b"\x1b[", "KEY_UP"), (b"\x1bO", "KEY_UP"), (b"\x1b[1;5", "KEY_CTRL_UP")],
+)
+def test_a_known_key_split_across_reads_keeps_its_name(first: bytes, name: str) -> None:
+    # A window change cuts blessed's wait after the ESC short, and it hands back what it has;
+    # the rest, coming within esc_delay, completes a key blessed knows. It was one unknown key.
+    delay = 0.4
+    term = terminal()
+    term.feed(first)
+    resize = threading.Timer(delay / 8, term.resize, (80, 24))
+    later = threading.Timer(delay / 2, term.feed, (b"Aw",))
+    resize.start()
+    later.start()
+    try:
+        assert read_all(term, delay) == [name, "w"]
+    finally:
+        resize.join()
+        later.join()
+
+
+@pytest.mark.parametrize(
+    ("typed", "name"),
+    [(b"\x1b[", "CSI"), (b"\x1bO", "KEY_ALT_SHIFT_O"), (b"\x1b[1;5", UNKNOWN_KEY)],
+)
+def test_what_comes_alone_is_read_once_blessed_has_waited_for_more(typed: bytes, name: str) -> None:
+    # Alt+[ and Alt+Shift+O are ESC [ and ESC O: they were waited for twice, blessed's esc_delay
+    # then as long again.
+    delay = 0.4
+    term = terminal()
+    term.feed(typed)
+    start = time.monotonic()
+    key = term.inkey(timeout=2, esc_delay=delay)
+    took = time.monotonic() - start
+    assert (key_name(key), str(key)) == (name, typed.decode())
+    assert delay <= took < delay * 1.5
+
+
+def test_escape_twice_then_a_letter_within_esc_delay_are_alt_escape_and_the_letter() -> None:
+    term = terminal()
+    term.feed(b"\x1b")
+    second = threading.Timer(QUICK / 4, term.feed, (b"\x1b",))
+    letter = threading.Timer(QUICK / 2, term.feed, (b"d",))
+    second.start()
+    letter.start()
+    try:
+        assert read_all(term) == ["KEY_ALT_ESCAPE", "d"]  # was one unknown key
+    finally:
+        second.join()
+        letter.join()
 
 
 def test_escape_alone_then_a_letter_later_are_two_keys() -> None:
