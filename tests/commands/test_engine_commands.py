@@ -145,20 +145,26 @@ TALKS = (
 )
 
 
-def test_a_watched_engine_that_wrote_to_stderr_is_told_where_its_log_is(tmp_path: Path) -> None:
-    # A game that ended by the rules kept the log in the temporary folder and did not say so.
-    env = {**quiet_env(tmp_path), "TMPDIR": str(tmp_path)}
-    command = f"exec:{sys.executable} -c {shlex.quote(TALKS)}"
+def watched_until_it_dies(program: str, tmp_path: Path, env: dict[str, str]) -> tuple[int, str]:
+    """Watch the Python engine ``program`` play a 6x6 board until it dies, then press q: the
+    exit code and the terminal's text."""
+    command = f"exec:{sys.executable} -c {shlex.quote(program)}"
     t = Pty(["--ai", command, "--size", "6x6", "--speed", "100"], tmp_path, env=env)
     try:
         t.wait_for("DIED", timeout=20)
         t.send("q")
-        code = t.wait_exit(timeout=20)
+        return t.wait_exit(timeout=20), t.text()
     finally:
         t.close()
+
+
+def test_a_watched_engine_that_wrote_to_stderr_is_told_where_its_log_is(tmp_path: Path) -> None:
+    # A game that ended by the rules kept the log in the temporary folder and did not say so.
+    env = {**quiet_env(tmp_path), "TMPDIR": str(tmp_path)}
+    code, text = watched_until_it_dies(TALKS, tmp_path, env)
     (log,) = tmp_path.glob("engine-*.log")
     assert "thinking about" in log.read_text()
-    said = "".join(t.text().split())  # lines wrap where the screen ends
+    said = "".join(text.split())  # lines wrap where the screen ends
     assert code == 0 and "Gameover:died" in said
     assert "".join(f"The engine's stderr: {log}".split()) in said
 
@@ -171,18 +177,10 @@ def test_a_watched_engine_s_log_cut_by_a_full_disk_is_said_once(
     small_tmpfs: Path, tmp_path: Path
 ) -> None:
     # The log stopped at the disk's end without a word: the user read a cut log as the whole.
-    command = f"exec:{sys.executable} -c {shlex.quote(LOUD)}"
-    env = {"TMPDIR": str(small_tmpfs)}
-    t = Pty(["--ai", command, "--size", "6x6", "--speed", "100"], tmp_path, env=env)
-    try:
-        t.wait_for("DIED", timeout=20)
-        t.send("q")
-        code = t.wait_exit(timeout=20)
-    finally:
-        t.close()
+    code, text = watched_until_it_dies(LOUD, tmp_path, {"TMPDIR": str(small_tmpfs)})
     (log,) = small_tmpfs.glob("engine-*.log")
-    said = "".join(t.text().split())  # lines wrap where the screen ends
+    said = "".join(text.split())  # lines wrap where the screen ends
     assert code == 0 and "Gameover:died" in said  # the game went on to its end, as before
     problem = f"termsnake: cannot write the engine's log '{log}': {os.strerror(errno.ENOSPC)}; "
-    assert said.count("".join(problem.split())) == 1, t.text()
+    assert said.count("".join(problem.split())) == 1, text
     assert "therestofitsstderrwasdropped" in said
