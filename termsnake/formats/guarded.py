@@ -5,12 +5,33 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import json
 import os
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 
+from termsnake.formats.fileio import describe_parse_error
 from termsnake.formats.text import printable
+
+
+class BadJSON(Exception):
+    """Bytes that are not UTF-8 JSON, said as the file's reader reads it."""
+
+
+def json_of(data: bytes) -> object:
+    """The JSON value of a kept file's bytes (an editor's BOM allowed); BadJSON saying where
+    it is not one."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise BadJSON(f"not UTF-8 (byte {data[e.start]:#04x} at offset {e.start})") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise BadJSON(f"bad JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
+    except (ValueError, RecursionError) as e:  # a 5000-digit number, nesting 10,000 deep
+        raise BadJSON(f"bad JSON: {describe_parse_error(e)}") from None
 
 
 class LockTimeout(Exception):

@@ -11,8 +11,16 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
-from termsnake.formats.fileio import TooLarge, describe_parse_error, read_if_present, write_atomic
-from termsnake.formats.guarded import LockTimeout, describe_os_error, lock_path, locked, set_aside
+from termsnake.formats.fileio import TooLarge, read_if_present, write_atomic
+from termsnake.formats.guarded import (
+    BadJSON,
+    LockTimeout,
+    describe_os_error,
+    json_of,
+    lock_path,
+    locked,
+    set_aside,
+)
 from termsnake.formats.places import data_dir
 from termsnake.formats.text import json_shown, printable, shorten
 
@@ -175,15 +183,9 @@ class FormatError(Exception):
 def parse(data: bytes) -> dict[ScoreKey, ScoreEntry]:
     """The scores in the bytes of a scores file; FormatError saying what is wrong."""
     try:
-        text = data.decode("utf-8-sig")  # an editor's BOM, as config files may have
-    except UnicodeDecodeError as e:
-        raise FormatError(f"not UTF-8 (byte {data[e.start]:#04x} at offset {e.start})") from None
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise FormatError(f"bad JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
-    except (ValueError, RecursionError) as e:  # a 5000-digit number, nesting 10,000 deep
-        raise FormatError(f"bad JSON: {describe_parse_error(e)}") from None
+        obj = json_of(data)
+    except BadJSON as e:
+        raise FormatError(str(e)) from None
     if not isinstance(obj, dict):
         raise FormatError("not a JSON object")
     if obj.get("format") != FORMAT:

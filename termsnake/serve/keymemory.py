@@ -10,8 +10,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
-from termsnake.formats.fileio import TooLarge, describe_parse_error, read_if_present, write_atomic
-from termsnake.formats.guarded import LockTimeout, describe_os_error, lock_path, locked, set_aside
+from termsnake.formats.fileio import TooLarge, read_if_present, write_atomic
+from termsnake.formats.guarded import (
+    BadJSON,
+    LockTimeout,
+    describe_os_error,
+    json_of,
+    lock_path,
+    locked,
+    set_aside,
+)
 from termsnake.formats.text import json_shown, printable
 from termsnake.serve.limits import MAX_KEPT_PRESETS
 from termsnake.serve.trouble import Trouble
@@ -49,13 +57,9 @@ class Stored:
 def parse(data: bytes) -> dict[str, str]:
     """The presets in the bytes of a file; Damaged saying what is wrong."""
     try:
-        obj = json.loads(data.decode("utf-8-sig"))  # an editor's BOM, as the scores take it
-    except UnicodeDecodeError as e:
-        raise Damaged(f"not UTF-8 (byte {data[e.start]:#04x} at offset {e.start})") from None
-    except json.JSONDecodeError as e:
-        raise Damaged(f"bad JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
-    except (ValueError, RecursionError) as e:  # a 5000-digit number, nesting 10,000 deep
-        raise Damaged(f"bad JSON: {describe_parse_error(e)}") from None
+        obj = json_of(data)
+    except BadJSON as e:
+        raise Damaged(str(e)) from None
     if not isinstance(obj, dict) or obj.get("format") != FORMAT:
         raise Damaged(f"not a {FORMAT} file")
     players = obj.get("players")
