@@ -33,6 +33,7 @@ def _runs(text: str) -> Iterator[tuple[int, str, str]]:
     """The runs of a compressed history as (position, count digits, letter), checked in
     order; ValueError at the first malformed one."""
     pos = 0
+    last = ""
     while pos < len(text):
         # match() at pos, not finditer(): a search would rescan a long run of digits from
         # every position in it.
@@ -42,7 +43,15 @@ def _runs(text: str) -> Iterator[tuple[int, str, str]]:
         digits = m.group(1)
         if digits.startswith("0") or digits == "1":
             raise ValueError(f"bad run count {digits!r} at position {pos} of a move history")
-        yield pos, digits, m.group(2)
+        letter = m.group(2)
+        if letter == last:
+            # compress writes a run once: "RR" or "2R3R" is no history it wrote
+            raise ValueError(
+                f"two runs of {letter} one after the other at position {pos} of a move history"
+                f" (a run is written once, as nX)"
+            )
+        yield pos, digits, letter
+        last = letter
         pos = m.end()
 
 

@@ -27,7 +27,9 @@ def test_round_trip(moves: str) -> None:
     assert expand(packed, limit=len(moves)) == moves
 
 
-@pytest.mark.parametrize("bad", ["3", "R3", "1R", "0R", "03R", "3X", "R R", "-2R", "\u0663R"])
+@pytest.mark.parametrize(
+    "bad", ["3", "R3", "1R", "0R", "03R", "3X", "R R", "-2R", "\u0663R", "RR", "2R3R", "LR2R"]
+)
 def test_malformed_histories_are_refused(bad: str) -> None:
     with pytest.raises(ValueError):
         expand(bad)
@@ -54,3 +56,13 @@ def test_a_huge_run_count_is_refused_without_building_it(count: str) -> None:
     # Without a limit, a count no list could hold is a ValueError too, not an OverflowError.
     with pytest.raises(ValueError, match="more than the limit of"):
         expand(f"{count}R")
+
+
+def test_a_run_written_twice_is_named() -> None:
+    # DESIGN: a run of n > 1 equal moves is written nX; "R2R" is no history compress wrote.
+    with pytest.raises(ValueError) as info:
+        expand("DR2R")
+    assert str(info.value) == (
+        "two runs of R one after the other at position 2 of a move history"
+        " (a run is written once, as nX)"
+    )

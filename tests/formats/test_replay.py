@@ -25,6 +25,7 @@ from termsnake.core.board import Board
 from termsnake.core.game import Game, Outcome
 from termsnake.core.geometry import DIRECTIONS, Direction, Point
 from termsnake.core.level import Level, open_level
+from termsnake.core.moves import compress, expand
 from termsnake.formats import replay as replay_mod
 from termsnake.formats.fileio import write_atomic
 from termsnake.formats.levelfile import MAX_FILE_BYTES, parse_level
@@ -265,7 +266,7 @@ _MOVED5 = (
 
 TAMPERED: list[tuple[Callable[[dict[str, Any]], object], str]] = [
     (lambda o: o.update(moves="L" + o["moves"][1:]), "the game ended (died) after move"),
-    (lambda o: o.update(moves=o["moves"] + "R"), "the file has"),
+    (lambda o: o.update(moves=compress(expand(o["moves"]) + "R")), "the file has"),
     (lambda o: o.update(moves=o["moves"][:-1]), "end the game still running, the file says won"),
     (lambda o: o["foods"][3].__setitem__(0, o["foods"][3][0] + 1), "food 3"),
     (lambda o: o["foods"][5].__setitem__(1, (o["foods"][5][1] + 1) % 4), _MOVED5),
@@ -501,7 +502,10 @@ def test_main_refuses_a_tampered_file_without_watching(
     [
         (None, "cannot read"),
         ("not json", "not valid JSON"),
-        (edit(lambda o: o.update(moves="R" + o["moves"])), "ended (died) after move"),
+        (
+            edit(lambda o: o.update(moves=compress("R" + expand(o["moves"])))),
+            "ended (died) after move",
+        ),
         (edit(lambda o: o["foods"][2].__setitem__(2, 9)), "food"),
         (edit(lambda o: o["result"].update(outcome="died")), "the file says died"),
     ],
