@@ -208,7 +208,8 @@ def run_levels(args: argparse.Namespace) -> int:
         for diagnostic in exc.diagnostics:
             print(diagnostic, file=sys.stderr)
     if rows:
-        width = shutil.get_terminal_size((80, 24)).columns
+        # piped (no terminal, no COLUMNS): no width to fit, so a script reads descriptions whole
+        width = shutil.get_terminal_size((sys.maxsize, 24)).columns
         print("\n".join(preset_lines(rows, width)))
         print(f"\n{trailer}")
     elif not args.files:

@@ -274,3 +274,20 @@ def test_the_presets_table_aligns_columns_and_cuts_descriptions() -> None:
     assert lines[1] == "a              8x8    64  no    yes      short"
     assert lines[2].startswith("longer-name  20x20   400  yes   unknown  xxx")
     assert len(lines[2]) == 59 and lines[2].endswith("x…")
+
+
+def test_levels_into_a_pipe_without_columns_keeps_descriptions_whole(tmp_path: Path) -> None:
+    description = "A board whose description runs on well past eighty columns, " * 3
+    level = tmp_path / "long.txt"
+    level.write_text(f"description: {description.strip()}\nlength: 1\n\n####\n#>.#\n#..#\n####\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    result = subprocess.run(
+        [termsnake_command(), "levels", str(level)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert description.strip() in result.stdout
