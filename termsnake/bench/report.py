@@ -70,6 +70,8 @@ _COLUMNS: Final = (
     ("mean length", "mean_length", "{:.1f}", False),
     ("steps/bound", "steps_over_bound", "{:.2f}", False),
     ("ms/move", "ms_per_move", "{:.4f}", False),
+    # last, so the columns before it stay where scripts read them; game i plays seed + i
+    ("seed", "seed", "{}", False),
 )
 
 

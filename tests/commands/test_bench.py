@@ -328,6 +328,8 @@ def test_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert lines[0].split()[:3] == ["solver", "level", "free"]
     assert "steps/bound" in lines[0] and "ms/move" in lines[0]
     assert lines[1].split()[:4] == ["zigzag", "open-4x4", "16", "6"]
+    # DESIGN: the table holds the JSON's figures, the seed of the row's first game among them
+    assert lines[0].split()[-1] == "seed" and lines[1].split()[-1] == "1"  # the default seed
     assert "100.0%" in lines[1]
     ends = {len(line) for line in lines[1:]}
     assert len(ends) == 1  # right-aligned numbers: every row ends in the same column

@@ -41,7 +41,7 @@ def test_a_long_game_shows_its_moves(tmp_path: Path, jobs: str) -> None:
 
 def test_the_line_is_erased_when_the_run_ends(tmp_path: Path) -> None:
     args = ["bench", "--ai", "hamilton", "--size", "6x6", "--games", "8", "--jobs", "2"]
-    t = Pty(args, tmp_path, cols=120)
+    t = Pty(args, tmp_path, cols=160)  # the table is wider than 120 columns
     try:
         code = t.wait_exit(timeout=120)
     finally:
