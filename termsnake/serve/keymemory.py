@@ -135,7 +135,10 @@ class KeyMemory:
                 players.pop(name, None)  # its choice is the newest, last
                 if keys != DEFAULT:
                     players[name] = keys
-                if players != stored.players or stored.problem is not None:
+                # In order: a preset chosen again unchanged moves its name last, among those
+                # kept the longest (dicts that differ only in their order compare equal).
+                moved = list(players.items()) != list(stored.players.items())
+                if moved or stored.problem is not None:
                     kept = dict(list(players.items())[-MAX_KEPT_PRESETS:])
                     write_atomic(self.path, to_json(kept).encode("utf-8"))
         except LockTimeout:

@@ -219,7 +219,10 @@ class Visit:
         choice = self.choose(menu)
         if choice is not None:
             self.keys = names[choice]
-            self.unkept_keys = None if self.keys == self.kept_keys else self.keys
+            # A preset chosen again is a choice too: its name becomes the newest in the file,
+            # the last to be dropped. The default is no entry, nothing to make newer.
+            same_default = self.keys == self.kept_keys == DEFAULT_KEYS
+            self.unkept_keys = None if same_default else self.keys
             self.keep_keys()
 
     def keep_keys(self, at_end: bool = False) -> None:

@@ -89,6 +89,26 @@ def test_a_full_file_drops_the_oldest_choice(tmp_path: Path) -> None:
     assert list(now)[-1] == "newcomer" and "p000000000000001" in now
 
 
+def test_a_preset_chosen_again_unchanged_is_the_newest_choice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The names kept are those that chose last: one choosing its preset again was left where
+    # it stood (no write, as the dicts compared equal) and dropped as the oldest meanwhile.
+    monkeypatch.setattr("termsnake.serve.keymemory.MAX_KEPT_PRESETS", 2)
+    path = tmp_path / "key-presets.json"
+    memory = KeyMemory(path)
+    memory.remember("ada", "azerty")
+    memory.remember("bob", "dvorak")
+    assert memory.remember("ada", "azerty") is True
+    assert list(stored(path)) == ["bob", "ada"]
+    memory.remember("cy", "dvorak")
+    assert stored(path) == {"ada": "azerty", "cy": "dvorak"}
+    written = path.stat().st_mtime_ns
+    memory.remember("cy", "dvorak")  # already the newest: nothing to write
+    memory.remember("bob", "default")  # no entry already
+    assert path.stat().st_mtime_ns == written and list(stored(path)) == ["ada", "cy"]
+
+
 def test_players_choosing_at_once_lose_nothing(tmp_path: Path) -> None:
     # Every visit runs in a thread of its own: each write holds the lock, the others wait.
     path = tmp_path / "key-presets.json"

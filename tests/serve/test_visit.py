@@ -4,6 +4,7 @@ preset a visit starts with, and the one it stores for the next."""
 from __future__ import annotations
 
 import fcntl
+import json
 import logging
 import sys
 import threading
@@ -132,6 +133,26 @@ def test_choice_after_choice_writes_the_first_at_once_and_the_last_as_the_visit_
     with pytest.raises(Closed):
         visit.run()
     assert memory.written == ["default"] and memory.recall("cy") is None
+
+
+def test_the_kept_preset_chosen_again_is_a_choice_the_file_keeps_as_the_newest(
+    tmp_path: Path,
+) -> None:
+    # Chosen again unchanged, it was not written: README keeps the names that chose last, and
+    # the name stayed the oldest, the first to be dropped.
+    kept = KeyMemory(tmp_path / "key-presets.json")
+    kept.remember("cy", "azerty")
+    kept.remember("bo", "dvorak")
+    visit, memory = lobby_visit(tmp_path, [*KEYS, ENTER])  # the menu opens on azerty: chosen
+    with pytest.raises(Closed):
+        visit.run()
+    assert memory.written == ["azerty"]
+    assert list(json.loads(memory.path.read_text(encoding="utf-8"))["players"]) == ["bo", "cy"]
+    kept.remember("cy", "default")
+    visit, memory = lobby_visit(tmp_path, [*KEYS, ENTER])  # the default chosen again: no entry
+    with pytest.raises(Closed):
+        visit.run()
+    assert memory.written == []
 
 
 def test_a_choice_the_file_did_not_take_is_kept_as_the_visit_ends(
