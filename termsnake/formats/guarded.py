@@ -7,12 +7,17 @@ import contextlib
 import errno
 import json
 import os
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from pathlib import Path
+from typing import Final
 
 from termsnake.formats.fileio import describe_parse_error
 from termsnake.formats.text import printable
+
+# Seconds between looks at a lock's deadline while it is waited for.
+DEADLINE_LOOK: Final = 0.1
 
 
 class BadJSON(Exception):
@@ -35,7 +40,12 @@ def json_of(data: bytes) -> object:
 
 
 class LockTimeout(Exception):
-    """The lock stayed held by another past the time given."""
+    """The lock stayed held by another past the time given, or (``cut``) past the deadline,
+    which came first."""
+
+    def __init__(self, cut: bool = False) -> None:
+        super().__init__()
+        self.cut = cut
 
 
 def lock_path(path: Path) -> Path:
@@ -43,21 +53,34 @@ def lock_path(path: Path) -> Path:
     return path.with_name(path.name + ".lock")
 
 
+def _no_deadline() -> float | None:
+    return None
+
+
 @contextlib.contextmanager
-def locked(path: Path, timeout: float) -> Iterator[None]:
+def locked(
+    path: Path, timeout: float, deadline: Callable[[], float | None] = _no_deadline
+) -> Iterator[None]:
     """Hold the lock of the file at ``path`` (its folder made if missing); LockTimeout if
-    another holds it past ``timeout`` seconds. Each call is a lock of its own: threads of one
-    process exclude each other as processes do."""
+    another holds it past ``timeout`` seconds, or past ``deadline()`` (``time.monotonic``),
+    looked at as it waits (the server stopping sets one), after one try at least. Each call
+    is a lock of its own: threads of one process exclude each other as processes do."""
     path.parent.mkdir(parents=True, exist_ok=True)
     # filelock: an OS lock on every platform; the lock file stays (deleting one races).
     # Imported here: it loads asyncio, which a game that keeps no score never needs.
     import filelock
 
     lock = filelock.FileLock(lock_path(path), timeout=timeout, mode=0o644)
-    try:
-        lock.acquire()
-    except filelock.Timeout:
-        raise LockTimeout from None
+    ends = time.monotonic() + timeout
+    while True:
+        cut = deadline()
+        last = ends if cut is None else min(ends, cut)
+        try:  # in slices: a deadline set meanwhile ends a wait under way
+            lock.acquire(timeout=max(0.0, min(DEADLINE_LOOK, last - time.monotonic())))
+            break
+        except filelock.Timeout:
+            if time.monotonic() >= last:
+                raise LockTimeout(cut is not None and cut < ends) from None
     try:
         yield
     finally:

@@ -262,6 +262,16 @@ class ScoreStore:
     def __init__(self, path: Path | None = None) -> None:
         self.path = Path(path) if path is not None else default_path()
         self.shown = printable(str(self.path))  # as messages name it: from the environment
+        self._give_up: tuple[float, str] | None = None  # give_up_at's deadline and words
+
+    def give_up_at(self, deadline: float, said: str) -> None:
+        """From now on a record waits for the lock until ``deadline`` (``time.monotonic``) at
+        most, a wait under way too: a server that stops must not wait past its shutdown wait
+        for the games it scores. ``said``: why, after the lock's name, a score was not saved."""
+        self._give_up = (deadline, said)
+
+    def _deadline(self) -> float | None:
+        return None if self._give_up is None else self._give_up[0]
 
     @property
     def lock_path(self) -> Path:
@@ -318,13 +328,13 @@ class ScoreStore:
                     kept = key in scores
                     new_best = scores.get(key) is entry  # not if the board's table is full
                     self._write(scores)
-        except LockTimeout:
+        except LockTimeout as e:
             # The stored best is still worth reporting, read without the lock.
             previous = self.best(key)
-            warnings.append(
-                f"scores not saved: {printable(str(self.lock_path))} stayed locked for "
-                f"{LOCK_TIMEOUT:g} s"
-            )
+            why = f"stayed locked for {LOCK_TIMEOUT:g} s"
+            if e.cut and self._give_up is not None:
+                why = self._give_up[1]
+            warnings.append(f"scores not saved: {printable(str(self.lock_path))} {why}")
             return RecordResult(entry.beats(previous), previous, False, tuple(warnings))
         except OSError as e:
             if previous is None:
@@ -349,7 +359,8 @@ class ScoreStore:
 
     @contextlib.contextmanager
     def _locked(self) -> Iterator[None]:
-        with locked(self.path, LOCK_TIMEOUT):  # read at each call: a test shortens it
+        # LOCK_TIMEOUT read at each call: a test shortens it.
+        with locked(self.path, LOCK_TIMEOUT, self._deadline):
             yield
 
     def _set_aside(self, problem: str) -> str:

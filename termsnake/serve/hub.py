@@ -49,6 +49,13 @@ class Hub:
         self._watchers: dict[int, set[Callable[[], None]]] = {}
         self._ids = itertools.count(1)
 
+    def give_up_saving_at(self, deadline: float) -> None:
+        """The server is stopping: a score or a key preset waits for its file's lock, held by
+        another program, until ``deadline`` (``time.monotonic``) at most, and is then said in
+        the log as not kept (once, as the files' other trouble)."""
+        for store in (self.scores, self.key_presets):
+            store.give_up_at(deadline, "was still locked as the server stopped")
+
     def claim_name(self, wanted: str) -> str:
         """A printable name no other session has, made from the ssh user name."""
         base = re.sub(r"[^A-Za-z0-9_.-]+", "", wanted)[:MAX_NAME] or "player"

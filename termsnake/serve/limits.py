@@ -39,6 +39,9 @@ DEFAULTS: Final = Options()
 # (README says "up to 5 s"), so that the server exits within seconds whatever its clients do...
 SHUTDOWN_WAIT: Final = 5.0
 SHUTDOWN_STALL: Final = 0.5  # ...and seconds a client behind on its output may read nothing
+# ...and its last seconds kept for the visits' leaving: a score or a key preset whose file's lock
+# another program holds is given up this long before the wait ends, and said in the log.
+SAVE_MARGIN: Final = 0.5
 CONNECT_ADDRESSES: Final = 16384  # addresses whose new connections are counted, at most
 REFUSED_GRACE: Final = 5.0  # seconds a refused client has to read why before it is cut off
 MAX_AUTH_TRIES: Final = 6  # keys a connection may offer that are not authorized (as OpenSSH)...

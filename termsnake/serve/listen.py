@@ -7,6 +7,7 @@ import asyncio
 import logging
 import signal
 import sys
+import time
 from typing import Final
 
 import asyncssh
@@ -88,9 +89,9 @@ async def serve(config: Config, ready: asyncio.Event | None = None) -> None:
         await asyncio.sleep(0.2)
         app.tally.flush()
         app.visits_log.flush()
-    app.stop_all()
-    server.close()
     deadline = loop.time() + limits.SHUTDOWN_WAIT
+    app.stop_all(time.monotonic() + limits.SHUTDOWN_WAIT - limits.SAVE_MARGIN)
+    server.close()
     while app.threads and loop.time() < deadline:
         await asyncio.sleep(0.05)
     await _farewells(app, deadline)

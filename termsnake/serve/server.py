@@ -71,8 +71,11 @@ class App:
         self.lock = threading.Lock()
         self.stopping = False  # the server is going down: a visit that begins now ends at once
 
-    def stop_all(self) -> None:
-        """Tell every visit the server is going down, and every one that begins from now on."""
+    def stop_all(self, saves_by: float) -> None:
+        """Tell every visit the server is going down, and every one that begins from now on;
+        their scores and key presets are given up if their files stay locked till ``saves_by``
+        (``time.monotonic``)."""
+        self.hub.give_up_saving_at(saves_by)
         with self.lock:
             self.stopping = True
             for visit in self.visits:

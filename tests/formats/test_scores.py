@@ -8,6 +8,8 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -18,7 +20,9 @@ from termsnake.core.geometry import Direction
 from termsnake.core.level import open_level
 from termsnake.formats.scores import (
     FORMAT,
+    LOCK_TIMEOUT,
     MAX_PLAYERS,
+    RecordResult,
     ScoreEntry,
     ScoreKey,
     ScoreStore,
@@ -449,6 +453,31 @@ def test_a_lock_held_too_long_gives_up_without_saving(
     assert result.warnings == (f"scores not saved: {store.lock_path} stayed locked for 0.2 s",)
     assert store.best(KEY) == entry(5, 5)
     assert store.record(KEY, entry(9, 5)).saved  # released: the next game saves
+
+
+def test_a_deadline_set_while_the_lock_is_waited_for_ends_the_wait(tmp_path: Path) -> None:
+    # A server stopping must not wait past its shutdown wait for a game's score: a save that
+    # began before the deadline was set waited its whole LOCK_TIMEOUT.
+    import fcntl
+
+    store = ScoreStore(tmp_path / "scores.json")
+    store.record(KEY, entry(5, 5))
+    results: list[RecordResult] = []
+    with open(store.lock_path, "rb") as held:  # another open file: another holder
+        fcntl.flock(held, fcntl.LOCK_EX)
+        saving = threading.Thread(target=lambda: results.append(store.record(KEY, entry(9, 5))))
+        saving.start()
+        began = time.monotonic()
+        store.give_up_at(began + 0.3, "was still locked as the server stopped")
+        saving.join(LOCK_TIMEOUT)
+        took = time.monotonic() - began
+    assert took < 1, took
+    (result,) = results
+    assert not result.saved and result.previous == entry(5, 5)
+    said = f"scores not saved: {store.lock_path} was still locked as the server stopped"
+    assert result.warnings == (said,)
+    began = time.monotonic()  # once the deadline is past, a free lock is still taken
+    assert store.record(KEY, entry(9, 5)).saved and time.monotonic() - began < 1
 
 
 @pytest.mark.parametrize(

@@ -235,6 +235,25 @@ def test_a_held_lock_gives_the_choice_up_well_within_the_servers_wait_at_shutdow
     assert memory.remember("ada", "dvorak") is True and memory.recall("ada") == "dvorak"
 
 
+def test_past_the_servers_deadline_a_held_lock_is_tried_once_and_said_as_such(
+    tmp_path: Path, said: list[str]
+) -> None:
+    # After a score that waited for its own lock, the visit's last choice waited its second
+    # more, past the server's wait for the visit.
+    path = tmp_path / "key-presets.json"
+    memory = KeyMemory(path)
+    memory.give_up_at(time.monotonic(), "was still locked as the server stopped")
+    with open(f"{path}.lock", "a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        began = time.monotonic()
+        assert memory.remember("ada", "dvorak") is False
+        assert memory.remember("bob", "dvorak") is False
+        waited = time.monotonic() - began
+    assert waited < LOCK_TIMEOUT / 2, waited
+    assert said == [f"key preset not saved: {path}.lock was still locked as the server stopped"]
+    assert memory.remember("ada", "dvorak") is True  # a lock let go is taken, late as it is
+
+
 def test_each_line_said_since_all_last_went_well_is_held_back(said: list[str]) -> None:
     trouble = Trouble()
     for _ in range(3):  # two kinds taking turns were said at every turn

@@ -8,6 +8,8 @@ import contextlib
 import logging
 import re
 import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import AsyncIterator, Iterator
@@ -16,7 +18,7 @@ from pathlib import Path
 
 import asyncssh
 import pytest
-from ssh_client import connect, player
+from ssh_client import connect, player, start_classic
 
 from termsnake.commands.serve import Escaped
 from termsnake.exits import ENDING_SIGNALS
@@ -252,3 +254,61 @@ def test_the_playing_counts_go_in_the_logs_order_however_a_thread_is_held_before
     ]
     assert counts == [("logged", 1), ("logged", 2), ("logged", 3), ("left", 2), ("left", 1),
                       ("left", 0)], caplog.messages  # fmt: skip
+
+
+@contextlib.contextmanager
+def locked_elsewhere(path: Path) -> Iterator[None]:
+    """The lock of the file at ``path`` held by another process for the block."""
+    hold = ("import fcntl, sys\nf = open(sys.argv[1], 'a')\nfcntl.flock(f, fcntl.LOCK_EX)\n"
+            "print('held', flush=True)\nsys.stdin.read()\n")  # fmt: skip
+    holder = subprocess.Popen([sys.executable, "-c", hold, f"{path}.lock"], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)  # fmt: skip
+    assert holder.stdin is not None and holder.stdout is not None
+    try:
+        assert holder.stdout.readline() == "held\n"
+        yield
+    finally:
+        holder.stdin.close()  # its read ends: it exits, and the lock goes with it
+        holder.wait(10)
+        holder.stdout.close()
+
+
+def test_a_score_whose_file_another_process_holds_locked_is_given_up_within_the_wait(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The scores wait 10 s for their lock: a game scored at shutdown outlasted the server's
+    # wait for its visit, which was then "still running", the game lost without a word.
+    monkeypatch.setattr(limits, "SHUTDOWN_WAIT", 1.5)
+
+    async def go() -> float:
+        async with serving(tmp_path, capsys) as served:
+            conns = [await connect(served.port, name) for name in ("ada", "bo")]
+            for c, name in zip(conns, ("ada", "bo"), strict=True):
+                p = await player(c)
+                await start_classic(p, name)
+                await p.keys(b"s")  # down: it moves, a game to score
+                await p.wait_steps(1)
+            took = await served.stop()
+            for c in conns:
+                c.close()
+        return took
+
+    with (
+        handlers_kept(),
+        caplog.at_level(logging.INFO, "termsnake.serve"),
+        locked_elsewhere(tmp_path / "scores.json"),
+    ):
+        took = asyncio.run(go())
+        said = capsys.readouterr().out.splitlines()
+    assert took < limits.SHUTDOWN_WAIT, took
+    assert said[-1] == "termsnake serve: stopped"  # both visits ended: none still running
+    lock = tmp_path / "scores.json.lock"
+    trouble = [m for m in caplog.messages if "not saved" in m]
+    assert trouble == [f"scores not saved: {lock} was still locked as the server stopped"]
+    assert sorted(m.split(":")[1] for m in caplog.messages if " left " in m) == [
+        " shutdown; 0 playing",
+        " shutdown; 1 playing",
+    ]
