@@ -16,6 +16,7 @@ from termsnake.commands.args import Subparsers
 from termsnake.exits import EXIT_USAGE
 from termsnake.formats.text import printable
 from termsnake.serve.limits import DEFAULTS, Options
+from termsnake.serve.output import Output
 from termsnake.solvers.registry import loading
 
 
@@ -165,7 +166,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"termsnake serve: needs the serve extra ({e.name} is missing): "
               "pip install 'termsnake[serve]'", file=sys.stderr)  # fmt: skip
         return EXIT_USAGE
-    handler = logging.StreamHandler()
+    # Written by threads of its own: a log nobody reads (a full pipe, a terminal paused by
+    # Ctrl-S) must not freeze the server.
+    output = Output(sys.stdout, sys.stderr)
+    handler = output.handler()
     handler.setFormatter(Escaped("termsnake serve: %(message)s"))
     logging.basicConfig(level=logging.INFO, handlers=[handler])
     logging.getLogger("asyncssh").setLevel(logging.WARNING)  # a line per packet is too many
@@ -198,7 +202,7 @@ def run(args: argparse.Namespace) -> int:
         notes=tuple(notes), bots=tuple(bots),
     )  # fmt: skip
     try:
-        asyncio.run(listen.serve(config))
+        asyncio.run(listen.serve(config, output=output))
     except address.CannotListen as e:
         where = printable(address.with_port(args.host, args.port))
         print(f"termsnake serve: cannot listen on {where}: {e}", file=sys.stderr)

@@ -61,6 +61,9 @@ RESIZE_SETTLE: Final = 0.05  # seconds a window change waits for more before the
 LOG_INTERVAL: Final = 60.0  # seconds
 LOG_ADDRESSES: Final = 16
 LOG_VISITS: Final = 60  # lines of players logging in and leaving an interval (events.Visits)
+# Characters of the server's output kept for a reader that takes none (a pipe nobody reads, a
+# terminal paused by Ctrl-S): past them lines are dropped, and counted (output.Writer).
+LOG_BACKLOG: Final = 1024 * 1024
 # The key presets chosen in the lobby, kept for the next visit (keymemory): the players kept,
 # those who chose last (a client logging in under a new name each time cannot grow the file
 # without end)...

@@ -12,9 +12,10 @@ from typing import Final
 
 import asyncssh
 
-from termsnake.exits import heard, silence_stdout
+from termsnake.exits import heard
 from termsnake.serve import limits
 from termsnake.serve.address import CannotListen, reached_at, with_port
+from termsnake.serve.output import Output
 from termsnake.serve.server import App, Channel, Config, Connection
 
 log = logging.getLogger("termsnake.serve")
@@ -29,11 +30,14 @@ MACS: Final = ("hmac-sha2-256-etm@openssh.com", "hmac-sha2-512-etm@openssh.com",
                "hmac-sha2-256", "hmac-sha2-512")  # fmt: skip
 
 
-async def serve(config: Config, ready: asyncio.Event | None = None) -> None:
-    """Run the server until SIGTERM or SIGINT; every player is told, and scores are kept."""
-    # Kept now: while a visit's plugin bot runs, sys.stdout is the plugins' sink (which would
+async def serve(
+    config: Config, ready: asyncio.Event | None = None, output: Output | None = None
+) -> None:
+    """Run the server until SIGTERM or SIGINT; every player is told, and scores are kept.
+    Its lines go to ``output`` (the log's handler writes there too), else to sys.stdout."""
+    # Taken now: while a visit's plugin bot runs, sys.stdout is the plugins' sink (which would
     # swallow "stopped" if a bot is still thinking as the server stops).
-    stdout = sys.stdout
+    output = output if output is not None else Output(sys.stdout, sys.stderr)
     app = App(config)
     options: dict[str, object] = {}
     if config.authorized_keys is not None:
@@ -76,19 +80,22 @@ async def serve(config: Config, ready: asyncio.Event | None = None) -> None:
     if config.host_key is not None:  # what ssh shows a client the first time, as ssh-keygen -lf
         key = config.host_key
         said.append(f"host key {key.get_fingerprint()} ({key.get_algorithm()})")
-    try:
-        print("\n".join(f"termsnake serve: {line}" for line in said), file=stdout, flush=True)
-    except OSError:  # a reader that took the first line and went (`| head -1`): serve on
-        silence_stdout()
+    for line in said:  # never waits for its reader, nor stops the server if it went away
+        output.say(f"termsnake serve: {line}")
     for note in config.notes:
         log.info("%s", note)
-    loop = asyncio.get_running_loop()
     if ready is not None:
         ready.set()
     while not stopping:
         await asyncio.sleep(0.2)
         app.tally.flush()
         app.visits_log.flush()
+    await _shut_down(app, server, output)
+
+
+async def _shut_down(app: App, server: asyncssh.SSHAcceptor, output: Output) -> None:
+    """Stop every visit and let its client be told, within SHUTDOWN_WAIT; the last lines."""
+    loop = asyncio.get_running_loop()
     deadline = loop.time() + limits.SHUTDOWN_WAIT
     app.stop_all(time.monotonic() + limits.SHUTDOWN_WAIT - limits.SAVE_MARGIN)
     server.close()
@@ -104,10 +111,11 @@ async def serve(config: Config, ready: asyncio.Event | None = None) -> None:
     app.hub.score_trouble.close()
     still = (f"; {running} visit still running, its leaving not logged" if running == 1 else
              f"; {running} visits still running, their leaving not logged")  # fmt: skip
-    try:
-        print(f"termsnake serve: stopped{still if running else ''}", file=stdout, flush=True)
-    except OSError:  # its terminal hung up, or its log's reader (`| tee`) had Ctrl-C too
-        silence_stdout()
+    output.say(f"termsnake serve: stopped{still if running else ''}")
+    # Written while a reader takes it, within the wait (a moment more if the visits took it
+    # all); one that takes nothing, or went away (its terminal hung up), is not waited for.
+    left = max(deadline - loop.time(), limits.SHUTDOWN_STALL)
+    output.close(time.monotonic() + left, limits.SHUTDOWN_STALL)
 
 
 async def _farewells(app: App, deadline: float) -> None:

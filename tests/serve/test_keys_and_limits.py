@@ -176,7 +176,7 @@ def test_each_serve_option_reaches_the_server_and_the_others_keep_their_defaults
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     seen: list[server.Config] = []
 
-    async def serve(config: server.Config) -> None:
+    async def serve(config: server.Config, **_: object) -> None:
         seen.append(config)
 
     monkeypatch.setattr(listen, "serve", serve)

@@ -64,8 +64,13 @@ async def serving(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> AsyncIt
     ready = asyncio.Event()
     task = asyncio.create_task(listen.serve(config, ready))
     await asyncio.wait_for(ready.wait(), 10)
-    match = re.search(r"listening on 127\.0\.0\.1:(\d+);", capsys.readouterr().out)
-    assert match
+    said = ""
+    for _ in range(200):  # written by the server's output thread, a moment after
+        said += capsys.readouterr().out
+        if match := re.search(r"listening on 127\.0\.0\.1:(\d+);", said):
+            break
+        await asyncio.sleep(0.01)
+    assert match, said
     served = Served(int(match.group(1)), task)
     try:
         yield served

@@ -1,0 +1,199 @@
+"""The server's output, its log on stderr and its lines on stdout, written by threads of their
+own: a reader that takes nothing (a pipe nobody reads, a terminal paused by Ctrl-S) must not
+hold the server up, which would then neither serve its visitors nor stop at a signal. What such
+a reader leaves unread past a bound is dropped, counted, and said once it reads again."""
+
+from __future__ import annotations
+
+import logging
+import os
+import select
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass
+from typing import Final, TextIO
+
+from termsnake.serve.limits import LOG_BACKLOG
+
+PREFIX: Final = "termsnake serve: "
+
+
+@dataclass(frozen=True, slots=True)
+class Sink:
+    """One of the streams a line goes to: through its file descriptor, if it has one, so that
+    no lock of Python's stream is held while a write waits for the reader (as the process
+    exits, Python would wait for that lock, and then fail)."""
+
+    stream: TextIO
+    fd: int | None
+
+    @classmethod
+    def of(cls, stream: TextIO) -> Sink:
+        """``stream``, what Python holds of it written first."""
+        try:
+            stream.flush()
+            return cls(stream, stream.fileno())
+        except (OSError, ValueError, AttributeError):  # in memory (a test's), or closed
+            return cls(stream, None)
+
+    def place(self) -> object:
+        """Where it writes: one pipe, terminal or file for stdout and stderr (``2>&1``) is
+        one place, whose lines are written by one thread, in order."""
+        if self.fd is not None:
+            try:
+                st = os.fstat(self.fd)
+                return (st.st_dev, st.st_ino)
+            except OSError:
+                pass
+        return id(self.stream)
+
+    def write(self, text: str) -> None:
+        """Write ``text`` whole, waiting as long as the reader takes."""
+        if self.fd is None:
+            self.stream.write(text)
+            self.stream.flush()
+            return
+        data = memoryview(text.encode(self.stream.encoding or "utf-8", "backslashreplace"))
+        while data:
+            try:
+                data = data[os.write(self.fd, data) :]
+            except BlockingIOError:  # made non-blocking by another program that shares it
+                select.select([], [self.fd], [])
+
+
+class Writer:
+    """The lines for one place, written in order by a thread of its own. At most ``most``
+    characters wait: a line past them is dropped and counted, and when the reader takes one
+    again a line says how many were dropped, where they would have been."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self.lines: deque[tuple[Sink, str]] = deque()
+        self.size = 0  # the characters waiting
+        self.dropped = 0
+        self.writing_since: float | None = None  # when the write under way began
+        self.gone = False  # the reader went away (EPIPE): nothing more is written
+        self.closed = False
+        self.cond = threading.Condition()
+        threading.Thread(target=self._run, name="termsnake-output", daemon=True).start()
+
+    def put(self, sink: Sink, text: str) -> None:
+        """Write ``text`` to ``sink`` in turn (or drop it, counted, if too much waits)."""
+        with self.cond:
+            if self.gone or self.closed:
+                return
+            if self.size + len(text) > self.most:
+                self.dropped += 1
+                return
+            self.lines.append((sink, text))
+            self.size += len(text)
+            self.cond.notify_all()
+
+    def _run(self) -> None:
+        while True:
+            with self.cond:
+                while not self.lines and not self.closed:
+                    self.cond.wait()
+                if not self.lines:  # closed, and all written
+                    return
+                sink, text = self.lines.popleft()
+                self.size -= len(text)
+                if self.dropped:  # the reader takes lines again: after those before the drop
+                    many = "1 line" if self.dropped == 1 else f"{self.dropped} lines"
+                    note = f"{PREFIX}{many} of the log dropped here: its reader took none\n"
+                    self.lines.append((sink, note))
+                    self.size += len(note)
+                    self.dropped = 0
+                self.writing_since = time.monotonic()
+            try:
+                sink.write(text)
+            except (OSError, ValueError):  # the reader went away, or the stream was closed
+                with self.cond:
+                    self.gone = True
+                    self.lines.clear()
+                    self.size = 0
+                    self.cond.notify_all()
+                return
+            with self.cond:
+                self.writing_since = None
+                self.cond.notify_all()
+
+    def close(self) -> None:
+        """Take no more lines; the thread ends once those waiting are written."""
+        with self.cond:
+            self.closed = True
+            self.cond.notify_all()
+
+    def drain(self, deadline: float, stall: float) -> bool:
+        """Wait until every line is written, until ``deadline`` (``time.monotonic``) at most
+        and not for a write that has waited ``stall`` seconds for its reader: whether all
+        were (or the reader went away)."""
+        with self.cond:
+            while (self.lines or self.writing_since is not None) and not self.gone:
+                now = time.monotonic()
+                stuck = self.writing_since is not None and now - self.writing_since >= stall
+                if now >= deadline or stuck:
+                    return False
+                self.cond.wait(min(deadline - now, stall))
+            return True
+
+
+class Output:
+    """The server's stdout (``say``) and stderr (the log's ``handler``), each a Writer's; one
+    Writer for both where they are one place."""
+
+    def __init__(self, stdout: TextIO, stderr: TextIO, most: int = LOG_BACKLOG) -> None:
+        self.streams = (stdout, stderr)
+        self.most = most
+        self.sinks: dict[int, tuple[Sink, Writer]] = {}  # by stream: made as first used
+        self.writers: dict[object, Writer] = {}  # by place
+        self.lock = threading.Lock()
+
+    def _of(self, which: int) -> tuple[Sink, Writer]:
+        with self.lock:
+            if which not in self.sinks:
+                sink = Sink.of(self.streams[which])
+                writer = self.writers.get(sink.place())
+                if writer is None:
+                    writer = self.writers[sink.place()] = Writer(self.most)
+                self.sinks[which] = (sink, writer)
+            return self.sinks[which]
+
+    def say(self, line: str) -> None:
+        """Write ``line`` on stdout, as the log's lines are written."""
+        sink, writer = self._of(0)
+        writer.put(sink, line + "\n")
+
+    def log(self, text: str) -> None:
+        """Write ``text`` (one record of the log, formatted) on stderr."""
+        sink, writer = self._of(1)
+        writer.put(sink, text + "\n")
+
+    def handler(self) -> logging.Handler:
+        """A logging handler whose records go to stderr through here."""
+        return _Handler(self)
+
+    def close(self, deadline: float, stall: float) -> bool:
+        """Take no more lines, and let those waiting be written until ``deadline``
+        (``time.monotonic``), not waiting for a reader that took nothing for ``stall``
+        seconds: whether all were."""
+        with self.lock:
+            writers = list(self.writers.values())
+        for writer in writers:
+            writer.close()
+        return all([writer.drain(deadline, stall) for writer in writers])
+
+
+class _Handler(logging.Handler):
+    """Each record, formatted, to the Output's stderr: never waits for the reader."""
+
+    def __init__(self, output: Output) -> None:
+        super().__init__()
+        self.output = output
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            self.output.log(self.format(record))
+        except Exception:
+            self.handleError(record)

@@ -1,0 +1,173 @@
+"""The server's output to a reader that takes none of it (a pipe nobody reads, a terminal paused
+by Ctrl-S): the server serves and stops all the same; what waits is bounded, what is dropped is
+counted and said once the reader reads again."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import re
+import signal
+import socket
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import asyncssh
+import pytest
+from ssh_client import TERMSNAKE, connect, player
+
+from termsnake.serve.limits import SHUTDOWN_WAIT
+from termsnake.serve.output import Output
+
+
+@contextlib.contextmanager
+def full_pipe() -> Iterator[tuple[int, int]]:
+    """A real pipe (its read and write ends) filled up, that nobody reads yet: a write to it
+    waits, as one to a pipe whose reader is asleep (`2>&1 | sleep 1000`)."""
+    r, w = os.pipe()
+    try:
+        os.set_blocking(w, False)  # ours alone until a child gets it: set back before
+        for chunk in (b"x" * 4096, b"x"):
+            with contextlib.suppress(BlockingIOError):
+                while True:
+                    os.write(w, chunk)
+        os.set_blocking(w, True)
+        yield r, w
+    finally:
+        os.close(r)
+        with contextlib.suppress(OSError):  # a test may have closed it
+            os.close(w)
+
+
+def read_all(fd: int, into: list[bytes]) -> threading.Thread:
+    """A thread reading ``fd`` into ``into`` until its end."""
+
+    def read() -> None:
+        while data := os.read(fd, 65536):
+            into.append(data)
+
+    thread = threading.Thread(target=read, daemon=True)
+    thread.start()
+    return thread
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+async def lobby(port: int, seconds: float = 5) -> None:
+    """Log in as ada and see the lobby, the server listening within ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            conn = await asyncio.wait_for(connect(port, "ada"), deadline - time.monotonic())
+            break
+        except OSError:  # not listening yet
+            if time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(0.05)
+    async with conn:
+        ada = await asyncio.wait_for(player(conn), deadline - time.monotonic())
+        await ada.wait_for("hello, ada", deadline - time.monotonic())
+
+
+@pytest.mark.parametrize("together", [False, True], ids=["stderr", "stdout-and-stderr"])
+def test_a_log_nobody_reads_neither_freezes_the_server_nor_keeps_it_from_stopping(
+    tmp_path: Path, together: bool
+) -> None:
+    # The log was written by whichever thread said a line: with its pipe full, the event loop
+    # and every visit's thread waited on it for ever. No one got in, and SIGTERM was noted
+    # but never acted on. With stdout on that pipe too, the server never even listened.
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "HOME": str(tmp_path)}
+    port = free_port() if together else 0
+    log: list[bytes] = []
+    with full_pipe() as (r, w):
+        command = [TERMSNAKE, "serve", "--port", str(port)]
+        out = w if together else subprocess.PIPE
+        proc = subprocess.Popen(command, stdout=out, stderr=w, env=env)
+        os.close(w)  # the server's alone
+        try:
+            if not together:
+                assert proc.stdout is not None
+                line = proc.stdout.readline().decode()
+                match = re.search(r"listening on 127\.0\.0\.1:(\d+);", line)
+                assert match, line
+                port = int(match.group(1))
+            try:
+                asyncio.run(lobby(port))
+            except (TimeoutError, OSError, asyncssh.Error) as e:
+                pytest.fail(f"the server did not serve while its log was not read: {e!r}")
+            if not together:  # the reader reads at last: what waited is written
+                reader = read_all(r, log)
+            began = time.monotonic()
+            proc.send_signal(signal.SIGTERM)
+            try:
+                assert proc.wait(SHUTDOWN_WAIT) == 0
+            except subprocess.TimeoutExpired:
+                pytest.fail("SIGTERM did not stop the server while its log was not read")
+            assert time.monotonic() - began < SHUTDOWN_WAIT / 2
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait(10)
+            if proc.stdout is not None:
+                rest = proc.stdout.read().decode()
+                proc.stdout.close()
+    if not together:
+        reader.join(5)
+        said = b"".join(log).lstrip(b"x").decode()
+        assert said.startswith("termsnake serve: made a new host key at "), said
+        assert "termsnake serve: ada logged in from 127.0.0.1; 1 playing\n" in said
+        assert rest.endswith("termsnake serve: stopped\n")
+
+
+def test_lines_past_the_bound_are_dropped_and_counted_where_they_would_have_been() -> None:
+    with full_pipe() as (r, w), open(w, "w", closefd=False) as stream:
+        output = Output(stream, stream, most=100)
+        for n in range(50):  # ten characters each: ten wait, one is being written
+            output.say(f"a {n:07d}")
+        received: list[bytes] = []
+        reader = read_all(r, received)
+        deadline = time.monotonic() + 5
+        while b"dropped" not in b"".join(received) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        for n in range(3):  # the reader reads again: written after the count
+            output.say(f"b {n:07d}")
+        assert output.close(time.monotonic() + 5, 1)
+        os.close(w)
+        reader.join(5)
+    lines = b"".join(received).lstrip(b"x").decode().splitlines()
+    kept = [line for line in lines if line.startswith("a ")]
+    assert 10 <= len(kept) <= 12 and kept == [f"a {n:07d}" for n in range(len(kept))]
+    dropped = 50 - len(kept)
+    assert lines[len(kept) :] == [
+        f"termsnake serve: {dropped} lines of the log dropped here: its reader took none",
+        "b 0000000",
+        "b 0000001",
+        "b 0000002",
+    ]
+
+
+def test_the_last_lines_are_not_waited_for_past_a_stall_nor_after_the_reader_went() -> None:
+    with full_pipe() as (r, w), open(w, "w", closefd=False) as stream:
+        output = Output(stream, stream)
+        output.say("termsnake serve: stopped")
+        began = time.monotonic()
+        assert output.close(began + 5, 0.2) is False
+        assert 0.2 <= time.monotonic() - began < 1
+    r, w = os.pipe()
+    os.close(r)  # its reader went away (`| head -1` that has read its line)
+    with open(w, "w") as stream:
+        output = Output(stream, stream)
+        output.say("termsnake serve: listening")
+        output.say("termsnake serve: stopped")
+        began = time.monotonic()
+        assert output.close(began + 5, 5) is True  # gone: nothing left to wait for
+        assert time.monotonic() - began < 1
