@@ -17,9 +17,10 @@ MAX_DIGITS: Final = 30  # more than any count or seed needs, few enough to show 
 # ASCII digits with no sign (int() takes '+5', ' 5', '1_000', '٣'). A negative number passes
 # only for the range check to name it ('at least 0, not -1'); '-0' is no number of ours.
 _WHOLE: Final = re.compile(r"[0-9]+|-0*[1-9][0-9]*")
-# A decimal number in ASCII, as float() reads one, less its sign, its spaces round it, '1_000',
-# '٣', 'inf' and 'nan'.
-_DECIMAL: Final = re.compile(r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+# A decimal number in ASCII, as float() reads one, less a '+', its spaces round it, '1_000',
+# '٣', 'inf' and 'nan'. A '-' passes, as in _WHOLE, for the range check to name the number:
+# every range of ours is above 0, so '-0' is named out of it too.
+_DECIMAL: Final = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 
 class OneLineParser(argparse.ArgumentParser):

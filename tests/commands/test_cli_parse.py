@@ -95,6 +95,29 @@ def test_a_negative_number_is_named_by_the_range_it_is_out_of() -> None:
     assert args.seed("007") == 7
 
 
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--speed", "-1"], "--speed: expected moves per second from 0.1 to 1000, not -1"),
+        (["replay", "x.json", "--speed", "-0.5"], "from 0.1 to 1000, not -0.5"),
+        (["--speed", "-0"], "from 0.1 to 1000, not -0"),
+        (["bench", "--engine-timeout", "-1"], "must be at least 0.001 and at most 3600, not -1"),
+        (
+            ["serve", "--idle=-2.5e1"],
+            "--idle: must be at least 0.001 and at most 3600, not -2.5e1",
+        ),
+        (["levels", "--budget", "-1"], "must be more than 0 and at most 86400, not -1"),
+    ],
+)
+def test_a_negative_decimal_is_named_by_the_range_it_is_out_of(
+    argv: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # As --games -1 is: the line said "expected a number, not '-1'" of a number.
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and said in err and "expected a number, not" not in err
+
+
 @pytest.mark.parametrize("text", ["1_0", "\u0663", "nan", "inf", "0x10", "1.5.2", ""])
 def test_a_speed_or_a_time_is_an_ascii_decimal_as_a_whole_number_is(text: str) -> None:
     for kind in (args.speed, args.seconds):
@@ -106,7 +129,8 @@ def test_decimals_in_every_spelling_float_has_for_them_are_read() -> None:
     assert [args.speed(t) for t in ["1.5", ".5", "5.", "1e2", "1e+2"]] == [
         1.5, 0.5, 5.0, 100.0, 100.0,
     ]  # fmt: skip
-    # As whole numbers with spaces or a sign are refused (the README: numbers have no sign).
+    # As whole numbers with spaces or a '+' are refused (the README: numbers have no sign); a
+    # negative one is out of every range.
     for refused in (" 2", "2 ", " 2 ", "+3", "-0.5"):
         with pytest.raises(argparse.ArgumentTypeError):
             args.speed(refused)
