@@ -136,6 +136,14 @@ class State:
             raise ValueError(f"{name}: the checkpoint's curve is not one point a generation")
         if not all(_is_point(p, g) for g, p in enumerate(curve)):
             raise ValueError(f"{name}: the checkpoint's curve holds a point that is not one")
+        most = plan.level.board.free_count
+        for g, p in enumerate(curve):
+            if not _is_possible(p, most):
+                raise ValueError(
+                    f"{name}: the checkpoint's curve holds scores no games give (generation {g}):"
+                    f" each is a mean length from 1 to {most}, the mean at most the elite's,"
+                    " that at most the best"
+                )
         vectors = [[float(x) for x in v] for v in pop]
         return cls(generation, vectors, [float(x) for x in best], curve)
 
@@ -177,6 +185,16 @@ def _is_point(point: object, generation: int) -> bool:
         and all(is_finite_number(point[k]) for k in POINT_KEYS)
         and point["generation"] == generation
     )
+
+
+def _is_possible(point: dict[str, float], most: int) -> bool:
+    # Scores are mean final lengths, and the mean of all is at most the mean of the best few,
+    # which is at most the best (each mean may be an ulp out: it is rounded). A hand-edited
+    # curve's 5e-324 or 1e308 overflowed the chart, or gave it a 300-digit axis label.
+    best, mean, elite = point["best"], point["mean"], point["elite"]
+    slack = 1e-9 * best
+    in_range = all(1 <= x <= most for x in (best, mean, elite))
+    return in_range and mean <= elite + slack and elite <= best + slack
 
 
 def start(plan: Plan) -> State:

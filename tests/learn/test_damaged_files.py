@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 
 from termsnake.commands import cli
+from termsnake.core.level import open_level
+from termsnake.learn.evolve import Plan, State
 from termsnake.solvers.neuro import Network
 
 TRAIN = ["train", "neuro", "--size", "6x6", "--population", "2", "--games", "1"]
@@ -94,6 +96,75 @@ def test_a_damaged_checkpoint_is_refused_before_anything_is_written(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and str(checkpoint) in err and problem in err
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+
+
+def set_scores(obj: dict[str, Any], generation: int, **scores: float) -> None:
+    obj["curve"][generation].update(scores)
+
+
+def tiny_bests(obj: dict[str, Any]) -> None:
+    # helper-137's: both bests 5e-324, under a mean of 1.0 (the chart overflowed).
+    set_scores(obj, 0, best=5e-324, mean=1.0)
+    set_scores(obj, 1, best=5e-324)
+
+
+IMPOSSIBLE: list[Callable[[dict[str, Any]], None]] = [
+    tiny_bests,
+    lambda o: set_scores(o, 0, best=1e308, mean=1e308, elite=1e308),  # a 300-digit label
+    lambda o: set_scores(o, 1, best=-3.0, mean=-3.0, elite=-3.0),
+    lambda o: set_scores(o, 0, best=0.0, mean=0.0, elite=0.0),
+    lambda o: set_scores(o, 1, best=37.0, mean=37.0, elite=37.0),  # more than 36 cells
+    lambda o: set_scores(o, 0, best=2.0, mean=3.0, elite=2.0),
+    lambda o: set_scores(o, 1, best=2.0, mean=2.0, elite=3.0),
+    lambda o: set_scores(o, 0, best=4.0, mean=3.5, elite=3.0),
+]
+
+
+@pytest.mark.parametrize(
+    "damage",
+    IMPOSSIBLE,
+    ids=["tiny", "1e308", "negative", "zero", "over-the-cells", "mean-over-best",
+         "elite-over-best", "mean-over-elite"],
+)  # fmt: skip
+def test_a_curve_with_scores_no_game_gives_is_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], damage: Callable[[dict[str, Any]], None]
+) -> None:
+    # Checked only for finite numbers: 5e-324 as the best made the chart an OverflowError
+    # traceback, 1e308 a label of 300 digits, once the run had written its files again.
+    out = tmp_path / "w.json"
+    assert cli.main([*TRAIN, "--generations", "2", "--out", str(out)]) == 0
+    checkpoint = tmp_path / "w.json.checkpoint.json"
+    obj = json.loads(checkpoint.read_text())
+    damage(obj)
+    checkpoint.write_text(json.dumps(obj))
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    capsys.readouterr()
+    for generations in ("2", "3"):  # nothing left to play, and a generation more
+        argv = [*TRAIN, "--generations", generations, "--out", str(out), "--resume"]
+        assert cli.main(argv) == 2
+        said = capsys.readouterr()
+        assert said.out == "" and said.err.count("\n") == 1
+        assert said.err.startswith(
+            f"termsnake train: error: {checkpoint}: the checkpoint's curve holds scores no games "
+            "give (generation "
+        )
+        assert said.err.endswith(
+            "): each is a mean length from 1 to 36, the mean at most the elite's, that at most "
+            "the best\n"
+        )
+        assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+
+
+def test_a_curve_a_run_wrote_is_resumed_with_scores_a_rounding_off() -> None:
+    # The mean of the best few is rounded as the mean of all is: equal scores may come out an
+    # ulp apart, and the checkpoint is the run's own.
+    plan = Plan(open_level(6, 6, 3), population=3, elite=2, games=3)
+    zeros = [0.0] * Network.size(plan.hidden)
+    state = State(1, [zeros] * 3, zeros)
+    third = 1 / 3 + 5
+    state.curve = [{"generation": 0.0, "best": third, "mean": third * (1 + 2e-16), "elite": third}]
+    resumed = State.from_json(state.to_json(plan), plan, "c")
+    assert resumed.curve == state.curve
 
 
 @pytest.mark.parametrize("text", ["[" * 100_000, '{"generation": ' + "9" * 5000 + "}"])
