@@ -6,7 +6,7 @@ import os
 import stat
 import sys
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
@@ -31,21 +31,47 @@ def linked_file(out: Path) -> Path | None:
     return None if lock_path(target) == lock_path(out.absolute()) else target
 
 
-def check_lock(out: Path) -> None:
-    """ValueError unless each lock a run into ``out`` takes (see ``linked_file``) is free or
-    the empty file a run leaves there, and none is the file the weights are written to."""
-    lock = lock_path(out)
-    if os.path.realpath(lock) == os.path.realpath(out):
-        # A link ``w`` to ``w.lock``: taking the lock would make the weights file (which then
-        # read as no weights file) and a lock beside it, both left behind by the refusal.
-        raise ValueError(
-            f"{printable(str(out))} and {printable(str(lock))}, the lock file of a run into it, "
-            "are one file (one links to the other): give another --out"
-        )
-    _check_one(out)
+def check_lock(out: Path, written: Sequence[tuple[Path, str]]) -> None:
+    """ValueError unless the files a run into ``out`` writes (``written``, each with what it
+    is, and the locks it takes: see ``linked_file``) are all different files, and each lock is
+    free or the empty file a run leaves there. It makes no file, so it comes first."""
+    owners = _owners(out)
+    locks = [(lock_path(owner), "a lock file") for owner, _ in owners]
+    _check_apart(out, [*written, *locks])
+    for owner, _ in owners:
+        _check_one(owner)
+
+
+def _owners(out: Path) -> list[tuple[Path, str]]:
+    """The names whose locks a run into ``out`` holds (``out``, and the file it links to), each
+    with what another run holding that lock is doing."""
+    owners = [(out, f"another run is training into {printable(str(out))}")]
     target = linked_file(out)
     if target is not None:
-        _check_one(target)
+        into = f"{printable(str(target))}, which {printable(str(out))} links to"
+        owners.append((target, f"another run is training into {into}"))
+    return owners
+
+
+def _check_apart(out: Path, files: Sequence[tuple[Path, str]]) -> None:
+    # Two of them one file, through a link (even a dangling one), and the run wrote one over
+    # the other: weights that read as no weights file, after an exit 0; a lock taken on a link
+    # to the weights made that file and a lock beside it, both left behind by the refusal.
+    seen: dict[str, tuple[Path, str]] = {}
+    for path, what in files:
+        where = os.path.realpath(path)
+        if where in seen:
+            first, first_what = seen[where]
+            raise ValueError(
+                f"{printable(str(first))} and {printable(str(path))}, {first_what} and {what} of "
+                f"a run into {printable(str(out))}, are one file (through a link): give "
+                "another --out"
+            )
+        seen[where] = (path, what)
+
+
+def _held(taken: str, path: Path) -> str:
+    return f"{taken} (it holds {printable(str(path))}): wait for it to end, or give another --out"
 
 
 def _check_one(out: Path) -> None:
@@ -77,12 +103,9 @@ def owned(out: Path) -> Iterator[None]:
     """The run's hold on ``out``'s files, and on the file a link ``out`` leads to, until it
     ends; ValueError at once if another run holds them. The lock files stay: deleting one would
     let a run that opened it lock a file that is gone while a third locks a new one."""
-    target = linked_file(out)
     with ExitStack() as held:
-        held.enter_context(_holding(out, f"another run is training into {printable(str(out))}"))
-        if target is not None:
-            into = f"{printable(str(target))}, which {printable(str(out))} links to"
-            held.enter_context(_holding(target, f"another run is training into {into}"))
+        for owner, taken in _owners(out):
+            held.enter_context(_holding(owner, taken))
         yield
 
 
@@ -105,9 +128,7 @@ def _holding(out: Path, taken: str) -> Iterator[None]:
         yield
         return
     except filelock.Timeout:
-        raise ValueError(
-            f"{taken} (it holds {printable(str(path))}): wait for it to end, or give another --out"
-        ) from None
+        raise ValueError(_held(taken, path)) from None
     except OSError as e:
         raise ValueError(f"cannot write {printable(str(path))}: {e.strerror or e}") from None
     try:

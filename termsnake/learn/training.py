@@ -197,6 +197,12 @@ _OUTPUTS: Final[tuple[tuple[Callable[[Path], Path], str, int, Callable[[str], bo
 )
 
 
+def _written(out: Path) -> list[tuple[Path, str]]:
+    """The files a run into ``out`` writes, its locks aside, each with what it is."""
+    return [(out, "the weights"), (checkpoint_path(out), "the checkpoint"),
+            (curve_path(out), "the learning curve")]  # fmt: skip
+
+
 def check_outputs(out: Path, resume: bool) -> None:
     """ValueError unless training may write all its files, in a folder that takes new files:
     each is new or, with ``resume``, a regular file that termsnake wrote as what it will write
@@ -375,8 +381,9 @@ def main(args: argparse.Namespace) -> int:
                 check_scheduler(args.scheduler)
             plan = Plan(board(args), population=args.population, games=args.games,
                         seed=args.seed, elite=max(2, args.population * 3 // 16))  # fmt: skip
+            # Not again once held: where flock is missing, the run's lock is a marker file.
+            check_lock(out, _written(out))
             state = _checked(plan, out, args.resume)  # before the lock: a refused run makes none
-            check_lock(out)  # not again once held: where flock is missing it holds a marker
             held.enter_context(owned(out))
             # Again, now that no other run can save: one that held the lock until a moment
             # ago may have saved since the files were checked.

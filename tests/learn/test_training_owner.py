@@ -93,15 +93,77 @@ def test_a_link_to_its_own_lock_is_refused_with_nothing_left_behind(
     said = capsys.readouterr()
     assert (said.out, said.err) == (
         "",
-        f"termsnake train: error: {out} and {out}.lock, the lock file of a run into it, are one "
-        "file (one links to the other): give another --out\n",
+        f"termsnake train: error: {out} and {out}.lock, the weights and a lock file of a run "
+        f"into {out}, are one file (through a link): give another --out\n",
     )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["w.json"] and out.is_symlink()
     # The other way round: the lock is the link, and says so as well.
     other = tmp_path / "v.json"
     (tmp_path / "v.json.lock").symlink_to("v.json")
     assert cli.main([*TRAIN, "--generations", "1", "--out", str(other)]) == 2
-    assert "are one file (one links to the other)" in capsys.readouterr().err
+    assert "are one file (through a link)" in capsys.readouterr().err
+
+
+FILES = {
+    "weights": "w.json",
+    "checkpoint": "w.json.checkpoint.json",
+    "curve": "w.json.curve.csv",
+    "lock": "w.json.lock",
+}
+
+
+@pytest.mark.parametrize(
+    ("link", "to"),
+    [
+        ("weights", "checkpoint"),
+        ("weights", "curve"),
+        ("checkpoint", "weights"),
+        ("curve", "weights"),
+        ("curve", "checkpoint"),
+        ("checkpoint", "lock"),
+        ("curve", "lock"),
+    ],
+)
+def test_a_link_from_one_of_the_run_s_files_to_another_is_refused(
+    link: str, to: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # helper-137's: the link dangling, the run wrote one file over the other and exited 0,
+    # leaving weights that `neuro:` could not read (or a checkpoint --resume could not).
+    out = tmp_path / "w.json"
+    (tmp_path / FILES[link]).symlink_to(FILES[to])
+    assert cli.main([*TRAIN, "--generations", "1", "--out", str(out)]) == 2
+    said = capsys.readouterr()
+    first, second = sorted((link, to), key=list(FILES).index)
+    what = {"weights": "the weights", "checkpoint": "the checkpoint", "lock": "a lock file"}
+    what["curve"] = "the learning curve"
+    assert (said.out, said.err) == (
+        "",
+        f"termsnake train: error: {tmp_path / FILES[first]} and {tmp_path / FILES[second]}, "
+        f"{what[first]} and {what[second]} of a run into {out}, are one file (through a link): "
+        "give another --out\n",
+    )
+    assert [p.name for p in tmp_path.iterdir()] == [FILES[link]]  # nothing written
+
+
+@pytest.mark.parametrize("files", ["to-a-third", "to-the-target-s-lock"])
+def test_two_of_the_run_s_files_linked_to_one_place_are_refused(
+    files: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Through a link to a file elsewhere, the run also writes that file, and holds its lock.
+    out = tmp_path / "w.json"
+    assert cli.main([*TRAIN, "--generations", "1", "--out", str(tmp_path / "x.json")]) == 0
+    out.symlink_to("x.json")
+    if files == "to-a-third":
+        (tmp_path / "w.json.curve.csv").symlink_to("x.json")
+    else:
+        (tmp_path / "w.json.checkpoint.json").symlink_to("x.json.lock")
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    capsys.readouterr()
+    for resume in ([], ["--resume"]):
+        assert cli.main([*TRAIN, "--generations", "2", "--out", str(out), *resume]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "are one file (through a link)" in err
+        assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
 
 
 @pytest.mark.slow  # eight races of two real runs
