@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import stat
 import sys
@@ -33,13 +34,16 @@ def linked_file(out: Path) -> Path | None:
 
 def check_lock(out: Path, written: Sequence[tuple[Path, str]]) -> None:
     """ValueError unless the files a run into ``out`` writes (``written``, each with what it
-    is, and the locks it takes: see ``linked_file``) are all different files, and each lock is
-    free or the empty file a run leaves there. It makes no file, so it comes first."""
+    is, and the locks it takes: see ``linked_file``) are all different files, each lock is free
+    or the empty file a run leaves there, and no other run holds one. It makes no file, so it
+    comes before the other checks: a run into files another run is writing was told they were
+    an earlier run's, to be resumed."""
     owners = _owners(out)
     locks = [(lock_path(owner), "a lock file") for owner, _ in owners]
     _check_apart(out, [*written, *locks])
-    for owner, _ in owners:
+    for owner, taken in owners:
         _check_one(owner)
+        _check_free(lock_path(owner), taken)
 
 
 def _owners(out: Path) -> list[tuple[Path, str]]:
@@ -68,6 +72,22 @@ def _check_apart(out: Path, files: Sequence[tuple[Path, str]]) -> None:
                 "another --out"
             )
         seen[where] = (path, what)
+
+
+def _check_free(path: Path, taken: str) -> None:
+    # Tried, not taken (that would make the file): a flock another holds refuses a shared one.
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:  # none there, or unreadable: taking it says what is wrong
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise ValueError(_held(taken, path)) from None
+    except OSError:  # no flock on this file system: a run there marks the file (_check_one)
+        pass
+    finally:
+        os.close(fd)  # which lets go of the shared lock
 
 
 def _held(taken: str, path: Path) -> str:

@@ -166,6 +166,36 @@ def test_two_of_the_run_s_files_linked_to_one_place_are_refused(
         assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
 
 
+@pytest.mark.parametrize(
+    ("out", "holder", "running"),
+    [
+        ("w.json", "w.json", "{out}"),
+        ("a.json", "w.json", "{target}, which {out} links to"),
+        ("a.json", "b.json", "{target}, which {out} links to"),
+    ],
+    ids=["same-out", "through-a-link", "another-link"],
+)
+def test_a_new_run_into_the_files_of_one_still_going_is_told_it_is_going(
+    out: str, holder: str, running: str, tmp_path: Path
+) -> None:
+    # The files of the run going were found first, and called an earlier run's, to be given
+    # --resume; doing so then said another run was training there.
+    (tmp_path / "a.json").symlink_to("w.json")
+    (tmp_path / "b.json").symlink_to("w.json")
+    path, target = tmp_path / out, tmp_path / "w.json"
+    assert subprocess.run(command(path), capture_output=True, timeout=60).returncode == 0
+    before = files(path) | files(target)
+    with owned(tmp_path / holder):  # as the run going holds its locks
+        refused = subprocess.run(command(path), capture_output=True, text=True, timeout=60)
+    assert (refused.returncode, refused.stdout) == (2, "")
+    into = running.format(target=target, out=path)
+    assert refused.stderr == (
+        f"termsnake train: error: another run is training into {into} (it holds {target}.lock): "
+        "wait for it to end, or give another --out\n"
+    )
+    assert files(path) | files(target) == before
+
+
 @pytest.mark.slow  # eight races of two real runs
 def test_two_runs_started_together_leave_the_files_of_one(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
