@@ -119,12 +119,20 @@ class Mover(Protocol):
 
 
 def decide(mover: Mover, game: Game) -> Direction | None:
-    """The next move, or None after a bot broke down (the game is then lost for it)."""
+    """The next move, or None after a bot broke down (the game is then lost for it); a
+    TypeError naming the bot if it answers something other than a Direction (None, say): a
+    bug in it, which a quiet None here would hide as a game stopped half-way."""
     try:
-        return mover.next_direction(game)
+        move = mover.next_direction(game)
     except SolverFailed as e:
         game.forfeit(str(e))
         return None
+    if type(move) is not Direction:
+        who = getattr(mover, "name", type(mover).__name__)
+        raise TypeError(
+            f"solver {who!r:.60} answered {move!r:.60}, not a direction (Direction.UP, ...)"
+        )
+    return move
 
 
 def engine_log(solver: object, game: Game | None = None) -> str | None:
@@ -170,7 +178,8 @@ def play(
     moved: Callable[[float], None] | None = None,
 ) -> Outcome | None:
     """Let ``solver`` play ``game`` headless until it ends (or ``max_steps`` more moves); a
-    solver that breaks down loses the game (SolverFailed: the cause says what it did).
+    solver that breaks down loses the game (SolverFailed: the cause says what it did); one
+    that answers something other than a Direction (None, say) is a TypeError naming it.
     It calls ``setup`` first, unless the game is over already (a caller does not), and
     ``finish`` if the game is over when it returns: a game stopped by ``max_steps`` is not
     finished, and another ``play`` on it sets the solver up again.
