@@ -212,8 +212,9 @@ def create(
     name: str, *, engine_timeout: float | None = None, engine_logs: str | None = None
 ) -> Solver:
     """A fresh solver by name; ValueError (listing the known names) if there is none, or if a
-    plugin cannot be loaded or made (a plugin plays behind its guard: ``plugins.Guarded``).
-    An ``exec:`` engine gets the move time limit and log folder."""
+    plugin cannot be loaded or made (a plugin plays behind its guard: ``plugins.Guarded``),
+    or if what a name's factory made is no solver. An ``exec:`` engine gets the move time
+    limit and log folder."""
     key = resolve_name(name)
     for prefix, target in _PREFIXES.items():
         if key.startswith(prefix):
@@ -228,8 +229,21 @@ def create(
             return plugins()[key].make()
         except PluginError as e:
             raise ValueError(str(e)) from None
-    made: Solver = (_load(factory, key) if isinstance(factory, str) else factory)()
-    return made
+    return _checked((_load(factory, key) if isinstance(factory, str) else factory)(), key)
+
+
+def _checked(made: object, key: str) -> Solver:
+    """``made``, the solver ``key``'s factory made; ValueError if it is none, as the command
+    line says of a plugin's: a factory of ``register``'s may return anything."""
+    missing = [
+        m for m in ("setup", "next_direction", "overlay") if not callable(getattr(made, m, None))
+    ]
+    if missing:
+        raise ValueError(
+            f"solver {key!r} made {shorten(repr(made), NAME_LIMIT)}, not a solver (it has no "
+            f"{', '.join(missing)})"
+        )
+    return made  # type: ignore[return-value]
 
 
 @dataclass(frozen=True, slots=True)

@@ -58,6 +58,38 @@ def test_register_refuses_what_create_could_not_use(
         register(name, factory)  # type: ignore[arg-type]
 
 
+class HalfBot:
+    """A solver but for its moves: its next_direction is no method."""
+
+    name = "half"
+    next_direction = None
+
+    def setup(self, game: Game) -> None:
+        pass
+
+    def overlay(self, game: Game) -> dict[object, str]:
+        return {}
+
+
+@pytest.mark.parametrize(
+    ("factory", "said"),
+    [
+        (lambda: 3, r"made 3, not a solver \(it has no setup, next_direction, overlay\)$"),
+        ("builtins:object", r"made <object object at 0x\w+>, not a solver \(it has no setup, "),
+        (HalfBot, r"made <.*HalfBot object .*, not a solver \(it has no next_direction\)$"),
+    ],
+    ids=["a number", "an object", "no moves"],
+)
+def test_a_factory_that_makes_no_solver_is_a_value_error_when_made(
+    fresh: None, factory: object, said: str
+) -> None:
+    # create("three") gave back the 3, where the command line says a plugin "made 42, not a
+    # solver": the bot then failed at its first setup(), far from the register() at fault.
+    register("three", factory)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=rf"^solver 'three' {said}"):
+        create("three")
+
+
 def test_a_registered_path_to_nothing_is_a_value_error_when_made(fresh: None) -> None:
     register("ghost", "json:no_such_factory")
     with pytest.raises(ValueError, match="json has no 'no_such_factory'"):
