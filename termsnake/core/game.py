@@ -253,6 +253,11 @@ class Game:
         other.rng.setstate(self.rng.getstate())
         return other
 
+    def __copy__(self) -> Game:
+        """``copy.copy(game)`` is ``game.copy()``: a shallow copy would share the body, and a
+        step on it would move this game's snake but not its step count."""
+        return self.copy()
+
     def __repr__(self) -> str:
         return (
             f"<Game {self.board.name} length={self.length}/{self.board.free_count} "

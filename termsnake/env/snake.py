@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any, Final
 
 import gymnasium
@@ -83,6 +84,19 @@ class SnakeEnv(gymnasium.Env[Obs, np.int64]):
             self._walls[p.y, p.x] = WALL
         self._grid = self._walls.copy()
         self.game = Game(self.level, 0)
+
+    def __copy__(self) -> SnakeEnv:
+        """``copy.copy(env)`` that steps on its own: the game and the grid change with each
+        step, and the generators with each draw (a ``reset`` without a seed, a space's
+        ``sample``), so the copy has its own; the level and the walls never change."""
+        other = type(self).__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other.game = self.game.copy()
+        other._grid = self._grid.copy()
+        other._np_random = copy.deepcopy(self._np_random)
+        other.action_space = copy.deepcopy(self.action_space)
+        other.observation_space = copy.deepcopy(self.observation_space)
+        return other
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -133,6 +135,18 @@ def test_copy_is_independent() -> None:
     c = g.copy()
     c.step(U)
     assert g.steps == 0 and c.steps == 1 and g.head != c.head
+    assert g.rng.random() == c.rng.random()
+
+
+def test_copy_copy_is_game_copy() -> None:
+    # copy.copy shared the body: a step on the copy moved this game's snake, not its steps.
+    g = Game(open_level(8, 8), seed=3)
+    body, cells = list(g.body), set(g.body)
+    c = copy.copy(g)
+    c.step(U)
+    assert list(g.body) == body and g.steps == 0 and g.moves == [] and len(g.foods) == 1
+    assert all(g.occupied(p) == (p in cells) for p in c.body)
+    assert c.steps == 1 and c.head != g.head
     assert g.rng.random() == c.rng.random()
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 from typing import Any
 
@@ -184,3 +185,22 @@ def test_wrap_makes_the_open_board_a_torus() -> None:
 def test_wrap_with_a_level_or_not_a_bool_is_refused(kwargs: dict[str, Any], said: str) -> None:
     with pytest.raises(ValueError, match=said):
         gymnasium.make(ENV_ID, **kwargs)
+
+
+def test_a_copy_of_the_env_steps_on_its_own() -> None:
+    # copy.copy shared the game and the grid: a step on the copy moved the original's snake
+    # (its observation too), and a reset drew the original's next seed.
+    env = SnakeEnv(size=(6, 6))
+    obs, info = env.reset(seed=4)
+    env.action_space.seed(5)
+    twin = copy.copy(env)
+    action = masked_policy(info, 0)
+    moved, *_ = twin.step(action)
+    assert env.game.steps == 0 and twin.game.steps == 1
+    assert env.game.head != twin.game.head and (env._grid == obs).all()
+    assert (env.step(action)[0] == moved).all()  # the original, stepped alike, is where it was
+    env.reset()
+    twin.reset()
+    assert env.game.seed == twin.game.seed  # each drew from a generator of its own, alike
+    samples = [[int(e.action_space.sample()) for _ in range(20)] for e in (env, twin)]
+    assert samples[0] == samples[1]
