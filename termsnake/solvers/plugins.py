@@ -169,11 +169,17 @@ def warn(message: str, then: str = "skipped") -> None:
         print(f"termsnake: warning: {printable(message)}; {then}", file=sys.stderr)
 
 
+# What a name may not hold: a comma splits bench's --ai list, and a quote or a backslash
+# there keeps a comma from splitting it (as in an engine's command); a colon reads as exec:'s
+# or neuro:'s argument; a space makes two words of it in bench's table and a shell's line.
+_NOT_IN_NAMES: Final = " :,'\"\\"
+
+
 def name_problem(key: str) -> str | None:
-    """Why ``--ai`` could not take ``key`` (stripped, lower case) whole, or None: a comma splits
-    bench's list, and a colon reads as ``exec:`` or ``neuro:``'s argument."""
-    if not key or any(c in key for c in ":,"):
-        return "a solver name has no ':' or ','"
+    """Why ``--ai`` could not take ``key`` (stripped, lower case) whole, or None: the one rule
+    for a plugin's name and ``register``'s."""
+    if not key or not key.isprintable() or any(c in key for c in _NOT_IN_NAMES):
+        return "a solver name is one word, without : , ' \" \\ or a control character"
     return None
 
 

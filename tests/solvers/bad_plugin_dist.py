@@ -193,7 +193,6 @@ ENTRIES = {
     "exitoverlay": "badbots:ExitOverlay",
     "spoof": "badbots:Spoof",
     "importraises": "badboom:X",
-    "evil\x1b[31mred": "badbots:Walker",
     "long" + "o" * 296: "badbots:Walker",
     "蛇蛇": "badbots:Walker",  # four columns on a terminal
 }

@@ -117,13 +117,22 @@ def test_bench_says_game_by_game_how_a_plugin_broke_down_escaped(tmp_path: Path)
     assert_clean(done.stderr)
 
 
-def test_solvers_lists_plugins_escaped_and_aligned(tmp_path: Path) -> None:
-    done = termsnake(tmp_path, "solvers")
+def test_solvers_lists_plugins_aligned_and_a_name_ai_cannot_take_escaped(tmp_path: Path) -> None:
+    env = with_plugins(tmp_path)
+    make_dist(tmp_path / "site", "evilbots", {"evil\x1b[31mred": "badbots:Walker"})
+    done = run_plain(tmp_path, "solvers", env=env)
     assert done.returncode == 0
     assert_clean(done.stdout + done.stderr)
+    # It was listed, escaped; register() refused such a name: one rule for both now.
+    assert done.stderr.splitlines()[0] == (
+        "termsnake: warning: plugin 'evil\\x1b[31mred' (badbots:Walker, from evilbots 1.0) has "
+        "a name --ai cannot take (a solver name is one word, without : , ' \" \\ or a control "
+        "character); skipped"
+    )
     lines = done.stdout.splitlines()
-    evil = next(x for x in lines if x.startswith(r"evil\x1b[31mred"))
-    assert evil.index("badbots 1.0") == lines[0].index("termsnake")
+    assert not any(x.startswith("evil") for x in lines)
+    basic = next(x for x in lines if x.startswith("basic "))
+    assert basic.index("badbots 1.0") == lines[0].index("termsnake")
     wide = next(x for x in lines if x.startswith("蛇蛇"))
     assert columns(wide[: wide.index("badbots 1.0")]) == lines[0].index("termsnake")
     # A 300-character name is shown whole on its own line; it does not push the others' out.

@@ -71,15 +71,20 @@ def test_a_clash_with_a_builtin_is_warned_and_skipped(
 def test_a_name_that_ai_could_not_take_is_warned_and_skipped(
     site: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # neuro:x (read as a weights file) and a,b (split by bench) were listed, and could not be had.
-    make_dist(site, "odd", {"neuro:x": "x:Y", "exec:y": "x:Z", "a,b": "x:V", "fine": "x:W"})
+    # neuro:x (read as a weights file) and a,b (split by bench) were listed, and could not be had;
+    # "sp ace" was listed and played, where register() refused "my bot" as not one word; bench's
+    # --ai "it's,greedy" read the comma as quoted.
+    odd = ["neuro:x", "exec:y", "a,b", "sp ace", "it's", 'a"b', "a\\b", "evil\x1b[31mred"]
+    make_dist(site, "odd", {**{name: "x:Y" for name in odd}, "fine": "x:W"})
     plugins = discover(set())
     # Only this test's names: a plugin installed beside termsnake is found too.
-    assert [name for name in plugins if name in ("neuro:x", "exec:y", "a,b", "fine")] == ["fine"]
+    assert [name for name in plugins if name in (*odd, "fine")] == ["fine"]
     err = capsys.readouterr().err
-    for name in ("neuro:x", "exec:y", "a,b"):
-        assert f"plugin '{name}' (" in err
-    assert err.count("has a name --ai cannot take (a solver name has no ':' or ',')") == 3
+    for name in odd:
+        assert f"plugin {name!r} (" in err  # escaped, as repr shows it
+    assert "\x1b" not in err
+    said = "has a name --ai cannot take (a solver name is one word, without : , ' \" \\ or a "
+    assert err.count(said + "control character); skipped") == len(odd)
 
 
 def test_a_name_claimed_by_two_packages_is_skipped(

@@ -48,6 +48,9 @@ def test_register_adds_a_solver_by_factory_or_by_path(fresh: None) -> None:
         ("x", 42, "a factory is a callable or 'module:attribute'"),
         (5, "x:Y", "one word"),
         ("a,b", "x:Y", "one word"),  # bench's --ai would split it
+        ("my bot", "x:Y", "one word"),  # so is a plugin's name: one rule for both
+        ("it's", "x:Y", "one word"),  # bench's --ai "it's,greedy" reads the comma as quoted
+        ("a\x1bb", "x:Y", "one word"),
     ],
 )
 def test_register_refuses_what_create_could_not_use(
