@@ -87,7 +87,11 @@ def parse_size(text: str) -> tuple[int, int]:
     m = _SIZE.fullmatch(text)
     if not m:
         raise ValueError(f"size must look like 20x15, not {text!r}")
-    w, h = int(m.group(1)), int(m.group(2))
+    return check_size(int(m.group(1)), int(m.group(2)))
+
+
+def check_size(w: int, h: int) -> tuple[int, int]:
+    """(w, h) if an open board may be ``w`` x ``h`` (``parse_size``'s range); ValueError if not."""
     if not (1 <= w <= MAX_SIDE and 1 <= h <= MAX_SIDE) or w * h < 2:
         raise ValueError(
             f"size {w}x{h} is out of range (at least 2 cells, at most {MAX_SIDE} a side)"

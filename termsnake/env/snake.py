@@ -11,7 +11,14 @@ from gymnasium import spaces
 
 from termsnake.core.game import Game, Outcome
 from termsnake.core.geometry import DIRECTIONS, Point
-from termsnake.core.level import BOT_LENGTH, BOT_SIZE, Level, open_level, with_length
+from termsnake.core.level import (
+    BOT_LENGTH,
+    BOT_SIZE,
+    Level,
+    check_size,
+    open_level,
+    with_length,
+)
 from termsnake.formats.presets import load_level
 from termsnake.formats.replay import Replay, replay_from_game
 from termsnake.tui.view import Hud, render
@@ -35,17 +42,44 @@ def make_level(
     level: str | Level | None, size: tuple[int, int] | None, length: int, wrap: bool = False
 ) -> Level:
     """The board to play: a Level, a preset name or level file, an open size, or open 8x8
-    (the open ones a torus with ``wrap``)."""
+    (the open ones a torus with ``wrap``); ValueError naming the argument that is wrong, its
+    type too (as ``wrap`` and an action are)."""
     if level is not None and size is not None:  # as the command line's --level and --size
         raise ValueError("give a level or a size, not both")
     if level is not None and wrap:  # a level has its own: wrap would be dropped unsaid
         raise ValueError("wrap is for an open board, not a level (a level file says `wrap: yes`)")
+    # Checked here, each by name: the game's own checks would let True pass as 1, a board of
+    # any size (the command line's --size stops at MAX_SIDE), and give "too many values to
+    # unpack" for "8x8".
+    if not _whole(length):
+        raise ValueError(f"length must be a whole number, not {length!r:.60}")
+    if length < 1:  # a level file's length would be used instead, unsaid
+        raise ValueError(f"length must be at least 1, not {length}")
     if isinstance(level, Level):
-        return with_length(level, length)
+        return with_length(level, int(length))
     if level is not None:
-        return load_level(level, length=length)
-    width, height = size or BOT_SIZE
-    return open_level(width, height, length, wrap=wrap)
+        if not isinstance(level, str):
+            raise ValueError(
+                f"level must be a Level, a preset's name or a file's path (a str), "
+                f"not {level!r:.60}"
+            )
+        return load_level(level, length=int(length))
+    width, height = BOT_SIZE if size is None else _size(size)
+    return open_level(width, height, int(length), wrap=wrap)
+
+
+def _size(size: object) -> tuple[int, int]:
+    """``size`` as (width, height): whole numbers, at most MAX_SIDE each (as --size)."""
+    if not isinstance(size, tuple | list) or len(size) != 2 or not all(map(_whole, size)):
+        raise ValueError(
+            f"size must be a (width, height) pair of whole numbers, as (12, 12), not {size!r:.60}"
+        )
+    return check_size(int(size[0]), int(size[1]))
+
+
+def _whole(value: object) -> bool:
+    """Whether ``value`` is a whole number: an int, or numpy's; not a bool or a float."""
+    return isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_)
 
 
 class SnakeEnv(gymnasium.Env[Obs, np.int64]):

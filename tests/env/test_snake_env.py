@@ -187,6 +187,39 @@ def test_wrap_with_a_level_or_not_a_bool_is_refused(kwargs: dict[str, Any], said
         gymnasium.make(ENV_ID, **kwargs)
 
 
+PAIR = r"size must be a \(width, height\) pair of whole numbers, as \(12, 12\), not "
+RANGE = r"is out of range \(at least 2 cells, at most 200 a side\)"
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "said"),
+    [
+        # A board the command line refuses was made (and a step's grid was a million cells).
+        ({"size": (1000, 1000)}, rf"^size 1000x1000 {RANGE}$"),
+        ({"size": (1, 1)}, rf"^size 1x1 {RANGE}$"),
+        ({"size": "8x8"}, rf"^{PAIR}'8x8'$"),  # was "too many values to unpack"
+        ({"size": (8.0, 8)}, rf"^{PAIR}\(8.0, 8\)$"),
+        ({"size": (True, 8)}, rf"^{PAIR}\(True, 8\)$"),
+        ({"size": (8, 8, 8)}, rf"^{PAIR}\(8, 8, 8\)$"),
+        ({"length": True}, r"^length must be a whole number, not True$"),  # was taken as 1
+        ({"length": "3"}, r"^length must be a whole number, not '3'$"),
+        ({"level": "maze", "length": 0}, r"^length must be at least 1, not 0$"),  # was maze's own
+        ({"level": 5}, r"^level must be a Level, a preset's name or a file's path \(a str\), no"),
+    ],
+    ids=["huge", "one cell", "text", "float", "bool side", "three", "bool", "str", "0", "level"],
+)
+def test_a_bad_size_length_or_level_is_refused_by_name(kwargs: dict[str, Any], said: str) -> None:
+    with pytest.raises(ValueError, match=said):
+        SnakeEnv(**kwargs)
+
+
+def test_numpys_whole_numbers_are_whole_numbers() -> None:
+    # What a sweep over numpy's arrays hands over; refused with the checks above, it must not be.
+    size, length = (np.int64(9), np.int32(7)), np.int64(3)
+    env = SnakeEnv(size=size, length=length)  # type: ignore[arg-type]
+    assert (env.level.board.width, env.level.board.height, len(env.level.body)) == (9, 7, 3)
+
+
 def test_a_copy_of_the_env_steps_on_its_own() -> None:
     # copy.copy shared the game and the grid: a step on the copy moved the original's snake
     # (its observation too), and a reset drew the original's next seed.
