@@ -3,14 +3,13 @@ so that a single long game shows it is alive too."""
 
 from __future__ import annotations
 
-import os
-import shutil
 import sys
 import time
 from types import TracebackType
 from typing import Final, TextIO
 
 from termsnake.bench.pool import Watcher
+from termsnake.statusline import columns, redraw
 
 REFRESH: Final = 0.25  # seconds between redraws at most: a few a second
 BAR: Final = 20  # cells of the bar
@@ -26,14 +25,6 @@ def line(done: int, total: int, moves: int, seconds: float) -> str:
     )
 
 
-def _columns(stream: TextIO) -> int:
-    """The width of the terminal ``stream`` writes to (stdout may be a file meanwhile)."""
-    try:
-        return os.get_terminal_size(stream.fileno()).columns
-    except (OSError, ValueError, AttributeError):
-        return shutil.get_terminal_size().columns
-
-
 class Progress(Watcher):
     """One line on ``stream`` when it is a terminal (nothing otherwise), redrawn at most
     every REFRESH seconds, erased on close."""
@@ -47,7 +38,7 @@ class Progress(Watcher):
         self._moves = 0
         self._started = time.monotonic()
         self._drawn_at = self._started - REFRESH
-        self._shown = 0  # the length of the line on the terminal
+        self._shown = False  # whether the line is on the terminal
         self._draw()
 
     def done(self, games: int) -> None:
@@ -77,16 +68,15 @@ class Progress(Watcher):
         if not self._on or now - self._drawn_at < REFRESH:
             return
         self._drawn_at = now
-        # Room for the ^C a terminal echoes after it: the line never wraps, so it can be erased.
-        width = _columns(self._stream) - 3
-        text = line(self._done, self._total, self._moves, now - self._started)[: max(0, width)]
-        self._put("\r" + text + " " * max(0, self._shown - len(text)))
-        self._shown = len(text)
+        # Fitted to the width at each redraw: a terminal may have been narrowed since the last.
+        text = line(self._done, self._total, self._moves, now - self._started)
+        self._put(redraw(text, columns(self._stream)))
+        self._shown = True
 
     def _erase(self) -> None:
         if self._on and self._shown:
-            self._put("\r" + " " * (self._shown + 2) + "\r")
-            self._shown = 0
+            self._put(redraw("", columns(self._stream)))
+            self._shown = False
 
     def _put(self, text: str) -> None:
         if not self._on and text.startswith("\r"):

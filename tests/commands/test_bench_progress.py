@@ -62,3 +62,26 @@ def test_nothing_but_the_figures_when_stderr_is_not_a_terminal() -> None:
     )
     assert proc.returncode == 0 and proc.stderr == ""
     assert proc.stdout.splitlines()[1].split()[:2] == ["bfs", "open-20x20"]
+
+
+def test_a_narrowed_terminal_leaves_nothing_of_the_line(tmp_path: Path) -> None:
+    # The line was padded to its old width, which wrapped once the terminal was narrower, and
+    # the erase cleared only the row the cursor was on: pieces of it stayed above the table.
+    args = ["bench", "--ai", "bfs", "--size", "30x30", "--games", "4", "--jobs", "1"]
+    t = Pty(args, tmp_path, cols=40)
+    try:
+        t.wait_for("bench [", timeout=60)
+        # The cursor waits at the line's start: a terminal that wraps the line anew when it is
+        # narrowed (tmux does) puts the rest of it below, where the next redraw erases it.
+        assert (t.screen.cursor.x, t.screen.cursor.y) == (0, 0)
+        t.resize(14, 24)
+        t.pump()
+        before = t.text()
+        t.wait_for(lambda: t.text() != before, timeout=60)  # redrawn: a game more, or the table
+        code = t.wait_exit(timeout=120)
+    finally:
+        t.close()
+    assert code == 0
+    lines = t.text().splitlines()
+    assert lines[0].split()[:2] == ["solver", "level"]  # where the line was, no row left above
+    assert "bench" not in t.text() and "]" not in t.text()

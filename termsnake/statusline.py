@@ -1,0 +1,46 @@
+"""A line redrawn in place at the bottom of a terminal (bench's progress line, train's bar):
+within the terminal's width at each redraw, and erased whole even after the terminal was
+narrowed under it."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from typing import Final, TextIO
+
+from termsnake.formats.text import clip, pad
+
+ERASE_BELOW: Final = "\x1b[J"  # ECMA-48 ED: from the cursor to the end of the screen
+
+
+def columns(stream: TextIO) -> int:
+    """The width of the terminal ``stream`` writes to, asked at each call: the window may have
+    been resized since the start, which COLUMNS does not follow. Not a terminal, or one that
+    says 0 (a pty no one sized): COLUMNS, or stdout's terminal's, else 80."""
+    try:
+        found = os.get_terminal_size(stream.fileno()).columns
+    except (OSError, ValueError, AttributeError):
+        found = 0
+    return found or shutil.get_terminal_size().columns
+
+
+def can_erase() -> bool:
+    """Whether the terminal takes ECMA-48's erase; ``dumb`` (Emacs's shell) prints it."""
+    return os.environ.get("TERM", "") not in ("", "dumb")
+
+
+def redraw(text: str, width: int) -> str:
+    """What replaces the line drawn before, its cursor at its start, by ``text`` on a terminal
+    ``width`` columns wide, the cursor left at its start again (``text`` empty: the erase).
+
+    The cursor waits at the line's start, not its end: a terminal narrowed under the line may
+    wrap it onto more rows (tmux, VTE and kitty do; xterm cuts it), and from its start every
+    row below is the line's to erase, while from its end nothing tells how many rows above are
+    its own and how many are earlier output."""
+    room = max(0, width - 1)  # never the last column: some terminals wrap as soon as it is written
+    text = clip(text, room)
+    if can_erase():
+        # Erased after the text, never from the screen's top left corner: tmux takes an erase
+        # from there for a clear and keeps the screen in its history, a line at each redraw.
+        return "\r" + (text or " ") + ERASE_BELOW + "\r"
+    return "\r" + pad(text, room) + "\r"  # spaces over the old line, which had this room at most
