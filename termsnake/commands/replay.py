@@ -6,8 +6,6 @@ import argparse
 import sys
 from collections.abc import Mapping, Sequence
 
-from tqdm import tqdm
-
 from termsnake.commands import args as cliargs
 from termsnake.commands.args import Subparsers
 from termsnake.core.game import Game
@@ -18,6 +16,7 @@ from termsnake.exits import EXIT_USAGE
 from termsnake.formats.replay import Replay, ReplayError, load_replay
 from termsnake.formats.text import printable, shorten
 from termsnake.formats.verify import PlaybackGame, verify
+from termsnake.progressbar import Bar
 from termsnake.tui.runner import watch
 from termsnake.tui.view import as_bot
 
@@ -75,7 +74,7 @@ def add_parsers(sub: Subparsers) -> None:
 def checked_level(replay: Replay) -> Level:
     """The replay's level, once ``verify`` has passed it; a bar on a terminal while a long
     replay is checked (tqdm shows it only after a second)."""
-    with tqdm(
+    with Bar(
         total=len(replay.moves),
         desc="checking the replay",
         unit="move",

@@ -19,8 +19,6 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Final
 
-from tqdm import tqdm
-
 from termsnake.cluster import ClusterError, check_scheduler, connect, map_on
 from termsnake.core.level import BOT_LENGTH, BOT_SIZE, WRAP_NEEDS_SIZE, Level, open_level
 from termsnake.exits import (
@@ -55,7 +53,9 @@ from termsnake.orphans import (
     spawning,
     start_resource_tracker,
 )
+from termsnake.progressbar import Bar
 from termsnake.solvers.neuro import MAX_WEIGHTS_BYTES, Network
+from termsnake.statusline import columns
 from termsnake.workers import note_jobs_unused, processes
 
 MAX_CHECKPOINT: Final = 64 * 1024 * 1024
@@ -322,8 +322,8 @@ def _write(path: Path, text: str) -> None:
 def train(plan: Plan, run: Run, generations: int, out: Path, go: Runner) -> None:
     """Evolve until ``generations``, saving after each one, with a progress bar; weights
     deleted since the checkpoint was saved are written again from it."""
-    with tqdm(total=generations, initial=run.state.generation, desc="train", unit="gen",
-              file=sys.stderr, disable=not sys.stderr.isatty()) as bar:  # fmt: skip
+    with Bar(total=generations, initial=run.state.generation, desc="train", unit="gen",
+             file=sys.stderr, disable=not sys.stderr.isatty()) as bar:  # fmt: skip
         while run.state.generation < generations:
             run.state = step(plan, run.state, go)
             save(plan, run, out)
@@ -429,7 +429,8 @@ def _run(args: argparse.Namespace, plan: Plan, state: State, out: Path) -> int:
         return _error(f"cannot write {where}: {e.strerror or e}{held}", code)
     except ClusterError as e:
         return _error(str(e))
-    print("\n".join(chart(run.state.curve)))
+    # Fitted to the terminal as it is now, not as it was when the run began; into a file as ever.
+    print("\n".join(chart(run.state.curve, columns(sys.stdout) if sys.stdout.isatty() else None)))
     last = max(0, run.state.generation - 1)  # numbered as in the curve, from 0
     print(f"weights: {shown} (the best network of generation {last}); "
           f"play them: termsnake --ai neuro:{shown}")  # fmt: skip
