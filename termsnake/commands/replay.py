@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Final
 
 from termsnake.commands import args as cliargs
 from termsnake.commands.args import Subparsers
-from termsnake.core.game import Game
+from termsnake.core.game import Game, Outcome
 from termsnake.core.geometry import Direction, Point
 from termsnake.core.level import Level
 from termsnake.core.speed import MAX_SPEED, MIN_SPEED
@@ -106,4 +107,30 @@ def run(args: argparse.Namespace) -> int:
     # for a name, not a page.
     who = f"replay of {as_bot(shorten(replay.solver, 60)) if replay.solver else 'a person'}"
     name = shorten(replay.board_name, 60)
-    return watch(game, solver, speed=args.speed, who=who, level_name=name)
+    return watch(game, solver, speed=args.speed, who=who, level_name=name, headline=stopped(replay))
+
+
+_ENDED: Final = {
+    Outcome.WON: "the game was won",
+    Outcome.DIED: "the snake died",
+    Outcome.STALLED: "the game stalled",
+    Outcome.QUIT: "the game was quit",
+}
+
+
+def stopped(replay: Replay) -> Callable[[Game], str | None]:
+    """The summary's first line for a replay the viewer left before its end (q, Ctrl-C): where
+    it stopped and how the recorded game ended, not "Game over: quit", which reads as the
+    game's own result. None once it was played to its end, which the game's own line says."""
+
+    def headline(game: Game) -> str | None:
+        if game.steps >= len(replay.moves):
+            return None
+        result = replay.result
+        ended = "its bot broke down" if result.forfeit is not None else _ENDED[result.outcome]
+        return (
+            f"Replay stopped at move {game.steps:,} of {len(replay.moves):,}; "
+            f"{ended}, length {result.length}"
+        )
+
+    return headline

@@ -95,8 +95,17 @@ def _write(stream: TextIO, texts: Sequence[str], end: str = "\n") -> bool:
     return True
 
 
-def watch(game: Game, solver: Solver, *, speed: float | None, who: str, level_name: str) -> int:
-    """Show ``solver`` playing ``game`` in the terminal (bot keys live); returns the exit code."""
+def watch(
+    game: Game,
+    solver: Solver,
+    *,
+    speed: float | None,
+    who: str,
+    level_name: str,
+    headline: Callable[[Game], str | None] = lambda game: None,
+) -> int:
+    """Show ``solver`` playing ``game`` in the terminal (bot keys live); returns the exit code.
+    The summary's first line is ``headline``'s for the game as it was left, if not None."""
     problem = terminal.check_terminal()
     if problem:
         print(problem, file=sys.stderr)
@@ -116,6 +125,7 @@ def watch(game: Game, solver: Solver, *, speed: float | None, who: str, level_na
         played.note,
         width=terminal_width(),
         full_history="the replay file",
+        headline=headline(game),
     )
     report([text], played.errors)
     return played.code

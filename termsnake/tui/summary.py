@@ -28,16 +28,14 @@ def summary(
     *,
     width: int = 80,
     full_history: str = "",
+    headline: str | None = None,
 ) -> str:
     """The lines printed on the normal screen after a game; ``note`` says why a game that was
     cut short ended (the terminal went away). A long move history is cut to its head and tail
-    within ``width`` columns; ``full_history`` says where the whole of it is (if anywhere)."""
-    outcome = game.outcome or Outcome.QUIT
-    cause = game.cause or note
-    if outcome is Outcome.WON:
-        headline = "You won! The snake fills the board." if who == "you" else f"{who} won!"
-    else:
-        headline = f"Game over: {outcome.value}" + (f" ({cause})" if cause else "")
+    within ``width`` columns; ``full_history`` says where the whole of it is (if anywhere).
+    ``headline``, if given, is the first line instead of how the game ended."""
+    if headline is None:
+        headline = ending(game, who, note)
     name = shorten(game.level.name, MAX_NAME)  # a level's name is capped; one made in code is not
     level = (
         f"Level {name}  length {game.length}/{game.board.free_count}  "
@@ -45,6 +43,15 @@ def summary(
     )
     moves = moves_lines(compress(game.moves), game.steps, width, full_history)
     return "\n".join([headline, level, *moves])
+
+
+def ending(game: Game, who: str, note: str = "") -> str:
+    """How the game ended, as a summary's first line."""
+    outcome = game.outcome or Outcome.QUIT
+    cause = game.cause or note
+    if outcome is Outcome.WON:
+        return "You won! The snake fills the board." if who == "you" else f"{who} won!"
+    return f"Game over: {outcome.value}" + (f" ({cause})" if cause else "")
 
 
 MOVES_LINES = 3  # the most lines the move history takes in a summary

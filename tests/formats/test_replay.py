@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pty_harness import Pty
 from solver_doubles import ZigZag
 
 from termsnake.commands import cli
@@ -460,18 +461,28 @@ def test_main_verifies_then_hands_over_to_watch(
     seen: dict[str, Any] = {}
 
     def fake_watch(
-        game: Game, solver: Solver, *, speed: float | None, who: str, level_name: str
+        game: Game,
+        solver: Solver,
+        *,
+        speed: float | None,
+        who: str,
+        level_name: str,
+        headline: Callable[[Game], str | None],
     ) -> int:
         seen.update(steps=game.steps, speed=speed, who=who, level=level_name)
+        seen.update(left_at_once=headline(game))
         drive(game, solver)
         seen.update(outcome=game.outcome, length=game.length, end=game.steps)
+        seen.update(played_out=headline(game))  # the game's own line says how it ended
         return 0
 
     monkeypatch.setattr(termsnake.commands.replay, "watch", fake_watch)
     assert cli.main(["replay", str(path), "--speed", "20"]) == 0
+    left = f"Replay stopped at move 0 of {replay.result.steps}; the game was won, length 16"
     assert seen == {
         "steps": 0, "speed": 20.0, "who": "replay of bot zigzag", "level": "open-4x4",
         "outcome": Outcome.WON, "length": 16, "end": replay.result.steps,
+        "left_at_once": left, "played_out": None,
     }  # fmt: skip
     assert cli.main(["replay", str(path)]) == 0
     assert seen["speed"] is None
@@ -584,6 +595,28 @@ def test_the_command_plays_a_replay_back_in_a_terminal(tmp_path: Path) -> None:
     summary = child.before
     assert "won" in summary
     assert f"Moves ({replay.result.steps}): " in summary
+
+
+@pytest.mark.terminal
+def test_a_replay_left_before_its_end_says_so_and_how_the_game_ended(tmp_path: Path) -> None:
+    # "Game over: quit" with the moves watched read as the recorded game's result.
+    replay = won_replay()
+    path = tmp_path / "won.json"
+    write_atomic(path, replay.to_json().encode())
+    t = Pty(["replay", str(path), "--speed", "4"], tmp_path)
+    try:
+        t.wait_steps(2, timeout=30)
+        t.send("q")
+        code = t.wait_exit(timeout=30)
+    finally:
+        t.close()
+    assert code == 0
+    headline, level = t.text().strip().splitlines()[:2]
+    watched = int(level.split("steps ")[1].split()[0])
+    assert 2 <= watched < replay.result.steps
+    assert headline == (
+        f"Replay stopped at move {watched} of {replay.result.steps}; the game was won, length 16"
+    )
 
 
 @pytest.mark.terminal
