@@ -6,6 +6,7 @@ worker process's ``leave_with_main``): how the process ends once the command is 
 signal comes during Python's exit or a plugin's thread would hold it for ever."""
 
 import contextlib
+import io
 import os
 import signal
 import sys
@@ -13,7 +14,10 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from types import FrameType
-from typing import Final
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:
+    from _typeshed import ReadableBuffer
 
 EXIT_OUTPUT: Final = 1  # the output could not be written (a full disk, a closed pipe)
 EXIT_USAGE: Final = 2  # a bad argument, file or board, said in one line
@@ -41,6 +45,35 @@ def silence_stdout() -> None:
         os.close(null)
     except (OSError, ValueError):
         pass
+
+
+class _Unread(io.FileIO):
+    """A file whose writes a reader that went away did not take are dropped, not raised."""
+
+    def write(self, data: "ReadableBuffer", /) -> int:
+        try:
+            return super().write(data)
+        except BrokenPipeError:
+            return memoryview(data).nbytes
+
+
+def drop_unread_stderr() -> None:
+    """This process's stderr drops what a reader that went away (``2>&1 | head -1``) does not
+    take, instead of raising BrokenPipeError: losing the lines that say what went wrong must
+    not change how the command ends (a usage error's 2, not a closed pipe's 1). Not where
+    stderr is not the process's own (a test's capture)."""
+    old = sys.stderr
+    if old is not sys.__stderr__ or not isinstance(old, io.TextIOWrapper):
+        return
+    try:
+        old.flush()
+        raw = _Unread(old.fileno(), "w", closefd=False)
+    except (OSError, ValueError):  # closed, or no file under it: left as it is
+        return
+    buffered = io.BufferedWriter(raw)
+    sys.stderr = io.TextIOWrapper(
+        buffered, encoding=old.encoding, errors=old.errors, line_buffering=True
+    )
 
 
 class Terminated(Exception):

@@ -27,6 +27,7 @@ from termsnake.exits import (
     EXIT_OUTPUT,
     EXIT_USAGE,
     Terminated,
+    drop_unread_stderr,
     signals_held,
     silence_stdout,
 )
@@ -223,6 +224,7 @@ def main(argv: Sequence[str] | None = None, *, early: Callable[[], None] | None 
         print("termsnake: error: standard output is closed", file=sys.stderr)
         return EXIT_OUTPUT
     _show_what_encodes()
+    drop_unread_stderr()
     code = 0  # the command's, if it returned before its output failed
     try:
         if early is not None:

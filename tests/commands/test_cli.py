@@ -156,3 +156,31 @@ def test_every_command_ends_quietly_when_its_reader_is_gone(
     finally:
         os.close(write_end)
     assert (r.returncode, own(r.stderr)) == (EXIT_OUTPUT, "")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["--ai", "greedy"], ["check", "/nonexistent"], ["bench", "--games", "0"]],
+    ids=["bad config.toml", "check", "usage"],
+)
+def test_a_usage_errors_code_outlasts_the_lines_its_reader_did_not_take(
+    tmp_path: Path, args: list[str]
+) -> None:
+    # `termsnake --ai greedy 2>&1 | head -1` with a config.toml of six bad lines: once head had
+    # gone, the broken pipe's 1 took the place of the usage error's 2, about every other time.
+    config = tmp_path / "config" / "termsnake" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text('speed = "x"\nglyphs = 3\nkeys = "zz"\ncolor = 7\nlevel = 5\nplayer = ""\n')
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # as after `| head -1` has exited
+    try:
+        r = subprocess.run(
+            [termsnake_command(), *args],
+            stdout=write_end,
+            stderr=write_end,
+            env=quiet_env(tmp_path),
+            timeout=60,
+        )
+    finally:
+        os.close(write_end)
+    assert r.returncode == 2
