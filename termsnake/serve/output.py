@@ -144,30 +144,26 @@ class Output:
     Writer for both where they are one place."""
 
     def __init__(self, stdout: TextIO, stderr: TextIO, most: int = LOG_BACKLOG) -> None:
-        self.streams = (stdout, stderr)
-        self.most = most
-        self.sinks: dict[int, tuple[Sink, Writer]] = {}  # by stream: made as first used
+        # Every sink made now, before the server starts: making one flushes what Python holds
+        # of its stream, which waits for the reader; at first use it would have held the
+        # thread saying the line, and every other waiting on the log's lock.
+        self.sinks: list[tuple[Sink, Writer]] = []  # stdout's, stderr's
         self.writers: dict[object, Writer] = {}  # by place
-        self.lock = threading.Lock()
-
-    def _of(self, which: int) -> tuple[Sink, Writer]:
-        with self.lock:
-            if which not in self.sinks:
-                sink = Sink.of(self.streams[which])
-                writer = self.writers.get(sink.place())
-                if writer is None:
-                    writer = self.writers[sink.place()] = Writer(self.most)
-                self.sinks[which] = (sink, writer)
-            return self.sinks[which]
+        for stream in (stdout, stderr):
+            sink = Sink.of(stream)
+            writer = self.writers.get(sink.place())
+            if writer is None:
+                writer = self.writers[sink.place()] = Writer(most)
+            self.sinks.append((sink, writer))
 
     def say(self, line: str) -> None:
         """Write ``line`` on stdout, as the log's lines are written."""
-        sink, writer = self._of(0)
+        sink, writer = self.sinks[0]
         writer.put(sink, line + "\n")
 
     def log(self, text: str) -> None:
         """Write ``text`` (one record of the log, formatted) on stderr."""
-        sink, writer = self._of(1)
+        sink, writer = self.sinks[1]
         writer.put(sink, text + "\n")
 
     def handler(self) -> logging.Handler:
@@ -178,8 +174,7 @@ class Output:
         """Take no more lines, and let those waiting be written until ``deadline``
         (``time.monotonic``), not waiting for a reader that took nothing for ``stall``
         seconds: whether all were."""
-        with self.lock:
-            writers = list(self.writers.values())
+        writers = list(self.writers.values())
         for writer in writers:
             writer.close()
         return all([writer.drain(deadline, stall) for writer in writers])

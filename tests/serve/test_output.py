@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import os
 import re
 import signal
@@ -169,3 +170,32 @@ def test_the_last_lines_are_not_waited_for_past_a_stall_nor_after_the_reader_wen
         began = time.monotonic()
         assert output.close(began + 5, 5) is True  # gone: nothing left to wait for
         assert time.monotonic() - began < 1
+
+
+class SlowFlush(io.StringIO):
+    """A stream in memory whose flush, once ``slow`` is set, waits until ``go`` is: as Python's
+    stream over a full pipe does while it holds something unwritten."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.slow = False
+        self.go = threading.Event()
+
+    def flush(self) -> None:
+        if self.slow:
+            self.go.wait(10)
+
+
+def test_the_first_line_said_does_not_wait_for_its_stream_to_be_flushed() -> None:
+    # The stream was flushed as it was first used, by the thread saying the line and under
+    # the log's lock: with what Python held of it unwritten, the server froze at its first line.
+    stream = SlowFlush()
+    output = Output(stream, stream)
+    stream.slow = True
+    say = threading.Thread(target=output.say, args=("listening",), daemon=True)
+    say.start()
+    say.join(2)
+    stream.go.set()
+    assert not say.is_alive()
+    assert output.close(time.monotonic() + 5, 5)
+    assert stream.getvalue() == "listening\n"
