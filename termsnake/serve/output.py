@@ -5,13 +5,14 @@ a reader leaves unread past a bound is dropped, counted, and said once it reads 
 
 from __future__ import annotations
 
+import codecs
+import contextlib
 import logging
 import os
 import select
 import threading
 import time
 from collections import deque
-from dataclasses import dataclass
 from typing import Final, TextIO
 
 from termsnake.serve.limits import LOG_BACKLOG
@@ -19,14 +20,22 @@ from termsnake.serve.limits import LOG_BACKLOG
 PREFIX: Final = "termsnake serve: "
 
 
-@dataclass(frozen=True, slots=True)
 class Sink:
     """One of the streams a line goes to: through its file descriptor, if it has one, so that
     no lock of Python's stream is held while a write waits for the reader (as the process
     exits, Python would wait for that lock, and then fail)."""
 
-    stream: TextIO
-    fd: int | None
+    def __init__(self, stream: TextIO, fd: int | None) -> None:
+        self.stream = stream
+        self.fd = fd
+        self.encoding = (getattr(stream, "encoding", None) or "utf-8") if fd is not None else None
+        # One encoder for every line, as Python's stream has: a line encoded alone would start
+        # with its own byte order mark (UTF-16).
+        self.encoder = codecs.getincrementalencoder(self.encoding or "utf-8")("backslashreplace")
+        if fd is not None:
+            with contextlib.suppress(OSError):  # a pipe, a terminal: no position
+                if os.lseek(fd, 0, os.SEEK_CUR) > 0:  # as Python's stream: the mark is there
+                    self.encoder.setstate(0)
 
     @classmethod
     def of(cls, stream: TextIO) -> Sink:
@@ -54,7 +63,7 @@ class Sink:
             self.stream.write(text)
             self.stream.flush()
             return
-        data = memoryview(text.encode(self.stream.encoding or "utf-8", "backslashreplace"))
+        data = memoryview(self.encoder.encode(text))
         while data:
             try:
                 data = data[os.write(self.fd, data) :]
@@ -149,8 +158,11 @@ class Output:
         # thread saying the line, and every other waiting on the log's lock.
         self.sinks: list[tuple[Sink, Writer]] = []  # stdout's, stderr's
         self.writers: dict[object, Writer] = {}  # by place
+        made: dict[object, Sink] = {}
         for stream in (stdout, stderr):
             sink = Sink.of(stream)
+            # Both in one encoding to one place share its encoder: one byte order mark (2>&1).
+            sink = made.setdefault((sink.place(), sink.encoding), sink)
             writer = self.writers.get(sink.place())
             if writer is None:
                 writer = self.writers[sink.place()] = Writer(most)

@@ -199,3 +199,18 @@ def test_the_first_line_said_does_not_wait_for_its_stream_to_be_flushed() -> Non
     assert not say.is_alive()
     assert output.close(time.monotonic() + 5, 5)
     assert stream.getvalue() == "listening\n"
+
+
+def test_a_file_in_utf_16_gets_one_byte_order_mark(tmp_path: Path) -> None:
+    # PYTHONIOENCODING=utf-16: each line was encoded alone, and began with a mark of its own.
+    log = tmp_path / "log"
+    with (
+        open(log, "w", encoding="utf-16") as out,
+        open(out.fileno(), "w", encoding="utf-16", closefd=False) as err,
+    ):  # >log 2>&1
+        output = Output(out, err)
+        output.say("listening")
+        output.log("ada logged in")
+        output.say("stopped")
+        assert output.close(time.monotonic() + 5, 5)
+    assert log.read_bytes().decode("utf-16") == "listening\nada logged in\nstopped\n"
