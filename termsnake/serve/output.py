@@ -1,7 +1,7 @@
 """The server's output, its log on stderr and its lines on stdout, written by threads of their
 own: a reader that takes nothing (a pipe nobody reads, a terminal paused by Ctrl-S) must not
 hold the server up, which would then neither serve its visitors nor stop at a signal. What such
-a reader leaves unread past a bound is dropped, counted, and said once it reads again."""
+a reader leaves unread past a bound is dropped, counted, and said where it would have been."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import select
 import threading
 import time
 from collections import deque
+from dataclasses import dataclass
 from typing import Final, TextIO
 
 from termsnake.serve.limits import LOG_BACKLOG
@@ -71,16 +72,29 @@ class Sink:
                 select.select([], [self.fd], [])
 
 
+@dataclass(slots=True)
+class Gap:
+    """Where lines were dropped, in a Writer's queue: ``count`` of them, said on ``sink``."""
+
+    sink: Sink
+    count: int = 1
+
+    def note(self) -> str:
+        """The line said in their place."""
+        many = "1 line" if self.count == 1 else f"{self.count} lines"
+        return f"{PREFIX}{many} of the log dropped here: its reader took none\n"
+
+
 class Writer:
     """The lines for one place, written in order by a thread of its own. At most ``most``
-    characters wait: a line past them is dropped and counted, and when the reader takes one
-    again a line says how many were dropped, where they would have been."""
+    characters wait: a line past them is dropped, and so are the next until half of them are
+    free (a reader taking lines slowly gets a note now and then, not between every two); a
+    line says how many were dropped, where they would have been."""
 
     def __init__(self, most: int) -> None:
         self.most = most
-        self.lines: deque[tuple[Sink, str]] = deque()
-        self.size = 0  # the characters waiting
-        self.dropped = 0
+        self.queue: deque[tuple[Sink, str] | Gap] = deque()
+        self.size = 0  # the characters of the lines waiting
         self.writing_since: float | None = None  # when the write under way began
         self.gone = False  # the reader went away (EPIPE): nothing more is written
         self.closed = False
@@ -92,35 +106,38 @@ class Writer:
         with self.cond:
             if self.gone or self.closed:
                 return
-            if self.size + len(text) > self.most:
-                self.dropped += 1
+            last = self.queue[-1] if self.queue else None
+            dropping = isinstance(last, Gap) and self.size > self.most // 2
+            if dropping or self.size + len(text) > self.most:
+                if isinstance(last, Gap):
+                    last.count += 1
+                else:
+                    self.queue.append(Gap(sink))
                 return
-            self.lines.append((sink, text))
+            self.queue.append((sink, text))
             self.size += len(text)
             self.cond.notify_all()
 
     def _run(self) -> None:
         while True:
             with self.cond:
-                while not self.lines and not self.closed:
+                while not self.queue and not self.closed:
                     self.cond.wait()
-                if not self.lines:  # closed, and all written
+                if not self.queue:  # closed, and all written
                     return
-                sink, text = self.lines.popleft()
-                self.size -= len(text)
-                if self.dropped:  # the reader takes lines again: after those before the drop
-                    many = "1 line" if self.dropped == 1 else f"{self.dropped} lines"
-                    note = f"{PREFIX}{many} of the log dropped here: its reader took none\n"
-                    self.lines.append((sink, note))
-                    self.size += len(note)
-                    self.dropped = 0
+                item = self.queue.popleft()
+                if isinstance(item, Gap):
+                    sink, text = item.sink, item.note()
+                else:
+                    sink, text = item
+                    self.size -= len(text)
                 self.writing_since = time.monotonic()
             try:
                 sink.write(text)
             except (OSError, ValueError):  # the reader went away, or the stream was closed
                 with self.cond:
                     self.gone = True
-                    self.lines.clear()
+                    self.queue.clear()
                     self.size = 0
                     self.cond.notify_all()
                 return
@@ -139,7 +156,7 @@ class Writer:
         and not for a write that has waited ``stall`` seconds for its reader: whether all
         were (or the reader went away)."""
         with self.cond:
-            while (self.lines or self.writing_since is not None) and not self.gone:
+            while (self.queue or self.writing_since is not None) and not self.gone:
                 now = time.monotonic()
                 stuck = self.writing_since is not None and now - self.writing_since >= stall
                 if now >= deadline or stuck:
@@ -171,12 +188,12 @@ class Output:
     def say(self, line: str) -> None:
         """Write ``line`` on stdout, as the log's lines are written."""
         sink, writer = self.sinks[0]
-        writer.put(sink, line + "\n")
+        writer.put(sink, _cut(line, writer.most // 2) + "\n")
 
     def log(self, text: str) -> None:
         """Write ``text`` (one record of the log, formatted) on stderr."""
         sink, writer = self.sinks[1]
-        writer.put(sink, text + "\n")
+        writer.put(sink, _cut(text, writer.most // 2) + "\n")
 
     def handler(self) -> logging.Handler:
         """A logging handler whose records go to stderr through here."""
@@ -190,6 +207,16 @@ class Output:
         for writer in writers:
             writer.close()
         return all([writer.drain(deadline, stall) for writer in writers])
+
+
+def _cut(line: str, most: int) -> str:
+    """``line``, cut to fit in ``most`` characters with its newline if it is longer, and saying
+    so: one past a Writer's bound would be dropped even with nothing waiting (half of it: so
+    that it fits while others wait)."""
+    if len(line) < most:
+        return line
+    tail = f"… (cut: the line had {len(line)} characters)"
+    return line[: max(most - 1 - len(tail), 0)] + tail
 
 
 class _Handler(logging.Handler):

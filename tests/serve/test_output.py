@@ -21,7 +21,7 @@ import asyncssh
 import pytest
 from ssh_client import TERMSNAKE, connect, player
 
-from termsnake.serve.limits import SHUTDOWN_WAIT
+from termsnake.serve.limits import LOG_BACKLOG, SHUTDOWN_WAIT
 from termsnake.serve.output import Output
 
 
@@ -214,3 +214,65 @@ def test_a_file_in_utf_16_gets_one_byte_order_mark(tmp_path: Path) -> None:
         output.say("stopped")
         assert output.close(time.monotonic() + 5, 5)
     assert log.read_bytes().decode("utf-16") == "listening\nada logged in\nstopped\n"
+
+
+class Held(io.StringIO):
+    """A stream in memory whose writes wait until let through: a reader that takes nothing
+    until told to."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cond = threading.Condition()
+        self.waiting = 0  # writes waiting now
+        self.free = 0  # writes let through and not made yet
+
+    def write(self, text: str) -> int:
+        with self.cond:
+            self.waiting += 1
+            self.cond.notify_all()
+            self.cond.wait_for(lambda: self.free > 0, 10)
+            self.free -= 1
+            self.waiting -= 1
+        return super().write(text)
+
+    def held(self) -> None:
+        """Wait until a write waits, and none is let through."""
+        with self.cond:
+            assert self.cond.wait_for(lambda: self.waiting > 0 and self.free == 0, 5)
+
+    def let(self, writes: int) -> None:
+        with self.cond:
+            self.free += writes
+            self.cond.notify_all()
+
+
+def test_a_note_of_lines_dropped_is_where_they_were() -> None:
+    # The note was queued when the writer next took a line: after lines said later, as a
+    # short one that found room where a longer one had not.
+    stream = Held()
+    output = Output(stream, stream, most=40)
+    output.say("first")  # being written, while the reader takes nothing
+    stream.held()
+    for line in "abcdef":
+        output.say(line * 9)  # a to d fill the 40 characters; e and f are dropped
+    stream.let(2)  # first and a written, b being written: c and d wait, 20 characters
+    stream.held()
+    output.say("g")
+    stream.let(100)
+    assert output.close(time.monotonic() + 5, 5)
+    note = "termsnake serve: 2 lines of the log dropped here: its reader took none"
+    assert stream.getvalue().split() == ["first", *(c * 9 for c in "abcd"), *note.split(), "g"]
+
+
+def test_a_line_longer_than_the_bound_is_cut_not_dropped() -> None:
+    # It was dropped even with nothing waiting, and its note blamed the reader.
+    stream = io.StringIO()
+    output = Output(stream, stream)
+    output.log("before")
+    output.log("x" * (LOG_BACKLOG + 1))
+    output.log("after")
+    assert output.close(time.monotonic() + 5, 5)
+    lines = stream.getvalue().splitlines()
+    assert [lines[0], lines[2:]] == ["before", ["after"]]
+    assert lines[1].endswith(f"x… (cut: the line had {LOG_BACKLOG + 1} characters)")
+    assert len(lines[1]) + 1 == LOG_BACKLOG // 2
