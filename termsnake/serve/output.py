@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import codecs
 import contextlib
+import errno
 import logging
 import os
 import select
@@ -16,6 +17,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Final, TextIO
 
+from termsnake.formats.text import printable
 from termsnake.serve.limits import LOG_BACKLOG
 
 PREFIX: Final = "termsnake serve: "
@@ -26,9 +28,10 @@ class Sink:
     no lock of Python's stream is held while a write waits for the reader (as the process
     exits, Python would wait for that lock, and then fail)."""
 
-    def __init__(self, stream: TextIO, fd: int | None) -> None:
-        self.stream = stream
+    def __init__(self, stream: TextIO | None, fd: int | None) -> None:
+        self.stream = stream  # None: closed as the program started (2>&-), written nowhere
         self.fd = fd
+        self.midline = False  # a write failed within a line: the next starts a line of its own
         self.encoding = (getattr(stream, "encoding", None) or "utf-8") if fd is not None else None
         # One encoder for every line, as Python's stream has: a line encoded alone would start
         # with its own byte order mark (UTF-16).
@@ -39,8 +42,10 @@ class Sink:
                     self.encoder.setstate(0)
 
     @classmethod
-    def of(cls, stream: TextIO) -> Sink:
+    def of(cls, stream: TextIO | None) -> Sink:
         """``stream``, what Python holds of it written first."""
+        if stream is None:
+            return cls(None, None)
         try:
             stream.flush()
             return cls(stream, stream.fileno())
@@ -59,17 +64,24 @@ class Sink:
         return id(self.stream)
 
     def write(self, text: str) -> None:
-        """Write ``text`` whole, waiting as long as the reader takes."""
+        """Write ``text`` whole, waiting as long as the reader takes; an error is raised as it
+        comes, what was written of ``text`` left as it is."""
+        if self.stream is None:
+            return
         if self.fd is None:
             self.stream.write(text)
             self.stream.flush()
             return
-        data = memoryview(self.encoder.encode(text))
-        while data:
-            try:
-                data = data[os.write(self.fd, data) :]
-            except BlockingIOError:  # made non-blocking by another program that shares it
-                select.select([], [self.fd], [])
+        data = memoryview(self.encoder.encode("\n" + text if self.midline else text))
+        whole = len(data)
+        try:
+            while data:
+                try:
+                    data = data[os.write(self.fd, data) :]
+                except BlockingIOError:  # made non-blocking by another program that shares it
+                    select.select([], [self.fd], [])
+        finally:
+            self.midline = bool(data) and (self.midline or len(data) < whole)
 
 
 @dataclass(slots=True)
@@ -79,10 +91,26 @@ class Gap:
     sink: Sink
     count: int = 1
 
-    def note(self) -> str:
-        """The line said in their place."""
-        many = "1 line" if self.count == 1 else f"{self.count} lines"
-        return f"{PREFIX}{many} of the log dropped here: its reader took none\n"
+
+def _note(lines: int, why: str) -> str:
+    """The line said where ``lines`` lines were dropped."""
+    many = "1 line" if lines == 1 else f"{lines} lines"
+    return f"{PREFIX}{many} of the log dropped here: {why}\n"
+
+
+def _gone(error: Exception, sink: Sink) -> bool:
+    """Whether ``error``, writing on ``sink``, says its reader has gone for good: a pipe's
+    reader exited, a terminal hung up (EIO), the descriptor or the stream was closed."""
+    if isinstance(error, OSError):
+        return error.errno in (errno.EPIPE, errno.EIO, errno.EBADF)
+    return isinstance(error, ValueError) and bool(getattr(sink.stream, "closed", False))
+
+
+def _why(error: Exception) -> str:
+    """``error`` as a note says why lines were dropped."""
+    if isinstance(error, OSError) and error.strerror:
+        return printable(error.strerror)
+    return printable(f"{type(error).__name__}: {error}")
 
 
 class Writer:
@@ -96,8 +124,9 @@ class Writer:
         self.queue: deque[tuple[Sink, str] | Gap] = deque()
         self.size = 0  # the characters of the lines waiting
         self.writing_since: float | None = None  # when the write under way began
-        self.gone = False  # the reader went away (EPIPE): nothing more is written
+        self.gone = False  # the reader went away (EPIPE), or the thread ended: no more written
         self.closed = False
+        self.last: Sink | None = None  # the sink of the last text taken
         self.cond = threading.Condition()
         threading.Thread(target=self._run, name="termsnake-output", daemon=True).start()
 
@@ -119,31 +148,51 @@ class Writer:
             self.cond.notify_all()
 
     def _run(self) -> None:
-        while True:
+        failed, why = 0, ""  # lines whose write failed since one was written, and the last error
+        try:
+            while (taken := self._take(failed)) is not None:
+                sink, text, lines = taken
+                if failed:  # said before the next written, where they would have been
+                    text = _note(failed, f"writing failed ({why})") + text
+                try:
+                    sink.write(text)
+                    failed = 0
+                except Exception as e:  # the next may be written: a disk full has room again
+                    if _gone(e, sink):
+                        return
+                    failed, why = failed + lines, _why(e)
+                with self.cond:
+                    self.writing_since = None
+                    self.cond.notify_all()
+        finally:  # whatever ended it: nothing more is written, nor waited for
             with self.cond:
-                while not self.queue and not self.closed:
-                    self.cond.wait()
-                if not self.queue:  # closed, and all written
-                    return
+                self.gone = True
+                self.writing_since = None
+                self.queue.clear()
+                self.size = 0
+                self.cond.notify_all()
+
+    def _take(self, failed: int) -> tuple[Sink, str, int] | None:
+        """The next text to write, and how many lines it stands for; None once closed and all
+        are written (a note of ``failed`` lines, if any, is tried last)."""
+        with self.cond:
+            while not self.queue and not self.closed:
+                self.cond.wait()
+            if self.queue:
                 item = self.queue.popleft()
                 if isinstance(item, Gap):
-                    sink, text = item.sink, item.note()
+                    sink, lines = item.sink, item.count
+                    text = _note(lines, "its reader took none")
                 else:
-                    sink, text = item
+                    (sink, text), lines = item, 1
                     self.size -= len(text)
-                self.writing_since = time.monotonic()
-            try:
-                sink.write(text)
-            except (OSError, ValueError):  # the reader went away, or the stream was closed
-                with self.cond:
-                    self.gone = True
-                    self.queue.clear()
-                    self.size = 0
-                    self.cond.notify_all()
-                return
-            with self.cond:
-                self.writing_since = None
-                self.cond.notify_all()
+                self.last = sink
+            elif failed and self.last is not None:  # closed: the note alone, once
+                sink, text, lines, self.last = self.last, "", 0, None
+            else:
+                return None
+            self.writing_since = time.monotonic()
+            return sink, text, lines
 
     def close(self) -> None:
         """Take no more lines; the thread ends once those waiting are written."""
@@ -154,9 +203,10 @@ class Writer:
     def drain(self, deadline: float, stall: float) -> bool:
         """Wait until every line is written, until ``deadline`` (``time.monotonic``) at most
         and not for a write that has waited ``stall`` seconds for its reader: whether all
-        were (or the reader went away)."""
+        were (or the reader went away). Once closed, until the thread has ended: it may have
+        a note to write after the last line."""
         with self.cond:
-            while (self.queue or self.writing_since is not None) and not self.gone:
+            while not self.gone and (self.queue or self.writing_since is not None or self.closed):
                 now = time.monotonic()
                 stuck = self.writing_since is not None and now - self.writing_since >= stall
                 if now >= deadline or stuck:
@@ -169,7 +219,9 @@ class Output:
     """The server's stdout (``say``) and stderr (the log's ``handler``), each a Writer's; one
     Writer for both where they are one place."""
 
-    def __init__(self, stdout: TextIO, stderr: TextIO, most: int = LOG_BACKLOG) -> None:
+    def __init__(
+        self, stdout: TextIO | None, stderr: TextIO | None, most: int = LOG_BACKLOG
+    ) -> None:
         # Every sink made now, before the server starts: making one flushes what Python holds
         # of its stream, which waits for the reader; at first use it would have held the
         # thread saying the line, and every other waiting on the log's lock.

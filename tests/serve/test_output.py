@@ -276,3 +276,62 @@ def test_a_line_longer_than_the_bound_is_cut_not_dropped() -> None:
     assert [lines[0], lines[2:]] == ["before", ["after"]]
     assert lines[1].endswith(f"x… (cut: the line had {LOG_BACKLOG + 1} characters)")
     assert len(lines[1]) + 1 == LOG_BACKLOG // 2
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
+@pytest.mark.parametrize("then", [["stopped"], []], ids=["a-line-then", "closed-then"])
+def test_a_write_that_fails_drops_its_line_not_the_rest_of_the_log(
+    tmp_path: Path, then: list[str]
+) -> None:
+    # A disk full (ENOSPC) was taken for a reader gone: nothing more was written, not even
+    # once the disk had room again. The note is said before the next line, or alone at the end.
+    full = os.open("/dev/full", os.O_WRONLY)
+    try:
+        with open(full, "w", closefd=False) as stream:
+            output = Output(stream, stream)
+            output.log("ada logged in")
+            output.log("bob logged in")
+            (writer,) = output.writers.values()
+            assert writer.drain(time.monotonic() + 5, 5)  # both tried, and failed
+            with open(tmp_path / "log", "w") as room:  # the disk has room again
+                os.dup2(room.fileno(), full)
+            for line in then:
+                output.say(line)
+            assert output.close(time.monotonic() + 5, 5)
+    finally:
+        os.close(full)
+    why = "writing failed (No space left on device)"
+    assert (tmp_path / "log").read_text().splitlines() == [
+        f"termsnake serve: 2 lines of the log dropped here: {why}",
+        *then,
+    ]
+
+
+class Failing(io.StringIO):
+    """A stream in memory whose first write fails as nothing foresees."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.failed = False
+
+    def write(self, text: str) -> int:
+        if not self.failed:
+            self.failed = True
+            raise RuntimeError("\x1b[2Jboom")
+        return super().write(text)
+
+
+def test_the_writer_outlives_an_error_it_did_not_foresee_and_a_stream_not_there() -> None:
+    # `termsnake serve 2>&-`: sys.stderr is None, its writer died of an AttributeError, and
+    # the shutdown waited for the write it had begun; any error but a reader gone killed it.
+    out = Failing()
+    output = Output(out, None)
+    output.log("ada logged in")
+    output.say("listening")
+    output.say("stopped")
+    assert output.close(time.monotonic() + 5, 5)
+    why = r"writing failed (RuntimeError: \x1b[2Jboom)"  # escaped: it may hold anything
+    assert out.getvalue().splitlines() == [
+        f"termsnake serve: 1 line of the log dropped here: {why}",
+        "stopped",
+    ]
