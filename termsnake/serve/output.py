@@ -17,7 +17,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Final, TextIO
 
-from termsnake.formats.text import printable
+from termsnake.formats.text import printable, shorten
 from termsnake.serve.limits import LOG_BACKLOG
 
 PREFIX: Final = "termsnake serve: "
@@ -280,6 +280,20 @@ class _Handler(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         try:
-            self.output.log(self.format(record))
-        except Exception:
-            self.handleError(record)
+            text = self.format(record)
+        except Exception as e:  # a plugin's log.info("%d", "x"): logging's handleError would
+            # write a traceback straight to sys.stderr, and wait for its reader
+            text = PREFIX + _unformatted(record, e)
+        self.output.log(text)
+
+
+def _unformatted(record: logging.LogRecord, error: Exception) -> str:
+    """What the log says of ``record``, whose formatting failed: the error, the message and
+    its arguments (a plugin's objects, whose str or repr may fail too)."""
+    what = f"a line of the log could not be made ({type(error).__name__}"
+    try:
+        msg, args = shorten(repr(record.msg), 200), shorten(repr(record.args), 200)
+        said = f"{what}: {error}): {msg} % {args}"
+    except Exception:
+        said = f"{what})"
+    return printable(f"{said}, logged by {record.name}")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+import logging
 import os
 import re
 import signal
@@ -335,3 +336,28 @@ def test_the_writer_outlives_an_error_it_did_not_foresee_and_a_stream_not_there(
         f"termsnake serve: 1 line of the log dropped here: {why}",
         "stopped",
     ]
+
+
+def test_a_record_that_cannot_be_formatted_is_one_line_of_the_log(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # logging's handleError wrote a traceback straight to sys.stderr, waiting for its reader.
+    stream = io.StringIO()
+    output = Output(stream, stream)
+    log = logging.Logger("a_plugin")  # apart from the others: none but the Output's handler
+    log.addHandler(output.handler())
+    log.warning("%d points\x1b[2J", "x")
+    log.warning("%d points", Unshown())
+    assert output.close(time.monotonic() + 5, 5)
+    assert capsys.readouterr().err == ""
+    made = "termsnake serve: a line of the log could not be made"
+    assert stream.getvalue().splitlines() == [
+        f"{made} (TypeError: %d format: a real number is required, not str): "
+        r"'%d points\x1b[2J' % ('x',), logged by a_plugin",
+        f"{made} (TypeError), logged by a_plugin",
+    ]
+
+
+class Unshown:
+    def __repr__(self) -> str:
+        raise RuntimeError("no repr")
