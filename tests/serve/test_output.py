@@ -25,6 +25,10 @@ from ssh_client import TERMSNAKE, connect, player
 from termsnake.serve.limits import LOG_BACKLOG, SHUTDOWN_WAIT
 from termsnake.serve.output import Output
 
+# What the faults here were is "never" (the server never served, never stopped): waited for
+# this long, far past the shutdown wait and a start under load, which load alone cannot reach.
+NEVER = SHUTDOWN_WAIT * 6
+
 
 @contextlib.contextmanager
 def full_pipe() -> Iterator[tuple[int, int]]:
@@ -64,7 +68,7 @@ def free_port() -> int:
         return port
 
 
-async def lobby(port: int, seconds: float = 5) -> None:
+async def lobby(port: int, seconds: float) -> None:
     """Log in as ada and see the lobby, the server listening within ``seconds``."""
     deadline = time.monotonic() + seconds
     while True:
@@ -103,14 +107,14 @@ def test_a_log_nobody_reads_neither_freezes_the_server_nor_keeps_it_from_stoppin
                 assert match, line
                 port = int(match.group(1))
             try:
-                asyncio.run(lobby(port))
+                asyncio.run(lobby(port, NEVER))  # together: its start (unannounced) too
             except (TimeoutError, OSError, asyncssh.Error) as e:
                 pytest.fail(f"the server did not serve while its log was not read: {e!r}")
             if not together:  # the reader reads at last: what waited is written
                 reader = read_all(r, log)
             proc.send_signal(signal.SIGTERM)
-            try:  # it never stopped: a bound far past the shutdown wait, which load cannot reach
-                assert proc.wait(SHUTDOWN_WAIT * 6) == 0
+            try:
+                assert proc.wait(NEVER) == 0
             except subprocess.TimeoutExpired:
                 pytest.fail("SIGTERM did not stop the server while its log was not read")
         finally:
