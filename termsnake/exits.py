@@ -255,7 +255,8 @@ def handlers_kept() -> Iterator[None]:
 
 
 class Noted:
-    """The first ending signal (Ctrl-C among them) that came while ``signals_noted`` held."""
+    """The first ending signal (Ctrl-C among them) that came while ``signals_noted`` (or
+    ``signals_remembered``) held."""
 
     def __init__(self, wake: Callable[[], None]) -> None:
         self._wake = wake
@@ -305,6 +306,29 @@ def signals_noted(wake: Callable[[], None]) -> Iterator[Noted]:
             noted.check()
         raise
     noted.check()
+
+
+@contextlib.contextmanager
+def signals_remembered() -> Iterator[Noted]:
+    """A block in which Ctrl-C and the other ending signals raise at once, as ``loaded`` set
+    them to (a plugin's import that hangs is ended), and are noted too, for the code to raise
+    the first again (``Noted.check``) where its exception may have been lost: raised in a
+    weakref callback (the import machinery's, as a module loads) or a ``__del__``, Python
+    prints it and drops it, as a library's ``except Exception`` does, and the command ran on
+    (after a hang-up, deaf to more). One ignored as the block starts (``heard``) stays so."""
+    noted = Noted(wake=lambda: None)
+    if threading.current_thread() is not threading.main_thread():  # no signals come here
+        yield noted
+        return
+
+    def note_and_raise(signum: int, frame: FrameType | None) -> None:
+        noted.note(signum, frame)
+        if signum == signal.SIGINT:
+            ctrl_c(signum, frame)
+        raise_terminated(signum, frame)
+
+    with signal_handlers({s: note_and_raise for s in heard()}):
+        yield noted
 
 
 def leave(code: int) -> None:

@@ -19,6 +19,19 @@ DEAF = (
 LINGERS = "import threading, time\nthreading.Thread(target=time.sleep, args=(3600,)).start()\n"
 
 
+def signals_in_a_callback(signum: int) -> str:
+    """Code that sends ``signum`` to its own process from a weakref callback, where Python
+    prints a signal handler's exception and drops it, as it does in the import machinery's
+    own callback while a module loads."""
+    return (
+        "import os, weakref\n"
+        "class _Gone: pass\n"
+        "_it = _Gone()\n"
+        f"_ref = weakref.ref(_it, lambda _: os.kill(os.getpid(), {signum}))\n"
+        "del _it\n"
+    )
+
+
 def plugins_in(tmp_path: Path, modules: dict[str, str]) -> Path:
     """A folder for PYTHONPATH with a distribution whose plugin ``zzNAME`` is the module
     ``NAME`` (its code given), each a greedy bot once its code has run."""

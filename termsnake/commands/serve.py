@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from termsnake.commands import args as cliargs
 from termsnake.commands.args import Subparsers
-from termsnake.exits import EXIT_USAGE
+from termsnake.exits import EXIT_USAGE, Noted, signal_handlers, signals_remembered
 from termsnake.formats.text import printable
 from termsnake.serve.limits import DEFAULTS, Options
 from termsnake.serve.output import Output
@@ -159,6 +159,13 @@ def lobby_bots(names: list[str], notes: list[str]) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     """Start the server; 0 after SIGTERM or Ctrl-C, 2 if it cannot start."""
+    # A signal as it starts ends it, though its exception was lost: a weakref callback of the
+    # import machinery, as a bot's module loads, takes it.
+    with signals_remembered() as came:
+        return _run(args, came)
+
+
+def _run(args: argparse.Namespace, came: Noted) -> int:
     try:
         from termsnake.serve import address, hostkey, listen, server
         from termsnake.serve.visit import offered
@@ -201,8 +208,13 @@ def run(args: argparse.Namespace) -> int:
         options_from(args), host_key=key, authorized_keys=authorized,
         notes=tuple(notes), bots=tuple(bots),
     )  # fmt: skip
+    came.check()
+    # From here signals are only noted: one raised in a callback of the loop would be lost, and
+    # with it the future it was to complete (the address create_server waits for, for ever).
+    stopping: list[int] = []
     try:
-        asyncio.run(listen.serve(config, output=output))
+        with signal_handlers(listen.stops(stopping)):
+            asyncio.run(listen.serve(config, output=output, stopping=stopping))
     except address.CannotListen as e:
         where = printable(address.with_port(args.host, args.port))
         print(f"termsnake serve: cannot listen on {where}: {e}", file=sys.stderr)

@@ -12,7 +12,7 @@ from typing import Final
 
 import asyncssh
 
-from termsnake.exits import heard
+from termsnake.exits import Handler, heard
 from termsnake.serve import limits
 from termsnake.serve.address import CannotListen, reached_at, with_port
 from termsnake.serve.output import Output
@@ -30,11 +30,24 @@ MACS: Final = ("hmac-sha2-256-etm@openssh.com", "hmac-sha2-512-etm@openssh.com",
                "hmac-sha2-256", "hmac-sha2-512")  # fmt: skip
 
 
+def stops(stopping: list[int]) -> dict[int, Handler]:
+    """The server's signal handlers: each notes its signal in ``stopping``, which the server
+    looks at, and raises nothing. Every signal that would kill the server unscored stops it as
+    SIGTERM does. Others than SIGTERM and SIGINT ignored already stay so: nohup's SIGHUP (the
+    server outlives the terminal it was started from), the SIGQUIT a shell's `&` ignores."""
+    return {s: lambda signum, frame: stopping.append(signum)
+            for s in {*heard(), signal.SIGTERM, signal.SIGINT}}  # fmt: skip
+
+
 async def serve(
-    config: Config, ready: asyncio.Event | None = None, output: Output | None = None
+    config: Config,
+    ready: asyncio.Event | None = None,
+    output: Output | None = None,
+    stopping: list[int] | None = None,
 ) -> None:
     """Run the server until SIGTERM or SIGINT; every player is told, and scores are kept.
-    Its lines go to ``output`` (the log's handler writes there too), else to sys.stdout."""
+    Its lines go to ``output`` (the log's handler writes there too), else to sys.stdout.
+    ``stopping``: the signals noted by ``stops``'s handlers, set before the loop started."""
     # Taken now: while a visit's plugin bot runs, sys.stdout is the plugins' sink (which would
     # swallow "stopped" if a bot is still thinking as the server stops).
     output = output if output is not None else Output(sys.stdout, sys.stderr)
@@ -66,12 +79,9 @@ async def serve(
     # A plain handler and a look every 0.2 s, not loop.add_signal_handler: under load the
     # threads' call_soon_threadsafe fill the loop's wake-up pipe, and a signal sent through it
     # would be lost. Set before "listening" is said, which a supervisor may answer with one.
-    # Every signal that would kill the server unscored stops it as SIGTERM does. Others than
-    # SIGTERM and SIGINT ignored already stay so: nohup's SIGHUP (the server outlives the
-    # terminal it was started from), the SIGQUIT a shell's `&` ignores.
-    stopping: list[int] = []
-    for signum in {*heard(), signal.SIGTERM, signal.SIGINT}:
-        signal.signal(signum, lambda s, f: stopping.append(s))
+    stopping = [] if stopping is None else stopping
+    for signum, handler in stops(stopping).items():
+        signal.signal(signum, handler)
     sockets = server.sockets or []
     port = sockets[0].getsockname()[1] if sockets else config.options.port
     where = config.options.host

@@ -15,7 +15,16 @@ from pathlib import Path
 
 import asyncssh
 import pytest
-from plugin_folders import DEAF, LINGERS, hanging, plugins_in, signalled, wait_for_file
+from plugin_folders import (
+    DEAF,
+    LINGERS,
+    finished,
+    hanging,
+    plugins_in,
+    signalled,
+    signals_in_a_callback,
+    wait_for_file,
+)
 from ssh_client import (
     TERMSNAKE,
     Player,
@@ -674,6 +683,61 @@ def test_ctrl_c_ends_a_hanging_import_after_a_plugin_ignored_it(tmp_path: Path) 
     out, err = signalled(proc, lambda: wait_for_file(began), signal.SIGINT)
     assert proc.returncode == 130
     assert out == "" and err == "termsnake: interrupted\n"
+
+
+@pytest.mark.parametrize(
+    ("signum", "code", "said"),
+    [
+        (signal.SIGHUP, 129, "termsnake: stopped by SIGHUP\n"),
+        (signal.SIGTERM, 143, "termsnake: stopped by SIGTERM\n"),
+        (signal.SIGINT, 130, "termsnake: interrupted\n"),
+    ],
+)
+def test_a_signal_whose_exception_python_drops_as_a_bot_loads_still_stops_the_server(
+    tmp_path: Path, signum: int, code: int, said: str
+) -> None:
+    # The import machinery's weakref callback took a hang-up's exception as neuro imported
+    # numpy: Python printed it (to the plugins' sink) and dropped it, and the server listened,
+    # with more hang-ups ignored as after one.
+    kept = {s: signal.signal(s, signal.SIG_DFL) for s in (signal.SIGHUP, signum)}  # not nohup
+    try:
+        proc = serve_with(tmp_path, plugins_in(tmp_path, {"hup": signals_in_a_callback(signum)}))
+    finally:
+        for s, handler in kept.items():
+            signal.signal(s, handler)
+    out, err = finished(proc, timeout=15)
+    assert (proc.returncode, out, err) == (code, "", said)
+
+
+# A plugin that has the server's loop run a callback sending a hang-up before it listens.
+HANGS_UP_IN_THE_LOOP = """
+import asyncio, os, signal, asyncssh
+_create = asyncssh.create_server
+async def _hung_up_first(*args, **kwargs):
+    done = asyncio.get_running_loop().create_future()
+    def hang_up():
+        os.kill(os.getpid(), signal.SIGHUP)
+        done.set_result(None)
+    asyncio.get_running_loop().call_soon(hang_up)
+    await done
+    return await _create(*args, **kwargs)
+asyncssh.create_server = _hung_up_first
+"""
+
+
+def test_a_signal_in_a_callback_of_the_loop_as_the_server_starts_stops_it(tmp_path: Path) -> None:
+    # Its exception, raised there, was logged by the loop and dropped, and the future that
+    # callback was to complete with it (the address create_server waited for) never was: the
+    # server hung before listening, deaf to more hang-ups.
+    kept = signal.signal(signal.SIGHUP, signal.SIG_DFL)  # as from a shell, not nohup
+    try:
+        proc = serve_with(tmp_path, plugins_in(tmp_path, {"loop": HANGS_UP_IN_THE_LOOP}))
+    finally:
+        signal.signal(signal.SIGHUP, kept)
+    out, err = finished(proc, timeout=15)
+    assert proc.returncode == 0
+    assert out.startswith("termsnake serve: listening on ")
+    assert out.endswith("\ntermsnake serve: stopped\n") and "Signalled" not in err
 
 
 def test_a_plugins_thread_that_never_ends_does_not_hold_the_servers_exit(tmp_path: Path) -> None:
