@@ -39,21 +39,22 @@ def check_lock(out: Path, written: Sequence[tuple[Path, str]]) -> None:
     comes before the other checks: a run into files another run is writing was told they were
     an earlier run's, to be resumed."""
     owners = _owners(out)
-    locks = [(lock_path(owner), "a lock file") for owner, _ in owners]
+    locks = [(lock_path(owner), lock) for owner, _, lock in owners]
     _check_apart(out, [*written, *locks])
-    for owner, taken in owners:
+    for owner, taken, _ in owners:
         _check_one(owner)
         _check_free(lock_path(owner), taken)
 
 
-def _owners(out: Path) -> list[tuple[Path, str]]:
+def _owners(out: Path) -> list[tuple[Path, str, str]]:
     """The names whose locks a run into ``out`` holds (``out``, and the file it links to), each
-    with what another run holding that lock is doing."""
-    owners = [(out, f"another run is training into {printable(str(out))}")]
+    with what another run holding that lock is doing, and what its lock is to the run."""
+    owners = [(out, f"another run is training into {printable(str(out))}", "the lock")]
     target = linked_file(out)
     if target is not None:
-        into = f"{printable(str(target))}, which {printable(str(out))} links to"
-        owners.append((target, f"another run is training into {into}"))
+        shown, linked = printable(str(target)), printable(str(out))
+        taken = f"another run is training into {shown}, which {linked} links to"
+        owners.append((target, taken, f"the lock for {shown} (which {linked} links to)"))
     return owners
 
 
@@ -124,7 +125,7 @@ def owned(out: Path) -> Iterator[None]:
     ends; ValueError at once if another run holds them. The lock files stay: deleting one would
     let a run that opened it lock a file that is gone while a third locks a new one."""
     with ExitStack() as held:
-        for owner, taken in _owners(out):
+        for owner, taken, _ in _owners(out):
             held.enter_context(_holding(owner, taken))
         yield
 

@@ -93,7 +93,7 @@ def test_a_link_to_its_own_lock_is_refused_with_nothing_left_behind(
     said = capsys.readouterr()
     assert (said.out, said.err) == (
         "",
-        f"termsnake train: error: {out} and {out}.lock, the weights and a lock file of a run "
+        f"termsnake train: error: {out} and {out}.lock, the weights and the lock of a run "
         f"into {out}, are one file (through a link): give another --out\n",
     )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["w.json"] and out.is_symlink()
@@ -134,7 +134,7 @@ def test_a_link_from_one_of_the_run_s_files_to_another_is_refused(
     assert cli.main([*TRAIN, "--generations", "1", "--out", str(out)]) == 2
     said = capsys.readouterr()
     first, second = sorted((link, to), key=list(FILES).index)
-    what = {"weights": "the weights", "checkpoint": "the checkpoint", "lock": "a lock file"}
+    what = {"weights": "the weights", "checkpoint": "the checkpoint", "lock": "the lock"}
     what["curve"] = "the learning curve"
     assert (said.out, said.err) == (
         "",
@@ -164,6 +164,24 @@ def test_two_of_the_run_s_files_linked_to_one_place_are_refused(
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "are one file (through a link)" in err
         assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+
+
+def test_the_two_locks_of_a_run_through_a_link_are_each_named_by_whose_they_are(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Both were "a lock file", which did not say which link to mend.
+    out, target = tmp_path / "w.json", tmp_path / "t.json"
+    out.symlink_to("t.json")
+    (tmp_path / "t.json.lock").symlink_to("w.json.lock")
+    assert cli.main([*TRAIN, "--generations", "1", "--out", str(out)]) == 2
+    said = capsys.readouterr()
+    assert (said.out, said.err) == (
+        "",
+        f"termsnake train: error: {out}.lock and {target}.lock, the lock and the lock for "
+        f"{target} (which {out} links to) of a run into {out}, are one file (through a link): "
+        "give another --out\n",
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.json.lock", "w.json"]
 
 
 @pytest.mark.parametrize(
