@@ -77,6 +77,22 @@ DAMAGE: list[tuple[Callable[[dict[str, Any]], None], str]] = [
 ]
 
 
+def trained_then_damaged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], damage: Callable[[dict[str, Any]], None]
+) -> tuple[Path, Path, dict[str, bytes]]:
+    """A run of two generations into ``tmp_path``/w.json whose checkpoint ``damage`` then
+    edits: the --out, the checkpoint, and the folder's files as they are then (its output
+    taken)."""
+    out = tmp_path / "w.json"
+    assert cli.main([*TRAIN, "--generations", "2", "--out", str(out)]) == 0
+    checkpoint = tmp_path / "w.json.checkpoint.json"
+    obj = json.loads(checkpoint.read_text())
+    damage(obj)
+    checkpoint.write_text(json.dumps(obj))
+    capsys.readouterr()
+    return out, checkpoint, {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+
+
 @pytest.mark.parametrize(("damage", "problem"), DAMAGE)
 def test_a_damaged_checkpoint_is_refused_before_anything_is_written(
     tmp_path: Path,
@@ -84,14 +100,7 @@ def test_a_damaged_checkpoint_is_refused_before_anything_is_written(
     damage: Callable[[dict[str, Any]], None],
     problem: str,
 ) -> None:
-    out = tmp_path / "w.json"
-    assert cli.main([*TRAIN, "--generations", "2", "--out", str(out)]) == 0
-    checkpoint = tmp_path / "w.json.checkpoint.json"
-    obj = json.loads(checkpoint.read_text())
-    damage(obj)
-    checkpoint.write_text(json.dumps(obj))
-    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
-    capsys.readouterr()
+    out, checkpoint, before = trained_then_damaged(tmp_path, capsys, damage)
     assert cli.main([*TRAIN, "--generations", "4", "--out", str(out), "--resume"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and str(checkpoint) in err and problem in err
@@ -131,14 +140,7 @@ def test_a_curve_with_scores_no_game_gives_is_refused_in_one_line(
 ) -> None:
     # Checked only for finite numbers: 5e-324 as the best made the chart an OverflowError
     # traceback, 1e308 a label of 300 digits, once the run had written its files again.
-    out = tmp_path / "w.json"
-    assert cli.main([*TRAIN, "--generations", "2", "--out", str(out)]) == 0
-    checkpoint = tmp_path / "w.json.checkpoint.json"
-    obj = json.loads(checkpoint.read_text())
-    damage(obj)
-    checkpoint.write_text(json.dumps(obj))
-    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
-    capsys.readouterr()
+    out, checkpoint, before = trained_then_damaged(tmp_path, capsys, damage)
     for generations in ("2", "3"):  # nothing left to play, and a generation more
         argv = [*TRAIN, "--generations", generations, "--out", str(out), "--resume"]
         assert cli.main(argv) == 2
