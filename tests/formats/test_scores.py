@@ -471,13 +471,13 @@ def test_a_deadline_set_while_the_lock_is_waited_for_ends_the_wait(tmp_path: Pat
         store.give_up_at(began + 0.3, "was still locked as the server stopped")
         saving.join(LOCK_TIMEOUT)
         took = time.monotonic() - began
-    assert took < 1, took
+    assert took < LOCK_TIMEOUT / 2, took  # cut at the deadline, not the lock's 10 s
     (result,) = results
     assert not result.saved and result.previous == entry(5, 5)
     said = f"scores not saved: {store.lock_path} was still locked as the server stopped"
     assert result.warnings == (said,)
     began = time.monotonic()  # once the deadline is past, a free lock is still taken
-    assert store.record(KEY, entry(9, 5)).saved and time.monotonic() - began < 1
+    assert store.record(KEY, entry(9, 5)).saved and time.monotonic() - began < LOCK_TIMEOUT / 2
 
 
 @pytest.mark.parametrize(

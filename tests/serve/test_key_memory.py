@@ -241,10 +241,12 @@ def test_a_held_lock_gives_the_choice_up_well_within_the_servers_wait_at_shutdow
 
 
 def test_past_the_servers_deadline_a_held_lock_is_tried_once_and_said_as_such(
-    tmp_path: Path, said: list[str]
+    tmp_path: Path, said: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # After a score that waited for its own lock, the visit's last choice waited its second
-    # more, past the server's wait for the visit.
+    # more, past the server's wait for the visit. A longer wait of its own here, so that the
+    # tries are told from a wait however loaded the machine.
+    monkeypatch.setattr("termsnake.serve.keymemory.LOCK_TIMEOUT", 10.0)
     path = tmp_path / "key-presets.json"
     memory = KeyMemory(path)
     memory.give_up_at(time.monotonic(), "was still locked as the server stopped")
@@ -254,7 +256,7 @@ def test_past_the_servers_deadline_a_held_lock_is_tried_once_and_said_as_such(
         assert memory.remember("ada", "dvorak") is False
         assert memory.remember("bob", "dvorak") is False
         waited = time.monotonic() - began
-    assert waited < LOCK_TIMEOUT / 2, waited
+    assert waited < 5, waited
     assert said == [f"key preset not saved: {path}.lock was still locked as the server stopped"]
     assert memory.remember("ada", "dvorak") is True  # a lock let go is taken, late as it is
 

@@ -285,8 +285,11 @@ def test_a_score_whose_file_another_process_holds_locked_is_given_up_within_the_
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # The scores wait 10 s for their lock: a game scored at shutdown outlasted the server's
-    # wait for its visit, which was then "still running", the game lost without a word.
-    monkeypatch.setattr(limits, "SHUTDOWN_WAIT", 1.5)
+    # wait for its visit, which was then "still running", the game lost without a word. The
+    # score is given up 1 s after SIGTERM here, and the visits have 3 s more to end, which no
+    # load takes, while the lock's wait would outlast the server's.
+    monkeypatch.setattr(limits, "SHUTDOWN_WAIT", 4.0)
+    monkeypatch.setattr(limits, "SAVE_MARGIN", 3.0)
 
     async def go() -> float:
         async with serving(tmp_path, capsys) as served:
