@@ -347,6 +347,7 @@ WITHOUT_NUMPY = (
 )
 
 
+@pytest.mark.slow  # workers of its own, started and lost: seconds of CPU
 def test_a_worker_without_numpy_says_neuro_is_unavailable_and_the_others_play(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -392,6 +393,7 @@ def test_the_boards_and_weights_are_sent_once_a_run_whatever_its_batches(
     assert [type(value).__name__ for value in sent] == ["Kit"]
 
 
+@pytest.mark.slow  # workers of its own, started and lost: seconds of CPU
 def test_the_kit_is_sent_again_once_every_worker_that_held_it_is_gone(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -433,6 +435,7 @@ def test_the_kit_is_sent_again_once_every_worker_that_held_it_is_gone(
     assert batches == [2, 2] and here == there
 
 
+@pytest.mark.slow  # workers of its own, started and lost: seconds of CPU
 def test_a_batch_whose_kit_is_lost_half_way_is_played_again(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -478,6 +481,7 @@ def test_a_batch_whose_kit_is_lost_half_way_is_played_again(
     assert sum(reported) == 6  # the games played again are not counted twice
 
 
+@pytest.mark.slow  # workers of its own, started and lost: seconds of CPU
 def test_sigterm_ends_a_run_on_a_cluster_as_it_ends_a_local_one(
     scheduler: str,
     tmp_path: Path,
