@@ -53,6 +53,30 @@ def lock_path(path: Path) -> Path:
     return path.with_name(path.name + ".lock")
 
 
+class Cutoff:
+    """The deadline a store's waits for its lock are given once its owner stops (a server's
+    shutdown wait), and what a record not kept then says after the lock's name; ``locked``
+    calls it as it waits."""
+
+    def __init__(self) -> None:
+        self.at: float | None = None
+        self.said = ""
+
+    def give_up_at(self, deadline: float, said: str) -> None:
+        """From now on a wait for the lock ends at ``deadline`` (``time.monotonic``) at most,
+        a wait under way too; ``said``: why, after the lock's name, a record was not kept."""
+        self.at, self.said = deadline, said
+
+    def __call__(self) -> float | None:
+        return self.at
+
+    def why(self, error: LockTimeout, timeout: float) -> str:
+        """Why ``error`` kept a record from its file, after the lock's name."""
+        return (
+            self.said if error.cut and self.at is not None else f"stayed locked for {timeout:g} s"
+        )
+
+
 def _no_deadline() -> float | None:
     return None
 

@@ -14,6 +14,7 @@ from typing import Any, Final
 from termsnake.formats.fileio import TooLarge, read_if_present, write_atomic
 from termsnake.formats.guarded import (
     BadJSON,
+    Cutoff,
     LockTimeout,
     describe_os_error,
     json_of,
@@ -262,16 +263,8 @@ class ScoreStore:
     def __init__(self, path: Path | None = None) -> None:
         self.path = Path(path) if path is not None else default_path()
         self.shown = printable(str(self.path))  # as messages name it: from the environment
-        self._give_up: tuple[float, str] | None = None  # give_up_at's deadline and words
-
-    def give_up_at(self, deadline: float, said: str) -> None:
-        """From now on a record waits for the lock until ``deadline`` (``time.monotonic``) at
-        most, a wait under way too: a server that stops must not wait past its shutdown wait
-        for the games it scores. ``said``: why, after the lock's name, a score was not saved."""
-        self._give_up = (deadline, said)
-
-    def _deadline(self) -> float | None:
-        return None if self._give_up is None else self._give_up[0]
+        # A server that stops must not wait past its shutdown wait for the games it scores.
+        self.cutoff = Cutoff()
 
     @property
     def lock_path(self) -> Path:
@@ -331,9 +324,7 @@ class ScoreStore:
         except LockTimeout as e:
             # The stored best is still worth reporting, read without the lock.
             previous = self.best(key)
-            why = f"stayed locked for {LOCK_TIMEOUT:g} s"
-            if e.cut and self._give_up is not None:
-                why = self._give_up[1]
+            why = self.cutoff.why(e, LOCK_TIMEOUT)
             warnings.append(f"scores not saved: {printable(str(self.lock_path))} {why}")
             return RecordResult(entry.beats(previous), previous, False, tuple(warnings))
         except OSError as e:
@@ -360,7 +351,7 @@ class ScoreStore:
     @contextlib.contextmanager
     def _locked(self) -> Iterator[None]:
         # LOCK_TIMEOUT read at each call: a test shortens it.
-        with locked(self.path, LOCK_TIMEOUT, self._deadline):
+        with locked(self.path, LOCK_TIMEOUT, self.cutoff):
             yield
 
     def _set_aside(self, problem: str) -> str:

@@ -54,7 +54,7 @@ class Hub:
         another program, until ``deadline`` (``time.monotonic``) at most, and is then said in
         the log as not kept (once, as the files' other trouble)."""
         for store in (self.scores, self.key_presets):
-            store.give_up_at(deadline, "was still locked as the server stopped")
+            store.cutoff.give_up_at(deadline, "was still locked as the server stopped")
 
     def claim_name(self, wanted: str) -> str:
         """A printable name no other session has, made from the ssh user name."""

@@ -13,6 +13,7 @@ from typing import Final
 from termsnake.formats.fileio import TooLarge, read_if_present, write_atomic
 from termsnake.formats.guarded import (
     BadJSON,
+    Cutoff,
     LockTimeout,
     describe_os_error,
     json_of,
@@ -92,16 +93,7 @@ class KeyMemory:
         self.shown = printable(str(path))  # as the log names it: from the environment
         self.read_trouble = Trouble()  # its lines in the log, each said once
         self.write_trouble = Trouble()
-        self._give_up: tuple[float, str] | None = None  # give_up_at's deadline and words
-
-    def give_up_at(self, deadline: float, said: str) -> None:
-        """From now on a choice waits for the lock until ``deadline`` (``time.monotonic``) at
-        most, a wait under way too (the server stopping); ``said``: why it was not kept, after
-        the lock's name."""
-        self._give_up = (deadline, said)
-
-    def _deadline(self) -> float | None:
-        return None if self._give_up is None else self._give_up[0]
+        self.cutoff = Cutoff()  # the server stopping gives its waits for the lock a deadline
 
     def close(self) -> None:
         """Log nothing more: the server is about to say it stopped."""
@@ -137,7 +129,7 @@ class KeyMemory:
         oldest choices dropped past MAX_KEPT_PRESETS players: whether the file holds it now."""
         timeout = LOCK_TIMEOUT
         try:
-            with locked(self.path, timeout, self._deadline):
+            with locked(self.path, timeout, self.cutoff):
                 stored = self.read()
                 if stored.problem is not None and not self._set_aside(stored):
                     return False
@@ -153,9 +145,7 @@ class KeyMemory:
                     write_atomic(self.path, to_json(kept).encode("utf-8"))
         except LockTimeout as e:
             where = printable(str(lock_path(self.path)))
-            why = f"stayed locked for {timeout:g} s"
-            if e.cut and self._give_up is not None:
-                why = self._give_up[1]
+            why = self.cutoff.why(e, timeout)
             self.write_trouble.say(f"key preset not saved: {where} {why}")
             return False
         except OSError as e:

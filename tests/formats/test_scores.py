@@ -468,7 +468,7 @@ def test_a_deadline_set_while_the_lock_is_waited_for_ends_the_wait(tmp_path: Pat
         saving = threading.Thread(target=lambda: results.append(store.record(KEY, entry(9, 5))))
         saving.start()
         began = time.monotonic()
-        store.give_up_at(began + 0.3, "was still locked as the server stopped")
+        store.cutoff.give_up_at(began + 0.3, "was still locked as the server stopped")
         saving.join(LOCK_TIMEOUT)
         took = time.monotonic() - began
     assert took < LOCK_TIMEOUT / 2, took  # cut at the deadline, not the lock's 10 s

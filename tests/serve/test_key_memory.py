@@ -249,7 +249,7 @@ def test_past_the_servers_deadline_a_held_lock_is_tried_once_and_said_as_such(
     monkeypatch.setattr("termsnake.serve.keymemory.LOCK_TIMEOUT", 10.0)
     path = tmp_path / "key-presets.json"
     memory = KeyMemory(path)
-    memory.give_up_at(time.monotonic(), "was still locked as the server stopped")
+    memory.cutoff.give_up_at(time.monotonic(), "was still locked as the server stopped")
     with open(f"{path}.lock", "a") as held:
         fcntl.flock(held, fcntl.LOCK_EX)
         began = time.monotonic()
