@@ -129,17 +129,22 @@ class Plugin:
         except BaseException as e:  # its own BaseException subclasses, GeneratorExit too
             _pass_on(e)
             raise PluginError(f"{self.describe()} could not be made: {what(e)}") from None
-        missing = [m for m in ("setup", "next_direction", "overlay") if not _has(solver, m)]
-        if missing:
-            raise PluginError(
-                f"{self.describe()} made {_show(solver)}, not a solver (it has no "
-                f"{', '.join(missing)})"
-            )
+        if problem := not_a_solver(solver):
+            raise PluginError(f"{self.describe()} made {problem}")
         return Guarded(solver, self.name, self.taken)
 
     def describe(self) -> str:
         """``plugin 'name' (target, from dist)`` for messages."""
         return printable(f"plugin {self.name!r} ({self.target}, from {self.source})")
+
+
+def not_a_solver(made: object) -> str | None:
+    """``made`` (a factory's, a plugin's or ``register``'s) said as no solver, with the methods
+    it lacks (``3, not a solver (it has no setup, ...)``), or None if it has them all."""
+    missing = [m for m in ("setup", "next_direction", "overlay") if not _has(made, m)]
+    if not missing:
+        return None
+    return f"{_show(made)}, not a solver (it has no {', '.join(missing)})"
 
 
 def _has(obj: object, method: str) -> bool:

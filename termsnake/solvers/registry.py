@@ -26,6 +26,7 @@ from termsnake.solvers.plugins import (
     PluginError,
     discover,
     name_problem,
+    not_a_solver,
     quietly,
     warn,
     what,
@@ -235,14 +236,8 @@ def create(
 def _checked(made: object, key: str) -> Solver:
     """``made``, the solver ``key``'s factory made; ValueError if it is none, as the command
     line says of a plugin's: a factory of ``register``'s may return anything."""
-    missing = [
-        m for m in ("setup", "next_direction", "overlay") if not callable(getattr(made, m, None))
-    ]
-    if missing:
-        raise ValueError(
-            f"solver {key!r} made {shorten(repr(made), NAME_LIMIT)}, not a solver (it has no "
-            f"{', '.join(missing)})"
-        )
+    if problem := not_a_solver(made):
+        raise ValueError(f"solver {key!r} made {problem}")
     return made  # type: ignore[return-value]
 
 
