@@ -92,6 +92,7 @@ def test_bench_and_train_on_a_cluster_print_the_local_numbers(
     assert (tmp_path / "a.json").read_text() == (tmp_path / "b.json").read_text()
 
 
+@pytest.mark.slow  # a bench on a cluster of its own: CPU-heavy
 def test_a_level_file_is_the_clients_as_it_is_now(
     scheduler: str,
     tmp_path: Path,
@@ -368,6 +369,7 @@ def test_a_worker_without_numpy_says_neuro_is_unavailable_and_the_others_play(
     )
 
 
+@pytest.mark.slow  # runs on a cluster of its own: CPU-heavy
 def test_the_boards_and_weights_are_sent_once_a_run_whatever_its_batches(
     scheduler: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

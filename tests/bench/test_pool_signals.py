@@ -93,6 +93,7 @@ def test_a_hang_up_to_the_whole_group_is_one_line() -> None:
     assert out == "" and err == "termsnake bench: stopped by SIGHUP\n"
 
 
+@pytest.mark.slow  # a bench with workers through to its end: CPU-heavy
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 def test_a_bench_started_by_nohup_outlives_the_hang_up_of_its_window() -> None:
     # Its own handler replaced the hang-up nohup ignores: the run ended (129) as the window

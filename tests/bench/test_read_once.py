@@ -39,6 +39,7 @@ def swap_once_read(monkeypatch: pytest.MonkeyPatch, path: Path, text: str) -> No
     monkeypatch.setattr(bench_command, "engine_log_dir", swapping)
 
 
+@pytest.mark.slow  # a bench with a file changed under it: CPU-heavy
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_level_file_changed_during_the_run_changes_nothing(
     jobs: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
@@ -53,6 +54,7 @@ def test_a_level_file_changed_during_the_run_changes_nothing(
     assert before[0]["free_cells"] == 28 and before[0]["mean_length"] <= 28
 
 
+@pytest.mark.slow  # benches run one after another: CPU-heavy
 def test_a_level_file_changed_between_runs_is_read_again(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -139,6 +139,7 @@ def bench_into(record: Path, ai: str, *args: str) -> subprocess.CompletedProcess
     )
 
 
+@pytest.mark.slow  # a bench writing until a tmpfs fills: CPU-heavy
 def test_a_real_full_disk(small_tmpfs: Path) -> None:
     record = small_tmpfs / "D"
     done = bench_into(record, "greedy", "--games", "20", "--size", "8x8")

@@ -64,6 +64,7 @@ def test_nothing_but_the_figures_when_stderr_is_not_a_terminal() -> None:
     assert proc.stdout.splitlines()[1].split()[:2] == ["bfs", "open-20x20"]
 
 
+@pytest.mark.slow  # a bench in a pty, redrawn at each width: CPU-heavy
 def test_a_narrowed_terminal_leaves_nothing_of_the_line(tmp_path: Path) -> None:
     # The line was padded to its old width, which wrapped once the terminal was narrower, and
     # the erase cleared only the row the cursor was on: pieces of it stayed above the table.

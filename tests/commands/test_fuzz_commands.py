@@ -107,6 +107,7 @@ def test_check_on_generated_levels(tmp_path: Path, data: bytes) -> None:
     check_level(tmp_path, data)
 
 
+@pytest.mark.slow  # a sweep of generated files: CPU-heavy
 @fuzz(4)
 @given(data=REPLAYS)
 def test_replay_on_generated_replays(tmp_path: Path, data: bytes) -> None:

@@ -50,7 +50,7 @@ def test_ctrl_c_while_a_solver_sets_up(tmp_path: Path, after: float) -> None:
 
 
 @pytest.mark.parametrize(
-    "after", [0.05, 0.8, *(pytest.param(t, marks=pytest.mark.slow) for t in (0.4, 1.5))]
+    "after", [0.05, *(pytest.param(t, marks=pytest.mark.slow) for t in (0.4, 0.8, 1.5))]
 )
 def test_ctrl_c_in_a_bench_with_workers(tmp_path: Path, after: float) -> None:
     args = ["bench", "--ai", "bfs", "--size", "200x200", "--games", "4", "--jobs", "2"]
@@ -64,6 +64,7 @@ def test_ctrl_c_in_a_bench_with_workers(tmp_path: Path, after: float) -> None:
     assert len([line for line in said.splitlines() if "interrupted" in line]) <= 1
 
 
+@pytest.mark.slow  # a training with workers started and stopped: CPU-heavy
 def test_ctrl_c_in_a_training_with_workers_is_one_line(tmp_path: Path) -> None:
     # Each worker printed a KeyboardInterrupt traceback before the one line.
     out = tmp_path / "w.json"

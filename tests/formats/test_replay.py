@@ -391,6 +391,7 @@ def test_a_board_name_as_long_as_a_file_name_is_read() -> None:
         Replay.from_json(edit(lambda o: o["board"].update(name="A" * (MAX_BOARD_NAME + 1))))
 
 
+@pytest.mark.slow  # a replay of many megabytes made and read: CPU-heavy
 def test_a_replay_with_a_name_of_millions_of_characters_is_refused_in_one_line(
     tmp_path: Path,
 ) -> None:

@@ -248,6 +248,7 @@ def _record_many(path: str, writer: int, count: int) -> None:
         assert result.saved, result.warnings
 
 
+@pytest.mark.slow  # two processes writing scores many times: CPU-heavy
 def test_two_writers_at_once_lose_nothing(tmp_path: Path) -> None:
     path = tmp_path / "scores.json"
     ctx = multiprocessing.get_context("spawn")

@@ -21,6 +21,7 @@ def in_processes(tasks: Sequence[Task]) -> list[float]:
         return pool.map(score, tasks)
 
 
+@pytest.mark.slow  # a training in one process and in many: CPU-heavy
 def test_the_result_is_the_same_in_one_process_or_many() -> None:
     here = step(PLAN, step(PLAN, start(PLAN)))
     there = step(PLAN, step(PLAN, start(PLAN), in_processes), in_processes)

@@ -57,6 +57,7 @@ def test_a_run_whose_lock_another_holds_stops_before_any_game(
     assert subprocess.run(command(out, *more), capture_output=True, timeout=60).returncode == 0
 
 
+@pytest.mark.slow  # two trainings at once: CPU-heavy
 @pytest.mark.parametrize("other", ["w.json", "b.json"], ids=["into-the-file", "another-link"])
 def test_a_run_through_a_link_stops_while_another_writes_the_file_it_leads_to(
     other: str, tmp_path: Path
@@ -187,11 +188,22 @@ def test_the_two_locks_of_a_run_through_a_link_are_each_named_by_whose_they_are(
 @pytest.mark.parametrize(
     ("out", "holder", "running"),
     [
-        ("w.json", "w.json", "{out}"),
-        ("a.json", "w.json", "{target}, which {out} links to"),
-        ("a.json", "b.json", "{target}, which {out} links to"),
+        pytest.param("w.json", "w.json", "{out}", id="same-out"),
+        pytest.param(
+            "a.json",
+            "w.json",
+            "{target}, which {out} links to",
+            id="through-a-link",
+            marks=pytest.mark.slow,  # two trainings at once: CPU-heavy
+        ),
+        pytest.param(
+            "a.json",
+            "b.json",
+            "{target}, which {out} links to",
+            id="another-link",
+            marks=pytest.mark.slow,
+        ),
     ],
-    ids=["same-out", "through-a-link", "another-link"],
 )
 def test_a_new_run_into_the_files_of_one_still_going_is_told_it_is_going(
     out: str, holder: str, running: str, tmp_path: Path

@@ -15,6 +15,7 @@ pytestmark = pytest.mark.terminal
 TRAIN = ["train", "neuro", "--size", "6x6", "--population", "8", "--games", "2"]
 
 
+@pytest.mark.slow  # a training in a pty, redrawn at each width: CPU-heavy
 def test_a_window_narrowed_during_training_gets_one_bar_and_a_chart_that_fits(
     tmp_path: Path,
 ) -> None:

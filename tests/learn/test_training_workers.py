@@ -30,7 +30,10 @@ def started(out: Path, jobs: str) -> subprocess.Popen[str]:
     return train
 
 
-@pytest.mark.parametrize(("signum", "jobs"), [(signal.SIGTERM, "2"), (signal.SIGHUP, "1")])
+@pytest.mark.parametrize(
+    ("signum", "jobs"),
+    [pytest.param(signal.SIGTERM, "2", marks=pytest.mark.slow), (signal.SIGHUP, "1")],
+)
 def test_sigterm_and_sighup_end_a_run_as_ctrl_c_does(
     signum: signal.Signals, jobs: str, tmp_path: Path
 ) -> None:
@@ -52,6 +55,7 @@ def test_sigterm_and_sighup_end_a_run_as_ctrl_c_does(
     )
 
 
+@pytest.mark.slow  # a training with workers per signal: CPU-heavy
 @pytest.mark.parametrize("name", ["SIGINT", "SIGTERM", "SIGHUP"])
 def test_a_signal_just_after_the_pool_takes_a_lock_ends_the_run(name: str, tmp_path: Path) -> None:
     # Raised there, it left the future's lock taken: the pool's shutdown waited for ever.
@@ -65,6 +69,7 @@ def test_a_signal_just_after_the_pool_takes_a_lock_ends_the_run(name: str, tmp_p
     assert not out.exists()
 
 
+@pytest.mark.slow  # a training with workers, one killed: CPU-heavy
 def test_a_worker_killed_ends_the_run_with_one_line_and_the_checkpoint_kept(
     tmp_path: Path,
 ) -> None:
@@ -90,6 +95,7 @@ def test_a_worker_killed_ends_the_run_with_one_line_and_the_checkpoint_kept(
     assert out.exists()
 
 
+@pytest.mark.slow  # a training with workers through to its end: CPU-heavy
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 def test_a_run_started_by_nohup_outlives_the_hang_up_of_its_window(tmp_path: Path) -> None:
     # Its own handler replaced the hang-up nohup ignores: the run stopped (129) as the window

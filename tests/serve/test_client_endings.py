@@ -106,6 +106,7 @@ async def sip(p: Player, seconds: float) -> None:
     channel.resume_reading()
 
 
+@pytest.mark.slow  # a server and a slow client waited out: CPU-heavy
 def test_at_sigterm_a_client_reading_slowly_is_still_told(tmp_path: Path) -> None:
     # A client behind on its output got no farewell: the server exited as soon as the games
     # were scored, with the farewell still waiting behind what the client had not read.
@@ -166,6 +167,7 @@ def ended_at_once(s: Server, tmp_path: Path, name: str) -> None:
     assert not scores.exists() or '"player": "best"' not in scores.read_text()
 
 
+@pytest.mark.slow  # a burst of requests, waited out: CPU-heavy
 def test_a_reset_after_a_burst_of_requests_writes_a_line_or_two_to_the_log(
     tmp_path: Path,
 ) -> None:
@@ -204,6 +206,7 @@ def test_a_reset_after_a_burst_of_requests_writes_a_line_or_two_to_the_log(
     assert len(log.splitlines()) < 20
 
 
+@pytest.mark.slow  # a client flooding keys for seconds: CPU-heavy
 def test_a_flood_of_keys_is_held_back_by_the_window_and_the_player_plays_on(
     tmp_path: Path,
 ) -> None:
@@ -229,6 +232,7 @@ def test_a_flood_of_keys_is_held_back_by_the_window_and_the_player_plays_on(
         run(go(s))
 
 
+@pytest.mark.slow  # a client flooding keys for seconds: CPU-heavy
 def test_a_flood_of_keys_does_not_hold_the_game_even_with_the_input_rate_raised(
     tmp_path: Path,
 ) -> None:

@@ -173,6 +173,7 @@ def test_a_damaged_entry_is_passed_over_for_the_next_folders(
     assert terminfo.look_up("ts-eight") == terminfo.Entry(8, True)
 
 
+@pytest.mark.slow  # a server and a local game, both: CPU-heavy
 def test_a_long_dumb_type_is_refused_as_the_local_game_refuses_it() -> None:
     # Too long for a terminfo name, so looked up nowhere; still a dumb terminal.
     kind = "dumb-" + "x" * 70

@@ -53,6 +53,7 @@ async def watch_best(p: Player, name: str) -> None:
     await p.wait_for("speed 8/s")
 
 
+@pytest.mark.slow  # many SSH clients, one per request: CPU-heavy
 def test_env_requests_are_refused_not_kept(tmp_path: Path) -> None:
     # asyncssh keeps every env request a session gets: 30 MB of them stayed in the server.
     async def go(s: Server) -> None:
@@ -130,6 +131,7 @@ def test_the_kernels_send_queue_is_counted() -> None:
         assert backlog.queued(sock) == 0  # closed: nothing to ask
 
 
+@pytest.mark.slow  # a client that stalls, waited out: CPU-heavy
 @pytest.mark.skipif(backlog.OUTQ is None, reason="the kernel's send queue is told on Linux")
 def test_a_client_that_stops_reading_at_the_tcp_level_is_dropped_after_stall(
     tmp_path: Path,
@@ -187,6 +189,7 @@ def test_a_storm_of_window_changes_wakes_the_game_once_per_settle(tmp_path: Path
     run(go())
 
 
+@pytest.mark.slow  # a client resizing for seconds: CPU-heavy
 @pytest.mark.parametrize("where", [pytest.param("lobby", marks=pytest.mark.slow), "game"])
 def test_window_changes_with_a_key_after_each_are_drawn_at_most_20_times_a_second(
     tmp_path: Path, where: str

@@ -43,6 +43,7 @@ def test_a_new_host_key_is_private_and_a_link_to_it_stays(tmp_path: Path) -> Non
     assert not made and again.public_data == key.public_data  # made once, then reused
 
 
+@pytest.mark.slow  # servers started again and again: CPU-heavy
 def test_the_server_says_when_it_makes_a_host_key_after_where_it_listens(tmp_path: Path) -> None:
     # A mistyped --host-key made a new key without a word (clients then meet a new key).
     said = []

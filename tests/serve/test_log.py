@@ -174,6 +174,7 @@ def test_a_client_offering_keys_not_held_is_logged_once_and_any_admitted_key_tak
         assert [line.split()[1] for line in listed if line] == [k.get_fingerprint() for k in held]
 
 
+@pytest.mark.slow  # servers started again and again: CPU-heavy
 def test_the_host_key_fingerprint_follows_the_listening_line_at_every_start(
     tmp_path: Path,
 ) -> None:
@@ -265,6 +266,7 @@ def test_a_visit_is_counted_as_running_at_close_from_its_arrival_not_its_line(
     ]
 
 
+@pytest.mark.slow  # a server started with each damage: CPU-heavy
 @SSH
 def test_a_damaged_key_presets_file_is_one_line_then_kept_aside_and_said(tmp_path: Path) -> None:
     # Read at every login: a line each time would flood the log; overwritten, it would be lost.
@@ -287,6 +289,7 @@ def test_a_damaged_key_presets_file_is_one_line_then_kept_aside_and_said(tmp_pat
     assert not [line for line in log if "Traceback" in line or "\x1b" in line]
 
 
+@pytest.mark.slow  # a server waiting out a held lock: CPU-heavy
 def test_trouble_keeping_a_score_is_one_line_in_the_log(tmp_path: Path) -> None:
     # The server dropped the scores' warnings: a damaged scores.json was set aside, and a score
     # that could not be saved was lost, without a word to the operator.

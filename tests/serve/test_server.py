@@ -740,6 +740,7 @@ def test_a_signal_in_a_callback_of_the_loop_as_the_server_starts_stops_it(tmp_pa
     assert out.endswith("\ntermsnake serve: stopped\n") and "Signalled" not in err
 
 
+@pytest.mark.slow  # a server with a plugin, waited out: CPU-heavy
 def test_a_plugins_thread_that_never_ends_does_not_hold_the_servers_exit(tmp_path: Path) -> None:
     # Every bot is imported as the server starts: Python's exit waited for such a thread for
     # ever after "stopped", and the server's handlers left it deaf to every signal but SIGKILL.

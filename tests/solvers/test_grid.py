@@ -49,7 +49,7 @@ def boards(draw: st.DrawFn) -> Board:
 
 
 @given(boards())
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=100, deadline=None)
 def test_grid_of_reads_every_board_as_cell_by_cell_does(board: Board) -> None:
     fast, slow = grid_of(board), cell_by_cell(board)
     for name in FIELDS:

@@ -135,7 +135,8 @@ LOW_BAR = Board.from_rows(
 )
 
 
-@pytest.mark.parametrize("seed", [13, pytest.param(20, marks=pytest.mark.slow)])
+@pytest.mark.slow  # a whole late game on a walled board: CPU-heavy
+@pytest.mark.parametrize("seed", [13, 20])
 def test_food_in_a_walls_corner_finds_its_switch_in_the_late_game(seed: int) -> None:
     # The late game's cycles need not go round a wall's corner's box: food in that hole found
     # no switch, replan was handed a cycle it could not switch, and best died.

@@ -327,6 +327,7 @@ def test_a_hole_under_the_head_or_the_food_is_played_round(text: str, seed: int)
     assert best.played == "replan"
 
 
+@pytest.mark.slow  # a whole game on a walled board: CPU-heavy
 def test_where_no_closure_is_found_the_cycle_is_changed_at_squares_instead() -> None:
     # On the odd torus the closure search finds no cycle even at the start, so replan once
     # played hamilton's fixed cycle (3,770 moves on this seed); splitting loops off the cycle
@@ -391,6 +392,7 @@ def _counter_line(func: Callable[..., Any], counter: str) -> int:
     return first + at
 
 
+@pytest.mark.slow  # a lane search run to its cap: CPU-heavy
 def test_a_lane_search_stops_once_its_work_reaches_the_cap(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -223,6 +223,7 @@ def test_unicode_tiles_on_a_utf8_terminal(run: Callable[..., Pty]) -> None:
     assert t.wait_exit() == 0
 
 
+@pytest.mark.slow  # a long game in a pty: CPU-heavy
 def test_a_long_move_history_leaves_the_summary_on_screen(
     run: Callable[..., Pty], tmp_path: Path
 ) -> None:

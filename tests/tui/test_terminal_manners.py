@@ -198,6 +198,7 @@ def test_a_long_paste_does_not_freeze_the_game(run: Callable[..., Pty]) -> None:
     assert "L" not in moves, moves
 
 
+@pytest.mark.slow  # a game fed a paste for seconds: CPU-heavy
 def test_the_game_goes_on_while_a_paste_keeps_coming(run: Callable[..., Pty]) -> None:
     # A terminal sends a long paste as fast as it is read: blessed read it all, a byte at a
     # time, inside one key read (a megabyte held the game for minutes, its moves unseen).

@@ -107,9 +107,8 @@ def test_a_chasing_play_out_goes_on_from_the_plain_ones_first_detour() -> None:
     assert forks > 8 and same > 50
 
 
-@pytest.mark.parametrize(
-    ("width", "height", "shuts"), [(12, 12, 4), pytest.param(16, 12, 3, marks=pytest.mark.slow)]
-)
+@pytest.mark.slow  # every play-out of a look-ahead, played: CPU-heavy
+@pytest.mark.parametrize(("width", "height", "shuts"), [(12, 12, 4), (16, 12, 3)])
 def test_the_look_ahead_keeps_the_best_of_every_play_out_it_tries(
     width: int, height: int, shuts: int
 ) -> None:
