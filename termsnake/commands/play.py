@@ -326,7 +326,7 @@ class Games:
             return
         game, solver = self.current.game, self.current.solver
         self.current = None
-        news, warnings = keep_score(
+        news, warnings, _ = keep_score(
             self.scores, self.key, game, self.previous, bot=solver is not None
         )
         path = self.args.record

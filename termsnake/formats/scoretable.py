@@ -3,7 +3,7 @@ show, and the lines a game's summary ends with as its result is kept."""
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from termsnake.core.game import Game, Outcome
 from termsnake.formats.scores import ScoreEntry, ScoreKey, ScoreStore
@@ -56,6 +56,15 @@ def _stopped(game: Game, bot: bool) -> bool:
     return bot and game.outcome in (None, Outcome.QUIT)
 
 
+class Kept(NamedTuple):
+    """What keeping a game's result did: the summary's lines, the warnings for whoever mends
+    the files, and whether the file took the result (False where it was not recorded at all)."""
+
+    lines: list[str]
+    warnings: tuple[str, ...]
+    saved: bool
+
+
 def keep_score(
     scores: ScoreStore,
     key: ScoreKey,
@@ -63,27 +72,27 @@ def keep_score(
     previous: ScoreEntry | None,
     *,
     bot: bool = False,
-) -> tuple[list[str], tuple[str, ...]]:
-    """Record the game's result (if it moved at all): the summary lines and any warnings. A
-    ``bot``'s game is recorded only if the bot ended it (won, died, stalled): one its watcher
-    stopped (q, Ctrl-C, a signal) is not the bot's result."""
+) -> Kept:
+    """Record the game's result (if it moved at all): the summary lines, any warnings and
+    whether it was saved. A ``bot``'s game is recorded only if the bot ended it (won, died,
+    stalled): one its watcher stopped (q, Ctrl-C, a signal) is not the bot's result."""
     said = [] if previous is None else [_best_so_far(previous)]
     if not is_scored(game, bot=bot):
-        return ([BOT_STOPPED, *said] if _stopped(game, bot) else said), ()
+        return Kept([BOT_STOPPED, *said] if _stopped(game, bot) else said, (), False)
     won = game.outcome is Outcome.WON
     entry = ScoreEntry.now(game.length, game.steps, won, game.seed)
     result = scores.record(key, entry)
+    kept = (result.warnings, result.saved)
     if result.new_best and game.eaten > 0:  # no cheers for dying at the start length
         saved = "" if result.saved else " (not saved)"
-        return [f"new best! length {game.length} for {key.player} on {key.level}{saved}"], (
-            result.warnings
-        )
+        return Kept([f"new best! length {game.length} for {key.player} on {key.level}{saved}"],
+                    *kept)  # fmt: skip
     if not result.kept:  # the board's best players are all better: no row to speak of
-        return [], result.warnings
+        return Kept([], *kept)
     best = entry if result.new_best else (result.previous or previous)
     if best is None:
-        return [], result.warnings
-    return [_best_so_far(best)], result.warnings
+        return Kept([], *kept)
+    return Kept([_best_so_far(best)], *kept)
 
 
 def _best_so_far(best: ScoreEntry) -> str:

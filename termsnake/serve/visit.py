@@ -59,6 +59,8 @@ WATCH_WAIT: Final = 0.5  # a watcher is woken by each move; this only bounds a w
 # or program of their own, less hole-cycle and hole-tree (which refuse all but boards a cell or
 # two short of a cycle, where best plays them) and astar (bfs's twin, to the eye).
 BOTS: Final = ("best", "tree", "replan", "hamilton", "straight", "greedy", "neuro", "bfs")
+# A farewell's end for a game the scores file did not take (the log says why: the operator's).
+NOT_SAVED: Final = "; your game's score could not be saved"
 
 
 def offered() -> list[str]:
@@ -113,8 +115,10 @@ class Visit:
         self.session: Session | None = None
         self.idle_counts = True  # --idle seconds with no key end the visit; not while watching
         self.stopping: int | None = None
-        # Whether the visit ended during the player's own game, which was then scored (it moved).
+        # Whether the visit ended during the player's own game, which was then scored (it moved),
+        # and whether the scores file took it (its lock held elsewhere as the server stopped).
         self.ended_in_scored_game = False
+        self.score_saved = False
         self.started = time.monotonic()
         term.check = self._check
 
@@ -135,8 +139,10 @@ class Visit:
 
     @property
     def scored(self) -> str:
-        """What a farewell adds for a visit that ended in a game: it was scored."""
-        return "; your game was scored" if self.ended_in_scored_game else ""
+        """What a farewell adds for a visit that ended in a game: whether it was scored."""
+        if not self.ended_in_scored_game:
+            return ""
+        return "; your game was scored" if self.score_saved else NOT_SAVED
 
     def stop(self, signum: int = signal.SIGTERM) -> None:
         """The server is going down: unwind at the next wait (a game is scored first)."""
@@ -305,7 +311,9 @@ class Visit:
                 len(level.body), who,
             )  # fmt: skip
             best = self.hub.scores.best(key)
-            news, trouble = keep_score(self.hub.scores, key, game, best, bot=bot is not None)
+            news, trouble, self.score_saved = keep_score(
+                self.hub.scores, key, game, best, bot=bot is not None
+            )
             for line in trouble:  # the operator's to mend: the log, not the player
                 self.hub.score_trouble.say(line)
             if not trouble and is_scored(game, bot=bot is not None):  # a score kept: all well

@@ -49,18 +49,18 @@ def test_how_a_run_ended_is_said_by_keywords() -> None:
 def test_the_summary_names_the_best_as_it_is_after_the_game(tmp_path: Path) -> None:
     store = ScoreStore(tmp_path / "scores.json")
     key = ScoreKey.of("open-8x8", 8, 8, 3, "you")
-    lines, _ = keep_score(store, key, quit_after(3), None)
+    lines = keep_score(store, key, quit_after(3), None).lines
     assert lines == ["best so far: length 3 in 3 steps"]
     # Fewer steps at the same length is the new best, without cheers (nothing was eaten); the
     # summary shows that new best, not the entry it replaced.
-    lines, _ = keep_score(store, key, quit_after(1), store.best(key))
+    lines = keep_score(store, key, quit_after(1), store.best(key)).lines
     assert lines == ["best so far: length 3 in 1 step"]
     best = store.best(key)
     assert best is not None and best.steps == 1
-    lines, _ = keep_score(store, key, quit_after(2), best)
+    lines = keep_score(store, key, quit_after(2), best).lines
     assert lines == ["best so far: length 3 in 1 step"]
     # A game quit before its first move is not kept; the best is said the same way.
-    lines, _ = keep_score(store, key, quit_after(0), best)
+    lines = keep_score(store, key, quit_after(0), best).lines
     assert lines == ["best so far: length 3 in 1 step"]
 
 
@@ -68,14 +68,14 @@ def test_a_bots_game_is_scored_only_if_the_bot_ended_it(tmp_path: Path) -> None:
     store = ScoreStore(tmp_path / "scores.json")
     key = ScoreKey.of("open-8x8", 8, 8, 3, "bfs")
     stopped = "not scored: the bot was stopped before its game ended"
-    assert keep_score(store, key, quit_after(3), None, bot=True) == ([stopped], ())
+    assert keep_score(store, key, quit_after(3), None, bot=True) == ([stopped], (), False)
     assert store.best(key) is None
     died = Game(open_level(8, 8, 3), seed=1)
     while died.outcome is None:
         died.step(Direction.RIGHT)
-    lines, _ = keep_score(store, key, died, None, bot=True)
+    lines = keep_score(store, key, died, None, bot=True).lines
     assert lines == ["best so far: length 3 in 4 steps"]
-    lines, _ = keep_score(store, key, quit_after(1), store.best(key), bot=True)
+    lines = keep_score(store, key, quit_after(1), store.best(key), bot=True).lines
     assert lines == [stopped, "best so far: length 3 in 4 steps"]
     best = store.best(key)
     assert best is not None and best.steps == 4  # the bot's own end, not the game stopped after

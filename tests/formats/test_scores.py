@@ -118,9 +118,9 @@ def test_a_player_the_write_drops_is_not_told_a_best_so_far(tmp_path: Path) -> N
     for _ in range(3):
         game.step(Direction.RIGHT)  # length 3 in 3 steps: beats its own row, not the others
     game.quit()
-    lines, warnings = keep_score(store, low, game, store.best(low))
+    lines, warnings, saved = keep_score(store, low, game, store.best(low))
     assert low not in parse(path.read_bytes())
-    assert lines == [] and warnings == ()
+    assert lines == [] and warnings == () and saved
 
 
 def test_players_as_good_as_the_last_kept_are_kept_in_time_order_across_offsets(

@@ -291,15 +291,21 @@ def test_a_score_whose_file_another_process_holds_locked_is_given_up_within_the_
     monkeypatch.setattr(limits, "SHUTDOWN_WAIT", 4.0)
     monkeypatch.setattr(limits, "SAVE_MARGIN", 3.0)
 
+    told: list[bytes] = []
+
     async def go() -> float:
         async with serving(tmp_path, capsys) as served:
             conns = [await connect(served.port, name) for name in ("ada", "bo")]
-            for c, name in zip(conns, ("ada", "bo"), strict=True):
-                p = await player(c)
+            players = [await player(c) for c in conns]
+            for p, name in zip(players, ("ada", "bo"), strict=True):
                 await start_classic(p, name)
                 await p.keys(b"s")  # down: it moves, a game to score
                 await p.wait_steps(1)
             took = await served.stop()
+            for p in players:
+                await asyncio.wait_for(p.process.wait_closed(), 10)
+                await p.pump()
+                told.append(p.received)
             for c in conns:
                 c.close()
         return took
@@ -316,6 +322,9 @@ def test_a_score_whose_file_another_process_holds_locked_is_given_up_within_the_
     lock = tmp_path / "scores.json.lock"
     trouble = [m for m in caplog.messages if "not saved" in m]
     assert trouble == [f"scores not saved: {lock} was still locked as the server stopped"]
+    # They were told "your game was scored": the farewell says what became of their games.
+    farewell = b"the server is shutting down; your game's score could not be saved\r\n"
+    assert [t.endswith(farewell) and b"scored" not in t for t in told] == [True, True], told
     assert sorted(m.split(":")[1] for m in caplog.messages if " left " in m) == [
         " shutdown; 0 playing",
         " shutdown; 1 playing",
