@@ -7,17 +7,21 @@ import asyncio
 import dataclasses
 import logging
 import sys
+import time
 import typing
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from termsnake.commands import args as cliargs
 from termsnake.commands.args import Subparsers
 from termsnake.exits import EXIT_USAGE, Noted, signal_handlers, signals_remembered
 from termsnake.formats.text import printable
-from termsnake.serve.limits import DEFAULTS, Options
+from termsnake.serve.limits import DEFAULTS, SHUTDOWN_WAIT, Options
 from termsnake.serve.output import Output
 from termsnake.solvers.registry import loading
+
+if TYPE_CHECKING:  # asyncssh is loaded only once the serve extra is known to be there
+    from termsnake.serve.server import Config
 
 
 def add_parsers(sub: Subparsers) -> None:
@@ -115,6 +119,11 @@ def host_arg(text: str) -> str:
         text = text[1:-1]
     if "[" in text or "]" in text:  # [::1]:2222: the port goes apart
         raise argparse.ArgumentTypeError("give the address alone (the port is --port's)")
+    try:  # as the look-up encodes it: a traceback there (a.b..c, a label of 64 letters)
+        text.encode("idna")
+    except UnicodeError as e:
+        why = e.__cause__ or e  # the codec's own reason ("label too long") is the cause
+        raise argparse.ArgumentTypeError(f"not a host name or address ({why})") from None
     return text
 
 
@@ -167,8 +176,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace, came: Noted) -> int:
     try:
-        from termsnake.serve import address, hostkey, listen, server
-        from termsnake.serve.visit import offered
+        from termsnake.serve import listen, visit  # noqa: F401 - asyncssh, and all it needs
     except ImportError as e:
         print(f"termsnake serve: needs the serve extra ({e.name} is missing): "
               "pip install 'termsnake[serve]'", file=sys.stderr)  # fmt: skip
@@ -183,20 +191,44 @@ def _run(args: argparse.Namespace, came: Noted) -> int:
     # asyncio warns at each write to a socket a client has reset, which it can do at will.
     logging.getLogger("asyncio").setLevel(logging.ERROR)
     try:
-        path = Path(args.host_key) if args.host_key else hostkey.default_path()
+        config = _config(args, output)
+        if config is None:
+            return EXIT_USAGE
+        came.check()
+        return _listen(args, config, output)
+    finally:
+        # However it ends (a start-up error, Ctrl-C as a plugin loads): what a plugin logged
+        # and the error after it are written, in order, before the process exits and drops
+        # them (the shutdown has closed it already, with a wait of its own).
+        output.close(time.monotonic() + SHUTDOWN_WAIT, SHUTDOWN_WAIT)
+
+
+def _failed(output: Output, line: str) -> None:
+    """Say why the server cannot start, after what its log said before, in the same order."""
+    output.log(f"termsnake serve: {printable(line)}")
+
+
+def _config(args: argparse.Namespace, output: Output) -> Config | None:
+    """The server's keys, its bots and what it says once listening; None once it said why
+    it cannot start."""
+    from termsnake.serve import hostkey
+    from termsnake.serve.server import Config
+    from termsnake.serve.visit import offered
+
+    path = Path(args.host_key) if args.host_key else hostkey.default_path()
+    try:
         key, made = hostkey.load_or_create(path)
     except hostkey.HostKeyError as e:
-        print(f"termsnake serve: host key {printable(f'{path}: {e}')}", file=sys.stderr)
-        return EXIT_USAGE
+        _failed(output, f"host key {path}: {e}")
+        return None
     authorized = None
     notes = []  # said once listening
     if args.authorized_keys is not None:
         try:
             listed = hostkey.read_authorized_keys(Path(args.authorized_keys))
         except hostkey.HostKeyError as e:
-            where = printable(f"{args.authorized_keys}: {e}")
-            print(f"termsnake serve: --authorized-keys {where}", file=sys.stderr)
-            return EXIT_USAGE
+            _failed(output, f"--authorized-keys {args.authorized_keys}: {e}")
+            return None
         authorized = listed.keys
         if (skipped := listed.warning()) is not None:  # a key mistyped would keep its holder out
             where = printable(f"{args.authorized_keys}: {skipped}")
@@ -204,11 +236,16 @@ def _run(args: argparse.Namespace, came: Noted) -> int:
     if made:  # so that a mistyped --host-key is seen: clients would meet a new key
         notes.append(f"made a new host key at {printable(str(path))}")
     bots = lobby_bots(offered(), notes)
-    config = server.Config(
+    return Config(
         options_from(args), host_key=key, authorized_keys=authorized,
         notes=tuple(notes), bots=tuple(bots),
     )  # fmt: skip
-    came.check()
+
+
+def _listen(args: argparse.Namespace, config: Config, output: Output) -> int:
+    """Serve until a signal stops it: 0, or 2 if it cannot listen, said in one line."""
+    from termsnake.serve import address, listen
+
     # From here signals are only noted: one raised in a callback of the loop would be lost, and
     # with it the future it was to complete (the address create_server waits for, for ever).
     stopping: list[int] = []
@@ -216,7 +253,6 @@ def _run(args: argparse.Namespace, came: Noted) -> int:
         with signal_handlers(listen.stops(stopping)):
             asyncio.run(listen.serve(config, output=output, stopping=stopping))
     except address.CannotListen as e:
-        where = printable(address.with_port(args.host, args.port))
-        print(f"termsnake serve: cannot listen on {where}: {e}", file=sys.stderr)
+        _failed(output, f"cannot listen on {address.with_port(args.host, args.port)}: {e}")
         return EXIT_USAGE
     return 0

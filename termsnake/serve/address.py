@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import errno
 import ipaddress
+import os
 import socket
+from typing import Final
 
 
 def reached_at(host: str) -> str:
@@ -25,3 +28,33 @@ def with_port(host: str, port: int) -> str:
 
 class CannotListen(Exception):
     """The server's address could not be bound (in use, not this host's ...): the cause."""
+
+
+# What a person can do of the commonest reasons an address cannot be bound.
+_HINTS: Final = {
+    errno.EADDRINUSE: "another program listens there: stop it, or choose another --port",
+    errno.EADDRNOTAVAIL: "no network interface of this machine has that address",
+}
+
+
+def why_not(error: OSError, host: str, port: int) -> str:
+    """Why the server could not listen on ``host`` and ``port``, said by ``error`` (from
+    looking the host up, or from binding): asyncio's "error while attempting to bind on address
+    ('::1', 2222, 0, 0): ..." quotes its own tuple; the reason alone, and what to do about the
+    common ones."""
+    if isinstance(error, socket.gaierror) or not error.errno:
+        return error.strerror or str(error)
+    hint = _HINTS.get(error.errno)
+    if error.errno == errno.EACCES and 0 < port < 1024:
+        hint = "a port below 1024 needs root, or the capability CAP_NET_BIND_SERVICE"
+    elif error.errno == errno.EINVAL and _link_local(host) and "%" not in host:
+        hint = f"a link-local address needs its interface, as in {host}%eth0"
+    reason = os.strerror(error.errno)
+    return f"{reason} ({hint})" if hint else reason
+
+
+def _link_local(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host.split("%")[0]).is_link_local
+    except ValueError:  # a host name
+        return False

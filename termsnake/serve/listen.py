@@ -14,7 +14,7 @@ import asyncssh
 
 from termsnake.exits import Handler, heard
 from termsnake.serve import limits
-from termsnake.serve.address import CannotListen, reached_at, with_port
+from termsnake.serve.address import CannotListen, reached_at, why_not, with_port
 from termsnake.serve.output import Output
 from termsnake.serve.server import App, Channel, Config, Connection
 
@@ -75,7 +75,7 @@ async def serve(
             **options,
         )
     except OSError as e:  # only here: an OSError later is no failure to listen
-        raise CannotListen(e.strerror or str(e)) from e
+        raise CannotListen(why_not(e, config.options.host, config.options.port)) from e
     # A plain handler and a look every 0.2 s, not loop.add_signal_handler: under load the
     # threads' call_soon_threadsafe fill the loop's wake-up pipe, and a signal sent through it
     # would be lost. Set before "listening" is said, which a supervisor may answer with one.

@@ -226,6 +226,7 @@ class Output:
         # of its stream, which waits for the reader; at first use it would have held the
         # thread saying the line, and every other waiting on the log's lock.
         self.sinks: list[tuple[Sink, Writer]] = []  # stdout's, stderr's
+        self.closed: bool | None = None  # once closed: whether every line was written
         self.writers: dict[object, Writer] = {}  # by place
         made: dict[object, Sink] = {}
         for stream in (stdout, stderr):
@@ -254,11 +255,13 @@ class Output:
     def close(self, deadline: float, stall: float) -> bool:
         """Take no more lines, and let those waiting be written until ``deadline``
         (``time.monotonic``), not waiting for a reader that took nothing for ``stall``
-        seconds: whether all were."""
-        writers = list(self.writers.values())
-        for writer in writers:
-            writer.close()
-        return all([writer.drain(deadline, stall) for writer in writers])
+        seconds: whether all were. Closed again, it waits no more and says the same."""
+        if self.closed is None:
+            writers = list(self.writers.values())
+            for writer in writers:
+                writer.close()
+            self.closed = all([writer.drain(deadline, stall) for writer in writers])
+        return self.closed
 
 
 def _cut(line: str, most: int) -> str:

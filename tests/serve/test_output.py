@@ -177,6 +177,18 @@ def test_the_last_lines_are_not_waited_for_past_a_stall_nor_after_the_reader_wen
         assert time.monotonic() - began < 1
 
 
+def test_closed_again_it_waits_no_more() -> None:
+    # The command closes it however the server ends, after the shutdown did: a reader asleep
+    # must not hold the exit a second wait longer.
+    with full_pipe() as (_, w), open(w, "w", closefd=False) as stream:
+        output = Output(stream, stream)
+        output.say("termsnake serve: stopped")
+        assert output.close(time.monotonic() + 5, 0.2) is False
+        began = time.monotonic()
+        assert output.close(time.monotonic() + 5, 5) is False
+        assert time.monotonic() - began < 0.2
+
+
 class SlowFlush(io.StringIO):
     """A stream in memory whose flush, once ``slow`` is set, waits until ``go`` is: as Python's
     stream over a full pipe does while it holds something unwritten."""
