@@ -25,6 +25,7 @@ from termsnake.exits import (
 from termsnake.formats.settings import Settings, SettingsError, load_settings
 from termsnake.formats.text import encodes, encoding_of, printable
 from termsnake.solvers.base import Solver, finish
+from termsnake.statusline import columns, redraw
 from termsnake.tui import terminal
 from termsnake.tui.session import Session, make_session
 from termsnake.tui.summary import summary
@@ -36,16 +37,14 @@ INPUT_ENDED = "the terminal's input ended"
 @contextlib.contextmanager
 def preparing(what: str, shown: bool = True) -> Iterator[None]:
     """While a set-up that may take long runs, say on the terminal what is being prepared
-    (when ``shown`` and stdout is a terminal); the line is erased however the set-up ends, a
-    Ctrl-C included, so what is printed next starts on a clean line; keys typed meanwhile are
-    not echoed on it."""
+    (when ``shown`` and stdout is a terminal), as a status line: within the width, and erased
+    however the set-up ends (a Ctrl-C included, a terminal narrowed meanwhile too), so what is
+    printed next starts on a clean line; keys typed meanwhile are not echoed on it."""
     stream = sys.stdout
     if not shown or stream is None or not stream.isatty():
         yield
         return
-    # Short of the width: a line that wrapped could not be erased with a carriage return.
-    text = what[: max(0, terminal_width() - 3)]
-    _write(stream, [text], end="")
+    _write(stream, [redraw(what, columns(stream))], end="")
     try:
         with terminal.no_echo():
             yield
@@ -53,12 +52,12 @@ def preparing(what: str, shown: bool = True) -> Iterator[None]:
         terminal.drop_typed_ahead()
         raise
     finally:
-        _write(stream, ["\r" + " " * (len(text) + 2) + "\r"], end="")
+        _write(stream, [redraw("", columns(stream))], end="")
 
 
 def terminal_width() -> int:
-    """The width of the terminal lines outside the game's screen are printed on (the summary,
-    ``preparing``'s line): shutil's, COLUMNS if set, else stdout's terminal's, else 80."""
+    """The width of the terminal lines outside the game's screen are printed on (the
+    summary): shutil's, COLUMNS if set, else stdout's terminal's, else 80."""
     return shutil.get_terminal_size().columns
 
 

@@ -16,6 +16,7 @@ from termsnake.core.geometry import Direction
 from termsnake.core.level import open_level
 from termsnake.exits import signals_held
 from termsnake.formats.replay import Result, replay_from_game
+from termsnake.statusline import ERASE_BELOW
 
 pytestmark = pytest.mark.terminal
 
@@ -37,7 +38,9 @@ def interrupt(home: Path, args: list[str], after: float) -> tuple[int, str]:
         return code, ""
     # The terminal echoes the ^C, but not while a bot sets up (echo is off), whose line
     # ("preparing ...") is erased before anything else is said.
-    after_c = raw.split(b"^C", 1)[-1].replace(b"\r", b"\n").decode(errors="replace")
+    # The status line's erase (ERASE_BELOW) shows nothing.
+    shown = raw.split(b"^C", 1)[-1].replace(ERASE_BELOW.encode(), b"")
+    after_c = shown.replace(b"\r", b"\n").decode(errors="replace")
     said = [line for line in after_c.splitlines() if line.strip()]
     return code, "\n".join(line for line in said if not line.startswith("preparing "))
 

@@ -3,18 +3,24 @@ ends cleanly with the terminal as it was."""
 
 from __future__ import annotations
 
+import fcntl
 import os
 import select
 import signal
+import struct
 import subprocess
+import sys
+import termios
 import time
 from pathlib import Path
 
+import pyte
 import pytest
 from pty_harness import (
     ENTER_ALT,
     Pty,
     closed_once_modes_are_read,
+    on_a_pty,
     start_detached,
     termsnake_command,
 )
@@ -166,4 +172,29 @@ def test_a_window_closed_while_its_modes_are_changed_lets_the_set_up_go_on(
         preparing("preparing best for a 200x200 board..."),
     ):
         done = True
-    assert said == [b"preparing best for a 200x200 board..."] and done
+    assert done and len(said) == 1
+    screen = pyte.Screen(80, 24)
+    pyte.ByteStream(screen).feed(said[0])
+    assert [line.rstrip() for line in screen.display if line.strip()] == [
+        "preparing best for a 200x200 board..."
+    ]
+
+
+def test_the_line_fits_and_is_erased_whole_on_a_terminal_narrowed_meanwhile(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Its erase was spaces as long as the line: on a terminal narrowed since it was drawn they
+    # wrapped onto the rows below, and what came next was printed there, under blank rows.
+    what = "preparing best for a 200x200 board..."
+    with on_a_pty(monkeypatch) as master:
+        screen = pyte.Screen(30, 6)  # narrower than the line: it is cut to the width
+        fcntl.ioctl(sys.stdout.fileno(), termios.TIOCSWINSZ, struct.pack("HHHH", 6, 30, 0, 0))
+        shown = pyte.ByteStream(screen)
+        with preparing(what):
+            shown.feed(os.read(master, 65536))
+            assert screen.display[0] == what[:29] + " "  # never the last column
+            fcntl.ioctl(sys.stdout.fileno(), termios.TIOCSWINSZ, struct.pack("HHHH", 6, 12, 0, 0))
+            screen.resize(6, 12)  # cut there, as xterm cuts it
+        shown.feed(os.read(master, 65536))
+    assert screen.display == [" " * 12] * 6
+    assert (screen.cursor.x, screen.cursor.y) == (0, 0)  # where the next line starts
