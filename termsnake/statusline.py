@@ -1,11 +1,14 @@
 """A line redrawn in place at the bottom of a terminal (bench's progress line, train's bar):
-within the terminal's width at each redraw, and erased whole even after the terminal was
-narrowed under it."""
+within the terminal's width at each redraw, erased whole even after the terminal was narrowed
+under it, and not written over by the keys typed meanwhile."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import termios
+from collections.abc import Iterator
 from typing import Final, TextIO
 
 from termsnake.formats.text import clip, pad
@@ -36,7 +39,8 @@ def redraw(text: str, width: int) -> str:
     The cursor waits at the line's start, not its end: a terminal narrowed under the line may
     wrap it onto more rows (tmux, VTE and kitty do; xterm cuts it), and from its start every
     row below is the line's to erase, while from its end nothing tells how many rows above are
-    its own and how many are earlier output."""
+    its own and how many are earlier output. Keys typed would be echoed there, over its first
+    letters: ``unechoed`` keeps them off it."""
     room = max(0, width - 1)  # never the last column: some terminals wrap as soon as it is written
     text = clip(text, room)
     if can_erase():
@@ -44,3 +48,43 @@ def redraw(text: str, width: int) -> str:
         # from there for a clear and keeps the screen in its history, a line at each redraw.
         return "\r" + (text or " ") + ERASE_BELOW + "\r"
     return "\r" + pad(text, room) + "\r"  # spaces over the old line, which had this room at most
+
+
+@contextlib.contextmanager
+def unechoed(stream: TextIO | None) -> Iterator[None]:
+    """Keys typed on the terminal ``stream`` writes to are not echoed for the block: the line's
+    cursor waits at its start (see ``redraw``), where they would write over its first letters
+    until the next redraw. They wait, unread, for what reads the terminal next (a shell shows
+    them at its prompt). Only while this process is in the terminal's foreground: the modes of
+    a terminal a job runs in the background of are the shell's, and setting them would stop
+    the job (SIGTTOU)."""
+    fd = _terminal_fd(stream)
+    saved = None
+    if fd is not None and _in_foreground(fd):
+        with contextlib.suppress(termios.error, OSError):  # the terminal gone meanwhile
+            saved = termios.tcgetattr(fd)
+            quiet = list(saved)
+            quiet[3] &= ~termios.ECHO  # the local modes
+            termios.tcsetattr(fd, termios.TCSANOW, quiet)
+    try:
+        yield
+    finally:
+        # Sent to the background since (Ctrl-Z, bg): the shell has put its own modes back.
+        if saved is not None and fd is not None and _in_foreground(fd):
+            with contextlib.suppress(termios.error, OSError):
+                termios.tcsetattr(fd, termios.TCSANOW, saved)
+
+
+def _terminal_fd(stream: TextIO | None) -> int | None:
+    try:
+        fd = stream.fileno() if stream is not None else -1
+    except (OSError, ValueError, AttributeError):  # in memory, or closed
+        return None
+    return fd if fd >= 0 and os.isatty(fd) else None
+
+
+def _in_foreground(fd: int) -> bool:
+    try:
+        return os.tcgetpgrp(fd) == os.getpgrp()
+    except OSError:  # not this process's controlling terminal: its modes are not ours to set
+        return False

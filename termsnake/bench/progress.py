@@ -3,13 +3,14 @@ so that a single long game shows it is alive too."""
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
 from types import TracebackType
 from typing import Final, TextIO
 
 from termsnake.bench.pool import Watcher
-from termsnake.statusline import columns, redraw
+from termsnake.statusline import columns, redraw, unechoed
 
 REFRESH: Final = 0.25  # seconds between redraws at most: a few a second
 BAR: Final = 20  # cells of the bar
@@ -27,7 +28,8 @@ def line(done: int, total: int, moves: int, seconds: float) -> str:
 
 class Progress(Watcher):
     """One line on ``stream`` when it is a terminal (nothing otherwise), redrawn at most
-    every REFRESH seconds, erased on close."""
+    every REFRESH seconds, erased on close; keys typed on that terminal meanwhile are not
+    echoed over it."""
 
     def __init__(self, total: int, stream: TextIO | None = None) -> None:
         """A line for ``total`` games on ``stream`` (stderr by default)."""
@@ -39,6 +41,9 @@ class Progress(Watcher):
         self._started = time.monotonic()
         self._drawn_at = self._started - REFRESH
         self._shown = False  # whether the line is on the terminal
+        self._echo = contextlib.ExitStack()  # echo turned back on by close
+        if self._on:
+            self._echo.enter_context(unechoed(self._stream))
         self._draw()
 
     def done(self, games: int) -> None:
@@ -59,9 +64,10 @@ class Progress(Watcher):
         self._draw()
 
     def close(self) -> None:
-        """Erase the line."""
+        """Erase the line; keys typed are echoed again."""
         self._erase()
         self._on = False
+        self._echo.close()
 
     def _draw(self) -> None:
         now = time.monotonic()

@@ -55,7 +55,7 @@ from termsnake.orphans import (
 )
 from termsnake.progressbar import Bar
 from termsnake.solvers.neuro import MAX_WEIGHTS_BYTES, Network
-from termsnake.statusline import columns
+from termsnake.statusline import columns, unechoed
 from termsnake.workers import note_jobs_unused, processes
 
 MAX_CHECKPOINT: Final = 64 * 1024 * 1024
@@ -322,8 +322,9 @@ def _write(path: Path, text: str) -> None:
 def train(plan: Plan, run: Run, generations: int, out: Path, go: Runner) -> None:
     """Evolve until ``generations``, saving after each one, with a progress bar; weights
     deleted since the checkpoint was saved are written again from it."""
-    with Bar(total=generations, initial=run.state.generation, desc="train", unit="gen",
-             file=sys.stderr, disable=not sys.stderr.isatty()) as bar:  # fmt: skip
+    with unechoed(sys.stderr), Bar(total=generations, initial=run.state.generation,
+             desc="train", unit="gen", file=sys.stderr,
+             disable=not sys.stderr.isatty()) as bar:  # fmt: skip
         while run.state.generation < generations:
             run.state = step(plan, run.state, go)
             save(plan, run, out)

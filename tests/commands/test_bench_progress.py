@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -86,3 +88,57 @@ def test_a_narrowed_terminal_leaves_nothing_of_the_line(tmp_path: Path) -> None:
     lines = t.text().splitlines()
     assert lines[0].split()[:2] == ["solver", "level"]  # where the line was, no row left above
     assert "bench" not in t.text() and "]" not in t.text()
+
+
+# Runs a command as a shell runs a job (in the foreground, or with `&` in a process group of its
+# own), then says whether the terminal echoes keys after it.
+JOB = """import subprocess, sys, termios
+child = subprocess.Popen(sys.argv[2:], process_group=0 if sys.argv[1] == "&" else None)
+try:
+    code = child.wait()
+except KeyboardInterrupt:  # the job's Ctrl-C, which it says it was ended by
+    code = child.wait()
+print("echo on" if termios.tcgetattr(0)[3] & termios.ECHO else "echo off")
+sys.exit(code)
+"""
+
+
+def job(tmp_path: Path, how: str, args: list[str], cols: int = 80) -> Pty:
+    """``termsnake ARGS`` run as a job (``how``: "" in the foreground, "&" in the background)."""
+    return Pty(["-c", JOB, how, termsnake_command(), *args], tmp_path, cols=cols,
+               command=sys.executable)  # fmt: skip
+
+
+def test_keys_typed_during_a_bench_do_not_write_over_its_line(tmp_path: Path) -> None:
+    # The cursor waits at the line's start (a narrowed terminal's erase needs it there): the
+    # terminal echoed the keys there, over "bench [", until the next redraw.
+    args = ["bench", "--ai", "bfs", "--size", "200x200", "--games", "1", "--jobs", "1"]
+    t = job(tmp_path, "", args)
+    try:
+        t.wait_for(lambda: moves_shown(t) > 0, timeout=60)
+        t.send("hello")
+        time.sleep(0.1)
+        t.pump()
+        assert t.text().startswith("bench [") and b"hello" not in bytes(t.raw)
+        t.send("\x03")
+        code = t.wait_exit(timeout=30)
+    finally:
+        t.close()
+    assert code == 130
+    assert t.text().strip().splitlines() == ["termsnake bench: interrupted", "echo on"]
+
+
+def test_a_bench_in_the_background_leaves_the_terminals_modes_alone(tmp_path: Path) -> None:
+    # A job in the background that sets its terminal's modes is stopped (SIGTTOU) until it is
+    # brought to the foreground: a bench started with `&` would never end by itself.
+    args = ["bench", "--ai", "hamilton", "--size", "6x6", "--games", "4", "--jobs", "1"]
+    t = job(tmp_path, "&", args, cols=160)
+    try:
+        code = t.wait_exit(timeout=60)
+    finally:
+        t.close()
+    assert code == 0
+    lines = t.text().strip().splitlines()
+    heads = [line.split()[:2] for line in lines[:2]]
+    assert heads == [["solver", "level"], ["hamilton", "open-6x6"]]
+    assert lines[2:] == ["echo on"]

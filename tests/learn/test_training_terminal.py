@@ -3,6 +3,7 @@ narrowed during the run too."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -36,6 +37,22 @@ def test_a_window_narrowed_during_training_gets_one_bar_and_a_chart_that_fits(
     drawn = said[said.index("|", said.index("\n", said.rindex("train:"))) - 7 :]
     drawn = drawn[: drawn.index("weights:")]
     assert [len(line) <= 9 for line in drawn.splitlines()] == [True] * len(drawn.splitlines())
+
+
+def test_keys_typed_during_training_do_not_write_over_its_bar(tmp_path: Path) -> None:
+    # The bar's cursor waits at its start: the terminal echoed the keys there, over "train:".
+    out = ["--generations", "100000", "--out", str(tmp_path / "w.json")]
+    t = Pty([*TRAIN, *out], tmp_path)
+    try:
+        t.wait_for("train:", timeout=60)
+        t.send("hello")
+        time.sleep(0.1)
+        t.pump()
+        assert t.text().startswith("train:") and b"hello" not in bytes(t.raw)
+        t.send("\x03")
+        assert t.wait_exit(timeout=30) == 130
+    finally:
+        t.close()
 
 
 def test_the_chart_fits_the_columns_it_is_given() -> None:
