@@ -25,7 +25,7 @@ from termsnake.exits import (
 from termsnake.formats.settings import Settings, SettingsError, load_settings
 from termsnake.formats.text import encodes, encoding_of, printable
 from termsnake.solvers.base import Solver, finish
-from termsnake.statusline import columns, redraw
+from termsnake.statusline import columns, redraw, unechoed
 from termsnake.tui import terminal
 from termsnake.tui.session import Session, make_session
 from termsnake.tui.summary import summary
@@ -46,7 +46,7 @@ def preparing(what: str, shown: bool = True) -> Iterator[None]:
         return
     _write(stream, [redraw(what, columns(stream))], end="")
     try:
-        with terminal.no_echo():
+        with unechoed(stream):
             yield
     except BaseException:  # Ctrl-C, a signal: no game will read the keys typed meanwhile
         terminal.drop_typed_ahead()

@@ -346,14 +346,6 @@ def no_flow_control() -> Iterator[None]:
 
 
 @contextmanager
-def no_echo() -> Iterator[None]:
-    """Keys typed are not echoed (while a bot sets up, before the game's screen): they would
-    be left on the line the summary is printed on. They wait, unread, for the game."""
-    with _flags_off(3, termios.ECHO):  # the local flags
-        yield
-
-
-@contextmanager
 def _flags_off(index: int, flags: int) -> Iterator[None]:
     """``flags`` cleared in the ``index``-th termios field of stdin's terminal for the block
     (nothing if stdin is not a terminal)."""

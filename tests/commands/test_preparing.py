@@ -25,6 +25,7 @@ from pty_harness import (
     termsnake_command,
 )
 
+from termsnake import statusline
 from termsnake.tui.runner import preparing
 
 pytestmark = pytest.mark.terminal
@@ -167,6 +168,8 @@ def test_a_window_closed_while_its_modes_are_changed_lets_the_set_up_go_on(
     # The window closed between reading the terminal's modes and setting them, as the test
     # above meets now and then on a busy machine: the set-up ended in a traceback, exit 1.
     done = False
+    # This process leads no session: the pty stands in for its controlling terminal.
+    monkeypatch.setattr(statusline, "_in_foreground", lambda fd: True)
     with (
         closed_once_modes_are_read(monkeypatch) as said,
         preparing("preparing best for a 200x200 board..."),
