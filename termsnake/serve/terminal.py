@@ -60,7 +60,6 @@ class ChannelOutput:
         self.limit = limit
         self.stall = stall
         self.encoding = "utf-8"
-        self.waits = 0
         # Set when the server goes down: a client behind is then waited for no more, or its
         # game would not be scored before the server exits.
         self.ending = False
@@ -72,7 +71,6 @@ class ChannelOutput:
     def write(self, text: str) -> int:
         """Send ``text`` once the client has room for it; Closed if it never makes room."""
         if self.behind():
-            self.waits += 1
             deadline = time.monotonic() + self.stall
             while self._unsent() > self.limit:
                 # Going down, a game waits for no client, however it reads: it is scored
