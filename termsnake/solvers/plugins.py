@@ -319,7 +319,7 @@ class Guarded:
 
     def _view(self, game: Game) -> Game:
         """The plugin's copy of ``game``: moved on by the live game's last move, or copied
-        anew when that does not bring it level (the plugin changed it, or a food plan)."""
+        anew when that does not bring it in step (the plugin changed it, or a food plan)."""
         shadow = self._shadow
         if shadow is None or self._live is not game:
             shadow = None
@@ -328,14 +328,15 @@ class Guarded:
                 shadow.step(game.moves[-1])
             except Exception:
                 shadow = None
-        if shadow is None or not _level(shadow, game):
+        if shadow is None or not _in_step(shadow, game):
             shadow = game.copy()
         self._shadow, self._live = shadow, game
         return shadow
 
 
-def _level(a: Game, b: Game) -> bool:
-    """Whether two games stand the same (the moves before aside)."""
+def _in_step(a: Game, b: Game) -> bool:
+    """Whether two games stand the same (the moves before aside): the plugin's copy is in step
+    with the live game."""
     return (
         a.steps == b.steps
         and a.outcome is b.outcome
