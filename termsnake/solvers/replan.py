@@ -66,6 +66,8 @@ ATTEMPTS = (False, True)
 # ``_retry`` once a search has found a way to this food (a lane, or a cycle that reaches it
 # sooner): no step comes this late, so none runs again until the next food resets it.
 NO_MORE_SEARCH = 1 << 62
+# The sets of holes a rebuilt cycle may leave out, each tried in turn (``_hole_sets``).
+HoleSets = list[tuple[int, ...]]
 
 
 class ReplanSolver:
@@ -285,7 +287,9 @@ class ReplanSolver:
         return self._rebuild and game.steps >= self._retry and self._ham.holds_invariant(game)
 
     def _search(self, game: Game, grid: Grid) -> None:
-        """Rebuild the cycle around the body so that it heads for the food first."""
+        """Rebuild the cycle around the body so that it heads for the food first: changed at
+        2x2 squares (``_rerouted_to``), else along a lane (``_planned_lane``, small boards
+        only), else closed anew (``_closed_anew``); if none gets there sooner, later again."""
         food = game.food
         assert food is not None
         goal = grid.index(food)
@@ -299,32 +303,53 @@ class ReplanSolver:
             self._later(game)
             return
         body = [grid.index(p) for p in game.body]
-        if on_cycle:
-            rerouted = self._rerouted(grid, body, goal)
-            if rerouted is not None and self._ham.use_cycle(
-                game, tuple(grid.points[c] for c in rerouted)
-            ):
-                self.found += 1
-                now = self._ham.cycle_distance(head, goal)
-                if len(path) >= now:
-                    self._retry = NO_MORE_SEARCH
-                    return
-                if grid.board.free_count > self.lane_cells:
-                    # A lane or closure search to beat it as well pays on small boards only:
-                    # on bigger ones it costs more time than it saves moves (docs/tuning.md).
-                    self._later(game)
-                    return
-        free = len(self._ham.cycle) - len(body)
-        tries = self._hole_sets(grid, body, goal)
-        if grid.board.free_count <= self.lane_cells and self._lane_tries > 0:
-            self._lane_tries -= 1
-            closing = max(self.lane_floor, self.lane_per_cell * free)
-            limits = (Limit(self.lane_nodes), Limit(closing), Limit(self.lane_work))
-            lane_holes = tries[: self.lane_holes]
-            if self._lane.plan(grid, game, goal, min(now, grid.cells) - 1, lane_holes, limits):
-                self.found += 1
+        if on_cycle and self._rerouted_to(game, grid, body, goal):
+            self.found += 1
+            now = self._ham.cycle_distance(head, goal)
+            if len(path) >= now:
                 self._retry = NO_MORE_SEARCH
                 return
+            if grid.board.free_count > self.lane_cells:
+                # A lane or closure search to beat it as well pays on small boards only:
+                # on bigger ones it costs more time than it saves moves (docs/tuning.md).
+                self._later(game)
+                return
+        tries = self._hole_sets(grid, body, goal)
+        if self._planned_lane(game, grid, goal, now, tries) or self._closed_anew(
+            game, grid, body, goal, now, tries
+        ):
+            self.found += 1
+            self._retry = NO_MORE_SEARCH
+            return
+        self._later(game)
+
+    def _rerouted_to(self, game: Game, grid: Grid, body: list[int], goal: int) -> bool:
+        """Whether the cycle, changed at 2x2 squares to reach ``goal`` sooner, was taken."""
+        rerouted = self._rerouted(grid, body, goal)
+        return rerouted is not None and self._ham.use_cycle(
+            game, tuple(grid.points[c] for c in rerouted)
+        )
+
+    def _planned_lane(self, game: Game, grid: Grid, goal: int, now: int, tries: HoleSets) -> bool:
+        """Whether a lane to ``goal``, shorter than ``now`` moves round the cycle, was found
+        and is to be walked: on boards of at most ``lane_cells`` free cells, ``lane_tries``
+        times a food at most, with the first ``lane_holes`` of the hole sets ``tries``."""
+        if grid.board.free_count > self.lane_cells or self._lane_tries <= 0:
+            return False
+        self._lane_tries -= 1
+        free = len(self._ham.cycle) - game.length
+        closing = max(self.lane_floor, self.lane_per_cell * free)
+        limits = (Limit(self.lane_nodes), Limit(closing), Limit(self.lane_work))
+        lane_holes = tries[: self.lane_holes]
+        return self._lane.plan(grid, game, goal, min(now, grid.cells) - 1, lane_holes, limits)
+
+    def _closed_anew(
+        self, game: Game, grid: Grid, body: list[int], goal: int, now: int, tries: HoleSets
+    ) -> bool:
+        """Whether a closure search (``hampath.close_body``) found a cycle, leaving out the
+        holes of one of ``tries``, that reaches ``goal`` in fewer than ``now`` moves and keeps
+        each hole switchable; if so it is followed from now on, with those holes."""
+        free = len(self._ham.cycle) - len(body)
         limit = Limit(max(self.min_nodes, self.nodes_per_cell * free))
         for holes in tries:
             for keep in ATTEMPTS:
@@ -339,13 +364,11 @@ class ReplanSolver:
                 if not switchable(grid, closed, holes):
                     continue  # food in that hole later could never be reached
                 if sooner and self._ham.use_cycle(game, cycle):
-                    self.found += 1
                     self._holes = holes
-                    self._retry = NO_MORE_SEARCH
-                    return
-        self._later(game)
+                    return True
+        return False
 
-    def _hole_sets(self, grid: Grid, body: list[int], goal: int) -> list[tuple[int, ...]]:
+    def _hole_sets(self, grid: Grid, body: list[int], goal: int) -> HoleSets:
         """The holes a rebuilt cycle may leave out: none on a board with a cycle; else the holes
         now (unless the food is in one), then the same with the food's hole (or the last one)
         moved to one of a few other cells that could be one, far from the holes kept."""
