@@ -306,22 +306,26 @@ class Visit:
             game.quit()
             if solver is not None:
                 finish(solver, game)
-            key = ScoreKey.of(
-                printable(level.name), level.board.width, level.board.height,
-                len(level.body), who,
-            )  # fmt: skip
-            best = self.hub.scores.best(key)
-            news, trouble, self.score_saved = keep_score(
-                self.hub.scores, key, game, best, bot=bot is not None
-            )
-            for line in trouble:  # the operator's to mend: the log, not the player
-                self.hub.score_trouble.say(line)
-            if not trouble and is_scored(game, bot=bot is not None):  # a score kept: all well
-                self.hub.score_trouble.say(None)
+            news = self._keep_score(level, who, game, bot=bot is not None)
         text = summary(game, who, session.seconds_played, width=self.term.width)
         lines = [*text.split("\n"), *news]
         again = self.show_until_key(lines, "r plays again, any other key goes back to the lobby")
         return again.lower() == "r"
+
+    def _keep_score(self, level: Level, who: str, game: Game, *, bot: bool) -> list[str]:
+        """Keep the ended ``game``'s score in the server's table; the lines the summary adds
+        for the player (a new best), and whether the file took it (``score_saved``, which the
+        farewell tells). Trouble with the scores file goes to the log instead."""
+        key = ScoreKey.of(
+            printable(level.name), level.board.width, level.board.height, len(level.body), who
+        )
+        best = self.hub.scores.best(key)
+        news, trouble, self.score_saved = keep_score(self.hub.scores, key, game, best, bot=bot)
+        for line in trouble:  # the operator's to mend: the log, not the player
+            self.hub.score_trouble.say(line)
+        if not trouble and is_scored(game, bot=bot):  # a score kept: all well
+            self.hub.score_trouble.say(None)
+        return news
 
     def watch_live(self) -> None:
         """Pick a game in progress and watch it, read-only, until it ends or q."""
