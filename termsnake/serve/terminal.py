@@ -25,12 +25,12 @@ from termsnake.tui.terminal import TypedAhead, dumb
 # per process. What the client's own type cannot do (colours, moving the cursor) is read from
 # terminfo for each (``ChannelTerminal.suit``).
 KIND: Final = "xterm-256color"
-# The largest window a client may claim (limits.MAX_COLUMNS, MAX_ROWS): the screen is drawn
-# (and padded) to the claimed size, so a claim of billions of rows would fill the memory.
 
 
 def window(width: int, height: int) -> tuple[int, int]:
-    """A client's window size as the server takes it: at least 1x1, at most the maxima."""
+    """A client's window size as the server takes it: at least 1x1, at most the maxima
+    (limits.MAX_COLUMNS, MAX_ROWS). The screen is drawn (and padded) to the claimed size, so
+    a claim of billions of rows would fill the memory."""
     return (min(MAX_COLUMNS, max(1, width)), min(MAX_ROWS, max(1, height)))
 
 

@@ -289,6 +289,8 @@ class Session:
         return place(lines, screen_size(self.game, cell_width), size)
 
     def _tick(self) -> None:
+        """One move: the controller's direction (a person's queued turn, or the bot's choice)
+        played on the game, and the watchers told."""
         try:
             direction = decide(self.controller, self.game)
         except Interrupted:
@@ -301,6 +303,9 @@ class Session:
     def _handle(
         self, key: blessed.keyboard.Keystroke, screen: Screen, *, allow_steps: bool
     ) -> Command | None:
+        """Act on ``key`` (``_command``); the watchers are told if it changed the speed or the
+        pause. ``allow_steps``: a direction key may step a paused game (not while the board is
+        hidden, nor between a bot's looks at the keys)."""
         if not key:
             return None
         status = (self.speed, self.paused)
@@ -312,6 +317,8 @@ class Session:
     def _command(
         self, key: blessed.keyboard.Keystroke, screen: Screen, *, allow_steps: bool
     ) -> Command | None:
+        """What ``key`` does: the controller maps it to a command, which this applies to the
+        mode, the speed, the overlay or the game (a quit, a step); that command, or None."""
         name = key_name(key)
         if self.mode is Mode.HELP:  # any key closes the help; a started game stays paused
             self.mode = self.after_help
