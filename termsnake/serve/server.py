@@ -426,7 +426,7 @@ class Channel(asyncssh.SSHServerSession[bytes]):
             finally:
                 # Whatever failed above: the client is still told and closed, and shutdown
                 # does not wait its whole time for a thread that is done.
-                ending = self.term.normal_cursor + self.term.exit_fullscreen if drawn else ""
+                ending = self.term.leaving() if drawn else ""
                 text = ending + (f"{farewell}\r\n" if farewell else "")
                 try:
                     with contextlib.suppress(RuntimeError):  # the loop closed: the server stopped

@@ -132,6 +132,12 @@ class ChannelTerminal(TypedAhead):
         if entry is not None and entry.colours < 16:
             self.number_of_colors = 8 if entry.colours >= 8 else 0
 
+    def leaving(self) -> str:
+        """What undoes the screen a visit set (the alternate screen, a hidden cursor), the
+        screen cleared first: a terminal with none (vt100, the Linux console) kept what was
+        drawn, and the farewell ran on from its last line."""
+        return self.home + self.clear + self.normal_cursor + self.exit_fullscreen
+
     # -- fed by the server (event loop thread) -------------------------------------------------
 
     def feed(self, data: bytes) -> bool:

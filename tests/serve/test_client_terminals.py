@@ -180,3 +180,23 @@ def test_a_long_dumb_type_is_refused_as_the_local_game_refuses_it() -> None:
     with pytest.raises(CannotMoveCursor) as caught:
         ChannelTerminal(ChannelOutput(lambda text: None, lambda: 0, 1 << 20), (80, 24)).suit(kind)
     assert f"(TERM={kind[:64]}… (75 characters))" in str(caught.value)
+
+
+async def screen_left(port: int, name: str, kind: str) -> list[str]:
+    """The non-blank lines a client with TERM ``kind`` has on its screen once it has quit
+    the lobby; its screen (pyte's) has no alternate screen, as vt100's and the Linux
+    console's have none."""
+    async with await connect(port, name) as conn:
+        p = await player(conn, term_type=kind)
+        await p.wait_for(f"hello, {name}")
+        await p.keys(b"q")
+        await asyncio.wait_for(p.process.wait_closed(), 5)
+        while not p.process.stdout.at_eof():
+            await p.pump(0.1)
+    return [line.rstrip() for line in p.screen.display if line.strip()]
+
+
+def test_a_terminal_without_an_alternate_screen_is_left_clear(server: Server) -> None:
+    # The lobby stayed on the client's screen, its goodbye run on from its last line
+    # ("... q goes backbye!"): the alternate screen it was drawn on is xterm's.
+    assert asyncio.run(screen_left(server.port, "vt", "vt100")) == ["bye!"]
