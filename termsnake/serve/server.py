@@ -387,7 +387,7 @@ class Channel(asyncssh.SSHServerSession[bytes]):
             visit.run()
         except CannotMoveCursor as e:
             status, farewell = 1, str(e)
-            why = f"its terminal (TERM={self.kind}) cannot move the cursor"
+            why = e.why
         except Idle:
             status, farewell, why = 1, "no key for a long while: disconnected", "idle"
         except TimeUp:

@@ -39,7 +39,12 @@ class Closed(Exception):
 
 
 class CannotMoveCursor(Exception):
-    """The client's terminal type cannot move the cursor: no screen can be drawn on it."""
+    """The client's terminal type cannot move the cursor (or not by ANSI's escapes): no screen
+    can be drawn on it. Its text is the client's farewell; ``why``, the log's."""
+
+    def __init__(self, said: str, why: str) -> None:
+        super().__init__(said)
+        self.why = why
 
 
 class ChannelOutput:
@@ -120,14 +125,23 @@ class ChannelTerminal(TypedAhead):
     def suit(self, kind: str) -> None:
         """Fit the terminal to the client's type ``kind`` (its TERM) as this machine's terminfo
         describes it: no colours where it has fewer than 8, no bright ones where fewer than 16
-        (as the local game); CannotMoveCursor, saying so, where it cannot move the cursor. A
+        (as the local game); CannotMoveCursor, saying so, where it cannot move the cursor (or not
+        by ANSI's escapes, as vt52). A
         type not found changes nothing: it is drawn on as xterm-256color."""
         entry = terminfo.look_up(kind)  # None for a name no entry could have
         if dumb(kind) or (entry is not None and not entry.addressing):
             raise CannotMoveCursor(
                 f"termsnake: your terminal (TERM={shorten(kind, 64)}) cannot move the cursor; "
                 "connect from one that can, with TERM set to its real type (such as "
-                "xterm-256color or linux)"
+                "xterm-256color or linux)",
+                f"its terminal (TERM={kind}) cannot move the cursor",
+            )
+        if entry is not None and not entry.ansi:  # as vt52: xterm's moves would show as text
+            raise CannotMoveCursor(
+                f"termsnake: your terminal (TERM={shorten(kind, 64)}) does not take the ANSI "
+                "escapes termsnake draws with; connect from one that does, with TERM set to its "
+                "real type (such as xterm-256color or linux)",
+                f"its terminal (TERM={kind}) does not take ANSI escapes",
             )
         if entry is not None and entry.colours < 16:
             self.number_of_colors = 8 if entry.colours >= 8 else 0

@@ -19,6 +19,8 @@ import struct
 from dataclasses import dataclass
 from typing import Final
 
+from termsnake.tui.escapes import ANSI_MOVES
+
 # A TERM comes from the client: only a name a terminfo file could have (no '/', no leading '.',
 # nothing a terminal would act on) is looked up, and no longer than any real one.
 NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")
@@ -37,6 +39,7 @@ class Entry:
 
     colours: int  # -1: none said
     addressing: bool  # it has cursor addressing (cup)
+    ansi: bool = True  # its cup is ANSI's (CSI), as termsnake draws; vt52's is not
 
 
 def look_up(kind: str) -> Entry | None:
@@ -101,4 +104,6 @@ def parse(data: bytes) -> Entry | None:
     at += numbers * width
     cup = struct.unpack_from("<h", data, at + CUP * 2)[0] if strings > CUP else -1
     # -1 is absent, -2 cancelled; an offset past the table is a damaged entry, so no cup.
-    return Entry(colours=max(-1, colours), addressing=0 <= cup < table)
+    addressing = 0 <= cup < table
+    text = data[at + strings * 2 + cup :] if addressing else b""  # the table follows the offsets
+    return Entry(max(-1, colours), addressing, ansi=text.startswith(ANSI_MOVES) or not addressing)

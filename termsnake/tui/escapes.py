@@ -10,6 +10,8 @@ from __future__ import annotations
 from typing import Final
 
 ESC: Final = "\x1b"
+# How an ANSI (ECMA-48) terminal's cursor moves begin, in terminfo: CSI, in 7 bits or in 8.
+ANSI_MOVES: Final = (b"\x1b[", b"\x9b")
 
 
 def sequence_end(text: str) -> int | None:

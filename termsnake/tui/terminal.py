@@ -28,7 +28,7 @@ from termsnake.exits import (
     signal_handlers,
 )
 from termsnake.formats.text import printable
-from termsnake.tui.escapes import ESC, sequence_end
+from termsnake.tui.escapes import ANSI_MOVES, ESC, sequence_end
 
 MAX_TYPED_AHEAD: Final = 64  # characters of keys: more than a person types in a frame (a paste)
 # The name of a key whose escape sequence blessed does not know: no key table holds it.
@@ -243,6 +243,16 @@ def terminfo_cannot_address(kind: str) -> bool:
     return _terminfo_entry(kind) and curses.tigetstr("cup") is None
 
 
+def terminfo_not_ansi(kind: str) -> bool:
+    """Whether this system's terminfo has an entry for ``kind`` that moves the cursor by other
+    escapes than ANSI's (ECMA-48's CSI, ``ANSI_MOVES``), as vt52's ``ESC Y``: blessed, not
+    knowing it, would draw xterm's moves on it, which it shows as text."""
+    if not _terminfo_entry(kind):
+        return False
+    cup = curses.tigetstr("cup")
+    return cup is not None and not cup.startswith(ANSI_MOVES)
+
+
 def _terminfo_entry(kind: str) -> bool:
     """Whether terminfo has an entry for ``kind``, then the one tigetnum and tigetstr read.
     Python sets terminfo up once a process: the first TERM asked about is the one kept."""
@@ -263,7 +273,7 @@ def dumb(kind: str) -> bool:
 
 def check_terminal() -> str | None:
     """Why the game cannot run here (stdin or stdout not a terminal, or one that cannot move
-    the cursor), or None if it can."""
+    the cursor, or not by ANSI's escapes), or None if it can."""
     for name, stream in (("stdin", sys.stdin), ("stdout", sys.stdout)):
         if stream is None or not stream.isatty():
             return (
@@ -275,6 +285,12 @@ def check_terminal() -> str | None:
         return (
             f"termsnake: this terminal (TERM={printable(kind)}) cannot move the cursor; set TERM "
             "to its real type (such as xterm-256color or linux), or measure bots: termsnake bench"
+        )
+    if terminfo_not_ansi(kind):
+        return (
+            f"termsnake: this terminal (TERM={printable(kind)}) does not take the ANSI escapes "
+            "termsnake draws with; set TERM to its real type (such as xterm-256color or linux), "
+            "or measure bots: termsnake bench"
         )
     return None
 

@@ -27,6 +27,7 @@ ENTRIES = (
     f"ts-eight|a terminal of 8 colours,\n\tcolors#8, pairs#64, cols#80, {CUP},\n"
     f"ts-direct|a terminal of direct colour (32-bit numbers),\n\tcolors#0x1000000, {CUP},\n"
     "ts-glass|a glass tty,\n\tam, cols#80, bel=^G, cr=\\r, cud1=\\n, ind=\\n,\n"
+    "ts-vt52|vt52's cursor addressing,\n\tcols#80, cup=\\EY%p1%' '%+%c%p2%' '%+%c,\n"
 )
 COLOUR = re.compile(rb"\x1b\[[0-9;]*[34][0-9][;m]")  # a foreground or background colour
 BRIGHT_BLACK = b"\x1b[90m"  # the floor's colour, for terminals of 16 colours or more
@@ -125,13 +126,33 @@ def test_openssh_on_a_glass_tty_is_told_and_exits(tmp_path: Path, folder: Path) 
 @pytest.mark.parametrize(
     ("kind", "colours", "addressing"),
     [("ts-mono", -1, True), ("ts-eight", 8, True), ("ts-direct", 1 << 24, True),
-     ("ts-glass", -1, False)],
+     ("ts-glass", -1, False), ("ts-vt52", -1, True)],
 )  # fmt: skip
 def test_an_entry_is_read_from_its_file(
     folder: Path, monkeypatch: pytest.MonkeyPatch, kind: str, colours: int, addressing: bool
 ) -> None:
     monkeypatch.setenv("TERMINFO", str(folder))
-    assert terminfo.look_up(kind) == terminfo.Entry(colours, addressing)
+    assert terminfo.look_up(kind) == terminfo.Entry(colours, addressing, kind != "ts-vt52")
+
+
+def test_a_vt52_is_refused_in_one_line(server: Server) -> None:
+    # Its cursor moves are ESC Y and two characters: it was drawn on with xterm's (ESC [),
+    # which it shows as text.
+    said, status = asyncio.run(refused(server.port, "vt", "ts-vt52"))
+    assert said.decode() == (
+        "termsnake: your terminal (TERM=ts-vt52) does not take the ANSI escapes termsnake "
+        "draws with; connect from one that does, with TERM set to its real type (such as "
+        "xterm-256color or linux)\r\n"
+    )
+    assert status == 1
+
+
+def test_the_log_says_why_a_vt52_left(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TERMINFO", str(folder))
+    term = ChannelTerminal(ChannelOutput(lambda text: None, lambda: 0, 1 << 20), (80, 24))
+    with pytest.raises(CannotMoveCursor) as caught:
+        term.suit("ts-vt52")
+    assert caught.value.why == "its terminal (TERM=ts-vt52) does not take ANSI escapes"
 
 
 def test_a_hostile_name_is_not_looked_up(

@@ -143,12 +143,13 @@ def test_a_dumb_terminal_is_refused_in_one_line(run: Callable[..., Pty], kind: s
 
 
 GLASS_TTY = "am, cols#80, bel=^G, cr=\\r, cub1=^H, cud1=\\n, ind=\\n,"
+VT52_CUP = "cup=\\EY%p1%' '%+%c%p2%' '%+%c,"
 
 
 @pytest.fixture
 def terminfo(tmp_path: Path) -> Path:
-    """A terminfo folder, for TERMINFO: glasstty, a glass tty that cannot move the cursor, and
-    glasscup, the same with cursor addressing (cup)."""
+    """A terminfo folder, for TERMINFO: glasstty, a glass tty that cannot move the cursor,
+    glasscup, the same with cursor addressing (cup), and glass52, with vt52's (not ANSI)."""
     tic = shutil.which("tic")
     if tic is None:
         pytest.skip("no tic (ncurses) to compile terminfo entries with")
@@ -156,6 +157,7 @@ def terminfo(tmp_path: Path) -> Path:
     source.write_text(
         f"glasstty|a glass tty,\n\t{GLASS_TTY}\n"
         f"glasscup|a glass tty with cursor addressing,\n\t{GLASS_TTY} cup=\\E[%i%p1%d;%p2%dH,\n"
+        f"glass52|a glass tty with vt52's addressing,\n\t{GLASS_TTY} {VT52_CUP}\n"
     )
     folder = tmp_path / "terminfo"
     subprocess.run([tic, "-o", str(folder), str(source)], check=True)
@@ -179,6 +181,17 @@ def test_a_terminal_whose_terminfo_has_no_cursor_addressing_is_refused_in_one_li
     said = bytes(t.raw).decode()
     assert len(said.strip().splitlines()) == 1 and "\x1b" not in said
     assert said.startswith("termsnake: this terminal (TERM=glasstty) cannot move the cursor")
+
+
+def test_a_terminal_whose_cursor_moves_are_not_ansi_is_refused_in_one_line(
+    run: Callable[..., Pty], terminfo: Path
+) -> None:
+    # blessed, not knowing a vt52, drew xterm's moves on it, which it shows as text.
+    t = run("--size", "20x8", "--seed", "1", env={"TERM": "glass52", "TERMINFO": str(terminfo)})
+    assert t.wait_exit() == 2
+    said = bytes(t.raw).decode()
+    assert len(said.strip().splitlines()) == 1 and "\x1b" not in said
+    assert said.startswith("termsnake: this terminal (TERM=glass52) does not take the ANSI")
 
 
 @pytest.mark.parametrize("locale", [{"LANG": "C"}, {"LANG": "POSIX"}, {"LC_ALL": "C"}])
