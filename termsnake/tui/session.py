@@ -14,6 +14,7 @@ import blessed
 from termsnake.core.game import Game, Outcome
 from termsnake.core.speed import DEFAULT_SPEED, MAX_SPEED, faster, slower
 from termsnake.exits import Signalled
+from termsnake.formats.text import columns
 from termsnake.solvers.base import Interrupted, Solver, decide, set_interrupt
 from termsnake.tui.controllers import (
     AGAIN_KEY,
@@ -34,6 +35,7 @@ from termsnake.tui.view import (
     Glyphs,
     Hud,
     fits_in,
+    help_page,
     pick_cell_width,
     place,
     render,
@@ -285,7 +287,11 @@ class Session:
             width=size[0],
         )
         if self.mode is Mode.HELP and self.help_text:
-            lines = with_box(lines, self.help_text)
+            boxed = with_box(lines, self.help_text)
+            if not fits_in((max(map(columns, boxed)), len(boxed)), size):
+                page = help_page(self.help_text, size)  # alone: its box would be cut off
+                return place(page, (max(map(columns, page)), len(page)), size)
+            lines = boxed
         return place(lines, screen_size(self.game, cell_width), size)
 
     def _tick(self) -> None:

@@ -280,6 +280,37 @@ def render_too_small(
     return [clip(line, width) for line in (lines or wrapped["sizes"])[:height]]
 
 
+def help_page(text: Sequence[str], size: tuple[int, int]) -> list[str]:
+    """The key help ``text`` alone, for a terminal too small to show it boxed over the board
+    (it was cut off there, the line that says how to close it first): each line wrapped to the
+    width; where the rows are too few, the blank lines left out, then the lines before the last
+    one, which says how to close it."""
+    cols, rows = max(1, size[0]), max(1, size[1])
+
+    def wrapped(lines: Sequence[str]) -> list[str]:
+        # A key's line (indented) goes on under its words, after its name's column.
+        indent = " " * min(8, cols // 2)
+        return [
+            part
+            for line in lines
+            for part in textwrap.wrap(
+                line,
+                cols,
+                subsequent_indent=indent if line.startswith(" ") else "",
+                break_on_hyphens=False,
+            )
+            or [""]
+        ]
+
+    page = wrapped(text)
+    if len(page) > rows:
+        page = wrapped([line for line in text if line])
+    if len(page) > rows:
+        close = wrapped(text[-1:])
+        page = page[: max(0, rows - len(close))] + close
+    return [clip(line, cols) for line in page[:rows]]
+
+
 def with_box(lines: list[str], box: list[str]) -> list[str]:
     """``lines`` (the board, then the status line) with ``box`` (framed, centred on the
     board) drawn over the board, growing it downwards when the board is too short for it;

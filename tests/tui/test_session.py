@@ -10,6 +10,7 @@ import sys
 import time
 from collections.abc import Iterator
 
+import pyte
 import pytest
 from blessed import Terminal
 from blessed.keyboard import Keystroke
@@ -673,3 +674,31 @@ def test_drawing_a_frame_says_whether_the_board_fits_and_keeps_it(clock: FakeClo
     screen = Screen(s.term, io.StringIO())
     assert s._draw(screen, (80, 24)) is True and s.fits
     assert s._draw(screen, (20, 10)) is False and not s.fits
+
+
+@pytest.mark.parametrize(("size", "bot"), [((40, 12), False), ((20, 30), True), ((10, 4), False)])
+def test_the_help_on_a_terminal_too_small_for_its_box_says_how_to_close_it(
+    clock: FakeClock, size: tuple[int, int], bot: bool
+) -> None:
+    # Its box, drawn over a board that fits, was cut off: at 40x12 its last rows (the line
+    # saying how to close it, the status line), at 20 columns its right half. It is then
+    # shown alone, wrapped to the terminal.
+    s = app.make_session(
+        FakeTerminal(clock, iter(()), size=size),  # type: ignore[arg-type]
+        Game(open_level(8, 4) if size[1] > 4 else open_level(4, 1), seed=1),
+        SlowBot(clock, 0.1) if bot else None,  # type: ignore[arg-type]
+        "ada",
+        "test",
+        stream=io.StringIO(),
+        clock=clock,
+    )
+    s.mode = app.Mode.HELP
+    out = io.StringIO()
+    term = Terminal(kind="xterm-256color", stream=out, force_styling=True)
+    assert s._draw(Screen(term, out), size)  # the board fits: the help is up
+    shown = pyte.Screen(*size)
+    pyte.Stream(shown).feed(out.getvalue())
+    text = " ".join(" ".join(shown.display).split())
+    assert "any key closes this help" in text
+    if size[1] > 4:
+        assert "termsnake keys" in text and "pause space p" in text
