@@ -16,14 +16,15 @@ REFRESH: Final = 0.25  # seconds between redraws at most: a few a second
 BAR: Final = 20  # cells of the bar
 
 
-def line(done: int, total: int, moves: int, seconds: float) -> str:
-    """The progress line: ``bench [####    ] D/T games, M moves, m:ss``."""
+def line(done: int, total: int, moves: int, seconds: float, width: int | None = None) -> str:
+    """The progress line: ``bench [####    ] D/T games, M moves, m:ss``; without its bar where
+    it is wider than ``width`` columns (the last one left free, as ``redraw`` does): cut to the
+    width, the bar hid the figures."""
     filled = BAR * done // total if total else BAR
     m, s = divmod(int(seconds), 60)
-    return (
-        f"bench [{'#' * filled}{' ' * (BAR - filled)}] {done:,}/{total:,} games, "
-        f"{moves:,} moves, {m}:{s:02d}"
-    )
+    figures = f"{done:,}/{total:,} games, {moves:,} moves, {m}:{s:02d}"
+    text = f"bench [{'#' * filled}{' ' * (BAR - filled)}] {figures}"
+    return text if width is None or len(text) < width else f"bench {figures}"
 
 
 class Progress(Watcher):
@@ -75,8 +76,10 @@ class Progress(Watcher):
             return
         self._drawn_at = now
         # Fitted to the width at each redraw: a terminal may have been narrowed since the last.
-        text = line(self._done, self._total, self._moves, now - self._started)
-        self._put(redraw(text, columns(self._stream)))
+        width = columns(self._stream)
+        self._put(
+            redraw(line(self._done, self._total, self._moves, now - self._started, width), width)
+        )
         self._shown = True
 
     def _erase(self) -> None:
