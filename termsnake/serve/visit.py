@@ -189,15 +189,19 @@ class Visit:
             if pick is Pick.BACK:
                 return None
 
-    def show_until_key(self, lines: list[str], footer: str = "any key goes back") -> str:
-        """Show ``lines``, wrapped, above ``footer`` until a key is pressed; that key's name."""
+    def show_until_key(
+        self, lines: list[str], footer: str = "any key goes back", *, wrap: bool = True
+    ) -> str:
+        """Show ``lines`` above ``footer`` until a key is pressed; that key's name. They are
+        wrapped to the terminal's width as it is at each look (or, not ``wrap``, as a table's
+        rows, cut: wrapped, a row's last columns read as a row of their own)."""
         self.screen.invalidate()
-        body = [w for line in lines for w in (textwrap.wrap(line, self.term.width) or [""])]
-        room = max(1, self.term.height - 2)
-        self.show_text([*body[:room], "", footer])
-        while not (key := self.key()):
-            self.show_text([*body[:room], "", footer])
-        return key
+        while True:
+            width, room = self.term.width, max(1, self.term.height - 2)
+            wrapped = (textwrap.wrap(line, width) or [""] if wrap else [line] for line in lines)
+            self.show_text([*[w for parts in wrapped for w in parts][:room], "", footer])
+            if key := self.key():
+                return key
 
     # -- the lobby -----------------------------------------------------------------------------
 
@@ -373,9 +377,10 @@ class Visit:
     def high_scores(self) -> None:
         """The server's high scores, per level, best first."""
         scores = self.hub.scores.read().scores
-        self.show_until_key(
-            table(scores, self.screen.encoding) if scores else ["No scores yet: play a level!"]
-        )
+        if not scores:
+            self.show_until_key(["No scores yet: play a level!"])
+            return
+        self.show_until_key(table(scores, self.screen.encoding), wrap=False)
 
 
 def described(keys: str) -> str:

@@ -8,13 +8,15 @@ import json
 import logging
 import sys
 import threading
+import time
 from pathlib import Path
 
+import pyte
 import pytest
 from plugin_folders import plugins_in
 
 from termsnake.core.level import open_level
-from termsnake.formats.scores import ScoreStore
+from termsnake.formats.scores import ScoreEntry, ScoreKey, ScoreStore
 from termsnake.serve.hub import Hub
 from termsnake.serve.keymemory import KeyMemory
 from termsnake.serve.limits import Options
@@ -210,3 +212,44 @@ def test_a_bot_plugin_raising_terminated_loses_its_game_and_the_visit_goes_on(
         sys.modules.pop("quits", None)
     assert visit.stopping is None
     assert "died (plugin zzquits raised Terminated: SIGTERM)" in "".join(sent)
+
+
+def paged(size: tuple[int, int], scores: ScoreStore) -> tuple[Visit, list[str]]:
+    """A visit on a terminal of ``size``, and what it sends."""
+    sent: list[str] = []
+    out = ChannelOutput(sent.append, lambda: 0, 1 << 20)
+    return Visit(Hub(scores), ChannelTerminal(out, size), out, "cy", Options(), ()), sent
+
+
+def screen_of(sent: list[str], size: tuple[int, int]) -> list[str]:
+    """The non-blank lines a terminal of ``size`` shows of ``sent``."""
+    screen = pyte.Screen(*size)
+    pyte.Stream(screen).feed("".join(sent))
+    return [line.rstrip() for line in screen.display if line.strip()]
+
+
+def test_the_high_scores_keep_each_row_on_a_line_of_a_narrow_terminal(tmp_path: Path) -> None:
+    # Wrapped as text, the header's and each row's last columns read as rows of their own.
+    store = ScoreStore(tmp_path / "scores.json")
+    store.record(ScoreKey.of("classic", 24, 16, 3, "ada"), ScoreEntry.now(12, 100, False, 1))
+    visit, sent = paged((40, 12), store)
+    visit.term.feed(b"x")
+    visit.high_scores()
+    rows = screen_of(sent, (40, 12))
+    assert rows[0].startswith("level    size") and rows[1].startswith("classic  24x16")
+    assert "ada" in rows[1] and rows[2:] == ["any key goes back"]
+
+
+def test_a_page_is_wrapped_again_when_the_window_changes(tmp_path: Path) -> None:
+    # Wrapped once, at the width it was first shown at, then cut to a narrower window.
+    visit, sent = paged((80, 24), ScoreStore(tmp_path / "scores.json"))
+    showing = threading.Thread(target=visit.show_until_key, args=(["word " * 30],), daemon=True)
+    showing.start()
+    while not sent:
+        time.sleep(0.01)
+    visit.term.resize(40, 24)
+    time.sleep(0.3)  # redrawn at once: the resize wakes the wait for a key
+    visit.term.feed(b"x")
+    showing.join(3)
+    assert not showing.is_alive()
+    assert " ".join(screen_of(sent, (40, 24))).split().count("word") == 30

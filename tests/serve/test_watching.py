@@ -194,7 +194,11 @@ def test_a_watcher_leaves_with_its_quit_key_caps_lock_or_not(
     out = ChannelOutput(lambda text: None, lambda: 0, 1 << 20)
     term = ChannelTerminal(out, (80, 24))
     visit = Visit(hub, term, out, "cy", Options(), (), keys)
-    visit.show_until_key = lambda lines, footer="": ""  # type: ignore[method-assign]
+
+    def no_page(lines: list[str], footer: str = "", *, wrap: bool = True) -> str:
+        return ""
+
+    visit.show_until_key = no_page  # type: ignore[method-assign]
     term.feed(key)
     watching = threading.Thread(target=visit.follow, args=(live_id,), daemon=True)
     watching.start()
