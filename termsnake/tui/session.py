@@ -14,7 +14,6 @@ import blessed
 from termsnake.core.game import Game, Outcome
 from termsnake.core.speed import DEFAULT_SPEED, MAX_SPEED, faster, slower
 from termsnake.exits import Signalled
-from termsnake.formats.text import columns
 from termsnake.solvers.base import Interrupted, Solver, decide, set_interrupt
 from termsnake.tui.controllers import (
     AGAIN_KEY,
@@ -35,13 +34,12 @@ from termsnake.tui.view import (
     Glyphs,
     Hud,
     fits_in,
-    help_page,
     pick_cell_width,
     place,
     render,
     render_too_small,
     screen_size,
-    with_box,
+    with_help,
 )
 
 # Behind its clock (a frame's drawing or the bot's move took longer than a move lasts), the
@@ -287,11 +285,7 @@ class Session:
             width=size[0],
         )
         if self.mode is Mode.HELP and self.help_text:
-            boxed = with_box(lines, self.help_text)
-            if not fits_in((max(map(columns, boxed)), len(boxed)), size):
-                page = help_page(self.help_text, size)  # alone: its box would be cut off
-                return place(page, (max(map(columns, page)), len(page)), size)
-            lines = boxed
+            return with_help(lines, self.help_text, screen_size(self.game, cell_width), size)
         return place(lines, screen_size(self.game, cell_width), size)
 
     def _tick(self) -> None:

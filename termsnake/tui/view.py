@@ -311,6 +311,19 @@ def help_page(text: Sequence[str], size: tuple[int, int]) -> list[str]:
     return [clip(line, cols) for line in page[:rows]]
 
 
+def with_help(
+    lines: list[str], help_text: list[str], board: tuple[int, int], size: tuple[int, int]
+) -> tuple[list[str], tuple[int, int]]:
+    """``lines`` (a game's ``board`` of that size and its status line) placed on a terminal
+    of ``size`` (as ``place``) with the key help boxed over the board, or the help alone
+    where that box would be cut off."""
+    boxed = with_box(lines, help_text)
+    if fits_in((max(map(columns, boxed)), len(boxed)), size):
+        return place(boxed, board, size)
+    page = help_page(help_text, size)
+    return place(page, (max(map(columns, page)), len(page)), size)
+
+
 def with_box(lines: list[str], box: list[str]) -> list[str]:
     """``lines`` (the board, then the status line) with ``box`` (framed, centred on the
     board) drawn over the board, growing it downwards when the board is too short for it;
