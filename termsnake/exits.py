@@ -314,8 +314,11 @@ def signals_remembered() -> Iterator[Noted]:
     them to (a plugin's import that hangs is ended), and are noted too, for the code to raise
     the first again (``Noted.check``) where its exception may have been lost: raised in a
     weakref callback (the import machinery's, as a module loads) or a ``__del__``, Python
-    prints it and drops it, as a library's ``except Exception`` does, and the command ran on
-    (after a hang-up, deaf to more). One ignored as the block starts (``heard``) stays so."""
+    drops it (its "Exception ignored" is left out here), as a library's ``except Exception``
+    does, or makes an error of its own of it (numpy's ImportError as it loads), and the command
+    ran on (after a hang-up, deaf to more). The block's end raises it again too, in place of
+    whatever else it ended with; the RuntimeError Python 3.11 wraps one in is unwrapped. One
+    ignored as the block starts (``heard``) stays so."""
     noted = Noted(wake=lambda: None)
     if threading.current_thread() is not threading.main_thread():  # no signals come here
         yield noted
@@ -327,8 +330,35 @@ def signals_remembered() -> Iterator[Noted]:
             ctrl_c(signum, frame)
         raise_terminated(signum, frame)
 
-    with signal_handlers({s: note_and_raise for s in heard()}):
-        yield noted
+    try:
+        with signal_handlers({s: note_and_raise for s in heard()}), _dropped_unsaid():
+            yield noted
+    except BaseException as e:
+        came = users_signal(e)
+        if came is None:
+            noted.check()
+        elif came is not e:  # a traceback, where a signal ends the command in one line
+            raise came from None
+        raise
+    noted.check()
+
+
+@contextlib.contextmanager
+def _dropped_unsaid() -> Iterator[None]:
+    """A block in which Python does not print "Exception ignored" and a traceback for a
+    signal's exception it drops (``CtrlC``, ``Signalled``): ``signals_remembered`` raises it
+    again, to end the command in one line."""
+    said = sys.unraisablehook
+
+    def unless_a_signals(unraisable: "sys.UnraisableHookArgs") -> None:
+        if not isinstance(unraisable.exc_value, CtrlC | Signalled):
+            said(unraisable)
+
+    sys.unraisablehook = unless_a_signals
+    try:
+        yield
+    finally:
+        sys.unraisablehook = said
 
 
 def leave(code: int) -> None:

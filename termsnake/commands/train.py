@@ -9,7 +9,7 @@ from typing import Final
 
 from termsnake.commands import args as cliargs
 from termsnake.commands.args import Subparsers
-from termsnake.exits import EXIT_USAGE
+from termsnake.exits import EXIT_USAGE, signals_remembered
 
 # Memory and the checkpoint grow with each: a run must fit in memory and its checkpoint be
 # one that --resume reads back (termsnake.learn.training.MAX_CHECKPOINT).
@@ -79,10 +79,14 @@ def _weights_path(text: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Train; the learn extra (numpy) is imported only now, so the game starts without it."""
-    try:
-        from termsnake.learn import training
-    except ImportError as e:
-        print(f"termsnake train: needs the learn extra ({e.name} is missing): "
-              "pip install 'termsnake[learn]'", file=sys.stderr)  # fmt: skip
-        return EXIT_USAGE
+    # A signal whose exception numpy lost as it loaded (dropped, or made an ImportError of)
+    # ends the command once it has, not after a whole run.
+    with signals_remembered() as came:
+        try:
+            from termsnake.learn import training
+        except ImportError as e:
+            came.check()
+            print(f"termsnake train: needs the learn extra ({e.name} is missing): "
+                  "pip install 'termsnake[learn]'", file=sys.stderr)  # fmt: skip
+            return EXIT_USAGE
     return training.main(args)

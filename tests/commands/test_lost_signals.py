@@ -1,0 +1,129 @@
+"""A signal whose exception was lost as a command started (raised in a weakref callback, where
+Python prints it and drops it, as in the import machinery's own callback while a module loads;
+made an error of its own by a library, as numpy makes an ImportError of one; wrapped by Python
+3.11 in a RuntimeError): it still ends the command, in one line and 128 + n, once loaded."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from plugin_folders import signals_in_a_callback
+from pty_harness import quiet_env
+
+# The ``termsnake`` command, with CODE run as the module MODULE is first looked for: after
+# termsnake has loaded, as the command imports it (numpy, the game's modules).
+TRAPPED = """
+import sys
+
+module, code = sys.argv[1], sys.argv[2]
+
+
+class Trap:
+    def find_spec(self, name, path=None, target=None):
+        if name == module:
+            sys.meta_path.remove(self)
+            exec(code, {})
+        return None
+
+
+sys.meta_path.insert(0, Trap())
+sys.argv = ["termsnake", *sys.argv[3:]]
+from termsnake.__main__ import main
+
+sys.exit(main())
+"""
+
+
+def made_an_import_error(signum: int) -> str:
+    """Code that sends ``signum`` to its own process and makes an ImportError of what its
+    handler raises, as numpy does of one that comes while its core loads."""
+    return (
+        "import signal\n"
+        "try:\n"
+        f"    signal.raise_signal({signum})\n"
+        "except BaseException:\n"
+        "    raise ImportError('numpy failed to load') from None\n"
+    )
+
+
+def in_set_name(signum: int) -> str:
+    """Code that sends ``signum`` to its own process in a ``__set_name__``, where Python 3.11
+    wraps what its handler raises in a RuntimeError (a class such as platform's as it loads)."""
+    return (
+        "import signal\n"
+        "class Named:\n"
+        "    def __set_name__(self, owner, name):\n"
+        f"        signal.raise_signal({signum})\n"
+        "class Owner:\n"
+        "    named = Named()\n"
+    )
+
+
+def trapped(module: str, code: str, *args: str) -> list[str]:
+    """The ``termsnake ARGS`` command line, ``code`` run as ``module`` is first looked for."""
+    return [sys.executable, "-c", TRAPPED, module, code, *args]
+
+
+def said_on(signum: int) -> str:
+    if signum == signal.SIGINT:
+        return "termsnake: interrupted\n"
+    return f"termsnake: stopped by {signal.Signals(signum).name}\n"
+
+
+def heard_as_from_a_shell() -> None:
+    """In the child: the signals as a terminal's shell leaves them, even where the tests were
+    started in a shell's background or under nohup."""
+    for signum in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM):
+        signal.signal(signum, signal.SIG_DFL)
+
+
+def off_a_terminal(
+    tmp_path: Path, command: list[str], plugs: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``command`` run off a terminal, with the plugins in ``plugs``; its output."""
+    env = quiet_env(tmp_path)
+    if plugs is not None:
+        env["PYTHONPATH"] = str(plugs)
+    return subprocess.run(
+        command,
+        capture_output=True,
+        text=True,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        cwd=tmp_path,
+        timeout=60,
+        preexec_fn=heard_as_from_a_shell,
+        check=False,
+    )
+
+
+TRAIN = ["train", "neuro", "--size", "6x6", "--generations", "1", "--population", "2"]
+TRAIN += ["--games", "1", "--jobs", "1", "--out", "w.json"]
+
+# A train that numpy's import lost the signal of: it ran the whole training (exit 0), or said
+# "needs the learn extra (None is missing)" (exit 2), or ended in the RuntimeError's traceback.
+TRAIN_CASES = {
+    "dropped": (signals_in_a_callback, signal.SIGHUP),
+    "made an ImportError": (made_an_import_error, signal.SIGTERM),
+    "wrapped in a RuntimeError": (in_set_name, signal.SIGINT),
+}
+
+
+@pytest.mark.parametrize("case", sorted(TRAIN_CASES))
+def test_a_signal_lost_as_numpy_loads_ends_train(case: str, tmp_path: Path) -> None:
+    code, signum = TRAIN_CASES[case]
+    r = off_a_terminal(tmp_path, trapped("numpy", code(signum), *TRAIN))
+    assert (r.returncode, r.stdout, r.stderr) == (128 + signum, "", said_on(signum))
+    assert not list(tmp_path.glob("w.json*"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+@pytest.mark.parametrize("case", sorted(TRAIN_CASES))
+def test_each_signal_lost_as_numpy_loads_ends_train(case: str, signum: int, tmp_path: Path) -> None:
+    r = off_a_terminal(tmp_path, trapped("numpy", TRAIN_CASES[case][0](signum), *TRAIN))
+    assert (r.returncode, r.stdout, r.stderr) == (128 + signum, "", said_on(signum))
