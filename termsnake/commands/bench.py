@@ -39,7 +39,9 @@ from termsnake.exits import (
     EXIT_INTERRUPTED,
     EXIT_OUTPUT,
     EXIT_USAGE,
+    Noted,
     Terminated,
+    signals_remembered,
     terminating,
 )
 from termsnake.formats import presets
@@ -228,12 +230,14 @@ def _unique(items: Iterable[Any]) -> list[Any]:
     return list(dict.fromkeys(items))
 
 
-def _can_be_made(solver: str) -> bool:
+def _can_be_made(solver: str, came: Noted) -> bool:
     """Whether ``solver`` can be made here; if not (a plugin that fails to import, a missing
-    extra), one line says why before any game, and the other solvers play on without it."""
+    extra), one line says why before any game, and the other solvers play on without it. A
+    signal that ``came`` as it loaded is raised instead: its failure may be the signal's."""
     why = solver_or_why(solver)
     if not isinstance(why, str):
         return True
+    came.check()
     print(f"termsnake bench: {shorten(solver)}: unavailable: {printable(why)}", file=sys.stderr)
     return False
 
@@ -259,8 +263,9 @@ class Setup:
         return presets.level_file(spec.value) if spec.kind == "level" else None
 
 
-def prepare(args: argparse.Namespace) -> Setup | int:
-    """The run's solvers and boards from the arguments, or the exit code of a bad one."""
+def prepare(args: argparse.Namespace, came: Noted) -> Setup | int:
+    """The run's solvers and boards from the arguments, or the exit code of a bad one; a
+    signal that ``came`` meanwhile is raised before a solver's failure is said."""
     if args.scheduler is not None:  # with the rest: the note on --jobs comes after them
         try:
             check_scheduler(args.scheduler)
@@ -272,7 +277,7 @@ def prepare(args: argparse.Namespace) -> Setup | int:
         return _fail(str(e))
     if not solvers:
         return _fail("--ai names no solver")
-    solvers = [name for name in solvers if _can_be_made(name)]
+    solvers = [name for name in solvers if _can_be_made(name, came)]
     boards = args.boards or [("size", "{}x{}".format(*BOT_SIZE))]
     if args.wrap and not any(kind == "size" for kind, _ in boards):
         return _fail(WRAP_NEEDS_SIZE)
@@ -373,7 +378,10 @@ def measure(
 
 def run(args: argparse.Namespace) -> int:
     """``termsnake bench ...``: run the benchmark and print it; the exit code."""
-    setup = prepare(args)
+    # A signal whose exception was lost as the bots loaded (in the import machinery's callback)
+    # ends the run here, not after it.
+    with signals_remembered() as came:
+        setup = prepare(args, came)
     if isinstance(setup, int):
         return setup
     note_jobs_unused("bench", args.jobs, args.scheduler)

@@ -11,8 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from plugin_folders import signals_in_a_callback
-from pty_harness import quiet_env
+from plugin_folders import plugins_in, signals_in_a_callback
+from pty_harness import quiet_env, termsnake_command
 
 # The ``termsnake`` command, with CODE run as the module MODULE is first looked for: after
 # termsnake has loaded, as the command imports it (numpy, the game's modules).
@@ -126,4 +126,17 @@ def test_a_signal_lost_as_numpy_loads_ends_train(case: str, tmp_path: Path) -> N
 @pytest.mark.parametrize("case", sorted(TRAIN_CASES))
 def test_each_signal_lost_as_numpy_loads_ends_train(case: str, signum: int, tmp_path: Path) -> None:
     r = off_a_terminal(tmp_path, trapped("numpy", TRAIN_CASES[case][0](signum), *TRAIN))
+    assert (r.returncode, r.stdout, r.stderr) == (128 + signum, "", said_on(signum))
+
+
+BENCH = ["bench", "--ai", "zzlost", "--size", "6x6", "--games", "1"]
+
+
+@pytest.mark.parametrize(
+    "signum", [signal.SIGINT, pytest.param(signal.SIGHUP, marks=pytest.mark.slow)]
+)
+def test_a_signal_lost_as_a_bot_loads_ends_bench(signum: int, tmp_path: Path) -> None:
+    # bench played its games and printed their table, exit 0.
+    plugs = plugins_in(tmp_path, {"lost": signals_in_a_callback(signum)})
+    r = off_a_terminal(tmp_path, [termsnake_command(), *BENCH], plugs)
     assert (r.returncode, r.stdout, r.stderr) == (128 + signum, "", said_on(signum))
