@@ -19,10 +19,9 @@ from termsnake.exits import (
     EXIT_USAGE,
     Handler,
     Terminated,
-    ctrl_c,
     ignore_more_hangups,
-    raise_terminated,
     signal_handlers,
+    signals_remembered,
 )
 from termsnake.formats import presets
 from termsnake.formats.diagnostics import LevelError
@@ -217,33 +216,23 @@ def _first_game(args: argparse.Namespace, config: Settings) -> tuple[Level, Game
     # A solver's set-up can take long on a big board: say what is under way meanwhile.
     board = level.board
     what = f"preparing {printable(args.ai)} for a {board.width}x{board.height} board..."
-    # No game's handlers yet: Ctrl-C is left as it is (a KeyboardInterrupt).
-    bot = set_up_bot(
-        args, game, restore_ctrl_c=False, saying=what, level_file=_level_file(args, config)
-    )
+    bot = set_up_bot(args, game, saying=what, level_file=_level_file(args, config))
     return level, game, bot
 
 
 def set_up_bot(
-    args: argparse.Namespace,
-    game: Game,
-    *,
-    restore_ctrl_c: bool,
-    saying: str = "",
-    level_file: str | None = None,
+    args: argparse.Namespace, game: Game, *, saying: str = "", level_file: str | None = None
 ) -> Solver:
     """The bot ``args.ai`` names, set up for ``game`` (``saying`` what is under way on the
     terminal, if anything); UsageError if it cannot be. Meanwhile the ending signals raise at
-    once: their default would end the process mid-line, with what is said left on it, and a
-    game's own handlers would wait for that game's end. ``restore_ctrl_c`` puts back Ctrl-C's
-    KeyboardInterrupt, for a set-up while a game's handlers hold it."""
-    ending: dict[int, Handler] = {s: raise_terminated for s in ENDING_SIGNALS if s != signal.SIGINT}
-    if restore_ctrl_c:
-        ending[signal.SIGINT] = ctrl_c
+    once, Ctrl-C too: their default would end the process mid-line, with what is said left on
+    it, and a game's own handlers would wait for that game's end. One whose exception was lost
+    as the bot loaded (dropped by Python in the import machinery's callback, or made an error
+    of numpy's) is raised once it is set up."""
     shown = bool(saying) and check_terminal() is None
     solver = None
     try:
-        with signal_handlers(ending), preparing(saying, shown=shown):
+        with signals_remembered(), preparing(saying, shown=shown):
             solver = prepare_solver(args.ai, game, args.engine_timeout, level_file=level_file)
     except BaseException:
         if solver is not None:  # it came as the set-up ended: an engine must not outlive it
@@ -317,8 +306,9 @@ class Games:
         saying what is under way."""
         if self.args.ai is None:
             return None
-        # The game on screen holds Ctrl-C (it would wait for that game's end): put it back.
-        return set_up_bot(self.args, game, restore_ctrl_c=True, level_file=self.level_file)
+        # The game on screen holds the signals (it would wait for that game's end): the set-up
+        # takes them back.
+        return set_up_bot(self.args, game, level_file=self.level_file)
 
     def end(self, played: Played) -> None:
         """Keep the score and the replay of the game under way and sum it up (once)."""

@@ -8,6 +8,7 @@ import argparse
 from termsnake.commands import args as cliargs
 from termsnake.core.level import DEFAULT_LENGTH
 from termsnake.core.speed import DEFAULT_SPEED
+from termsnake.exits import signals_remembered
 from termsnake.solvers.registry import registered_names
 from termsnake.tui.controllers import KEY_PRESETS
 
@@ -55,6 +56,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _run_play(args: argparse.Namespace) -> int:
-    from termsnake.commands import play  # blessed and the rest of the terminal code load here
-
+    # A signal whose exception was lost as they load (in the import machinery's callback) ends
+    # the command once they have, not after a game played deaf to it.
+    with signals_remembered():
+        from termsnake.commands import play  # blessed and the rest of the terminal code load here
     return play.run_play(args)

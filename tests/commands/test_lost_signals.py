@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from plugin_folders import plugins_in, signals_in_a_callback
-from pty_harness import quiet_env, termsnake_command
+from pty_harness import ENTER_ALT, Pty, quiet_env, termsnake_command
 
 # The ``termsnake`` command, with CODE run as the module MODULE is first looked for: after
 # termsnake has loaded, as the command imports it (numpy, the game's modules).
@@ -140,3 +140,41 @@ def test_a_signal_lost_as_a_bot_loads_ends_bench(signum: int, tmp_path: Path) ->
     plugs = plugins_in(tmp_path, {"lost": signals_in_a_callback(signum)})
     r = off_a_terminal(tmp_path, [termsnake_command(), *BENCH], plugs)
     assert (r.returncode, r.stdout, r.stderr) == (128 + signum, "", said_on(signum))
+
+
+@pytest.mark.terminal
+@pytest.mark.parametrize(
+    "signum", [signal.SIGTERM, pytest.param(signal.SIGINT, marks=pytest.mark.slow)]
+)
+def test_a_signal_lost_as_a_bot_loads_ends_the_game_before_it_starts(
+    signum: int, tmp_path: Path
+) -> None:
+    # The bot's game was played, deaf to the signal.
+    plugs = plugins_in(tmp_path, {"lost": signals_in_a_callback(signum)})
+    t = Pty(["--ai", "zzlost", "--size", "8x8"], tmp_path, env={"PYTHONPATH": str(plugs)})
+    try:
+        code = t.wait_exit(timeout=15)
+    finally:
+        t.close()
+    assert code == 128 + signum
+    assert ENTER_ALT not in t.raw
+    assert t.text().strip() == ("termsnake: interrupted" if signum == signal.SIGINT else "")
+
+
+@pytest.mark.terminal
+@pytest.mark.parametrize(
+    "signum", [signal.SIGINT, pytest.param(signal.SIGTERM, marks=pytest.mark.slow)]
+)
+def test_a_signal_lost_as_the_games_modules_load_ends_it_before_it_starts(
+    signum: int, tmp_path: Path
+) -> None:
+    # A person's game began, deaf to the signal: it waited for keys.
+    command = trapped("termsnake.commands.play", signals_in_a_callback(signum), "--size", "8x8")
+    t = Pty(command[1:], tmp_path, command=command[0])
+    try:
+        exit_code = t.wait_exit(timeout=15)
+    finally:
+        t.close()
+    assert exit_code == 128 + signum
+    assert ENTER_ALT not in t.raw
+    assert t.text().strip() == said_on(signum).strip()
