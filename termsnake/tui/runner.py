@@ -232,8 +232,9 @@ def run(
     noted: Sequence[int] = (),
 ) -> Played:
     """Enter the terminal, play, restore it; how the last game went. Ctrl-Z stops (after `fg`
-    the game waits, unless a signal was ``noted`` meanwhile); with ``again``, r on the final board
-    asks it for the next game."""
+    the game waits); a signal the caller ``noted`` ends the game, one that came before the
+    game's own handlers took over as one that came while stopped; with ``again``, r on the
+    final board asks it for the next game."""
     glyphs, warnings = choose_glyphs(look, encoding_of(sys.stdout))
     term = terminal.make_terminal()
     known = terminal.terminfo_colours(os.environ.get("TERM", ""))
@@ -289,6 +290,8 @@ def _play_in(term: blessed.Terminal, rounds: _Rounds, noted: Sequence[int]) -> N
     once continued enter the modes again."""
     while True:
         with terminal.terminal_mode(term, rounds.stop, rounds.suspend):
+            if noted:  # came before these handlers took over from the caller's, which noted it
+                rounds.stop(noted[0])
             if rounds.play():
                 return
         _suspend(noted)

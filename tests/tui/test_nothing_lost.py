@@ -121,6 +121,21 @@ def test_a_signal_as_the_terminal_is_restored_gives_its_exit_code(
     assert played.code == 128 + signal.SIGTERM
 
 
+def test_a_signal_noted_before_the_games_handlers_took_over_ends_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # play's handlers, set once the bot is set up, note a signal for the game to come: one that
+    # came before the game's own took over was never acted on, and the game was played deaf to it.
+    game = Game(open_level(10, 6, 3), 1)
+    with on_a_pty(monkeypatch) as master:
+        os.write(master, b"q")  # quits a game that starts: its exit code would be 0
+        played = run_game(
+            game, None, speed=10, who="you", level_name="open-10x6", noted=[signal.SIGTERM]
+        )
+    assert played.code == 128 + signal.SIGTERM
+    assert game.outcome is Outcome.QUIT and game.steps == 0
+
+
 @pytest.mark.parametrize("kind", ["vt100", "linux"])
 def test_without_an_alternate_screen_the_summary_starts_on_a_clear_line(
     run: Callable[..., Pty], kind: str
