@@ -326,6 +326,8 @@ class Guarded:
         elif shadow.steps + 1 == game.steps and not shadow.over:
             try:
                 shadow.step(game.moves[-1])
+            except Signalled:  # a signal that came meanwhile, not the copy's failure
+                raise
             except Exception:
                 shadow = None
         if shadow is None or not _in_step(shadow, game):

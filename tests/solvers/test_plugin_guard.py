@@ -20,6 +20,7 @@ from termsnake.core.level import open_level
 from termsnake.exits import Terminated, ctrl_c, raise_terminated, signal_handlers
 from termsnake.solvers import SolverUnavailable, create, play, registry
 from termsnake.solvers.engine import EngineSolver
+from termsnake.solvers.greedy import GreedySolver
 from termsnake.solvers.plugins import Guarded
 from termsnake.tui.controllers import KEY_PRESETS, help_for
 
@@ -211,6 +212,28 @@ def test_an_ending_signal_during_a_plugins_call_is_not_the_plugins_failure(
         with pytest.raises(Terminated) as info:
             call(game())
         assert info.value.signum == signum
+
+
+def test_an_ending_signal_as_the_plugins_copy_moves_on_is_not_lost(
+    signals_handled: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # It came as the guard moved the plugin's copy of the game on by the last move: taken for
+    # a failure of that copy, it was dropped, and bench --jobs 1 played on, deaf to it.
+    g = game()
+    guarded = Guarded(GreedySolver(), "greedy")
+    guarded.setup(g)
+    g.step(guarded.next_direction(g))
+    step = Game.step
+
+    def signalled(self: Game, direction: Direction) -> object:
+        if self is not g:
+            signal.raise_signal(signal.SIGTERM)
+        return step(self, direction)
+
+    monkeypatch.setattr(Game, "step", signalled)
+    with pytest.raises(Terminated) as info:
+        guarded.next_direction(g)
+    assert info.value.signum == signal.SIGTERM
 
 
 def test_a_terminated_a_plugin_raises_itself_is_its_failure(signals_handled: None) -> None:
