@@ -45,22 +45,46 @@ def default_signals(ignored: Sequence[int] = ()) -> None:
         signal.signal(signum, signal.SIG_IGN)
 
 
-def start_detached(args: Sequence[str], home: Path) -> tuple[subprocess.Popen[bytes], int]:
+def start_detached(
+    args: Sequence[str], home: Path, stderr: int | None = None
+) -> tuple[subprocess.Popen[bytes], int]:
     """``termsnake ARGS`` on a new 80x24 pty that is not its controlling terminal (closing the
-    master sends it no hang-up), its stderr to ``home/stderr.txt``; the child and the master."""
+    master sends it no hang-up), its stderr to ``home/stderr.txt`` or the file descriptor
+    ``stderr``; the child and the master."""
     master, slave = os.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-    with open(home / "stderr.txt", "w") as err:
+    with contextlib.ExitStack() as files:
+        if stderr is None:
+            stderr = files.enter_context(open(home / "stderr.txt", "w")).fileno()
         child = subprocess.Popen(
             [termsnake_command(), *args],
             stdin=slave,
             stdout=slave,
-            stderr=err,
+            stderr=stderr,
             env=quiet_env(home),
             start_new_session=True,
         )
     os.close(slave)
     return child, master
+
+
+@contextlib.contextmanager
+def full_pipe() -> Iterator[tuple[int, int]]:
+    """A real pipe (its read and write ends) filled up, that nobody reads yet: a write to it
+    waits, as one to a pipe whose reader is asleep (`2>&1 | sleep 1000`)."""
+    r, w = os.pipe()
+    try:
+        os.set_blocking(w, False)  # ours alone until a child gets it: set back before
+        for chunk in (b"x" * 4096, b"x"):
+            with contextlib.suppress(BlockingIOError):
+                while True:
+                    os.write(w, chunk)
+        os.set_blocking(w, True)
+        yield r, w
+    finally:
+        os.close(r)
+        with contextlib.suppress(OSError):  # a test may have closed it
+            os.close(w)
 
 
 @contextlib.contextmanager

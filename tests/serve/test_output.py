@@ -5,7 +5,6 @@ counted and said once the reader reads again."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import io
 import logging
 import os
@@ -15,11 +14,11 @@ import socket
 import subprocess
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import asyncssh
 import pytest
+from pty_harness import full_pipe
 from ssh_client import TERMSNAKE, connect, player
 
 from termsnake.serve.limits import LOG_BACKLOG, SHUTDOWN_WAIT
@@ -28,25 +27,6 @@ from termsnake.serve.output import Output
 # What the faults here were is "never" (the server never served, never stopped): waited for
 # this long, far past the shutdown wait and a start under load, which load alone cannot reach.
 NEVER = SHUTDOWN_WAIT * 6
-
-
-@contextlib.contextmanager
-def full_pipe() -> Iterator[tuple[int, int]]:
-    """A real pipe (its read and write ends) filled up, that nobody reads yet: a write to it
-    waits, as one to a pipe whose reader is asleep (`2>&1 | sleep 1000`)."""
-    r, w = os.pipe()
-    try:
-        os.set_blocking(w, False)  # ours alone until a child gets it: set back before
-        for chunk in (b"x" * 4096, b"x"):
-            with contextlib.suppress(BlockingIOError):
-                while True:
-                    os.write(w, chunk)
-        os.set_blocking(w, True)
-        yield r, w
-    finally:
-        os.close(r)
-        with contextlib.suppress(OSError):  # a test may have closed it
-            os.close(w)
 
 
 def read_all(fd: int, into: list[bytes]) -> threading.Thread:
