@@ -620,9 +620,7 @@ def test_ctrl_c_ends_a_server_whose_plugin_hangs_on_import(tmp_path: Path) -> No
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: hangbots\nVersion: 1.0\n")
     (info / "entry_points.txt").write_text("[termsnake.solvers]\nzzhang = hang_bot:Bot\n")
     began = tmp_path / "began"
-    (plugs / "hang_bot.py").write_text(
-        f"import pathlib, time\npathlib.Path({str(began)!r}).touch()\ntime.sleep(60)\n"
-    )
+    (plugs / "hang_bot.py").write_text(hanging(began))
     env = {**os.environ, "PYTHONPATH": str(plugs), "HOME": str(tmp_path)}
     argv = [TERMSNAKE, "serve", "--port", "0", "--host-key", str(tmp_path / "key")]
     proc = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)

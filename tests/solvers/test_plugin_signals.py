@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from plugin_folders import (
+    A_MINUTE,
     DEAF,
     LINGERS,
     finished,
@@ -133,9 +134,9 @@ def test_a_signal_as_python_exits_ends_it_in_one_line(tmp_path: Path) -> None:
     # The handlers that raise a signal were still in place: "Exception ignored in atexit
     # callback" and its traceback, and exit 0.
     began = tmp_path / "exiting"
+    slow = "".join(f"    {line}\n" for line in A_MINUTE.splitlines())
     code = (
-        "import atexit, pathlib, time\n"
-        f"atexit.register(time.sleep, 60)\n"
+        f"import atexit, pathlib, time\n\n\ndef slow():\n{slow}\n\natexit.register(slow)\n"
         f"atexit.register(pathlib.Path({str(began)!r}).touch)\n"
     )
     proc = solvers_with(tmp_path, {"slowexit": code})
