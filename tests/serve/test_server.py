@@ -25,6 +25,7 @@ from plugin_folders import (
     signals_in_a_callback,
     wait_for_file,
 )
+from pty_harness import default_signals
 from ssh_client import (
     TERMSNAKE,
     Player,
@@ -623,7 +624,8 @@ def test_ctrl_c_ends_a_server_whose_plugin_hangs_on_import(tmp_path: Path) -> No
     (plugs / "hang_bot.py").write_text(hanging(began))
     env = {**os.environ, "PYTHONPATH": str(plugs), "HOME": str(tmp_path)}
     argv = [TERMSNAKE, "serve", "--port", "0", "--host-key", str(tmp_path / "key")]
-    proc = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=default_signals)  # fmt: skip
     try:
         deadline = time.monotonic() + 20
         while not began.exists() and time.monotonic() < deadline:
@@ -639,12 +641,12 @@ def test_ctrl_c_ends_a_server_whose_plugin_hangs_on_import(tmp_path: Path) -> No
 
 
 def serve_with(tmp_path: Path, plugs: Path) -> subprocess.Popen[str]:
-    """`termsnake serve --port 0` with the plugins in ``plugs``, its output piped."""
+    """`termsnake serve --port 0` with the plugins in ``plugs``, its output piped, Ctrl-C as
+    from a terminal (not ignored, where the tests run in a shell's background)."""
     env = {**os.environ, "PYTHONPATH": str(plugs), "HOME": str(tmp_path)}
     argv = [TERMSNAKE, "serve", "--port", "0", "--host-key", str(tmp_path / "key")]
-    return subprocess.Popen(
-        argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
+    return subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, preexec_fn=default_signals)  # fmt: skip
 
 
 def listening(proc: subprocess.Popen[str]) -> None:
