@@ -74,6 +74,17 @@ def said_on(signum: int) -> str:
     return f"termsnake: stopped by {signal.Signals(signum).name}\n"
 
 
+def ends_before_its_screen(t: Pty, signum: int, said: str) -> None:
+    """``t`` ends by ``signum`` without entering the game's screen, having ``said`` that."""
+    try:
+        code = t.wait_exit(timeout=15)
+    finally:
+        t.close()
+    assert code == 128 + signum
+    assert ENTER_ALT not in t.raw
+    assert t.text().strip() == said
+
+
 def heard_as_from_a_shell() -> None:
     """In the child: the signals as a terminal's shell leaves them, even where the tests were
     started in a shell's background or under nohup."""
@@ -152,13 +163,7 @@ def test_a_signal_lost_as_a_bot_loads_ends_the_game_before_it_starts(
     # The bot's game was played, deaf to the signal.
     plugs = plugins_in(tmp_path, {"lost": signals_in_a_callback(signum)})
     t = Pty(["--ai", "zzlost", "--size", "8x8"], tmp_path, env={"PYTHONPATH": str(plugs)})
-    try:
-        code = t.wait_exit(timeout=15)
-    finally:
-        t.close()
-    assert code == 128 + signum
-    assert ENTER_ALT not in t.raw
-    assert t.text().strip() == ("termsnake: interrupted" if signum == signal.SIGINT else "")
+    ends_before_its_screen(t, signum, "termsnake: interrupted" if signum == signal.SIGINT else "")
 
 
 @pytest.mark.terminal
@@ -171,10 +176,4 @@ def test_a_signal_lost_as_the_games_modules_load_ends_it_before_it_starts(
     # A person's game began, deaf to the signal: it waited for keys.
     command = trapped("termsnake.commands.play", signals_in_a_callback(signum), "--size", "8x8")
     t = Pty(command[1:], tmp_path, command=command[0])
-    try:
-        exit_code = t.wait_exit(timeout=15)
-    finally:
-        t.close()
-    assert exit_code == 128 + signum
-    assert ENTER_ALT not in t.raw
-    assert t.text().strip() == said_on(signum).strip()
+    ends_before_its_screen(t, signum, said_on(signum).strip())
