@@ -4,15 +4,22 @@ once."""
 
 from __future__ import annotations
 
+import enum
 import threading
 from collections import Counter
 from collections.abc import Hashable
 from typing import Final
 
-# How far a waiting connection has got: a newcomer pushes out the longest waiting of the lowest.
-SILENT = 0  # has sent nothing (a flood of these must not push out a client that talks)
-HEARD = 1  # has sent something: its SSH version, a key exchange
-AUTHENTICATING = 2  # has asked to log in
+
+class Stage(enum.IntEnum):
+    """How far a waiting connection has got: a newcomer pushes out the longest waiting of the
+    lowest."""
+
+    SILENT = 0  # has sent nothing (a flood of these must not push out a client that talks)
+    HEARD = 1  # has sent something: its SSH version, a key exchange
+    AUTHENTICATING = 2  # has asked to log in
+
+
 # What the connection let go for a newcomer is told (its SSH disconnect's reason).
 PUSHED_OUT: Final = "termsnake: too many connections are logging in at once; try again"
 LET_GO: Final = "the server had to let you go; try again"  # one pushed out that still asks
@@ -30,7 +37,7 @@ class Gate:
         self.max_waiting = max_sessions
         self._by_address: Counter[str] = Counter()
         self._address: dict[Hashable, str] = {}  # every connection admitted and not yet closed
-        self._waiting: dict[Hashable, int] = {}  # those waiting, in the order they came: how far
+        self._waiting: dict[Hashable, Stage] = {}  # those waiting, in the order they came: how far
         self._playing: set[Hashable] = set()
         self.refused = 0  # connections refused and still open (each is told why, then closed)
         self._lock = threading.Lock()
@@ -49,7 +56,7 @@ class Gate:
         """Admit connection ``who`` from ``address`` to wait for its game, or say why not
         (counted in ``refused`` until ``release_refused``); with it, if too many now wait, the
         one to let go (the caller closes it): the longest waiting of those that have got least
-        far (SILENT, HEARD, AUTHENTICATING)."""
+        far (``Stage``)."""
         with self._lock:
             if self._by_address[address] >= self.max_per_address:
                 self.refused += 1
@@ -60,18 +67,18 @@ class Gate:
             self._by_address[address] += 1
             self._address[who] = address
             if len(self._waiting) < self.max_waiting:
-                self._waiting[who] = SILENT
+                self._waiting[who] = Stage.SILENT
                 return None, None
             # Never the newcomer itself: if every place were held by a client that talked once
             # and then stalled, newcomers would be turned away until the login timeout.
             least = min(self._waiting.values())
             oldest = next(w for w, got in self._waiting.items() if got == least)
             del self._waiting[oldest]
-            self._waiting[who] = SILENT
+            self._waiting[who] = Stage.SILENT
             return None, oldest
 
-    def advance(self, who: Hashable, got: int) -> None:
-        """Waiting connection ``who`` has got as far as ``got`` (HEARD, AUTHENTICATING)."""
+    def advance(self, who: Hashable, got: Stage) -> None:
+        """Waiting connection ``who`` has got as far as ``got``."""
         with self._lock:
             if self._waiting.get(who, got) < got:
                 self._waiting[who] = got

@@ -28,7 +28,7 @@ from termsnake.exits import Terminated
 from termsnake.formats.places import data_dir
 from termsnake.formats.scores import ScoreStore
 from termsnake.serve import backlog, events, limits
-from termsnake.serve.gate import AUTHENTICATING, HEARD, LET_GO, PUSHED_OUT, Gate
+from termsnake.serve.gate import LET_GO, PUSHED_OUT, Gate, Stage
 from termsnake.serve.hostkey import note_login_key
 from termsnake.serve.hub import Hub
 from termsnake.serve.rates import Arrivals, cap_failures, client_of, meter, too_many_tries
@@ -132,7 +132,7 @@ class Connection(asyncssh.SSHServer):
             pushed_out.tell(events.PUSHED_OUT)
         # Refused ones too: they may talk until they are cut off.
         rate = self.app.config.options.max_input_rate
-        meter(conn, loop, rate, lambda: gate.advance(self, HEARD))
+        meter(conn, loop, rate, lambda: gate.advance(self, Stage.HEARD))
         cap_failures(conn, limits.MAX_FAILED_TRIES, lambda: self.tell(events.FAILED_LOGINS))
         if self.app.config.authorized_keys is not None:
             note_login_key(conn, self._logged_in_with)
@@ -190,7 +190,7 @@ class Connection(asyncssh.SSHServer):
             self.tell(events.NAME_CHANGED)
             raise asyncssh.IllegalUserName(NAME_CHANGED)
         self.username = username
-        self.app.gate.advance(self, AUTHENTICATING)
+        self.app.gate.advance(self, Stage.AUTHENTICATING)
         return self.app.config.authorized_keys is not None  # False: anyone, any name
 
     def public_key_auth_supported(self) -> bool:

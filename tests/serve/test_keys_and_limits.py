@@ -24,7 +24,7 @@ from termsnake.commands import cli
 from termsnake.commands.serve import options_from
 from termsnake.serve import listen, server
 from termsnake.serve.address import reached_at, with_port
-from termsnake.serve.gate import AUTHENTICATING, HEARD, SILENT, Gate
+from termsnake.serve.gate import Gate, Stage
 from termsnake.serve.hostkey import HostKeyError, load_or_create, read_authorized_keys
 from termsnake.serve.limits import DEFAULTS, MAX_COLUMNS, MAX_PENDING_INPUT, MAX_ROWS
 from termsnake.serve.rates import Arrivals, client_of
@@ -311,12 +311,12 @@ def test_a_newcomer_pushes_out_the_longest_waiting_of_those_got_least_far() -> N
     gate = Gate(max_sessions=3, max_per_address=9)
     for n in (1, 2, 3):
         gate.admit(n, f"10.0.0.{n}")
-    gate.advance(1, AUTHENTICATING)
-    gate.advance(2, HEARD)
+    gate.advance(1, Stage.AUTHENTICATING)
+    gate.advance(2, Stage.HEARD)
     assert gate.admit(4, "10.0.0.4") == (None, 3)  # the silent one, though it came last
     assert gate.admit(5, "10.0.0.5") == (None, 4)
-    gate.advance(5, HEARD)
-    gate.advance(5, SILENT)  # never back
+    gate.advance(5, Stage.HEARD)
+    gate.advance(5, Stage.SILENT)  # never back
     # helper-48: the newcomer itself went when all the others had talked, so a few that talked
     # once and then stalled kept every newcomer out until the login timeout.
     assert gate.admit(6, "10.0.0.6") == (None, 2)  # the longest waiting of those heard
