@@ -1,14 +1,18 @@
 """``best``: the strongest solver termsnake has for each board, a composite of the others.
 
-It plays the cell tree where the board can be cut into its blocks (but on small boards,
-``replan`` first, and on boards with walls where every Hamiltonian cycle is much the same, such
-as one long corridor, ``replan`` too, which then plays as ``hamilton``); else a Hamiltonian cycle
-rebuilt at each food (``replan``); on boards one cell short of a cycle (odd open boards), the
-cell tree round a hole (``holetree``) where it cuts the rest, else ``replan`` on a cycle through
-every cell but a hole; else one through every cell but a moving hole
-(``hole-cycle``); else the first of those on the board with its dead ends walled in
-(``deadends``: blind alleys and pockets, where a long snake that goes in cannot get out); else
-``greedy``.
+The first of these that takes the board plays the whole game:
+
+- the cell tree (``tree``) where the board can be cut into its blocks; but ``replan`` first on
+  small boards, and on walled boards where every Hamiltonian cycle is much the same (one long
+  corridor), where it plays as ``hamilton`` would;
+- on boards one cell short of a cycle (odd open boards), the cell tree round a hole
+  (``holetree``) where it cuts the rest;
+- a Hamiltonian cycle rebuilt at each food (``replan``), or on boards one cell short, a cycle
+  through every cell but a hole;
+- a cycle through every cell but a moving hole (``hole-cycle``);
+- the first of those on the board with its dead ends walled in (``deadends``: blind alleys and
+  pockets, where a long snake that goes in cannot get out);
+- ``greedy``.
 """
 
 from __future__ import annotations
