@@ -211,7 +211,8 @@ def loaded(held: Iterable[int], came: Sequence[int]) -> None:
 def terminating() -> contextlib.AbstractContextManager[None]:
     """A block in which every ending signal but SIGINT (a KeyboardInterrupt, as ever) raises
     Terminated, those ignored (``heard``) left so: a command without a terminal of its own
-    (bench, train) ends as at Ctrl-C, and ``nohup termsnake bench ... &`` runs on."""
+    (train) ends as at Ctrl-C, and ``nohup termsnake train ... &`` runs on. Bench's games, which
+    a plugin plays, note them too (``signals_remembered``)."""
     return signal_handlers({s: raise_terminated for s in heard() if s != signal.SIGINT})
 
 
@@ -308,6 +309,10 @@ def signals_noted(wake: Callable[[], None]) -> Iterator[Noted]:
     noted.check()
 
 
+# The notes of the ``signals_remembered`` blocks under way, innermost last.
+_remembering: list[Noted] = []
+
+
 @contextlib.contextmanager
 def signals_remembered() -> Iterator[Noted]:
     """A block in which Ctrl-C and the other ending signals raise at once, as ``loaded`` set
@@ -318,7 +323,8 @@ def signals_remembered() -> Iterator[Noted]:
     does, or makes an error of its own of it (numpy's ImportError as it loads), and the command
     ran on (after a hang-up, deaf to more). The block's end raises it again too, in place of
     whatever else it ended with; the RuntimeError Python 3.11 wraps one in is unwrapped. One
-    ignored as the block starts (``heard``) stays so."""
+    ignored as the block starts (``heard``) stays so. A bot's call asks for the note as it
+    returns (``check_remembered``)."""
     noted = Noted(wake=lambda: None)
     if threading.current_thread() is not threading.main_thread():  # no signals come here
         yield noted
@@ -330,6 +336,7 @@ def signals_remembered() -> Iterator[Noted]:
             ctrl_c(signum, frame)
         raise_terminated(signum, frame)
 
+    _remembering.append(noted)
     try:
         with signal_handlers({s: note_and_raise for s in heard()}), _dropped_unsaid():
             yield noted
@@ -340,7 +347,20 @@ def signals_remembered() -> Iterator[Noted]:
         elif came is not e:  # a traceback, where a signal ends the command in one line
             raise came from None
         raise
+    finally:
+        _remembering.remove(noted)
     noted.check()
+
+
+def check_remembered() -> None:
+    """Raise the first signal a ``signals_remembered`` block under way has noted, if one has
+    (``Noted.check``): asked as each of a bot's calls returns, however it returns, as the bot
+    may have lost its exception (its own ``except Exception``, a weakref callback or a
+    ``__del__`` of its) and gone on as if none came. Only in the main thread, the one that
+    handles signals: a server's bot in a thread of its own plays on."""
+    if threading.current_thread() is threading.main_thread():
+        for noted in _remembering:  # the outer ones' came first
+            noted.check()
 
 
 @contextlib.contextmanager

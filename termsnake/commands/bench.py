@@ -42,7 +42,6 @@ from termsnake.exits import (
     Noted,
     Terminated,
     signals_remembered,
-    terminating,
 )
 from termsnake.formats import presets
 from termsnake.formats.fileio import check_can_write_new
@@ -405,10 +404,11 @@ def run(args: argparse.Namespace) -> int:
         for g in range(args.games)
     )
     # SIGTERM and the like end the run as Ctrl-C does: the engines' processes go, and the
-    # temporary folder of their logs if nothing was kept in it.
+    # temporary folder of their logs if nothing was kept in it. Remembered: a bot's move that
+    # lost one (a plugin's ``except Exception``) does not play the run on.
     try:
         with (
-            terminating(),
+            signals_remembered(),
             _dropped_if_empty(engine_logs, setup.record_dir),  # its line after progress's
             Progress(total) as progress,
         ):

@@ -14,7 +14,15 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from termsnake.core.game import Game
 from termsnake.core.geometry import Direction, Point
-from termsnake.exits import CtrlC, Signalled, came_first, handlers_kept, pressed, users_signal
+from termsnake.exits import (
+    CtrlC,
+    Signalled,
+    came_first,
+    check_remembered,
+    handlers_kept,
+    pressed,
+    users_signal,
+)
 from termsnake.formats.text import printable, shorten
 from termsnake.solvers.base import SolverFailed, SolverUnavailable, shows_plan
 
@@ -51,7 +59,9 @@ class _Quiet:
 
 
 def quietly(call: Callable[..., _T], *args: Any) -> _T:
-    """``call(*args)`` with sys.stdout and sys.stderr sent to a sink, and put back after."""
+    """``call(*args)`` with sys.stdout and sys.stderr sent to a sink, and put back after. A
+    signal noted meanwhile is raised as it returns, in place of what it returned or raised:
+    the plugin may have lost the signal's exception and gone on (``check_remembered``)."""
     with _Quiet.lock:
         if _Quiet.depth == 0:
             _Quiet.saved = (sys.stdout, sys.stderr)
@@ -64,6 +74,7 @@ def quietly(call: Callable[..., _T], *args: Any) -> _T:
             _Quiet.depth -= 1
             if _Quiet.depth == 0:
                 sys.stdout, sys.stderr = _Quiet.saved
+        check_remembered()
 
 
 def _pass_on(e: BaseException) -> None:

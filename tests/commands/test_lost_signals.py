@@ -1,7 +1,9 @@
 """A signal whose exception was lost as a command started (raised in a weakref callback, where
 Python prints it and drops it, as in the import machinery's own callback while a module loads;
 made an error of its own by a library, as numpy makes an ImportError of one; wrapped by Python
-3.11 in a RuntimeError): it still ends the command, in one line and 128 + n, once loaded."""
+3.11 in a RuntimeError): it still ends the command, in one line and 128 + n, once loaded. So
+does one lost in a bot's move (that callback, or the bot's own bare ``except:``), as the move
+returns."""
 
 from __future__ import annotations
 
@@ -11,7 +13,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from plugin_folders import plugins_in, signals_in_a_callback
+from plugin_folders import (
+    A_MINUTE,
+    plugins_in,
+    signalled,
+    signals_in_a_callback,
+    wait_for_file,
+)
 from pty_harness import ENTER_ALT, Pty, quiet_env, termsnake_command
 
 # The ``termsnake`` command, with CODE run as the module MODULE is first looked for: after
@@ -143,6 +151,27 @@ def test_each_signal_lost_as_numpy_loads_ends_train(case: str, signum: int, tmp_
 BENCH = ["bench", "--ai", "zzlost", "--size", "6x6", "--games", "1"]
 
 
+def first_move_runs(code: str) -> str:
+    """A plugin's code (the rest of ``plugins_in``'s module) whose first move in a process runs
+    ``code`` before it moves as greedy does."""
+    body = "".join(f"            {line}\n" for line in code.splitlines())
+    return (
+        "\n\nclass Lost(Bot):\n    moved = False\n\n    def next_direction(self, game):\n"
+        "        if not Lost.moved:\n            Lost.moved = True\n"
+        f"{body}        return super().next_direction(game)\n\n\nBot = Lost\n"
+    )
+
+
+def drops_what_comes(began: Path) -> str:
+    """Code that makes the file ``began``, waits a minute (``A_MINUTE``) and drops whatever is
+    raised meanwhile (a bare ``except:``), then goes on."""
+    waits = "".join(f"    {line}\n" for line in A_MINUTE.splitlines())
+    return (
+        f"import pathlib, time\npathlib.Path({str(began)!r}).touch()\n"
+        f"try:\n{waits}except:\n    pass\n"
+    )
+
+
 @pytest.mark.parametrize(
     "signum", [signal.SIGINT, pytest.param(signal.SIGHUP, marks=pytest.mark.slow)]
 )
@@ -177,3 +206,69 @@ def test_a_signal_lost_as_the_games_modules_load_ends_it_before_it_starts(
     command = trapped("termsnake.commands.play", signals_in_a_callback(signum), "--size", "8x8")
     t = Pty(command[1:], tmp_path, command=command[0])
     ends_before_its_screen(t, signum, said_on(signum).strip())
+
+
+@pytest.mark.parametrize(
+    "signum",
+    [
+        signal.SIGTERM,
+        pytest.param(signal.SIGINT, marks=pytest.mark.slow),
+        pytest.param(signal.SIGHUP, marks=pytest.mark.slow),
+    ],
+)
+def test_a_signal_lost_in_a_bots_move_ends_bench(signum: int, tmp_path: Path) -> None:
+    # Python dropped the handler's exception, sent in a weakref callback as the plugin's first
+    # move ran: bench --jobs 1 played its games on and printed their table, exit 0.
+    plugs = plugins_in(tmp_path, {"lost": first_move_runs(signals_in_a_callback(signum))})
+    r = off_a_terminal(tmp_path, [termsnake_command(), *BENCH, "--jobs", "1"], plugs)
+    assert (r.returncode, r.stdout, r.stderr) == (128 + signum, "", bench_said_on(signum))
+
+
+@pytest.mark.terminal
+def test_a_signal_lost_in_a_bots_move_ends_a_watched_game(tmp_path: Path) -> None:
+    # The game on screen only notes a signal, which its loop looks at after each move: the
+    # plugin has none to lose. Scored as any game a signal stopped: not at all.
+    plugs = plugins_in(tmp_path, {"lost": first_move_runs(signals_in_a_callback(signal.SIGTERM))})
+    t = Pty(["--ai", "zzlost", "--size", "8x8"], tmp_path, env={"PYTHONPATH": str(plugs)})
+    try:
+        code = t.wait_exit(timeout=15)
+    finally:
+        t.close()
+    assert code == 128 + signal.SIGTERM
+    assert t.restored()
+    assert "not scored: the bot was stopped before its game ended" in t.text()
+
+
+@pytest.mark.parametrize(
+    ("jobs", "signum"),
+    [
+        ("1", signal.SIGINT),
+        pytest.param("1", signal.SIGTERM, marks=pytest.mark.slow),
+        pytest.param("1", signal.SIGHUP, marks=pytest.mark.slow),
+        pytest.param("2", signal.SIGTERM, marks=pytest.mark.slow),
+    ],
+)
+def test_a_signal_a_bot_drops_in_its_move_ends_bench(
+    jobs: str, signum: int, tmp_path: Path
+) -> None:
+    # The plugin's bare except took the exception of the signal that came as it waited, and it
+    # went on: bench --jobs 1 played its games on and printed their table, exit 0. A worker of
+    # --jobs 2 notes the Ctrl-C its parent sends it, and looks at the note as the game goes on.
+    began = tmp_path / "began"
+    plugs = plugins_in(tmp_path, {"lost": first_move_runs(drops_what_comes(began))})
+    proc = subprocess.Popen(
+        [termsnake_command(), *BENCH[:-1], "2", "--jobs", jobs],  # two games: one per worker
+        env={**quiet_env(tmp_path), "PYTHONPATH": str(plugs)},
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+        preexec_fn=heard_as_from_a_shell,
+    )
+    out, err = signalled(proc, lambda: wait_for_file(began), signum)
+    assert (proc.returncode, out, err) == (128 + signum, "", bench_said_on(signum))
+
+
+def bench_said_on(signum: int) -> str:
+    return said_on(signum).replace("termsnake:", "termsnake bench:")
