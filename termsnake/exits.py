@@ -12,7 +12,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from types import FrameType
 from typing import TYPE_CHECKING, Final
 
@@ -314,7 +314,7 @@ _remembering: list[Noted] = []
 
 
 @contextlib.contextmanager
-def signals_remembered() -> Iterator[Noted]:
+def signals_remembered(also: Collection[int] = ()) -> Iterator[Noted]:
     """A block in which Ctrl-C and the other ending signals raise at once, as ``loaded`` set
     them to (a plugin's import that hangs is ended), and are noted too, for the code to raise
     the first again (``Noted.check``) where its exception may have been lost: raised in a
@@ -323,8 +323,8 @@ def signals_remembered() -> Iterator[Noted]:
     does, or makes an error of its own of it (numpy's ImportError as it loads), and the command
     ran on (after a hang-up, deaf to more). The block's end raises it again too, in place of
     whatever else it ended with; the RuntimeError Python 3.11 wraps one in is unwrapped. One
-    ignored as the block starts (``heard``) stays so. A bot's call asks for the note as it
-    returns (``check_remembered``)."""
+    ignored as the block starts (``heard``) stays so, but for those ``also`` names. A bot's
+    call asks for the note as it returns (``check_remembered``)."""
     noted = Noted(wake=lambda: None)
     if threading.current_thread() is not threading.main_thread():  # no signals come here
         yield noted
@@ -336,9 +336,10 @@ def signals_remembered() -> Iterator[Noted]:
             ctrl_c(signum, frame)
         raise_terminated(signum, frame)
 
+    heard_now = dict.fromkeys([*heard(), *also])
     _remembering.append(noted)
     try:
-        with signal_handlers({s: note_and_raise for s in heard()}), _dropped_unsaid():
+        with signal_handlers({s: note_and_raise for s in heard_now}), _dropped_unsaid():
             yield noted
     except BaseException as e:
         came = users_signal(e)

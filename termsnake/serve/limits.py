@@ -4,6 +4,7 @@ line can read it without the serve extra)."""
 
 from __future__ import annotations
 
+import signal
 from dataclasses import dataclass
 from typing import Final
 
@@ -38,6 +39,10 @@ DEFAULTS: Final = Options()
 # At SIGTERM: seconds the visits get to end and their clients to read their farewells, in all
 # (README says "up to 5 s"), so that the server exits within seconds whatever its clients do...
 SHUTDOWN_WAIT: Final = 5.0
+# The signals that stop the server even where they were ignored as it started (a shell's `&`
+# ignores Ctrl-C, and `kill -INT` from a script must still stop it): from its start, while the
+# bots are imported, on.
+ALWAYS_STOP: Final = (signal.SIGTERM, signal.SIGINT)
 SHUTDOWN_STALL: Final = 0.5  # ...and seconds a client behind on its output may read nothing
 # ...and its last seconds kept for the visits' leaving: a score or a key preset whose file's lock
 # another program holds is given up this long before the wait ends, and said in the log.

@@ -33,10 +33,11 @@ MACS: Final = ("hmac-sha2-256-etm@openssh.com", "hmac-sha2-512-etm@openssh.com",
 def stops(stopping: list[int]) -> dict[int, Handler]:
     """The server's signal handlers: each notes its signal in ``stopping``, which the server
     looks at, and raises nothing. Every signal that would kill the server unscored stops it as
-    SIGTERM does. Others than SIGTERM and SIGINT ignored already stay so: nohup's SIGHUP (the
-    server outlives the terminal it was started from), the SIGQUIT a shell's `&` ignores."""
+    SIGTERM does. Others than SIGTERM and SIGINT (``ALWAYS_STOP``) ignored already stay so:
+    nohup's SIGHUP (the server outlives the terminal it was started from), the SIGQUIT a
+    shell's `&` ignores."""
     return {s: lambda signum, frame: stopping.append(signum)
-            for s in {*heard(), signal.SIGTERM, signal.SIGINT}}  # fmt: skip
+            for s in {*heard(), *limits.ALWAYS_STOP}}  # fmt: skip
 
 
 async def serve(

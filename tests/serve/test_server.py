@@ -640,13 +640,14 @@ def test_ctrl_c_ends_a_server_whose_plugin_hangs_on_import(tmp_path: Path) -> No
     assert out == b"" and err == b"termsnake: interrupted\n"
 
 
-def serve_with(tmp_path: Path, plugs: Path) -> subprocess.Popen[str]:
+def serve_with(tmp_path: Path, plugs: Path, ignored: tuple[int, ...] = ()) -> subprocess.Popen[str]:
     """`termsnake serve --port 0` with the plugins in ``plugs``, its output piped, Ctrl-C as
-    from a terminal (not ignored, where the tests run in a shell's background)."""
+    from a terminal (not ignored, where the tests run in a shell's background), the signals
+    ``ignored`` ignored as it starts."""
     env = {**os.environ, "PYTHONPATH": str(plugs), "HOME": str(tmp_path)}
     argv = [TERMSNAKE, "serve", "--port", "0", "--host-key", str(tmp_path / "key")]
     return subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, preexec_fn=default_signals)  # fmt: skip
+                            text=True, preexec_fn=lambda: default_signals(ignored))  # fmt: skip
 
 
 def listening(proc: subprocess.Popen[str]) -> None:
@@ -683,6 +684,18 @@ def test_ctrl_c_ends_a_hanging_import_after_a_plugin_ignored_it(tmp_path: Path) 
     out, err = signalled(proc, lambda: wait_for_file(began), signal.SIGINT)
     assert proc.returncode == 130
     assert out == "" and err == "termsnake: interrupted\n"
+
+
+def test_sigint_ends_a_hanging_import_of_a_server_started_in_a_shells_background(
+    tmp_path: Path,
+) -> None:
+    # `termsnake serve &` inherits SIGINT ignored, which the server hears once it listens: as
+    # its bots were imported it was still ignored, and `kill -INT` left the import hanging.
+    began = tmp_path / "began"
+    plugs = plugins_in(tmp_path, {"hang": hanging(began)})
+    proc = serve_with(tmp_path, plugs, ignored=(signal.SIGINT, signal.SIGQUIT))
+    out, err = signalled(proc, lambda: wait_for_file(began), signal.SIGINT, timeout=10)
+    assert (proc.returncode, out, err) == (130, "", "termsnake: interrupted\n")
 
 
 @pytest.mark.parametrize(
