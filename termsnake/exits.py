@@ -118,12 +118,6 @@ def after_ctrl_c(e: BaseException) -> bool:
     return isinstance(came_first(e), CtrlC)
 
 
-def signalled(e: Terminated) -> bool:
-    """Whether ``e`` is an ending signal's, not one code raised itself: it is a ``Signalled``,
-    or was raised while one was handled."""
-    return isinstance(came_first(e), Signalled)
-
-
 def came_first(e: BaseException) -> CtrlC | Signalled | None:
     """The real Ctrl-C's ``CtrlC`` or ending signal's ``Signalled`` that ``e`` is, or was raised
     while handling (its cause, its context, theirs...), if any: the latest."""
