@@ -125,7 +125,7 @@ def _report_play(boards: list[Board]) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], allow_abbrev=False)
     parser.add_argument("--boards", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--play", action="store_true")

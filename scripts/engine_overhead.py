@@ -68,7 +68,7 @@ def per_move(make: object, games: int, size: tuple[int, int]) -> tuple[float, li
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], allow_abbrev=False)
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--size", default="8x8")
     args = parser.parse_args()

@@ -15,7 +15,7 @@ from termsnake.env.snake import SnakeEnv
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], allow_abbrev=False)
     parser.add_argument("--steps", type=int, default=300_000)
     parser.add_argument("--size", default="8x8")
     args = parser.parse_args()

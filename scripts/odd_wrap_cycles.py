@@ -57,7 +57,7 @@ def _playable(board: Board) -> bool:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], allow_abbrev=False)
     parser.add_argument("--boards", type=int, default=150)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--walls", choices=sorted(CELLS_A_WALL), default="few")

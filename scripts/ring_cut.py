@@ -187,7 +187,7 @@ def _play(job: tuple[str, int, int, int]) -> tuple[int, int, bool]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], allow_abbrev=False)
     parser.add_argument("level")
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)

@@ -207,7 +207,7 @@ async def main(args: argparse.Namespace) -> None:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], allow_abbrev=False)
     parser.add_argument("--sessions", type=int, default=64)
     parser.add_argument("--bots", type=int, default=16, help="sessions that start a bot")
     parser.add_argument("--seconds", type=float, default=20)

@@ -125,7 +125,7 @@ def timed(run: Callable[[], tuple[Point, ...] | None], repeat: int) -> tuple[flo
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], allow_abbrev=False)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--limit", type=int, default=TWO_FACTOR_LIMIT.nodes)
     args = parser.parse_args()

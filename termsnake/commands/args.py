@@ -6,7 +6,7 @@ import argparse
 import re
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Final, NoReturn
+from typing import TYPE_CHECKING, Any, Final, NoReturn
 
 from termsnake.core.level import parse_size
 from termsnake.core.speed import MAX_SPEED, MIN_SPEED
@@ -24,7 +24,15 @@ _DECIMAL: Final = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-
 
 
 class OneLineParser(argparse.ArgumentParser):
-    """An argparse parser whose usage errors are one line (no usage dump) and exit 2."""
+    """An argparse parser whose usage errors are one line (no usage dump) and exit 2, and
+    that takes no option by the start of its name."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # argparse read `--log x` as --login-timeout x, and `--lev` as --level: an option added
+        # later would then change what an old command line means. Every parser of termsnake,
+        # subcommands and the probes of cli included, is one of these.
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         # argparse quotes some arguments it names (repr) but not the unrecognized ones.

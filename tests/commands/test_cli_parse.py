@@ -185,12 +185,43 @@ def test_an_option_before_a_subcommand_that_it_would_not_read_is_refused(
         ["--level", "bench"],
         ["--seed", "3"],
         ["bench", "--help"],
-        ["--he"],  # argparse takes the start of a long option
-        ["--seed", "5", "--he", "check", "x"],
     ],
 )
 def test_the_game_s_options_and_the_top_ones_are_not_taken_for_misplaced(argv: list[str]) -> None:
     assert cli._misplaced(argv) is None
+
+
+@pytest.mark.parametrize(
+    ("argv", "named", "refused"),
+    [
+        (["serve", "--log", "x"], "termsnake serve", "--log x"),  # was: not a login-timeout
+        (["--lev", "maze"], "termsnake", "--lev"),
+        (["--spe", "x"], "termsnake", "--spe"),
+        (["--he"], "termsnake", "--he"),  # was the help, exit 0
+        (["--seed", "5", "--he", "check", "x"], "termsnake", "--he"),
+        (["bench", "--ai", "bfs", "--gam", "x"], "termsnake bench", "--gam x"),
+        (["levels", "--bud", "x"], "termsnake levels", "--bud ("),  # x is a level to list
+        (["train", "neuro", "--gen", "x", "--out", "w"], "termsnake train", "--gen x"),
+        (["scores", "--pl", "x"], "termsnake scores", "--pl x"),
+    ],
+)
+def test_an_option_is_not_taken_by_the_start_of_its_name(
+    argv: list[str], named: str, refused: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # argparse took the start of a long option for the option: an option added later would
+    # change what an old command line means, and `--log x` was said to be a bad login-timeout.
+    assert cli.main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith(f"{named}: error: unrecognized arguments: {refused}")
+    assert err.count("\n") == 1
+
+
+def test_no_parser_of_the_command_line_takes_the_start_of_an_option() -> None:
+    top = cli.build_parser()
+    subcommands = next(a for a in top._actions if isinstance(a, argparse._SubParsersAction))
+    parsers = [top, *subcommands.choices.values()]
+    assert len(parsers) == 1 + len(cli._COMMANDS)
+    assert all(not p.allow_abbrev for p in parsers)
 
 
 @pytest.mark.parametrize(
