@@ -5,7 +5,9 @@ under it, and not written over by the keys typed meanwhile."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
+import re
 import shutil
 import termios
 from collections.abc import Iterator
@@ -14,6 +16,8 @@ from typing import Final, TextIO
 from termsnake.formats.text import clip, pad
 
 ERASE_BELOW: Final = "\x1b[J"  # ECMA-48 ED: from the cursor to the end of the screen
+# ED as a terminfo entry spells it: CSI in 7 bits or 8, J or 0J, and maybe padding (vt100's).
+_ECMA_ERASE: Final = re.compile(rb"(?:\x1b\[|\x9b)0?J(?:\$<[0-9.*/]*>)?")
 
 
 def columns(stream: TextIO) -> int:
@@ -28,8 +32,25 @@ def columns(stream: TextIO) -> int:
 
 
 def can_erase() -> bool:
-    """Whether the terminal takes ECMA-48's erase; ``dumb`` (Emacs's shell) prints it."""
-    return os.environ.get("TERM", "") not in ("", "dumb")
+    """Whether the terminal takes ECMA-48's erase below (ERASE_BELOW): not a dumb one (Emacs's
+    shell prints it), nor one whose entry in this system's terminfo has another erase (vt52's
+    ``ESC J``) or none (a glass tty). A TERM terminfo does not know is taken to, as most do."""
+    kind = os.environ.get("TERM", "")
+    if kind in ("", "dumb") or kind.startswith("dumb-"):
+        return False
+    env = tuple(os.environ.get(name) for name in ("TERMINFO", "TERMINFO_DIRS", "HOME"))
+    return _erases(kind, env)
+
+
+@functools.lru_cache(maxsize=8)
+def _erases(kind: str, env: tuple[str | None, ...]) -> bool:
+    """``can_erase`` for the terminal type ``kind``, its entry looked up where ``env`` (the
+    variables that say where terminfo is) points: once, not at each redraw. The compiled file
+    is read, not curses asked: curses sets up one TERM a process, and only the first."""
+    from termsnake.serve import terminfo  # only once a line is drawn: a command's start is not
+
+    entry = terminfo.look_up(kind)
+    return entry is None or _ECMA_ERASE.fullmatch(entry.erase_below) is not None
 
 
 def redraw(text: str, width: int) -> str:

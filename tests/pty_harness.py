@@ -147,6 +147,17 @@ def termsnake_command() -> str:
     return found
 
 
+def compiled_terminfo(folder: Path, entries: str) -> Path:
+    """A terminfo folder (for TERMINFO) under ``folder`` with the terminfo source ``entries``
+    compiled; the test is skipped where there is no ``tic`` to compile them with."""
+    tic = shutil.which("tic")
+    if tic is None:
+        pytest.skip("no tic (ncurses) to compile terminfo entries with")
+    (folder / "entries.ti").write_text(entries)
+    subprocess.run([tic, "-o", str(folder / "ti"), str(folder / "entries.ti")], check=True)
+    return folder / "ti"
+
+
 def quiet_env(home: Path) -> dict[str, str]:
     """An environment where blessed asks the terminal nothing and files land under ``home``."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("XDG_", "NO_COLOR"))}

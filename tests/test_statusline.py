@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pyte
 import pytest
+from pty_harness import compiled_terminfo
 
 from termsnake.statusline import ERASE_BELOW, redraw
+
+CUP = "cup=\\E[%i%p1%d;%p2%dH"
+ERASES = (
+    f"ts-noerase|ANSI's cursor moves and no erase,\n\tcols#80, {CUP},\n"
+    f"ts-vt52erase|vt52's erase,\n\tcols#80, {CUP}, ed=\\EJ, el=\\EK,\n"
+    f"ts-padded|ANSI's erase with padding, as vt100's,\n\tcols#80, {CUP}, ed=\\E[J$<50>,\n"
+    f"ts-ansi|ANSI's erase,\n\tcols#80, {CUP}, ed=\\E[J,\n"
+)
 
 
 def screen_after(writes: list[tuple[str, int]], rows: int = 4) -> pyte.Screen:
@@ -51,3 +62,29 @@ def test_a_dumb_terminal_gets_spaces_not_escapes(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setenv("TERM", "dumb")
     assert redraw("bench [###] 1/3 games", 12) == "\rbench [###]\r"
     assert redraw("", 12) == "\r" + " " * 11 + "\r"
+
+
+@pytest.mark.parametrize(
+    ("kind", "erases"),
+    [("ts-noerase", False), ("ts-vt52erase", False), ("ts-padded", True), ("ts-ansi", True)],
+)
+def test_the_erase_is_sent_only_where_terminfo_has_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str, erases: bool
+) -> None:
+    # Only TERM=dumb got spaces: a terminal without ESC [ J (vt52's is ESC J) showed it as text.
+    monkeypatch.setenv("TERMINFO", str(compiled_terminfo(tmp_path, ERASES)))
+    monkeypatch.setenv("TERM", kind)
+    if erases:
+        assert redraw("bench [###] 1/3 games", 12) == "\rbench [###]" + ERASE_BELOW + "\r"
+    else:
+        assert redraw("bench [###] 1/3 games", 12) == "\rbench [###]\r"
+        assert redraw("", 12) == "\r" + " " * 11 + "\r"
+
+
+def test_a_terminal_terminfo_does_not_know_is_erased_as_most_are(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TERMINFO", str(compiled_terminfo(tmp_path, ERASES)))
+    monkeypatch.setenv("TERMINFO_DIRS", str(tmp_path))  # nowhere else to look
+    monkeypatch.setenv("TERM", "ts-nosuch")
+    assert redraw("", 12) == "\r " + ERASE_BELOW + "\r"

@@ -1,5 +1,6 @@
-"""What this machine's terminfo says of a client's terminal type: its colours and whether it can
-move the cursor (``cup``), read from the compiled entry's file (term(5)).
+"""What this machine's terminfo says of a client's terminal type: its colours, whether it can
+move the cursor (``cup``) and how it erases below the cursor (``ed``), read from the compiled
+entry's file (term(5)). The status line (``statusline``) asks it of this process's own TERM too.
 
 curses cannot be asked: ``setupterm`` sets up one terminal a process, and the server has one
 process for every client. Reading the file ourselves needs no child process (nothing a client
@@ -30,7 +31,8 @@ SYSTEM_DIRS: Final = ("/etc/terminfo", "/lib/terminfo", "/usr/share/terminfo",
                       "/usr/local/share/terminfo")  # fmt: skip
 MAX_ENTRY: Final = 32768  # ncurses' own limit on a compiled entry
 LEGACY, WIDE = 0o432, 0o1036  # the magic numbers of 16-bit and of 32-bit numbers
-COLORS, CUP = 13, 10  # the indexes of max_colors among numbers, cursor_address among strings
+COLORS = 13  # the index of max_colors among numbers
+CUP, ED = 10, 7  # the indexes of cursor_address and of clr_eos among strings
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +42,7 @@ class Entry:
     colours: int  # -1: none said
     addressing: bool  # it has cursor addressing (cup)
     ansi: bool = True  # its cup is ANSI's (CSI), as termsnake draws; vt52's is not
+    erase_below: bytes = b""  # its clr_eos (ed), padding and all; b"" where it has none
 
 
 def look_up(kind: str) -> Entry | None:
@@ -87,7 +90,8 @@ def read_entry(path: str) -> bytes | None:
 
 
 def parse(data: bytes) -> Entry | None:
-    """The colours and cursor addressing of a compiled entry (term(5)); None if it is not one."""
+    """The colours, cursor addressing and erase of a compiled entry (term(5)); None if it is
+    not one."""
     if len(data) < 12:
         return None
     magic, names, bools, numbers, strings, table = struct.unpack_from("<6h", data)
@@ -102,8 +106,23 @@ def parse(data: bytes) -> Entry | None:
     if numbers > COLORS:
         (colours,) = struct.unpack_from("<h" if width == 2 else "<i", data, at + COLORS * width)
     at += numbers * width
-    cup = struct.unpack_from("<h", data, at + CUP * 2)[0] if strings > CUP else -1
-    # -1 is absent, -2 cancelled; an offset past the table is a damaged entry, so no cup.
-    addressing = 0 <= cup < table
-    text = data[at + strings * 2 + cup :] if addressing else b""  # the table follows the offsets
-    return Entry(max(-1, colours), addressing, ansi=text.startswith(ANSI_MOVES) or not addressing)
+    offsets = data[at : at + strings * 2]
+    texts = data[at + strings * 2 : at + strings * 2 + table]  # the table follows the offsets
+    cup = _string(offsets, texts, CUP)
+    return Entry(
+        max(-1, colours),
+        cup is not None,
+        ansi=cup is None or cup.startswith(ANSI_MOVES),
+        erase_below=_string(offsets, texts, ED) or b"",
+    )
+
+
+def _string(offsets: bytes, texts: bytes, index: int) -> bytes | None:
+    """The string capability ``index`` of an entry, None where it has none."""
+    if len(offsets) < (index + 1) * 2:
+        return None
+    (at,) = struct.unpack_from("<h", offsets, index * 2)
+    # -1 is absent, -2 cancelled; an offset past the table is a damaged entry, so none.
+    if not 0 <= at < len(texts):
+        return None
+    return texts[at:].partition(b"\0")[0]

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from pty_harness import Pty, termsnake_command
+from pty_harness import Pty, compiled_terminfo, termsnake_command
 
 pytestmark = pytest.mark.terminal
 
@@ -52,6 +52,23 @@ def test_the_line_is_erased_when_the_run_ends(tmp_path: Path) -> None:
     assert b"bench [" in bytes(t.raw)
     lines = t.text().strip().splitlines()
     assert [line.split()[:2] for line in lines] == [["solver", "level"], ["hamilton", "open-6x6"]]
+
+
+def test_a_terminal_without_ansi_s_erase_gets_none(tmp_path: Path) -> None:
+    # Only TERM=dumb was spared ESC [ J: vt52, whose erase is ESC J, showed "[J" after the line.
+    folder = compiled_terminfo(
+        tmp_path,
+        "ts-vt52erase|vt52's erase,\n\tcols#80, cup=\\EY%p1%' '%+%c%p2%' '%+%c, ed=\\EJ,\n",
+    )
+    args = ["bench", "--ai", "hamilton", "--size", "6x6", "--games", "8", "--jobs", "1"]
+    t = Pty(args, tmp_path, cols=160, env={"TERM": "ts-vt52erase", "TERMINFO": str(folder)})
+    try:
+        code = t.wait_exit(timeout=120)
+    finally:
+        t.close()
+    assert code == 0
+    assert b"bench [" in bytes(t.raw) and b"\x1b" not in bytes(t.raw)
+    assert t.text().split()[:2] == ["solver", "level"]  # spaces over the line, then the table
 
 
 def test_nothing_but_the_figures_when_stderr_is_not_a_terminal() -> None:
