@@ -18,6 +18,13 @@ class Bar(tqdm):  # type: ignore[misc]  # tqdm has no type annotations
         """tqdm's arguments; the width is the terminal's at each redraw."""
         super().__init__(*args, dynamic_ncols=True, **kwargs)
 
+    def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:
+        """Closed; erased where the block ended in an exception (Ctrl-C, a signal, an error),
+        as bench's progress line is, so that the line saying why comes under no stale bar."""
+        if kind is not None:
+            self.leave = False
+        super().__exit__(kind, *rest)
+
     @staticmethod
     def status_printer(file: TextIO) -> Callable[[str], None]:
         """What tqdm draws its line with: tqdm's own pads it to the last line's length, which

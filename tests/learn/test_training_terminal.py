@@ -55,6 +55,25 @@ def test_keys_typed_during_training_do_not_write_over_its_bar(tmp_path: Path) ->
         t.close()
 
 
+@pytest.mark.parametrize("done", ["0/", "2/"])  # before a generation is done, and after two
+def test_ctrl_c_erases_the_bar_before_the_line_that_says_what_is_kept(
+    tmp_path: Path, done: str
+) -> None:
+    # tqdm left its bar on the screen above "interrupted", as a run that went on would be.
+    out = ["--generations", "100000", "--out", str(tmp_path / "w.json")]
+    t = Pty([*TRAIN, *out], tmp_path)
+    try:
+        t.wait_for(f"{done}100000", timeout=60)
+        t.send("\x03")
+        code = t.wait_exit(timeout=30)
+    finally:
+        t.close()
+    assert code == 130 and b"train:  " in bytes(t.raw)
+    rows = [row for row in t.text().splitlines() if row.strip()]
+    assert rows[0].startswith("termsnake train: interrupted"), t.text()
+    assert not any("100000" in row for row in rows), t.text()
+
+
 def test_the_chart_fits_the_columns_it_is_given() -> None:
     curve = [{"generation": g, "best": 3.0 + g, "mean": 2.0, "elite": 2.5} for g in range(100)]
     assert max(len(line) for line in chart(curve)) == 64  # not a terminal: 60 generations
