@@ -26,7 +26,9 @@ PREFIX: Final = "termsnake serve: "
 class Sink:
     """One of the streams a line goes to: through its file descriptor, if it has one, so that
     no lock of Python's stream is held while a write waits for the reader (as the process
-    exits, Python would wait for that lock, and then fail)."""
+    exits, Python would wait for that lock, and then fail). A copy of it (``of``): fds 1 and 2
+    are put aside while a plugin is imported (``solvers.fdaside``), and the lines a thread of
+    the log writes meanwhile, the plugin's own logging's too, went there."""
 
     def __init__(self, stream: TextIO | None, fd: int | None) -> None:
         self.stream = stream  # None: closed as the program started (2>&-), written nowhere
@@ -48,9 +50,17 @@ class Sink:
             return cls(None, None)
         try:
             stream.flush()
-            return cls(stream, stream.fileno())
+            return cls(stream, os.dup(stream.fileno()))
         except (OSError, ValueError, AttributeError):  # in memory (a test's), or closed
             return cls(stream, None)
+
+    def release(self) -> None:
+        """Close the copy of the file descriptor, once no thread writes through it."""
+        if self.fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self.fd)
+            self.fd = None
+            self.stream = None
 
     def place(self) -> object:
         """Where it writes: one pipe, terminal or file for stdout and stderr (``2>&1``) is
@@ -261,6 +271,9 @@ class Output:
             for writer in writers:
                 writer.close()
             self.closed = all([writer.drain(deadline, stall) for writer in writers])
+            if self.closed:  # every thread has ended: else one may still be in a write
+                for sink in {id(s): s for s, _ in self.sinks}.values():
+                    sink.release()
         return self.closed
 
 

@@ -3,6 +3,7 @@ guard every plugin plays behind."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import itertools
 import sys
@@ -25,6 +26,7 @@ from termsnake.exits import (
 )
 from termsnake.formats.text import printable, shorten
 from termsnake.solvers.base import SolverFailed, SolverUnavailable, shows_plan
+from termsnake.solvers.fdaside import descriptors_aside
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
@@ -121,8 +123,12 @@ class Plugin:
         """Import the factory; PluginError (one line, naming the plugin) if that fails."""
         if self.entry.pattern.match(self.target) is None:  # load() raises AttributeError
             raise PluginError(f"{self.describe()} does not name a module (module:attribute)")
+        # fds 1 and 2 put aside only while its module is imported: they are the whole
+        # process's, and the server makes its bots in threads of their own once listening.
+        aside = descriptors_aside() if self.entry.module not in sys.modules else None
         try:
-            with handlers_kept():  # the plugin's own would outlive its import
+            # The plugin's own handlers would outlive its import.
+            with handlers_kept(), aside or contextlib.nullcontext():
                 factory = quietly(self.entry.load)
         except BaseException as e:  # a broken plugin must not take termsnake down
             _pass_on(e)

@@ -290,8 +290,12 @@ def test_a_write_that_fails_drops_its_line_not_the_rest_of_the_log(
             output.log("bob logged in")
             (writer,) = output.writers.values()
             assert writer.drain(time.monotonic() + 5, 5)  # both tried, and failed
-            with open(tmp_path / "log", "w") as room:  # the disk has room again
-                os.dup2(room.fileno(), full)
+            # The disk has room again, under the descriptor the output writes through (its own
+            # copy of the stream's).
+            ((sink, _), _) = output.sinks
+            assert sink.fd is not None
+            with open(tmp_path / "log", "w") as room:
+                os.dup2(room.fileno(), sink.fd)
             for line in then:
                 output.say(line)
             assert output.close(time.monotonic() + 5, 5)
@@ -302,6 +306,26 @@ def test_a_write_that_fails_drops_its_line_not_the_rest_of_the_log(
         f"termsnake serve: 2 lines of the log dropped here: {why}",
         *then,
     ]
+
+
+def test_the_log_goes_to_its_place_while_fds_1_and_2_are_put_aside(tmp_path: Path) -> None:
+    # They are, while a plugin is imported (solvers.fdaside): the lines a thread of the log
+    # wrote meanwhile, the plugin's own logging's among them, went to /dev/null.
+    with open(tmp_path / "log", "w") as stream:
+        output = Output(stream, stream)
+        saved = os.dup(stream.fileno())
+        null = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(null, stream.fileno())
+            output.log("logged as a plugin loads")
+            (writer,) = output.writers.values()
+            assert writer.drain(time.monotonic() + 5, 5)
+        finally:
+            os.dup2(saved, stream.fileno())
+            os.close(saved)
+            os.close(null)
+        assert output.close(time.monotonic() + 5, 5)
+    assert (tmp_path / "log").read_text() == "logged as a plugin loads\n"
 
 
 class Failing(io.StringIO):

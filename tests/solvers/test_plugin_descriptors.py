@@ -1,0 +1,140 @@
+"""What a plugin writes to file descriptors 1 and 2 as it is imported (past sys.stdout and
+sys.stderr: os.write, C code, a child) is dropped as its prints are: it reached the terminal
+raw, before the server's "listening" line too."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from plugin_folders import plugins_in
+from pty_harness import Pty, quiet_env, run_plain, termsnake_command
+
+from termsnake.solvers.fdaside import descriptors_aside
+
+# Escapes that would clear the screen, colour it red and retitle the window, more than a pipe
+# holds on fd 1, and a line of its logging (which in `serve` joins the server's log).
+NOISY = (
+    "import logging, os\n"
+    "logging.getLogger('noisy').warning('logged as it loads')\n"
+    "os.write(1, b'\\x1b[2J\\x1b[31mFD1 at import\\r\\n')\n"
+    "os.write(2, b'\\x1b]0;title\\x07FD2 at import\\n')\n"
+    "os.write(1, b'x' * 200000)\n"
+)
+
+
+def noisy_env(tmp_path: Path) -> dict[str, str]:
+    return {**quiet_env(tmp_path), "PYTHONPATH": str(plugins_in(tmp_path, {"noisy": NOISY}))}
+
+
+def assert_none_of_it(text: str) -> None:
+    assert "FD1" not in text and "FD2" not in text and "x" * 100 not in text
+    assert "\x1b" not in text and "\x07" not in text
+
+
+def test_solvers_lists_the_plugin_and_nothing_it_wrote(tmp_path: Path) -> None:
+    r = run_plain(tmp_path, "solvers", env=noisy_env(tmp_path))
+    assert r.returncode == 0
+    assert_none_of_it(r.stdout + r.stderr)
+    assert "zznoisy     oddbots 1.0" in r.stdout.splitlines()
+    assert r.stderr == ""  # its logging had no handler: Python's last resort is sys.stderr
+
+
+def test_bench_prints_its_table_and_nothing_the_plugin_wrote(tmp_path: Path) -> None:
+    args = ("bench", "--ai", "zznoisy", "--size", "6x6", "--games", "2", "--jobs", "2")
+    r = run_plain(tmp_path, *args, env=noisy_env(tmp_path))
+    assert r.returncode == 0 and r.stderr == ""
+    assert_none_of_it(r.stdout)
+    assert [line.split()[0] for line in r.stdout.splitlines()] == ["solver", "zznoisy"]
+
+
+def test_a_write_more_than_a_pipe_holds_does_not_wait_for_its_reader(tmp_path: Path) -> None:
+    # stdout a pipe read only once the command has ended, as `x=$(termsnake solvers)` with a
+    # reader that is slow to start: the plugin's write waited for it, for ever.
+    proc = subprocess.Popen(
+        [termsnake_command(), "solvers"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        stdin=subprocess.DEVNULL,
+        env=noisy_env(tmp_path),
+    )
+    try:
+        code = proc.wait(timeout=30)
+    finally:
+        proc.kill()
+        out = proc.communicate()[0]
+    assert code == 0 and b"zznoisy" in out and b"FD1" not in out
+
+
+def test_serve_says_listening_first_and_keeps_the_plugin_s_log(tmp_path: Path) -> None:
+    env = {**noisy_env(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data")}
+    proc = subprocess.Popen(
+        [termsnake_command(), "serve", "--port", "0"],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        first = proc.stdout.readline()  # waited for, as scripts wait for it
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert first.startswith("termsnake serve: listening on ")
+    assert_none_of_it(first + out + err)
+    # Its logging is the server's log still: the lines the log's threads wrote while fds 1
+    # and 2 were put aside went through their own copies of them.
+    assert err.splitlines()[0] == "termsnake serve: logged as it loads"
+
+
+def test_a_game_with_the_plugin_shows_nothing_it_wrote(tmp_path: Path) -> None:
+    t = Pty(["--ai", "zznoisy", "--size", "8x8", "--speed", "40"], tmp_path,
+            env={"PYTHONPATH": str(plugins_in(tmp_path, {"noisy": NOISY}))})  # fmt: skip
+    try:
+        t.wait_for("steps", timeout=30)
+        t.send("q")
+        assert t.wait_exit(timeout=30) == 0
+    finally:
+        t.close()
+    raw = bytes(t.raw)
+    assert b"FD1" not in raw and b"FD2" not in raw and b"\x1b]0;title" not in raw
+
+
+def test_the_descriptors_are_put_back_however_the_block_ends(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    print("before", flush=True)
+    with pytest.raises(KeyboardInterrupt), descriptors_aside():
+        os.write(1, b"\x1b[2Jaside\n")
+        with descriptors_aside():  # within another: put back by the outer one only
+            pass
+        os.write(2, b"aside\n")
+        raise KeyboardInterrupt
+    os.write(1, b"after\n")
+    os.write(2, b"after\n")
+    assert capfd.readouterr() == ("before\nafter\n", "after\n")
+
+
+def test_a_closed_descriptor_stays_closed() -> None:
+    # /dev/null takes the lowest free descriptor: 1, once closed, which is put aside too.
+    script = (
+        "import os, sys\n"
+        "from termsnake.solvers.fdaside import descriptors_aside\n"
+        "os.close(1)\n"
+        "with descriptors_aside():\n"
+        "    os.write(1, b'aside')\n"
+        "try:\n"
+        "    os.fstat(1)\n"
+        "except OSError:\n"
+        "    os.write(2, b'closed')\n"
+    )
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=60)
+    assert (r.returncode, r.stderr) == (0, b"closed")
