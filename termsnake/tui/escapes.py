@@ -12,6 +12,15 @@ from typing import Final
 ESC: Final = "\x1b"
 # How an ANSI (ECMA-48) terminal's cursor moves begin, in terminfo: CSI, in 7 bits or in 8.
 ANSI_MOVES: Final = (b"\x1b[", b"\x9b")
+# The arrows in the application cursor mode (DECCKM), SS3 and a letter, as a terminal sends
+# them whatever TERM says: blessed's key table has them only where TERM's entry does (xterm's
+# kcuu1 is ESC O A; linux's, ansi's and rxvt's are ESC [ A), and read them as nothing there.
+SS3_ARROWS: Final = {
+    "\x1bOA": "KEY_UP",
+    "\x1bOB": "KEY_DOWN",
+    "\x1bOC": "KEY_RIGHT",
+    "\x1bOD": "KEY_LEFT",
+}
 
 
 def sequence_end(text: str) -> int | None:

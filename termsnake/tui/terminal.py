@@ -10,14 +10,15 @@ import signal
 import sys
 import termios
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager, suppress
 from types import FrameType
-from typing import Final
+from typing import Any, Final
 
 import blessed
 from blessed._capabilities import TermcapResponse
-from blessed.keyboard import DEFAULT_ESCDELAY, Keystroke, resolve_sequence
+from blessed.keyboard import DEFAULT_ESCDELAY, Keystroke, get_leading_prefixes, resolve_sequence
 from blessed.terminal import WINSZ
 
 from termsnake.exits import (
@@ -28,7 +29,7 @@ from termsnake.exits import (
     signal_handlers,
 )
 from termsnake.formats.text import printable
-from termsnake.tui.escapes import ANSI_MOVES, ESC, sequence_end
+from termsnake.tui.escapes import ANSI_MOVES, ESC, SS3_ARROWS, sequence_end
 
 MAX_TYPED_AHEAD: Final = 64  # characters of keys: more than a person types in a frame (a paste)
 # The name of a key whose escape sequence blessed does not know: no key table holds it.
@@ -47,6 +48,17 @@ class TypedAhead(blessed.Terminal):
     ``QuietTerminal``, on the local tty, caps each read too."""
 
     _flooded = False  # whether the waiting keys were dropped since the last key was read
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """blessed's Terminal, whose key table reads the arrows' SS3 sequences on every TERM."""
+        super().__init__(*args, **kwargs)
+        missing = {seq: getattr(self, name) for seq, name in SS3_ARROWS.items()}
+        missing = {seq: code for seq, code in missing.items() if seq not in self._keymap}
+        if missing:
+            # Longest first, as blessed orders it: a key is the longest sequence it matches.
+            keys = {**self._keymap, **missing}
+            self._keymap = OrderedDict(sorted(keys.items(), key=lambda k: len(k[0]), reverse=True))
+            self._keymap_prefixes.update(get_leading_prefixes(missing))
 
     def ungetch(self, text: str) -> None:
         """Put ``text`` back to be read next (blessed does so with what follows a key)."""

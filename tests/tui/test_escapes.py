@@ -3,17 +3,19 @@ letters steered (rxvt's Ctrl+Left, ``ESC O d``, turned the snake right)."""
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Callable
 from functools import partial
 
 import pytest
+from pty_harness import Pty, on_a_pty
 
 from termsnake.serve.terminal import ChannelOutput, ChannelTerminal
 from termsnake.tui.controllers import KEY_PRESETS, key_name
 from termsnake.tui.escapes import sequence_end
-from termsnake.tui.terminal import UNKNOWN_KEY
+from termsnake.tui.terminal import UNKNOWN_KEY, make_terminal
 
 QUICK = 0.05  # esc_delay in the reads below: the same path as the default's, sooner
 # esc_delay where the rest of a known key is fed from another thread, which a busy machine may
@@ -190,3 +192,37 @@ def test_escape_alone_then_a_letter_later_are_two_keys() -> None:
     assert key_name(term.inkey(timeout=0.2, esc_delay=QUICK)) == "KEY_ESCAPE"
     term.feed(b"d")  # once the wait for more has ended: a key of its own
     assert read_all(term) == ["d"]
+
+
+ARROWS = b"\x1bOA\x1bOB\x1bOC\x1bOD\x1b[A\x1b[D"
+
+
+@pytest.mark.parametrize("kind", ["linux", "ansi", "rxvt", "xterm-256color", "vt100"])
+def test_the_arrows_in_application_mode_are_arrows_on_every_term(
+    monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
+    # blessed's key table takes them from TERM's entry: linux's, ansi's and rxvt's arrows are
+    # ESC [ A, so ESC O A (what a terminal in the application cursor mode sends) meant nothing.
+    monkeypatch.setenv("TERM", kind)
+    with on_a_pty(monkeypatch) as master:
+        term = make_terminal()  # the game's terminal, on this process's own pty
+        names = []
+        with term.cbreak():
+            os.write(master, ARROWS + b"w")
+            while key := term.inkey(timeout=0.2, esc_delay=QUICK):
+                names.append(key_name(key))
+    assert names == ["KEY_UP", "KEY_DOWN", "KEY_RIGHT", "KEY_LEFT", "KEY_UP", "KEY_LEFT", "w"]
+
+
+@pytest.mark.parametrize(("kind", "key", "dy"), [("linux", "A", -1), ("ansi", "B", 1)])
+def test_a_game_on_the_linux_console_starts_and_steers_with_ss3_arrows(
+    run: Callable[..., Pty], kind: str, key: str, dy: int
+) -> None:
+    t = run("--size", "20x10", "--seed", "1", "--speed", "3", env={"TERM": kind})
+    t.wait_for("a direction key starts")
+    head = t.find("@")
+    assert head is not None
+    t.send(f"\x1bO{key}")  # it waited for a direction key for ever
+    t.wait_for(lambda: (p := t.find("@")) is not None and (p[1] - head[1]) * dy > 0)
+    t.send("q")
+    assert t.wait_exit() == 0
