@@ -47,7 +47,7 @@ def _erases(kind: str, env: tuple[str | None, ...]) -> bool:
     """``can_erase`` for the terminal type ``kind``, its entry looked up where ``env`` (the
     variables that say where terminfo is) points: once, not at each redraw. The compiled file
     is read, not curses asked: curses sets up one TERM a process, and only the first."""
-    from termsnake.serve import terminfo  # only once a line is drawn: a command's start is not
+    from termsnake import terminfo  # only once a line is drawn: a command's start is not
 
     entry = terminfo.look_up(kind)
     return entry is None or _ECMA_ERASE.fullmatch(entry.erase_below) is not None

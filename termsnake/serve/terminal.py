@@ -16,8 +16,8 @@ from typing import IO, Final, cast
 
 from blessed.keyboard import DEFAULT_ESCDELAY, Keystroke
 
+from termsnake import terminfo
 from termsnake.formats.text import shorten
-from termsnake.serve import terminfo
 from termsnake.serve.limits import MAX_COLUMNS, MAX_PENDING_INPUT, MAX_ROWS
 from termsnake.tui.terminal import TypedAhead, dumb
 

@@ -1,5 +1,5 @@
 """What the server's terminfo says of a client's TERM: its colours, and whether it can move the
-cursor at all; read from the compiled files (``serve.terminfo``), since curses sets up only one
+cursor at all; read from the compiled files (``termsnake.terminfo``), since curses sets up only one
 terminal a process."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import pytest
 from ssh_client import Server, connect, openssh_command, player, running, start_classic
 from test_log import left
 
-from termsnake.serve import terminfo
+from termsnake import terminfo
 from termsnake.serve.terminal import CannotMoveCursor, ChannelOutput, ChannelTerminal
 
 CUP = "cup=\\E[%i%p1%d;%p2%dH"

@@ -1,6 +1,7 @@
-"""What this machine's terminfo says of a client's terminal type: its colours, whether it can
-move the cursor (``cup``) and how it erases below the cursor (``ed``), read from the compiled
-entry's file (term(5)). The status line (``statusline``) asks it of this process's own TERM too.
+"""What this machine's terminfo says of a terminal type: its colours, whether it can move the
+cursor (``cup``) and how it erases below the cursor (``ed``), read from the compiled entry's
+file (term(5)). The server asks it of each client's TERM, the status line (``statusline``) of
+this process's own.
 
 curses cannot be asked: ``setupterm`` sets up one terminal a process, and the server has one
 process for every client. Reading the file ourselves needs no child process (nothing a client
