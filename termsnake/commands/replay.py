@@ -12,7 +12,7 @@ from termsnake.commands.args import Subparsers
 from termsnake.core.game import Game, Outcome
 from termsnake.core.geometry import Direction, Point
 from termsnake.core.level import Level
-from termsnake.core.speed import MAX_SPEED, MIN_SPEED
+from termsnake.core.speed import DEFAULT_SPEED, MAX_SPEED, MIN_SPEED
 from termsnake.exits import EXIT_USAGE
 from termsnake.formats.replay import Replay, ReplayError, load_replay
 from termsnake.formats.text import printable, shorten
@@ -65,8 +65,8 @@ def add_parsers(sub: Subparsers) -> None:
         default=None,
         metavar="N",
         help=(
-            f"moves per second, from {MIN_SPEED:g} to {MAX_SPEED:g} (default: the usual "
-            "watching speed, about 8)"
+            f"moves per second, from {MIN_SPEED:g} to {MAX_SPEED:g} (default "
+            f"{DEFAULT_SPEED:g}, or config.toml's speed)"
         ),
     )
     parser.set_defaults(run=run)

@@ -272,3 +272,14 @@ def test_serve_help_names_its_numbers_as_the_readme_does(
     for default in ("600", "10800", "30"):
         assert f"(default {default})" in " ".join(out.split())
     assert ".0)" not in out
+
+
+def test_replay_help_names_its_default_speed_as_the_game_does(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # It said "the usual watching speed, about 8", where the replay plays at config.toml's
+    # speed when the file sets one, as a game does.
+    assert cli.main(["replay", "--help"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "(default 8, or config.toml's speed)" in out
+    assert "about 8" not in out
