@@ -59,6 +59,8 @@ def _why_not_started(program: str, error: OSError) -> str:
             return f"{said} (it is not executable: chmod +x it, or put its interpreter before it)"
         if error.errno == errno.ENOEXEC and not _starts_with(program, b"\x7fELF"):
             return f"{said} (a script needs a first line naming its interpreter, such as #!/bin/sh)"
+    elif error.errno == errno.EACCES and (blamed := _blamed_on_path(program)) is not None:
+        return f"{said} ({blamed})"
     if error.errno != errno.ENOENT:
         return said
     # A name without a slash is looked for on PATH only, never in the current folder.
@@ -69,6 +71,21 @@ def _why_not_started(program: str, error: OSError) -> str:
     if os.path.isfile(program) or "/" not in program:
         return "the interpreter its first line (#!) names was not found"
     return said
+
+
+def _blamed_on_path(program: str) -> str | None:
+    """What a name without a slash that exec refused with "Permission denied" found on PATH: it
+    tries every folder, and refuses only if none has a program of that name."""
+    if program in (".", ".."):  # on PATH, every folder itself
+        return "it is a folder, not a program"
+    for folder in os.get_exec_path():
+        path = os.path.join(folder or ".", program)
+        shown = shorten(repr(path), EXAMPLE_SHOWN)
+        if (kind := _kind(path)) is not None:
+            return f"PATH's {shown} is {kind}, not a program"
+        if os.path.isfile(path) and not os.access(path, os.X_OK):
+            return f"PATH's {shown} is not executable"
+    return None
 
 
 def _kind(path: str) -> str | None:

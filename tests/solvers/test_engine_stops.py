@@ -147,6 +147,27 @@ def test_a_file_that_is_not_executable_says_what_to_do(tmp_path: Path) -> None:
     )
 
 
+def test_a_name_on_path_that_is_no_program_says_which_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # exec looks a name without a slash up on PATH, and a folder or a file it cannot run there
+    # got a bare "Permission denied"; `exec:.` names every folder on PATH.
+    (tmp_path / "adir").mkdir()
+    (tmp_path / "plain").write_text("#!/bin/sh\n")
+    monkeypatch.setenv("PATH", f"{tmp_path}:/usr/bin:/bin")
+    assert start_failure("adir", tmp_path) == (
+        f"cannot start engine 'adir': Permission denied (PATH's '{tmp_path}/adir' is a folder, "
+        "not a program)"
+    )
+    assert start_failure("plain --fast", tmp_path) == (
+        f"cannot start engine 'plain': Permission denied (PATH's '{tmp_path}/plain' is not "
+        "executable)"
+    )
+    assert start_failure(".", tmp_path) == (
+        "cannot start engine '.': Permission denied (it is a folder, not a program)"
+    )
+
+
 def test_a_path_that_is_no_file_says_what_it_is(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
