@@ -245,6 +245,8 @@ def main(argv: Sequence[str] | None = None, *, early: Callable[[], None] | None 
     except OSError as e:
         if e.errno == errno.EBADF and _stdout_closed():  # closed under us (a plugin's doing)
             said = "standard output is closed"
+        elif e.errno == errno.EBADF:  # `1<file`, or a plugin's import lost it (fdaside)
+            said = "standard output is not open for writing"
         elif e.errno in (errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EFBIG):
             said = f"cannot write the output: {e.strerror}"
         else:

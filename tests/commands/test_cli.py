@@ -61,6 +61,14 @@ def test_a_stdout_closed_while_the_command_runs_is_a_one_line_error(
     assert r.stderr == "termsnake: error: standard output is closed\n"
 
 
+@pytest.mark.parametrize("command", ["levels", "bench --ai greedy --size 6x6 --games 1"])
+def test_a_stdout_open_only_for_reading_is_a_one_line_error(command: str, tmp_path: Path) -> None:
+    # `1<file`, or what a plugin that closed termsnake's copy of fd 1 leaves (fdaside).
+    r = run_shell(tmp_path, f'"$1" {command} 1</dev/null')
+    assert r.returncode == EXIT_OUTPUT
+    assert r.stderr == "termsnake: error: standard output is not open for writing\n"
+
+
 def test_with_stderr_closed_errors_do_not_land_on_stdout(tmp_path: Path) -> None:
     # Python sets sys.stderr to None then, and print(file=None) writes to stdout.
     r = run_shell(tmp_path, '"$1" check /nonexistent 2>&-')
