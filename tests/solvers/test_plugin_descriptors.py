@@ -4,6 +4,7 @@ raw, before the server's "listening" line too."""
 
 from __future__ import annotations
 
+import errno
 import os
 import signal
 import subprocess
@@ -138,3 +139,79 @@ def test_a_closed_descriptor_stays_closed() -> None:
     )
     r = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=60)
     assert (r.returncode, r.stderr) == (0, b"closed")
+
+
+# Closes every descriptor open on the file $OUT_FILE but 1 (aside on /dev/null as it runs): the
+# copy fd 1 was kept in, as a library's os.closerange(3, ...) at import would.
+CLOSES_OUT = (
+    "import os\n"
+    "out = os.stat(os.environ['OUT_FILE'])\n"
+    "for fd in range(3, 256):\n"
+    "    try:\n"
+    "        st = os.fstat(fd)\n"
+    "    except OSError:\n"
+    "        continue\n"
+    "    if (st.st_dev, st.st_ino) == (out.st_dev, out.st_ino):\n"
+    "        os.close(fd)\n"
+)
+
+
+def test_a_plugin_that_closed_the_copy_of_stdout_fails_the_listing(tmp_path: Path) -> None:
+    # fd 1 was left on /dev/null: `termsnake solvers > file` wrote nothing and exited 0.
+    out = tmp_path / "out"
+    env = {
+        **quiet_env(tmp_path),
+        "PYTHONPATH": str(plugins_in(tmp_path, {"closer": CLOSES_OUT})),
+        "OUT_FILE": str(out),
+    }
+    with out.open("w") as stdout:
+        r = subprocess.run(
+            [termsnake_command(), "solvers"],
+            stdout=stdout,
+            stderr=subprocess.PIPE,
+            stdin=subprocess.DEVNULL,
+            text=True,
+            env=env,
+            timeout=60,
+        )
+    assert r.returncode == 1 and out.read_text() == ""
+    assert r.stderr.splitlines() == [
+        "termsnake: warning: plugin 'zzcloser' (closer:Bot, from oddbots 1.0) failed to import:"
+        " DescriptorsLost: it closed file descriptors it had not opened: termsnake's standard"
+        " output; listed as not loading",
+        "termsnake: error: standard output is not open for writing",
+    ]
+
+
+def test_descriptors_closed_in_the_block_are_said_and_refuse_writes(tmp_path: Path) -> None:
+    # Refused, not on /dev/null (everything printed would vanish, the exit 0), nor closed (the
+    # next file opened would take fd 1, and print() write into it).
+    script = (
+        "import os, sys\n"
+        "from termsnake.solvers.fdaside import DescriptorsLost, descriptors_aside\n"
+        "said = []\n"
+        "try:\n"
+        "    with descriptors_aside():\n"
+        "        os.closerange(3, 256)\n"
+        "except DescriptorsLost as e:\n"
+        "    said.append(str(e))\n"
+        "for fd in (1, 2):\n"
+        "    try:\n"
+        "        os.write(fd, b'shown nowhere')\n"
+        "    except OSError as e:\n"
+        "        said.append(f'{fd}: {e.errno}')\n"
+        "with open(sys.argv[1], 'w') as f:\n"
+        "    f.write(repr([f.fileno() > 2, *said]))\n"
+    )
+    report = tmp_path / "said"
+    r = subprocess.run([sys.executable, "-c", script, report], capture_output=True, timeout=60)
+    assert (r.returncode, r.stdout, r.stderr) == (0, b"", b"")
+    assert report.read_text() == repr(
+        [
+            True,
+            "it closed file descriptors it had not opened: termsnake's standard output and "
+            "standard error",
+            f"1: {errno.EBADF}",
+            f"2: {errno.EBADF}",
+        ]
+    )
