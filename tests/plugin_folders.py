@@ -3,6 +3,7 @@ installed termsnake does with them (serve, solvers, bench, play)."""
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import time
 from collections.abc import Callable
@@ -67,9 +68,10 @@ def wait_for_file(path: Path, timeout: float = 20) -> None:
 
 
 def finished(proc: subprocess.Popen[str], timeout: float = 20) -> tuple[str, str]:
-    """``proc``'s output once it has ended; it is killed if it is still there after ``timeout``."""
+    """``proc``'s output once it has ended; AssertionError saying what it wrote if it is still
+    there after ``timeout`` (it is killed)."""
     try:
-        return proc.communicate(timeout=timeout)
+        return _ended(proc, timeout, "")
     finally:
         proc.kill()
         proc.wait()
@@ -79,11 +81,35 @@ def signalled(
     proc: subprocess.Popen[str], when: Callable[[], None], signum: int, timeout: float = 30
 ) -> tuple[str, str]:
     """``proc``'s output once ``when()`` has returned (it waits for a moment of the run) and
-    ``signum`` has been sent; the process is killed if it is still there after ``timeout``."""
+    ``signum`` has been sent; AssertionError saying what the process wrote and how it ended if
+    ``when()`` fails or the process is still there after ``timeout`` (it is killed)."""
     try:
-        when()
+        try:
+            when()
+        except AssertionError as e:
+            raise AssertionError(f"{e}; {outcome(proc)}") from None
         proc.send_signal(signum)
-        return proc.communicate(timeout=timeout)
+        return _ended(proc, timeout, f" after {signal.Signals(signum).name}")
     finally:
         proc.kill()
         proc.wait()
+
+
+def _ended(proc: subprocess.Popen[str], timeout: float, after: str) -> tuple[str, str]:
+    try:
+        return proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise AssertionError(f"still running {timeout} s{after}; {outcome(proc)}") from None
+
+
+def outcome(proc: subprocess.Popen[str]) -> str:
+    """How ``proc`` ended and what it wrote (killed first if it still runs), for the message of
+    a test that failed: a failure under load is seldom seen twice."""
+    code = proc.poll()
+    proc.kill()
+    try:
+        out, err = proc.communicate(timeout=10)
+    except subprocess.TimeoutExpired:  # a child of its holds the pipes
+        out = err = "(not read: a child of its holds the pipes)"
+    ended = "killed as it still ran" if code is None else f"exit code {code}"
+    return f"{ended}, stdout {out!r}, stderr {err!r}"

@@ -240,5 +240,5 @@ def test_a_signal_during_a_plugins_move_still_ends_bench(
     proc = termsnake_with(tmp_path, {"stuck": stuck}, "bench", "--ai", "zzstuck", "--size", "6x6",
                           "--games", "2", "--jobs", jobs)  # fmt: skip
     out, err = signalled(proc, lambda: wait_for_file(began), signum)
-    assert proc.returncode == (130 if signum == signal.SIGINT else 128 + signum)
-    assert out == "" and err == f"termsnake bench: {ENDS[signum]}\n"
+    exit_code = 130 if signum == signal.SIGINT else 128 + signum
+    assert (proc.returncode, out, err) == (exit_code, "", f"termsnake bench: {ENDS[signum]}\n")
