@@ -331,9 +331,8 @@ def signals_remembered(also: Collection[int] = ()) -> Iterator[Noted]:
         raise_terminated(signum, frame)
 
     heard_now = dict.fromkeys([*heard(), *also])
-    _remembering.append(noted)
     try:
-        with signal_handlers({s: note_and_raise for s in heard_now}), _dropped_unsaid():
+        with signal_handlers({s: note_and_raise for s in heard_now}), remembered(noted):
             yield noted
     except BaseException as e:
         came = users_signal(e)
@@ -342,9 +341,21 @@ def signals_remembered(also: Collection[int] = ()) -> Iterator[Noted]:
         elif came is not e:  # a traceback, where a signal ends the command in one line
             raise came from None
         raise
-    finally:
-        _remembering.remove(noted)
     noted.check()
+
+
+@contextlib.contextmanager
+def remembered(noted: Noted) -> Iterator[None]:
+    """A block in which ``noted``, which the caller's handlers note in, is raised as each of a
+    bot's calls returns (``check_remembered``), and Python says nothing of a signal's exception
+    it drops: ``signals_remembered`` with handlers of one's own (a bench worker's)."""
+    try:
+        _remembering.append(noted)  # in the try: a signal may raise just after it
+        with _dropped_unsaid():
+            yield
+    finally:
+        if noted in _remembering:
+            _remembering.remove(noted)
 
 
 def check_remembered() -> None:

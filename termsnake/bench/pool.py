@@ -16,10 +16,11 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.process import BaseProcess
 from multiprocessing.sharedctypes import Synchronized
+from types import FrameType
 from typing import Final
 
 from termsnake.bench.games import BOT_INTERRUPT, GameRecord, GameTask, Kit, play_one
-from termsnake.exits import CtrlC, leave_with_main, signals_noted
+from termsnake.exits import CtrlC, Noted, leave_with_main, remembered, signals_noted
 from termsnake.formats.text import printable, shorten
 from termsnake.orphans import (
     WorkerDied,
@@ -239,7 +240,12 @@ def _interrupt(workers: Iterable[multiprocessing.process.BaseProcess]) -> None:
 
 
 _in_game = False
-_interrupted = False
+# The worker's Ctrl-C, once one has come. Its exception may be lost (raised in the import
+# machinery's weakref callback as the game's modules or a plugin load, or taken by a plugin's
+# own ``except``), and a Ctrl-C after it is a second, left to the first's clean-up: each
+# plugin call raises it again as it returns (``check_remembered``), not only the next count
+# of moves.
+_came = Noted(wake=lambda: None)
 _moves: Synchronized[int] | None = None
 _kit = Kit({})
 
@@ -260,13 +266,16 @@ def _worker_init(moves: Synchronized[int], parent: int, kit: Kit) -> None:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
-def _worker_sigint(signum: int, frame: object) -> None:
-    global _interrupted
+def _worker_sigint(signum: int, frame: FrameType | None) -> None:
     # A second one (the terminal's, then the parent's) must not cut short the first's clean-up.
-    first = not _interrupted
-    _interrupted = True
+    first = not _interrupted()
+    _came.note(signum, frame)
     if _in_game and first:
         raise CtrlC
+
+
+def _interrupted() -> bool:
+    return _came.signum is not None
 
 
 def _add_moves(n: int) -> None:
@@ -282,24 +291,26 @@ def _add_moves(n: int) -> None:
             _moves.get_obj().value += n
     finally:
         _in_game = playing
-    if playing and _interrupted:  # it came meanwhile (or is being raised already)
+    if playing and _interrupted():  # it came meanwhile (or is being raised already)
         raise CtrlC
 
 
 def _play_in_worker(batch: list[GameTask]) -> list[GameRecord]:
     global _in_game
     played = []
-    for task in batch:
-        try:
-            # Before the check: a Ctrl-C between the two was only noted, and the game played out.
-            _in_game = True
-            if _interrupted:  # a game queued before the parent could cancel it
-                raise CtrlC
-            played.append(play_one(task, _kit, _add_moves))
-        except KeyboardInterrupt:
-            if _interrupted:  # a Ctrl-C: _worker_sigint noted it
-                raise
-            played.append(GameRecord(error=BOT_INTERRUPT))
-        finally:
-            _in_game = False
+    with remembered(_came):
+        for task in batch:
+            try:
+                # Before the check: a Ctrl-C between the two was only noted, and the game
+                # played out.
+                _in_game = True
+                if _interrupted():  # a game queued before the parent could cancel it
+                    raise CtrlC
+                played.append(play_one(task, _kit, _add_moves))
+            except KeyboardInterrupt:
+                if _interrupted():  # a Ctrl-C: _worker_sigint noted it
+                    raise
+                played.append(GameRecord(error=BOT_INTERRUPT))
+            finally:
+                _in_game = False
     return played

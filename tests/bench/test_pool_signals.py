@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import threading
+import weakref
 from collections.abc import Callable
 from multiprocessing import synchronize
 from pathlib import Path
@@ -23,7 +24,8 @@ from pty_harness import termsnake_command
 
 from termsnake.bench import pool
 from termsnake.bench.games import GameRecord, GameTask, Kit, LevelSpec
-from termsnake.exits import Terminated, signals_noted
+from termsnake.exits import Noted, Terminated, signals_noted
+from termsnake.solvers import plugins
 
 
 @pytest.mark.parametrize(
@@ -133,7 +135,7 @@ def test_a_ctrl_c_as_a_worker_counts_its_moves_leaves_their_lock_free(
     monkeypatch.setattr(synchronize.SemLock, "__exit__", left)
     monkeypatch.setattr(pool, "_moves", moves)
     monkeypatch.setattr(pool, "_in_game", True)
-    monkeypatch.setattr(pool, "_interrupted", False)
+    monkeypatch.setattr(pool, "_came", Noted(wake=lambda: None))
     before = signal.signal(signal.SIGINT, pool._worker_sigint)
     try:
         with pytest.raises(KeyboardInterrupt):  # the game stops all the same
@@ -170,7 +172,7 @@ def test_a_ctrl_c_at_any_line_before_a_workers_game_stops_it(
         line = 0
         while True:
             line += 1
-            monkeypatch.setattr(pool, "_interrupted", False)
+            monkeypatch.setattr(pool, "_came", Noted(wake=lambda: None))
             monkeypatch.setattr(pool, "_in_game", False)
             if not _with_sigint_at(line, started):  # the game started before that line
                 break
@@ -178,6 +180,36 @@ def test_a_ctrl_c_at_any_line_before_a_workers_game_stops_it(
     finally:
         signal.signal(signal.SIGINT, before)
     assert line > 1, "no line was traced"
+
+
+def test_a_ctrl_c_a_workers_game_lost_ends_it_as_the_next_plugin_call_returns(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Raised in a weakref callback (the import machinery's, as the game's modules load), Python
+    # printed "Exception ignored" and a traceback and dropped it: the game played on, and the
+    # parent's Ctrl-C, a second one, was left to the first's clean-up.
+    calls: list[str] = []
+    said: list[BaseException | None] = []
+
+    def game(task: GameTask, kit: Kit, moved: Callable[[int], None]) -> GameRecord:
+        gone = threading.Event()  # any object a weak reference can point to
+        ref = weakref.ref(gone, lambda _: signal.raise_signal(signal.SIGINT))
+        del gone
+        assert ref() is None
+        plugins.quietly(calls.append, "the plugin's call")
+        calls.append("played on")
+        return GameRecord()
+
+    monkeypatch.setattr(pool, "play_one", game)
+    monkeypatch.setattr(pool, "_came", Noted(wake=lambda: None))
+    monkeypatch.setattr(sys, "unraisablehook", lambda u: said.append(u.exc_value))
+    before = signal.signal(signal.SIGINT, pool._worker_sigint)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            pool._play_in_worker([GameTask("zigzag", LevelSpec("size", "4x4", 1), 1, False)])
+    finally:
+        signal.signal(signal.SIGINT, before)
+    assert calls == ["the plugin's call"] and said == []
 
 
 def _with_sigint_at(line: int, started: list[GameTask]) -> bool:

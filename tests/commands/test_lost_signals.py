@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from plugin_folders import (
     A_MINUTE,
+    finished,
     plugins_in,
     signalled,
     signals_in_a_callback,
@@ -272,3 +273,36 @@ def test_a_signal_a_bot_drops_in_its_move_ends_bench(
 
 def bench_said_on(signum: int) -> str:
     return said_on(signum).replace("termsnake:", "termsnake bench:")
+
+
+def lost_in_a_worker_as_it_loads() -> str:
+    """A plugin's code: in a worker process, as it is imported, a Ctrl-C as a terminal's, which
+    reaches the worker and bench, the worker's own lost in a weakref callback (as in the import
+    machinery's, as the game's modules load); its moves take a minute each."""
+    lost = "".join(f"    {line}\n" for line in signals_in_a_callback(signal.SIGINT).splitlines())
+    waits = "".join(f"        {line}\n" for line in A_MINUTE.splitlines())
+    return (
+        "import multiprocessing, os, signal, time\n"
+        f"if multiprocessing.parent_process() is not None:\n{lost}"
+        "    os.kill(os.getppid(), signal.SIGINT)\n"
+        f"\n\nclass Slow(Bot):\n    def next_direction(self, game):\n{waits}"
+        "        return super().next_direction(game)\n\n\nBot = Slow\n"
+    )
+
+
+def test_a_ctrl_c_a_worker_lost_as_a_bot_loaded_ends_bench(tmp_path: Path) -> None:
+    # The one bench sent its workers then was a second one, which a worker leaves to the first's
+    # clean-up: the worker played the bot's move on, and bench waited for it.
+    plugs = plugins_in(tmp_path, {"lost": lost_in_a_worker_as_it_loads()})
+    proc = subprocess.Popen(
+        [termsnake_command(), *BENCH[:-1], "2", "--jobs", "2"],  # two games: one per worker
+        env={**quiet_env(tmp_path), "PYTHONPATH": str(plugs)},
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+        preexec_fn=heard_as_from_a_shell,
+    )
+    out, err = finished(proc, timeout=30)
+    assert (proc.returncode, out, err) == (130, "", bench_said_on(signal.SIGINT))
