@@ -42,13 +42,24 @@ def descriptors_aside() -> Iterator[None]:
     back: a signal then is held until they are done (``signals_held``). DescriptorsLost if
     the block closed a copy: the descriptor is then left refusing writes, not on /dev/null,
     so that the command fails where it would have printed, not exits 0 having shown nothing."""
+    aside = False
     try:
         with signals_held():
             _put_aside()
+            aside = True  # held: nothing is raised between the two
         yield
     finally:
-        with signals_held():
-            _put_back()
+        # Only what this block put aside: a signal that came as the holding set in, before it,
+        # had the last block's copies (closed, or other files since) put on fds 1 and 2.
+        if aside:
+            back = False
+            try:
+                with signals_held():
+                    back = True  # before: DescriptorsLost must not have it put back twice
+                    _put_back()
+            finally:
+                if not back:  # one came as the holding set in: put back all the same
+                    _put_back()
 
 
 def _put_aside() -> None:

@@ -10,11 +10,15 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from types import FrameType
+from typing import Any
 
 import pytest
 from plugin_folders import plugins_in
 from pty_harness import Pty, quiet_env, run_plain, termsnake_command
 
+from termsnake.exits import ctrl_c
+from termsnake.solvers import fdaside
 from termsnake.solvers.fdaside import descriptors_aside
 
 # Escapes that would clear the screen, colour it red and retitle the window, more than a pipe
@@ -215,3 +219,59 @@ def test_descriptors_closed_in_the_block_are_said_and_refuse_writes(tmp_path: Pa
             f"2: {errno.EBADF}",
         ]
     )
+
+
+def test_a_ctrl_c_as_they_are_put_aside_or_back_leaves_them_where_they_were() -> None:
+    # One that came as the signals began to be held (before the putting aside) had them put
+    # back all the same: a copy of an earlier block's, closed by then or another file since,
+    # went onto fd 1 and 2. One that came so as they were put back left them on /dev/null, and
+    # the command's own last line ("interrupted") with them.
+    before = [_where(fd) for fd in (1, 2)]
+    fds = Path("/proc/self/fd")
+    open_fds = len(list(fds.iterdir())) if fds.is_dir() else None
+    handler = signal.signal(signal.SIGINT, ctrl_c)
+    try:
+        moment = 0
+        while True:
+            moment += 1
+            sent = _with_sigint_at(moment)
+            assert [_where(fd) for fd in (1, 2)] == before, f"a Ctrl-C at moment {moment}"
+            assert fdaside._Aside.depth == 0, f"a Ctrl-C at moment {moment}"
+            if open_fds is not None:
+                assert len(list(fds.iterdir())) == open_fds, f"a Ctrl-C at moment {moment}"
+            if not sent:  # the block ended before that moment
+                break
+    finally:
+        signal.signal(signal.SIGINT, handler)
+    assert moment > 10, "no moment was seen"
+
+
+def _where(fd: int) -> tuple[int, int]:
+    st = os.fstat(fd)
+    return st.st_dev, st.st_ino
+
+
+def _with_sigint_at(moment: int) -> bool:
+    """A ``descriptors_aside`` block, a SIGINT sent at its ``moment``-th moment where Python
+    runs a signal's handler (as a function starts, as a call of a built-in returns); whether
+    it was sent."""
+    seen = 0
+    sent = False
+
+    def profile(frame: FrameType, event: str, arg: Any) -> None:
+        nonlocal seen, sent
+        if event in ("call", "c_return"):
+            seen += 1
+            if seen == moment:
+                sent = True
+                signal.raise_signal(signal.SIGINT)
+
+    sys.setprofile(profile)
+    try:
+        with descriptors_aside():
+            pass
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sys.setprofile(None)
+    return sent
