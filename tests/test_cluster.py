@@ -233,7 +233,9 @@ def test_a_server_that_is_no_scheduler_is_one_line_and_a_clean_exit(junk_server:
         f"termsnake bench: error: cannot use tcp://127.0.0.1:{junk_server}: "
         "what answers there is not a Dask scheduler\n"
     )
-    assert time.monotonic() - began < 5  # no client left to time out at exit
+    # No client left to hang the exit (it waited its timeouts out); a loaded machine takes
+    # seconds to start Python and Dask alone.
+    assert time.monotonic() - began < 15
 
 
 @pytest.mark.slow  # seconds of waiting on a cluster
