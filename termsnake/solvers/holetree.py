@@ -7,6 +7,8 @@ that corner, and less walls of the board), the same cut with that box less its m
 fits the board less the middle. Failing those, the corner of a wall (two free neighbours at
 right angles, whose own neighbours may have more ways): the 3x3 box round it and its diagonal
 cell is placed first and the rest cut round it. A board two cells short gets two such holes.
+Failing those too, on a board one short, a hole in a *hole box* (``holeboxes``): a box round
+walls with a cell more of the spare colour, which the walls may need as one block.
 The tree plays through a shadow of the game whose board walls the hole in (as ``deadends``
 does).
 
@@ -34,6 +36,7 @@ from termsnake.solvers.celltree.blocks import (
     spread,
     tiled_grids,
 )
+from termsnake.solvers.celltree.holeboxes import hole_grids
 from termsnake.solvers.celltree.lookahead import food_index
 from termsnake.solvers.celltree.notched import notched_moves
 from termsnake.solvers.celltree.tiling import Rect, cuts_of
@@ -42,6 +45,8 @@ from termsnake.solvers.grid import Grid, grid_of
 from termsnake.solvers.hampath.holes import apart, hole_candidates, spare, switch_at
 from termsnake.solvers.replan import ReplanSolver
 
+# The cuts of a board round its holes the tree may take: grid, blocks and turning.
+Cuts = list[tuple[BlockGrid, tuple[Rect, ...], int]]
 # Sets of holes the set-up tries (each costs a cut of the board): the corners first.
 TRIES = 2
 # Then, if none of those takes, sets with walls' corners (``_wall_corner``) too.
@@ -76,6 +81,7 @@ class HoleTreeSolver:
         self._boxes: list[tuple[int, int, int]] = []
         self._grids: dict[frozenset[int], BlockGrid] = {}  # holes -> the tree's grid round them
         self._at_wall = False  # whether a box is a wall's corner's (the tree plays AT_WALL)
+        self._partners: dict[int, int] = {}  # in a hole box: each of its two holes -> the other
         self.switches = 0  # foods taken in a hole
         # At a switch: the cycle through the hole (from the head on) and the holes after it.
         self._switched: tuple[list[int], tuple[int, ...]] = ([], ())
@@ -87,9 +93,11 @@ class HoleTreeSolver:
         return self._replan is not None
 
     def setup(self, game: Game) -> None:
-        """The tree on the board less one or two corner holes; SolverUnavailable if the board
-        is not a cell or two short of a cycle or no such holes let the tree cut the rest."""
+        """The tree on the board less one or two corner holes (or one in a hole box);
+        SolverUnavailable if the board is not a cell or two short of a cycle or no such holes
+        let the tree cut the rest."""
         self._tree = self._replan = None
+        self._partners = {}
         self.switches = 0
         grid = grid_of(game.board)
         short = spare(grid)
@@ -109,17 +117,40 @@ class HoleTreeSolver:
         for holes in tries:
             if self._cut_round(game, holes):
                 return
+        if short[1] == 1 and self._hole_box(game, short[0]):
+            return
         raise SolverUnavailable(_refusal(game, "no holes at corners let the tree cut the rest"))
 
-    def _cut_round(self, game: Game, holes: tuple[int, ...]) -> bool:
+    def _hole_box(self, game: Game, colour: int) -> bool:
+        """Whether the tree takes the board less a hole in a hole box (``holeboxes``), where no
+        corner takes: each hole and its partner in turn, the pair of the most direct cut first,
+        with the cuts that switch it both ways."""
+        assert self._grid is not None
+        taken = {*game.body, *([game.food] if game.food is not None else [])}
+        cuts = hole_grids(game.board, colour, taken)
+        for hole, m in dict.fromkeys((hole, m) for *_, hole, m in cuts):
+            h, across = self._grid.index(hole), self._grid.index(m)
+            self._partners = {h: across, across: h}
+            found = [(g, rects, t) for g, rects, t, p, q in cuts if (p, q) == (hole, m)]
+            if self._cut_round(game, (h,), found):
+                return True
+        self._partners = {}
+        return False
+
+    def _cut_round(
+        self, game: Game, holes: tuple[int, ...], found: Cuts | str | None = None
+    ) -> bool:
         """Whether the tree takes the board less ``holes`` with a notched box round each that
-        also fits with the hole moved to its diagonal cell."""
+        also fits with the hole moved to its diagonal cell (one of ``found`` if given: the
+        cuts round a hole box, whose hole the tree plays as at a wall's corner)."""
         assert self._grid is not None
         points = self._grid.points
         board = game.board.with_walls(points[h] for h in holes)
-        boxes = [_box(self._grid, h) for h in holes if _diagonal(self._grid, h) < 0]
-        self._at_wall = bool(boxes)
-        found = tiled_grids(board) if not boxes else _boxed_grids(board, boxes)
+        self._at_wall = found is not None
+        if found is None:
+            boxes = [_box(self._grid, h) for h in holes if _diagonal(self._grid, h) < 0]
+            self._at_wall = bool(boxes)
+            found = tiled_grids(board) if not boxes else _boxed_grids(board, boxes)
         if isinstance(found, str) or not self._tree_round(game, holes, [g for g, _, _ in found]):
             return False
         assert self._tree is not None
@@ -127,11 +158,11 @@ class HoleTreeSolver:
         _, rects, turning = next(f for f in found if f[0] is in_play)
         self._cut, self._grids, self._boxes = (rects, turning), {frozenset(holes): in_play}, []
         for h in holes:
-            diagonal = _across(self._grid, h)
+            diagonal = self._across(h)
             hole, across = points[h], points[diagonal]
             # At a wall's corner only a 3x3 box with the diagonal in its middle forces the
-            # switch (``_wall_corner``).
-            middle = (1, 1) if _diagonal(self._grid, h) < 0 else None
+            # switch (``_wall_corner``); a hole box's cuts were chosen for their switch.
+            middle = (1, 1) if h not in self._partners and _diagonal(self._grid, h) < 0 else None
             box = [
                 i
                 for i, r in enumerate(rects)
@@ -219,7 +250,7 @@ class HoleTreeSolver:
             # no switch (nor a hand-over) is read from it until the way is walked.
             return tree.follow(shadow)
         succ = tree.cycle(shadow)
-        switch = _switch(grid, succ, food)
+        switch = switch_at(grid, succ, food, prefer=lambda m: self._across(m) == food)
         if switch is None:  # a cycle of the late game may run otherwise: replan moves the hole
             return self._hand_over(game, _in_order(succ, head), self.holes)
         a, m = switch
@@ -253,6 +284,13 @@ class HoleTreeSolver:
         replan.take_over(game, points, tuple(grid.points[h] for h in holes))
         self._replan = replan
         return replan.next_direction(game)
+
+    def _across(self, hole: int) -> int:
+        """The cell ``hole`` switches with: in its hole box, else as ``_across`` finds it. The
+        switch into a hole takes that cell (of those it could), so that the hole goes back and
+        forth in one box."""
+        assert self._grid is not None
+        return self._partners.get(hole, -1) if self._partners else _across(self._grid, hole)
 
     def overlay(self, game: Game) -> Mapping[Point, str]:
         """The plan of the tree (or of replan, once it has taken over); none while the snake
@@ -352,13 +390,6 @@ def _across(grid: Grid, hole: int) -> int:
     """The cell a hole switches with: ``_diagonal``'s, else ``_wall_corner``'s (-1: none)."""
     diagonal = _diagonal(grid, hole)
     return diagonal if diagonal >= 0 else _wall_corner(grid, hole)
-
-
-def _switch(grid: Grid, succ: list[int], hole: int) -> tuple[int, int] | None:
-    """The cells a and m of a switch into ``hole`` on the cycle ``succ`` (a, m, b round a 2x2
-    square with the hole), m corner-like with the hole its diagonal if one is, so that the
-    hole goes back and forth in one box; None if the hole is not switchable."""
-    return switch_at(grid, succ, hole, prefer=lambda m: _across(grid, m) == hole)
 
 
 def _in_order(succ: list[int], start: int, skip: int = -1, then: int = -1) -> list[int]:

@@ -95,17 +95,26 @@ def test_odd_boards_are_won_by_replan_with_a_moving_hole() -> None:
 
 
 def test_walled_boards_one_cell_short_of_a_cycle_are_played_by_replan_with_a_hole() -> None:
-    # Before the 2-factor way found its cycle round a hole, best played it with greedy.
+    # Before the 2-factor way found its cycle round a hole, best played odd-walls with greedy.
+    # It plays the tree round a hole there now; replan, which it falls back on where that
+    # refuses such a board, takes it.
     game = Game(load_level_file(EXAMPLES / "odd-walls.txt"), seed=1)
-    solver = BestSolver()
-    solver.setup(game)
-    assert solver.played == "replan"
+    create("replan").setup(game)
 
 
 @pytest.mark.slow
 def test_walled_boards_one_cell_short_of_a_cycle_are_won_by_replan_with_a_hole() -> None:
     game = Game(load_level_file(EXAMPLES / "odd-walls.txt"), seed=1)
-    assert play(game, BestSolver()) is Outcome.WON
+    assert play(game, create("replan")) is Outcome.WON
+
+
+def test_odd_walls_is_played_by_the_tree_round_a_hole_in_a_box_round_its_walls() -> None:
+    # No corner of odd-walls lets the tree cut the rest; a hole in the box round its walls
+    # does (``holeboxes``).
+    game = Game(load_level_file(EXAMPLES / "odd-walls.txt"), seed=1)
+    solver = BestSolver()
+    solver.setup(game)
+    assert solver.played == "tree round a hole"
 
 
 @pytest.mark.parametrize("seed", [1, pytest.param(2, marks=pytest.mark.slow)])

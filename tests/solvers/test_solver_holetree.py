@@ -250,11 +250,32 @@ def test_without_an_opening_the_switch_always_finds_the_body_on_the_blocks() -> 
     assert game.outcome is Outcome.WON and solver.switches >= 1 and not solver.replanned
 
 
-def test_a_board_the_tree_cannot_cut_less_a_corner_is_refused() -> None:
-    # odd-walls less any of its corners has no cut into blocks: replan plays it, as before.
-    game = Game(load_level_file(EXAMPLES / "odd-walls.txt"), 1)
+def test_a_board_the_tree_cannot_cut_round_any_hole_is_refused() -> None:
+    # 79 cells, one more of one colour: the corners are of the other, no wall has a corner, and
+    # no box round a lone wall has a cell more of the spare colour.
+    rows = [".........", ".........", ".........", ".......#.", ".........", "........."]
+    rows += ["....#....", ".........", "........."]
+    game = Game(level_of(rows, Point(0, 0), Direction.RIGHT, 1), 1)
     with pytest.raises(SolverUnavailable, match="no holes at corners"):
         HoleTreeSolver().setup(game)
+
+
+def test_odd_walls_hole_is_in_the_box_round_its_walls() -> None:
+    # No corner of odd-walls leaves a cut: the walls at the lower right need a notched block
+    # in a 6x6 box with a cell more of the spare colour, so the hole must be in it; it goes
+    # back and forth between (13, 7) and (14, 8), where every cycle of the blocks switches.
+    level = load_level_file(EXAMPLES / "odd-walls.txt")
+    solver = HoleTreeSolver()
+    solver.setup(Game(level, 1))
+    width = level.board.width
+    assert [Point(h % width, h // width) for h in solver.holes] == [Point(13, 7)]
+
+
+@pytest.mark.slow  # a whole game on 187 cells
+def test_odd_walls_is_won_round_a_hole_in_the_box_round_its_walls() -> None:
+    game, solver = Game(load_level_file(EXAMPLES / "odd-walls.txt"), 1), HoleTreeSolver()
+    play_checked(game, solver)
+    assert game.outcome is Outcome.WON and solver.switches >= 1 and not solver.replanned
 
 
 def test_the_first_hole_is_a_corner_and_the_tree_cuts_the_rest() -> None:

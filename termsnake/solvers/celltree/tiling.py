@@ -88,6 +88,8 @@ class Rect:
 # A notched block's rank in ``_placements`` is this plus its cells: above any rectangle's (a
 # rectangle ranks 9 at most), so the notched blocks come after every rectangle.
 _NOTCH_RANK = 16
+# A box round a hole (``tile``'s ``holes``) comes after every notched block.
+_HOLE_RANK = _NOTCH_RANK + 64
 
 
 def _placements(
@@ -231,29 +233,40 @@ def tile(
     joined_first: bool = False,
     squares_first: bool = False,
     notched: int = 0,
+    holes: tuple[Rect, ...] = (),
 ) -> tuple[Rect, ...] | str:
     """A cut of every free cell into blocks whose sides lie on the grid of 2x2 blocks at
     ``offset`` where they can, or why none was found within ``limit`` (default: LIMITS); with
-    ``notched``, notched blocks whose box has at most that many cells too."""
+    ``notched``, notched blocks whose box has at most that many cells too. With ``holes``, a
+    board with one cell more of one colour, and boxes (less their walls) with one more of that
+    colour too, which the cut may place after every other block: as every other block has as
+    many cells of each colour, a cut holds exactly one of them."""
     limit = limit or LIMITS[joined_first]
-    if board.free_count % 2:
+    if board.free_count % 2 != len(holes[:1]):
         return "the board has an odd number of free cells"
     if board.free_count > MAX_CELLS:
         return f"blocks of other shapes than 2x2 are cut on boards of at most {MAX_CELLS} cells"
     dark = sum((p.x + p.y) % 2 for p in board.free_cells)
     # Every block has as many light cells as dark, where the colours alternate across the edges
     # (on a board that wraps with an odd side they do not).
-    if 2 * dark != board.free_count and not (board.wrap and (board.width % 2 or board.height % 2)):
+    if (
+        not holes
+        and 2 * dark != board.free_count
+        and not (board.wrap and (board.width % 2 or board.height % 2))
+    ):
         return "the free cells are not half light, half dark like a chessboard's"
     places = _placements(board, offset, squares_first, notched)
     sides = _sides_of(board, False)
     notched_sides = _sides_of(board, True) if notched else sides
+    block_sides = [(notched_sides if rect.missing else sides)[rect] for _, rect, _ in places]
+    index = {p: i for i, p in enumerate(board.free_cells)}
+    for rect in holes:
+        cells = rect.cells(board)
+        assert cells is not None
+        places.append((_HOLE_RANK, rect, cells))
+        block_sides.append(_sides(board, cells, index))
     cover = Cover(
-        board,
-        [cells for _, _, cells in places],
-        [(notched_sides if rect.missing else sides)[rect] for _, rect, _ in places],
-        limit,
-        joined_first=joined_first,
+        board, [cells for _, _, cells in places], block_sides, limit, joined_first=joined_first
     )
     found = cover.solve(list(range(len(cover.count))))
     if found is None:
