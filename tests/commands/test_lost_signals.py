@@ -256,9 +256,17 @@ def test_a_signal_a_bot_drops_in_its_move_ends_bench(
     # went on: bench --jobs 1 played its games on and printed their table, exit 0. A worker of
     # --jobs 2 notes the Ctrl-C its parent sends it, and looks at the note as the game goes on.
     began = tmp_path / "began"
-    plugs = plugins_in(tmp_path, {"lost": first_move_runs(drops_what_comes(began))})
-    proc = subprocess.Popen(
-        [termsnake_command(), *BENCH[:-1], "2", "--jobs", jobs],  # two games: one per worker
+    proc = bench_two_games(tmp_path, first_move_runs(drops_what_comes(began)), jobs)
+    out, err = signalled(proc, lambda: wait_for_file(began), signum)
+    assert (proc.returncode, out, err) == (128 + signum, "", bench_said_on(signum))
+
+
+def bench_two_games(tmp_path: Path, plugin: str, jobs: str) -> subprocess.Popen[str]:
+    """bench of the plugin ``plugin`` (its code), two games (one per worker with --jobs 2),
+    its output piped, its signals as a shell's job's."""
+    plugs = plugins_in(tmp_path, {"lost": plugin})
+    return subprocess.Popen(
+        [termsnake_command(), *BENCH[:-1], "2", "--jobs", jobs],
         env={**quiet_env(tmp_path), "PYTHONPATH": str(plugs)},
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
@@ -267,8 +275,6 @@ def test_a_signal_a_bot_drops_in_its_move_ends_bench(
         cwd=tmp_path,
         preexec_fn=heard_as_from_a_shell,
     )
-    out, err = signalled(proc, lambda: wait_for_file(began), signum)
-    assert (proc.returncode, out, err) == (128 + signum, "", bench_said_on(signum))
 
 
 def bench_said_on(signum: int) -> str:
@@ -293,16 +299,6 @@ def lost_in_a_worker_as_it_loads() -> str:
 def test_a_ctrl_c_a_worker_lost_as_a_bot_loaded_ends_bench(tmp_path: Path) -> None:
     # The one bench sent its workers then was a second one, which a worker leaves to the first's
     # clean-up: the worker played the bot's move on, and bench waited for it.
-    plugs = plugins_in(tmp_path, {"lost": lost_in_a_worker_as_it_loads()})
-    proc = subprocess.Popen(
-        [termsnake_command(), *BENCH[:-1], "2", "--jobs", "2"],  # two games: one per worker
-        env={**quiet_env(tmp_path), "PYTHONPATH": str(plugs)},
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=tmp_path,
-        preexec_fn=heard_as_from_a_shell,
-    )
+    proc = bench_two_games(tmp_path, lost_in_a_worker_as_it_loads(), "2")
     out, err = finished(proc, timeout=30)
     assert (proc.returncode, out, err) == (130, "", bench_said_on(signal.SIGINT))
