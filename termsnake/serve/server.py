@@ -24,20 +24,19 @@ from typing import Final
 import asyncssh
 from asyncssh.packet import SSHPacket
 
-from termsnake.exits import Terminated
 from termsnake.formats.places import data_dir
 from termsnake.formats.scores import ScoreStore
 from termsnake.serve import backlog, events, limits
+from termsnake.serve.farewell import FAILED, QUIT, Ending, ended_by
 from termsnake.serve.gate import LET_GO, PUSHED_OUT, Gate, Stage
 from termsnake.serve.hostkey import note_login_key
 from termsnake.serve.hub import Hub
 from termsnake.serve.rates import Arrivals, cap_failures, client_of, meter, too_many_tries
-from termsnake.serve.terminal import CannotMoveCursor, ChannelOutput, ChannelTerminal, Closed
-from termsnake.serve.visit import Idle, TimeUp, Visit
+from termsnake.serve.terminal import ChannelOutput, ChannelTerminal
+from termsnake.serve.visit import Visit
 from termsnake.tui.controllers import KEY_PRESETS
 
 NO_PTY: Final = "termsnake needs a terminal and runs no commands: use ssh -t, no command\r\n"
-SHUTTING_DOWN: Final = "the server is shutting down"
 NAME_CHANGED: Final = "termsnake: the user name may not change while logging in"
 KEYS_VARIABLE: Final = b"TERMSNAKE_KEYS"
 
@@ -362,6 +361,30 @@ class Channel(asyncssh.SSHServerSession[bytes]):
         return unsent + backlog.unsent(self.conn.conn)  # the socket's, and the kernel's
 
     def _visit(self, out: ChannelOutput) -> None:
+        """The visit's thread, in three stages: it arrives (named, counted, in the log), runs
+        (the lobby and its games, until the player quits or a limit, the client or the server
+        ends it: ``farewell.ended_by`` says how) and leaves (in the log, told why, closed)."""
+        assert self.term is not None
+        visit = self._arrive(out)
+        ending, drawn = QUIT, False  # drawn: what the screen is set to must be undone at the end
+        try:
+            self.term.suit(self.kind)  # reads terminfo: here, not on the event loop
+            drawn = True
+            out.write(self.term.enter_fullscreen + self.term.hide_cursor)
+            visit.run()
+        except Exception as e:
+            known = ended_by(e, visit, out, self.app.config.options.max_time)
+            if known is None:
+                self.app.visits_log.failed(visit.name, traceback.format_exc())
+            ending = known or FAILED
+            if ending.drop:
+                self.loop.call_soon_threadsafe(self._abort)
+        finally:
+            self._leave(visit, ending, drawn)
+
+    def _arrive(self, out: ChannelOutput) -> Visit:
+        """The client's Visit under a name of its own, counted among those under way and said
+        in the log; stopped at once if the server has begun to stop."""
         assert self.term is not None
         name = self.app.hub.claim_name(self.conn.username or "")
         config = self.app.config
@@ -378,62 +401,37 @@ class Channel(asyncssh.SSHServerSession[bytes]):
             )
             if self.app.stopping:  # logged in as the server began to stop: told so at once
                 visit.stop(signal.SIGTERM)
-        status, farewell, why = 0, "bye!", "quit"
-        drawn = False  # what the screen is set to must be undone at the end
+        return visit
+
+    def _leave(self, visit: Visit, ending: Ending, drawn: bool) -> None:
+        """Let the visit's name go and say in the log that it left; then, whatever failed in
+        that, tell the client ``ending``'s farewell, close the channel, let the thread go."""
+        assert self.term is not None
         try:
-            self.term.suit(self.kind)  # reads terminfo: here, not on the event loop
-            drawn = True
-            out.write(self.term.enter_fullscreen + self.term.hide_cursor)
-            visit.run()
-        except CannotMoveCursor as e:
-            status, farewell = 1, str(e)
-            why = e.why
-        except Idle:
-            status, farewell, why = 1, "no key for a long while: disconnected", "idle"
-        except TimeUp:
-            most = limits.span(self.app.config.options.max_time)
-            status, farewell = 1, f"this server ends a visit after {most}{visit.scored}"
-            why = "max-time"
-        except Terminated:
-            status, farewell, why = 1, SHUTTING_DOWN + visit.scored, "shutdown"
-        except Closed:
-            # At shutdown a client behind on its output is still told, after what it has not
-            # read; the server waits for that only while it reads (_farewells).
-            status, farewell = 1, (SHUTTING_DOWN + visit.scored) if out.ending else ""
-            why = "shutdown" if out.ending else "closed"
-            if out.behind() and not out.ending:  # it reads nothing: drop what it left unread
-                self.loop.call_soon_threadsafe(self._abort)
-                why = "stalled (read nothing for --stall)"
-        except Exception:
-            self.app.visits_log.failed(name, traceback.format_exc())
-            status, farewell = 1, "termsnake hit an error and ends this session (it is logged)"
-            why = "error"
-        finally:
             try:
-                try:
-                    self.app.hub.release_name(name)
-                finally:
-                    # Before the thread is let go: at shutdown the server waits for it, and its
-                    # line (said even if the name could not be let go).
-                    with self.app.lock:
-                        self.app.visits.discard(visit)
-                        took, playing = time.monotonic() - visit.started, len(self.app.visits)
-                        self.app.visits_log.left(name, took, why, playing)
-            except Exception:
-                # In the log, escaped, as any failure of a session: the thread's own hook would
-                # print a raw traceback on the operator's terminal.
-                self.app.visits_log.failed(name, traceback.format_exc())
+                self.app.hub.release_name(visit.name)
             finally:
-                # Whatever failed above: the client is still told and closed, and shutdown
-                # does not wait its whole time for a thread that is done.
-                ending = self.term.leaving() if drawn else ""
-                text = ending + (f"{farewell}\r\n" if farewell else "")
-                try:
-                    with contextlib.suppress(RuntimeError):  # the loop closed: the server stopped
-                        self.loop.call_soon_threadsafe(self._close, text, status)
-                finally:
-                    with self.app.lock:
-                        self.app.threads.discard(threading.current_thread())
+                # Before the thread is let go: at shutdown the server waits for it, and its
+                # line (said even if the name could not be let go).
+                with self.app.lock:
+                    self.app.visits.discard(visit)
+                    took, playing = time.monotonic() - visit.started, len(self.app.visits)
+                    self.app.visits_log.left(visit.name, took, ending.why, playing)
+        except Exception:
+            # In the log, escaped, as any failure of a session: the thread's own hook would
+            # print a raw traceback on the operator's terminal.
+            self.app.visits_log.failed(visit.name, traceback.format_exc())
+        finally:
+            # Whatever failed above: the client is still told and closed, and shutdown
+            # does not wait its whole time for a thread that is done.
+            undone = self.term.leaving() if drawn else ""
+            text = undone + (f"{ending.farewell}\r\n" if ending.farewell else "")
+            try:
+                with contextlib.suppress(RuntimeError):  # the loop closed: the server stopped
+                    self.loop.call_soon_threadsafe(self._close, text, ending.status)
+            finally:
+                with self.app.lock:
+                    self.app.threads.discard(threading.current_thread())
 
     def _abort(self) -> None:
         if self.chan is not None:
