@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from typing import Final, TextIO
 
 from termsnake.formats.text import clip, pad
+from termsnake.ttymodes import LOCAL_MODES, flags_off
 
 ERASE_BELOW: Final = "\x1b[J"  # ECMA-48 ED: from the cursor to the end of the screen
 # ED as a terminfo entry spells it: CSI in 7 bits or 8, J or 0J, and maybe padding (vt100's).
@@ -79,21 +80,10 @@ def unechoed(stream: TextIO | None) -> Iterator[None]:
     them at its prompt). Only while this process is in the terminal's foreground: the modes of
     a terminal a job runs in the background of are the shell's, and setting them would stop
     the job (SIGTTOU)."""
-    fd = _terminal_fd(stream)
-    saved = None
-    if fd is not None and _in_foreground(fd):
-        with contextlib.suppress(termios.error, OSError):  # the terminal gone meanwhile
-            saved = termios.tcgetattr(fd)
-            quiet = list(saved)
-            quiet[3] &= ~termios.ECHO  # the local modes
-            termios.tcsetattr(fd, termios.TCSANOW, quiet)
-    try:
+    # Put back only if still in the foreground: sent to the background since (Ctrl-Z, bg), the
+    # shell has put its own modes back.
+    with flags_off(_terminal_fd(stream), LOCAL_MODES, termios.ECHO, ours=_in_foreground):
         yield
-    finally:
-        # Sent to the background since (Ctrl-Z, bg): the shell has put its own modes back.
-        if saved is not None and fd is not None and _in_foreground(fd):
-            with contextlib.suppress(termios.error, OSError):
-                termios.tcsetattr(fd, termios.TCSANOW, saved)
 
 
 def _terminal_fd(stream: TextIO | None) -> int | None:

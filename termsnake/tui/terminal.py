@@ -29,6 +29,7 @@ from termsnake.exits import (
     signal_handlers,
 )
 from termsnake.formats.text import printable
+from termsnake.ttymodes import INPUT_MODES, flags_off
 from termsnake.tui.escapes import ANSI_MOVES, ESC, SS3_ARROWS, sequence_end
 
 MAX_TYPED_AHEAD: Final = 64  # characters of keys: more than a person types in a frame (a paste)
@@ -368,33 +369,12 @@ def drop_typed_ahead() -> None:
 @contextmanager
 def no_flow_control() -> Iterator[None]:
     """XON/XOFF off on the terminal: cbreak leaves it on, so Ctrl-S would stop the output, and
-    the game with it (even a SIGTERM's restore would wait on the stopped terminal)."""
-    with _flags_off(0, termios.IXON):  # the input flags
+    the game with it (even a SIGTERM's restore would wait on the stopped terminal). Unlike the
+    status line's ``unechoed``, set without asking if the game is in the foreground: the game
+    takes the terminal as its own, and blessed's cbreak stops one in the background first."""
+    fd = sys.stdin.fileno() if sys.stdin is not None and sys.stdin.isatty() else None
+    with flags_off(fd, INPUT_MODES, termios.IXON):
         yield
-
-
-@contextmanager
-def _flags_off(index: int, flags: int) -> Iterator[None]:
-    """``flags`` cleared in the ``index``-th termios field of stdin's terminal for the block
-    (nothing if stdin is not a terminal)."""
-    fd = sys.stdin.fileno() if sys.stdin is not None and sys.stdin.isatty() else -1
-    try:
-        saved = termios.tcgetattr(fd) if fd >= 0 else None
-    except termios.error:
-        saved = None
-    if saved is not None:
-        changed = list(saved)
-        changed[index] &= ~flags
-        try:
-            termios.tcsetattr(fd, termios.TCSANOW, changed)
-        except termios.error:  # the window closed since its modes were read: none to restore
-            saved = None
-    try:
-        yield
-    finally:
-        if saved is not None:
-            with suppress(termios.error, OSError):  # the terminal went away meanwhile
-                termios.tcsetattr(fd, termios.TCSANOW, saved)
 
 
 def stop_process() -> None:
