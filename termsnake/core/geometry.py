@@ -69,9 +69,10 @@ class Direction(Enum):
             raise ValueError(f"not a direction letter: {letter!r}") from None
 
     @classmethod
-    def between(cls, a: Point, b: Point) -> Direction | None:
-        """The direction from ``a`` to the adjacent (non-wrapping) cell ``b``, else None."""
-        return _BY_DELTA.get((b.x - a.x, b.y - a.y))
+    def between(cls, a: tuple[int, int], b: tuple[int, int]) -> Direction | None:
+        """The direction from ``a`` to the adjacent (non-wrapping) cell ``b``, else None (so
+        also the test of two cells side by side); cells as Points or (x, y) pairs."""
+        return _BY_DELTA.get((b[0] - a[0], b[1] - a[1]))
 
 
 _OPPOSITES: dict[Direction, Direction] = {

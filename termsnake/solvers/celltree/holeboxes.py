@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Final
 
 from termsnake.core.board import Board
-from termsnake.core.geometry import Point
+from termsnake.core.geometry import Direction, Point
 from termsnake.solvers.celltree.blocks import TURNINGS, BlockGrid, build_tiled_grid, spread
 from termsnake.solvers.celltree.notched import notched_moves
 from termsnake.solvers.celltree.tiling import ANY_NOTCH, OFFSETS, SMALL_NOTCH, Rect, tile
@@ -85,15 +85,20 @@ def _switches(
     with_m = notched_moves(width, height, _less(walls, m), turning)
     if not with_hole or not with_m:
         return False
-    succ = {c: (c[0] + d.dx, c[1] + d.dy) for c, (d, _) in with_hole.items()}
+    succ = _successors(with_hole)
     a = next(c for c, after in succ.items() if after == m)
-    if (
-        abs(succ[m][0] - hole[0]) + abs(succ[m][1] - hole[1]) != 1
-        or abs(a[0] - hole[0]) + abs(a[1] - hole[1]) != 1
-    ):
+    # a, m, b round the square only if the hole, m's opposite corner, is beside a and b too.
+    if Direction.between(a, hole) is None or Direction.between(succ[m], hole) is None:
         return False
     succ[a], succ[hole] = hole, succ.pop(m)
-    return succ == {c: (c[0] + d.dx, c[1] + d.dy) for c, (d, _) in with_m.items()}
+    return succ == _successors(with_m)
+
+
+def _successors(
+    moves: dict[tuple[int, int], tuple[Direction, Direction]],
+) -> dict[tuple[int, int], tuple[int, int]]:
+    """Each cell's next cell round the cycle of ``notched_moves``'s default moves."""
+    return {c: (c[0] + d.dx, c[1] + d.dy) for c, (d, _) in moves.items()}
 
 
 def _less(walls: list[tuple[int, int]], cell: tuple[int, int]) -> tuple[tuple[int, int], ...]:
