@@ -9,6 +9,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from pty_harness import default_signals, quiet_env, termsnake_command
+
 # A plugin that ignores Ctrl-C and hang-ups as it is imported.
 DEAF = (
     "import signal\n"
@@ -46,6 +48,28 @@ def plugins_in(tmp_path: Path, modules: dict[str, str]) -> Path:
         bot = "from termsnake.solvers.greedy import GreedySolver as Bot\n"
         (plugs / f"{name}.py").write_text(bot + code)
     return plugs
+
+
+def termsnake_with(
+    tmp_path: Path,
+    modules: dict[str, str],
+    *args: str,
+    preexec_fn: Callable[[], None] = default_signals,
+) -> subprocess.Popen[str]:
+    """`termsnake ARGS` with the plugins ``modules`` installed, its output piped, run in
+    ``tmp_path``; ``preexec_fn`` sets its signals in the child (by default Ctrl-C as a
+    terminal's, even where the tests run in a shell's background)."""
+    plugs = plugins_in(tmp_path, modules)
+    return subprocess.Popen(
+        [termsnake_command(), *args],
+        env={**quiet_env(tmp_path), "PYTHONPATH": str(plugs)},
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+        preexec_fn=preexec_fn,
+    )
 
 
 # Sleeps a minute in short sleeps: a signal that comes as a sleep begins (after Python last

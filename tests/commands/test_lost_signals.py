@@ -19,6 +19,7 @@ from plugin_folders import (
     plugins_in,
     signalled,
     signals_in_a_callback,
+    termsnake_with,
     wait_for_file,
 )
 from pty_harness import ENTER_ALT, Pty, quiet_env, termsnake_command
@@ -264,17 +265,8 @@ def test_a_signal_a_bot_drops_in_its_move_ends_bench(
 def bench_two_games(tmp_path: Path, plugin: str, jobs: str) -> subprocess.Popen[str]:
     """bench of the plugin ``plugin`` (its code), two games (one per worker with --jobs 2),
     its output piped, its signals as a shell's job's."""
-    plugs = plugins_in(tmp_path, {"lost": plugin})
-    return subprocess.Popen(
-        [termsnake_command(), *BENCH[:-1], "2", "--jobs", jobs],
-        env={**quiet_env(tmp_path), "PYTHONPATH": str(plugs)},
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=tmp_path,
-        preexec_fn=heard_as_from_a_shell,
-    )
+    args = (*BENCH[:-1], "2", "--jobs", jobs)
+    return termsnake_with(tmp_path, {"lost": plugin}, *args, preexec_fn=heard_as_from_a_shell)
 
 
 def bench_said_on(signum: int) -> str:

@@ -84,15 +84,16 @@ def test_the_line_is_gone_once_the_game_is_over(tmp_path: Path) -> None:
     assert "preparing" not in t.text()
 
 
-def test_nothing_is_said_when_not_on_a_terminal() -> None:
-    proc = subprocess.run(
-        [termsnake_command(), "--ai", "hamilton", "--size", "4x4"],
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
+def off_a_terminal(*args: str, timeout: float) -> subprocess.CompletedProcess[str]:
+    """``termsnake ARGS`` with stdin not a terminal, within ``timeout`` seconds; its output."""
+    command = [termsnake_command(), *args]
+    return subprocess.run(
+        command, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=timeout
     )
+
+
+def test_nothing_is_said_when_not_on_a_terminal() -> None:
+    proc = off_a_terminal("--ai", "hamilton", "--size", "4x4", timeout=60)
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.startswith("termsnake: stdin is not a terminal")
 
@@ -134,14 +135,7 @@ def test_a_bot_refusing_a_level_file_names_the_file(tmp_path: Path) -> None:
 def test_off_a_terminal_the_bot_is_not_prepared() -> None:
     # The same for stdin not a terminal: the refusal came after the whole set-up.
     # Set up first, it ran past the timeout (best on 200x200 takes many seconds).
-    proc = subprocess.run(
-        [termsnake_command(), "--ai", "best", "--size", "200x200"],
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=8,
-        check=False,
-    )
+    proc = off_a_terminal("--ai", "best", "--size", "200x200", timeout=8)
     assert proc.returncode == 2 and proc.stderr.startswith("termsnake: stdin is not a terminal")
 
 

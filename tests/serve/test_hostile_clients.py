@@ -278,32 +278,36 @@ def test_a_connection_sending_too_much_is_not_read_for_the_rest_of_the_second() 
     run(go())
 
 
+class Peer:
+    """An asyncssh connection from 10.1.2.3 as far as ``Connection.connection_made`` uses
+    one: it counts the bytes it receives (past the meter hooked in front of it)."""
+
+    def __init__(self) -> None:
+        self.got = 0
+
+    def get_extra_info(self, name: str) -> tuple[str, int]:
+        return ("10.1.2.3", 5555)
+
+    def data_received(self, data: bytes) -> None:
+        self.got += len(data)
+
+    def send_userauth_failure(self, partial_success: bool) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+    def abort(self) -> None:
+        pass
+
+
 def test_a_refused_connection_is_metered_too(tmp_path: Path) -> None:
     # helper-48: only admitted connections were; a refused one may talk for 5 s before it is
     # cut off, and up to --max-sessions of them at once.
-    class Conn:
-        def __init__(self) -> None:
-            self.got = 0
-
-        def get_extra_info(self, name: str) -> tuple[str, int]:
-            return ("10.1.2.3", 5555)
-
-        def data_received(self, data: bytes) -> None:
-            self.got += len(data)
-
-        def send_userauth_failure(self, partial_success: bool) -> None:
-            pass
-
-        def close(self) -> None:
-            pass
-
-        def abort(self) -> None:
-            pass
-
     async def go() -> None:
         app = App(Config(Options(max_per_address=1), scores=tmp_path / "scores.json"))
-        Connection(app).connection_made(Conn())  # type: ignore[arg-type]
-        refused, conn = Connection(app), Conn()
+        Connection(app).connection_made(Peer())  # type: ignore[arg-type]
+        refused, conn = Connection(app), Peer()
         refused.connection_made(conn)  # type: ignore[arg-type]
         assert refused.refusal is not None
         assert conn.data_received.__name__ == "metered"  # the hook, not the method
@@ -315,27 +319,11 @@ def test_a_refused_connection_is_metered_too(tmp_path: Path) -> None:
 
 def test_a_connection_dropped_for_its_rate_is_not_counted_as_refused(tmp_path: Path) -> None:
     # Dropped before the gate saw it: its end must not take a refusal off the gate's count.
-    class Conn:
-        def get_extra_info(self, name: str) -> tuple[str, int]:
-            return ("10.1.2.3", 5555)
-
-        def data_received(self, data: bytes) -> None:
-            pass
-
-        def send_userauth_failure(self, partial_success: bool) -> None:
-            pass
-
-        def close(self) -> None:
-            pass
-
-        def abort(self) -> None:
-            pass
-
     async def go() -> None:
         app = App(Config(Options(max_connect_rate=1), scores=tmp_path / "scores.json"))
-        Connection(app).connection_made(Conn())  # type: ignore[arg-type]
+        Connection(app).connection_made(Peer())  # type: ignore[arg-type]
         dropped = Connection(app)
-        dropped.connection_made(Conn())  # type: ignore[arg-type]
+        dropped.connection_made(Peer())  # type: ignore[arg-type]
         assert dropped.dropped and app.gate.total == 1
         dropped.connection_lost(None)
         assert app.gate.refused == 0 and app.gate.total == 1

@@ -18,28 +18,13 @@ from plugin_folders import (
     hanging,
     plugins_in,
     signalled,
+    termsnake_with,
     wait_for_file,
 )
-from pty_harness import Pty, default_signals, quiet_env, termsnake_command
+from pty_harness import Pty
 
 from termsnake.exits import Terminated
 from termsnake.solvers import registry
-
-
-def termsnake_with(tmp_path: Path, modules: dict[str, str], *args: str) -> subprocess.Popen[str]:
-    """`termsnake ARGS` with the plugins ``modules`` installed, its output piped."""
-    plugs = plugins_in(tmp_path, modules)
-    return subprocess.Popen(
-        [termsnake_command(), *args],
-        env={**quiet_env(tmp_path), "PYTHONPATH": str(plugs)},
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=tmp_path,
-        # Ctrl-C as a terminal's, even where the tests run in a shell's background.
-        preexec_fn=default_signals,
-    )
 
 
 @pytest.mark.parametrize(

@@ -30,6 +30,19 @@ def random_body(rng: random.Random, grid: Grid, length: int) -> list[int] | None
     return body
 
 
+def play_route(game: Game, grid: Grid, route: list[int]) -> list[bool]:
+    """Play the moves to the cells of ``route`` on ``game`` until it is over, each one checked
+    safe by the game's rules; whether each move played ate."""
+    ate = []
+    for c in route:
+        if game.over:
+            break
+        direction = grid.direction(grid.index(game.head), c)
+        assert direction is not None and game.is_safe(direction)
+        ate.append(game.step(direction).ate)
+    return ate
+
+
 def brute_force(grid: Grid, body: list[int]) -> bool:
     """Whether some path through all free cells leads from beside the head to beside the tail."""
     taken = set(body)
@@ -111,13 +124,7 @@ def test_lock_route_moves_are_legal_and_end_on_a_cycle() -> None:
     assert route is not None
     level = Level(board, tuple(grid.points[c] for c in body), Direction.LEFT, grid.points[food])
     game = Game(level, 1)
-    for c in route:
-        if game.over:
-            break
-        direction = grid.direction(grid.index(game.head), c)
-        assert direction is not None
-        assert game.is_safe(direction)
-        game.step(direction)
+    play_route(game, grid, route)
     assert game.outcome is None or game.outcome.value == "won"
 
 
@@ -135,13 +142,7 @@ def test_lock_route_respects_the_game_rules() -> None:
         if route is None:
             continue
         level = Level(board, tuple(grid.points[c] for c in body), Direction.UP, grid.points[food])
-        game = Game(level, 1)
-        for c in route:
-            if game.over:
-                break
-            direction = grid.direction(grid.index(game.head), c)
-            assert direction is not None and game.is_safe(direction)
-            game.step(direction)
+        play_route(Game(level, 1), grid, route)
 
 
 def shortest_closing_by_the_rules(grid: Grid, game: Game, limit: int) -> int | None:
@@ -202,10 +203,7 @@ def test_closing_path_is_the_shortest_safe_way_that_closes() -> None:
         # The moves are legal and eat at the last; the cycle runs from the grown body's tail to
         # its head, then through every free cell back to the tail.
         game = Game(level, 1)
-        for i, c in enumerate(moves):
-            direction = grid.direction(grid.index(game.head), c)
-            assert direction is not None and game.is_safe(direction)
-            assert game.step(direction).ate == (i == len(moves) - 1)
+        assert play_route(game, grid, moves) == [i == len(moves) - 1 for i in range(len(moves))]
         grown = [grid.index(p) for p in game.body]
         assert cycle[: len(grown)] == grown[::-1]
         if not game.over:
