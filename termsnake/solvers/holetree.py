@@ -103,21 +103,22 @@ class HoleTreeSolver:
         short = spare(grid)
         if short is None:
             raise SolverUnavailable(_refusal(game, "it is not one or two cells short of a cycle"))
+        colour, count = short  # the holes: ``count`` cells of the spare ``colour``
         taken = {grid.index(p) for p in game.body}
         if game.food is not None:
             taken.add(grid.index(game.food))
-        candidates = hole_candidates(grid, short[0], taken, far_from=grid.index(game.head))
+        candidates = hole_candidates(grid, colour, taken, far_from=grid.index(game.head))
         corners = [h for h in candidates if _diagonal(grid, h) >= 0]
         walled = [h for h in candidates if _diagonal(grid, h) < 0 <= _wall_corner(grid, h)]
         self._grid = grid
-        self._cells = len(game.board.free_cells) - short[1]
-        tries = _hole_sets(grid, corners, short[1])[:TRIES]
-        more = _hole_sets(grid, corners + walled, short[1])
+        self._cells = len(game.board.free_cells) - count
+        tries = _hole_sets(grid, corners, count)[:TRIES]
+        more = _hole_sets(grid, corners + walled, count)
         tries += [holes for holes in more if any(h in walled for h in holes)][:WALL_TRIES]
         for holes in tries:
             if self._cut_round(game, holes):
                 return
-        if short[1] == 1 and self._hole_box(game, short[0]):
+        if count == 1 and self._hole_box(game, colour):
             return
         raise SolverUnavailable(_refusal(game, "no holes at corners let the tree cut the rest"))
 
@@ -141,11 +142,12 @@ class HoleTreeSolver:
         self, game: Game, holes: tuple[int, ...], found: Cuts | str | None = None
     ) -> bool:
         """Whether the tree takes the board less ``holes`` with a notched box round each that
-        also fits with the hole moved to its diagonal cell (one of ``found`` if given: the
-        cuts round a hole box, whose hole the tree plays as at a wall's corner)."""
+        also fits with the hole moved to its diagonal cell. The cuts tried are ``found`` if
+        given (the cuts round a hole box, whose hole the tree plays as at a wall's corner),
+        else the board's own (a wall's corner's 3x3 box placed first); a string is why there
+        are none."""
         assert self._grid is not None
-        points = self._grid.points
-        board = game.board.with_walls(points[h] for h in holes)
+        board = game.board.with_walls(self._grid.points[h] for h in holes)
         self._at_wall = found is not None
         if found is None:
             boxes = [_box(self._grid, h) for h in holes if _diagonal(self._grid, h) < 0]
@@ -156,7 +158,17 @@ class HoleTreeSolver:
         assert self._tree is not None
         in_play = self._tree.grid
         _, rects, turning = next(f for f in found if f[0] is in_play)
-        self._cut, self._grids, self._boxes = (rects, turning), {frozenset(holes): in_play}, []
+        self._cut, self._grids = (rects, turning), {frozenset(holes): in_play}
+        return self._switch_boxes(game, holes)
+
+    def _switch_boxes(self, game: Game, holes: tuple[int, ...]) -> bool:
+        """Whether each of ``holes`` lies in one box of the cut in play that also holds the
+        cell it switches with (kept in ``_boxes``), and the grids after each hole's first switch
+        fit (built now, kept in ``_grids``)."""
+        assert self._grid is not None
+        points = self._grid.points
+        rects = self._cut[0]
+        self._boxes = []
         for h in holes:
             diagonal = self._across(h)
             hole, across = points[h], points[diagonal]
