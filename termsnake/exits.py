@@ -3,7 +3,14 @@ that carries an ending signal to the code that exits with 128 + its number, the 
 handlers that raise it, and those that only note a signal for the code to raise it later;
 ``handlers_kept``, which puts back the handlers a plugin set as it loaded; and ``leave`` (and a
 worker process's ``leave_with_main``): how the process ends once the command is done, when a
-signal comes during Python's exit or a plugin's thread would hold it for ever."""
+signal comes during Python's exit or a plugin's thread would hold it for ever.
+
+Which block code runs in decides when an ending signal (Ctrl-C among them) raises: at once
+in ``terminating`` (train); never in ``signals_held``, sent again at its end (a child starting,
+modules loading); only at ``Noted.check`` in ``signals_noted`` (round a pool's waits, whose
+locks an exception must not leave taken); at once and again as each bot call returns in
+``signals_remembered`` (a plugin may swallow it). ``handlers_kept`` undoes a plugin's handlers.
+"""
 
 import contextlib
 import io

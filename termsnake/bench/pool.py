@@ -76,6 +76,7 @@ def records(
 def _here(
     tasks: Iterable[GameTask], watcher: Watcher, kit: Kit
 ) -> Generator[GameRecord, None, None]:
+    """The tasks' records, their games played one after another in this process."""
     moves = 0
 
     def moved(n: int) -> None:
@@ -97,6 +98,8 @@ def batch_size(total: int, workers: int) -> int:
 def _in_workers(
     tasks: Iterable[GameTask], workers: int, size: int, watcher: Watcher, kit: Kit
 ) -> Generator[GameRecord, None, None]:
+    """The tasks' records in task order, their games played in ``workers`` processes in
+    batches of ``size``, at most IN_FLIGHT batches a worker handed out at once."""
     ended: queue.SimpleQueue[Future[list[GameRecord]] | None] = queue.SimpleQueue()
     # A signal is raised only here, between steps: raised inside the pool's own code it could
     # leave a future's lock taken, and the pool's shutdown then waited for it for ever.
@@ -233,12 +236,16 @@ def _died(said: str, lost: list[GameTask], kit: Kit) -> str:
 
 
 def _interrupt(workers: Iterable[multiprocessing.process.BaseProcess]) -> None:
+    """Send each of ``workers`` SIGINT: it stops its game as at Ctrl-C (``_worker_sigint``)."""
     for worker in workers:
         if worker.pid is not None:
             with contextlib.suppress(OSError):  # it has just ended
                 os.kill(worker.pid, signal.SIGINT)
 
 
+# The rest runs in the worker processes, one game at a time, with this state of theirs.
+# Whether the worker is inside a game (``play_one``): only there does a Ctrl-C raise at once
+# (``_worker_sigint``); outside, and while the moves' lock is held, it is only noted.
 _in_game = False
 # The worker's Ctrl-C, once one has come. Its exception may be lost (raised in the import
 # machinery's weakref callback as the game's modules or a plugin load, or taken by a plugin's
@@ -246,8 +253,8 @@ _in_game = False
 # plugin call raises it again as it returns (``check_remembered``), not only the next count
 # of moves.
 _came = Noted(wake=lambda: None)
-_moves: Synchronized[int] | None = None
-_kit = Kit({})
+_moves: Synchronized[int] | None = None  # every worker's moves so far (the parent's ``moves``)
+_kit = Kit({})  # the boards and weights the games are played with, sent once (``_worker_init``)
 
 
 def _worker_init(moves: Synchronized[int], parent: int, kit: Kit) -> None:
@@ -279,6 +286,8 @@ def _interrupted() -> bool:
 
 
 def _add_moves(n: int) -> None:
+    """Add ``n`` moves of this worker's game to the count all workers share (the progress
+    line's); in a game, raise CtrlC once a Ctrl-C has come (only noted while the lock is held)."""
     global _in_game
     if _moves is None:
         return
@@ -296,6 +305,8 @@ def _add_moves(n: int) -> None:
 
 
 def _play_in_worker(batch: list[GameTask]) -> list[GameRecord]:
+    """A worker's call: the records of ``batch``'s games, in order. A KeyboardInterrupt a bot
+    raised itself loses that game (BOT_INTERRUPT); a real Ctrl-C ends the batch."""
     global _in_game
     played = []
     with remembered(_came):
