@@ -19,7 +19,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from types import FrameType
 from typing import TYPE_CHECKING, Final
 
@@ -197,6 +197,15 @@ def heard(signals: Iterable[int] = ENDING_SIGNALS) -> list[int]:
     return [s for s in signals if signal.getsignal(s) is not signal.SIG_IGN]
 
 
+def hear(signals: Iterable[int]) -> None:
+    """Those of ``signals`` ignored as the command started end it from now on, as ``loaded``
+    set the others to, to the process's last moment: serve's Ctrl-C, which a shell's ``&``
+    ignored, ends its exit too (``leave``), which a plugin's atexit handler may hold."""
+    for s in signals:
+        if signal.getsignal(s) is signal.SIG_IGN:
+            signal.signal(s, ctrl_c if s == signal.SIGINT else raise_terminated)
+
+
 def loaded(held: Iterable[int], came: Sequence[int]) -> None:
     """Once the ``termsnake`` command has loaded, with the ending signals ``held`` (all but
     those ignored) only noted meanwhile: from now on Ctrl-C raises CtrlC (a KeyboardInterrupt)
@@ -315,7 +324,7 @@ _remembering: list[Noted] = []
 
 
 @contextlib.contextmanager
-def signals_remembered(also: Collection[int] = ()) -> Iterator[Noted]:
+def signals_remembered() -> Iterator[Noted]:
     """A block in which Ctrl-C and the other ending signals raise at once, as ``loaded`` set
     them to (a plugin's import that hangs is ended), and are noted too, for the code to raise
     the first again (``Noted.check``) where its exception may have been lost: raised in a
@@ -324,8 +333,8 @@ def signals_remembered(also: Collection[int] = ()) -> Iterator[Noted]:
     does, or makes an error of its own of it (numpy's ImportError as it loads), and the command
     ran on (after a hang-up, deaf to more). The block's end raises it again too, in place of
     whatever else it ended with; the RuntimeError Python 3.11 wraps one in is unwrapped. One
-    ignored as the block starts (``heard``) stays so, but for those ``also`` names. A bot's
-    call asks for the note as it returns (``check_remembered``)."""
+    ignored as the block starts (``heard``) stays so. A bot's call asks for the note as it
+    returns (``check_remembered``)."""
     noted = Noted(wake=lambda: None)
     if threading.current_thread() is not threading.main_thread():  # no signals come here
         yield noted
@@ -337,9 +346,8 @@ def signals_remembered(also: Collection[int] = ()) -> Iterator[Noted]:
             ctrl_c(signum, frame)
         raise_terminated(signum, frame)
 
-    heard_now = dict.fromkeys([*heard(), *also])
     try:
-        with signal_handlers({s: note_and_raise for s in heard_now}), remembered(noted):
+        with signal_handlers({s: note_and_raise for s in heard()}), remembered(noted):
             yield noted
     except BaseException as e:
         came = users_signal(e)

@@ -83,6 +83,16 @@ def hanging(began: Path) -> str:
     return f"import pathlib, time\npathlib.Path({str(began)!r}).touch()\n{A_MINUTE}"
 
 
+def hanging_at_exit(began: Path) -> str:
+    """Code that registers an atexit handler which makes the file ``began``, then sleeps a
+    minute (``A_MINUTE``)."""
+    waits = "".join(f"    {line}\n" for line in A_MINUTE.splitlines())
+    return (
+        f"import atexit, pathlib, time\n\n\ndef _last():\n"
+        f"    pathlib.Path({str(began)!r}).touch()\n{waits}\n\natexit.register(_last)\n"
+    )
+
+
 def wait_for_file(path: Path, timeout: float = 20) -> None:
     """Until ``path`` exists (a plugin's code has got there); AssertionError after ``timeout``."""
     deadline = time.monotonic() + timeout

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from termsnake.commands import args as cliargs
 from termsnake.commands.args import Subparsers
-from termsnake.exits import EXIT_USAGE, Noted, signal_handlers, signals_remembered
+from termsnake.exits import EXIT_USAGE, Noted, hear, signal_handlers, signals_remembered
 from termsnake.formats.text import printable
 from termsnake.serve.limits import ALWAYS_STOP, DEFAULTS, SHUTDOWN_WAIT, Options
 from termsnake.serve.output import Output
@@ -170,8 +170,10 @@ def run(args: argparse.Namespace) -> int:
     """Start the server; 0 after SIGTERM or Ctrl-C, 2 if it cannot start."""
     # A signal as it starts ends it, though its exception was lost: a weakref callback of the
     # import machinery, as a bot's module loads, takes it. Ctrl-C ends a bot's import that
-    # hangs also where a shell's `&` ignored it, as it stops the server once it listens.
-    with signals_remembered(also=ALWAYS_STOP) as came:
+    # hangs also where a shell's `&` ignored it, as it stops the server once it listens, and
+    # the exit after it.
+    hear(ALWAYS_STOP)
+    with signals_remembered() as came:
         return _run(args, came)
 
 

@@ -41,7 +41,7 @@ DEFAULTS: Final = Options()
 SHUTDOWN_WAIT: Final = 5.0
 # The signals that stop the server even where they were ignored as it started (a shell's `&`
 # ignores Ctrl-C, and `kill -INT` from a script must still stop it): from its start, while the
-# bots are imported, on.
+# bots are imported, to the end of its exit.
 ALWAYS_STOP: Final = (signal.SIGTERM, signal.SIGINT)
 SHUTDOWN_STALL: Final = 0.5  # ...and seconds a client behind on its output may read nothing
 # ...and its last seconds kept for the visits' leaving: a score or a key preset whose file's lock

@@ -20,6 +20,7 @@ from plugin_folders import (
     LINGERS,
     finished,
     hanging,
+    hanging_at_exit,
     plugins_in,
     signalled,
     signals_in_a_callback,
@@ -696,6 +697,25 @@ def test_sigint_ends_a_hanging_import_of_a_server_started_in_a_shells_background
     proc = serve_with(tmp_path, plugs, ignored=(signal.SIGINT, signal.SIGQUIT))
     out, err = signalled(proc, lambda: wait_for_file(began), signal.SIGINT, timeout=10)
     assert (proc.returncode, out, err) == (130, "", "termsnake: interrupted\n")
+
+
+def test_sigint_ends_the_exit_a_plugin_holds_of_a_server_started_in_a_shells_background(
+    tmp_path: Path,
+) -> None:
+    # Once the server had stopped, SIGINT was ignored again as under `&`: a plugin's atexit
+    # handler that never returned held the exit, and `kill -INT` could not end it.
+    began = tmp_path / "began"
+    plugs = plugins_in(tmp_path, {"lasts": hanging_at_exit(began)})
+    proc = serve_with(tmp_path, plugs, ignored=(signal.SIGINT, signal.SIGQUIT))
+
+    def stopped_in_its_exit() -> None:
+        listening(proc)
+        proc.send_signal(signal.SIGINT)
+        wait_for_file(began)
+
+    out, err = signalled(proc, stopped_in_its_exit, signal.SIGINT, timeout=10)
+    assert (proc.returncode, out) == (130, "termsnake serve: stopped\n")
+    assert err.endswith("\ntermsnake: interrupted\n") and "Traceback" not in err, err
 
 
 @pytest.mark.parametrize(
