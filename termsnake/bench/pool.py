@@ -10,6 +10,7 @@ import multiprocessing
 import os
 import queue
 import signal
+import threading
 from collections import deque
 from collections.abc import Generator, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -38,6 +39,9 @@ START_METHOD = "spawn"
 IN_FLIGHT: Final = 4
 MAX_BATCH: Final = 16  # games a worker plays per call: fewer round trips, yet steady progress
 POLL: Final = 0.25  # seconds between looks at the moves the workers made
+# Seconds the workers get to end once a signal stopped the run (a game's clean-up, an engine's
+# log read to its end, then the worker's exit, WORKERS_GRACE): one still running is killed.
+STOP_GRACE: Final = 3.0
 
 
 class Watcher:
@@ -143,15 +147,14 @@ def _in_workers(
             # One died of a signal sent to the group: a worker started just after it never had
             # it, and is stopped as at Ctrl-C instead of playing its games out.
             if came.signum is not None:
-                _interrupt(multiprocessing.active_children())
+                _stop(pool, multiprocessing.active_children())
             pool.shutdown(wait=True, cancel_futures=True)
             raise WorkerDied(_died(dead_worker(flight.started), flight.lost(), kit)) from None
         except BaseException:
             # Ctrl-C, or a signal that ended the run (SIGTERM): the workers stop their games as
             # a Ctrl-C stops them, letting go of their engines, and the games not started are
             # dropped.
-            _interrupt(multiprocessing.active_children())
-            pool.shutdown(wait=True, cancel_futures=True)
+            _stop(pool, multiprocessing.active_children())
             raise
         # The workers are waited for: one still starting when the run ends rebuilds ``moves``'s
         # semaphore, which is gone once this process lets go of it. A plugin's thread that never
@@ -235,12 +238,25 @@ def _died(said: str, lost: list[GameTask], kit: Kit) -> str:
     return f"{said} during {where(first)} ({seeds})"
 
 
-def _interrupt(workers: Iterable[multiprocessing.process.BaseProcess]) -> None:
-    """Send each of ``workers`` SIGINT: it stops its game as at Ctrl-C (``_worker_sigint``)."""
+def _stop(pool: ProcessPoolExecutor, workers: list[BaseProcess]) -> None:
+    """Stop the workers' games as Ctrl-C stops them, each letting go of its engine, and the
+    pool, the games not started dropped; kill the workers still running after STOP_GRACE. A
+    plugin's move may take the Ctrl-C (its own ``except``) and go on, and the worker leaves a
+    second one to the first's clean-up: the pool's shutdown waited for that move, however
+    long, with every signal only noted."""
     for worker in workers:
         if worker.pid is not None:
             with contextlib.suppress(OSError):  # it has just ended
                 os.kill(worker.pid, signal.SIGINT)
+    # In a thread of its own: the main one waits for it with a time limit, which the
+    # shutdown's own wait for its workers has not.
+    ending = threading.Thread(target=pool.shutdown, kwargs={"cancel_futures": True})
+    ending.start()
+    ending.join(STOP_GRACE)
+    if ending.is_alive():
+        for worker in workers:
+            worker.kill()  # its engines die with it (die_with_parent)
+        ending.join()
 
 
 # The rest runs in the worker processes, one game at a time, with this state of theirs.

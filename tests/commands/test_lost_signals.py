@@ -262,6 +262,26 @@ def test_a_signal_a_bot_drops_in_its_move_ends_bench(
     assert (proc.returncode, out, err) == (128 + signum, "", bench_said_on(signum))
 
 
+def deaf_for_a_minute(began: Path) -> str:
+    """Code that makes the file ``began``, then waits a minute in short sleeps, dropping
+    whatever is raised in each (a bare ``except:``) and sleeping on."""
+    return (
+        "import pathlib, time\n"
+        f"pathlib.Path({str(began)!r}).touch()\n"
+        "for _ in range(600):\n    try:\n        time.sleep(0.1)\n    except:\n        pass\n"
+    )
+
+
+def test_a_workers_move_that_drops_every_signal_holds_bench_only_a_grace(tmp_path: Path) -> None:
+    # bench stops its workers by Ctrl-C: a move that took it (its bare except) and went on held
+    # the run for the move's whole minute, every signal only noted (the worker leaves one more
+    # Ctrl-C to the first's clean-up). The workers now get STOP_GRACE, then are killed.
+    began = tmp_path / "began"
+    proc = bench_two_games(tmp_path, first_move_runs(deaf_for_a_minute(began)), "2")
+    out, err = signalled(proc, lambda: wait_for_file(began), signal.SIGTERM, timeout=15)
+    assert (proc.returncode, out, err) == (143, "", bench_said_on(signal.SIGTERM))
+
+
 def bench_two_games(tmp_path: Path, plugin: str, jobs: str) -> subprocess.Popen[str]:
     """bench of the plugin ``plugin`` (its code), two games (one per worker with --jobs 2),
     its output piped, its signals as a shell's job's."""
