@@ -12,16 +12,21 @@ _ENDING = (
     _signal.SIGINT, _signal.SIGTERM, _signal.SIGHUP, _signal.SIGQUIT,
     _signal.SIGUSR1, _signal.SIGUSR2, _signal.SIGALRM,
 )  # fmt: skip
+# termsnake.serve.limits.ALWAYS_STOP, likewise: they stop the server even where they were
+# ignored as it started (a shell's `&` ignores Ctrl-C), from its first line on.
+_SERVE_STOPS = (_signal.SIGTERM, _signal.SIGINT)
 
 
 def main() -> int:
     """Load the command line and run it. An ending signal while the program loads (a tenth of
     a second, more on a busy machine) is noted from the first line here, and raised once it
     has loaded: it ends the command in one line and 128 + its number, as at any later moment,
-    not in a traceback or a death without a word. One ignored (nohup's SIGHUP) stays so."""
+    not in a traceback or a death without a word. One ignored (nohup's SIGHUP) stays so, but
+    serve's (a subcommand comes first: one after an option is refused)."""
     came: list[int] = []
     try:
-        held = [s for s in _ENDING if _signal.getsignal(s) is not _signal.SIG_IGN]
+        heard = _SERVE_STOPS if sys.argv[1:2] == ["serve"] else ()
+        held = [s for s in _ENDING if s in heard or _signal.getsignal(s) is not _signal.SIG_IGN]
         for s in held:
             _signal.signal(s, lambda signum, frame: came.append(signum))
         from termsnake.commands import cli

@@ -17,6 +17,7 @@ from pty_harness import default_signals, quiet_env, termsnake_command
 
 from termsnake import __main__ as entry
 from termsnake.exits import ENDING_SIGNALS
+from termsnake.serve.limits import ALWAYS_STOP
 
 # A frame of termsnake's own code in a traceback.
 _OURS = re.compile(r'File "[^"]*/termsnake/[^"]*\.py"')
@@ -62,6 +63,7 @@ def said_on(signum: int) -> str:
 
 def test_the_entry_point_notes_the_signals_the_commands_end_on() -> None:
     assert list(entry._ENDING) == list(ENDING_SIGNALS)
+    assert list(entry._SERVE_STOPS) == list(ALWAYS_STOP)
 
 
 @pytest.mark.parametrize("signum", SIGNALS, ids=lambda s: s.name)
@@ -79,6 +81,25 @@ def test_a_signal_as_the_first_modules_load_ends_in_one_line(
         check=False,
     )
     assert (r.returncode, r.stdout, r.stderr) == (128 + signum, "", said_on(signum) + "\n")
+
+
+def test_ctrl_c_as_the_first_modules_load_stops_a_server_started_in_a_shells_background(
+    tmp_path: Path,
+) -> None:
+    # `termsnake serve &` inherits Ctrl-C ignored, which stops the server all the same: until
+    # serve's own module had loaded, one was lost, and the server listened on.
+    key = str(tmp_path / "key")
+    r = subprocess.run(
+        [sys.executable, "-c", RUN_SIGNALLED_WHILE_LOADING, "SIGINT", "serve", "--port", "0",
+         "--host-key", key],
+        capture_output=True,
+        text=True,
+        env=quiet_env(tmp_path),
+        timeout=30,
+        preexec_fn=lambda: default_signals((signal.SIGINT,)),
+        check=False,
+    )  # fmt: skip
+    assert (r.returncode, r.stdout, r.stderr) == (130, "", "termsnake: interrupted\n")
 
 
 def test_a_hang_up_as_the_first_modules_load_with_the_terminal_gone_is_129(tmp_path: Path) -> None:
