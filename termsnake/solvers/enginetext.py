@@ -65,9 +65,16 @@ def _why_not_started(program: str, error: OSError) -> str:
         return said
     # A name without a slash is looked for on PATH only, never in the current folder.
     if "/" not in program and shutil.which(program) is None:
-        if not (os.path.isfile(program) and os.access(program, os.X_OK)):
+        if not os.path.isfile(program):
             return "not found on PATH"
-        return f"not found on PATH (the one in this folder is {shorten(repr('./' + program))})"
+        here = shorten(repr("./" + program))
+        if not os.access(program, os.X_OK):  # both steps at once, not one error after the other
+            example = shorten(f"exec:{shlex.quote('./' + program)}", EXAMPLE_SHOWN)
+            return (
+                f"not found on PATH (the one in this folder, {here}, is not executable: "
+                f"chmod +x it, then use {example})"
+            )
+        return f"not found on PATH (the one in this folder is {here})"
     if os.path.isfile(program) or "/" not in program:
         return "the interpreter its first line (#!) names was not found"
     return said

@@ -204,6 +204,14 @@ def test_a_program_named_without_a_path_is_said_to_be_missing_from_path(
     )
     with pytest.raises(SolverUnavailable, match=r"'nosuch': not found on PATH$"):
         EngineSolver("nosuch", log_dir=tmp_path).setup(Game(open_level(8, 8, 1), 3))
+    # One that cannot be run got no word of it at all: it was not executable.
+    (tmp_path / "bot").chmod(0o644)
+    with pytest.raises(SolverUnavailable) as info:
+        EngineSolver("bot", log_dir=tmp_path).setup(Game(open_level(8, 8, 1), 3))
+    assert str(info.value) == (
+        "cannot start engine 'bot': not found on PATH (the one in this folder, './bot', is not "
+        "executable: chmod +x it, then use exec:./bot)"
+    )
 
 
 def test_a_script_on_path_whose_interpreter_is_missing_says_so(
