@@ -44,7 +44,7 @@ from termsnake.exits import (
     signals_remembered,
 )
 from termsnake.formats import presets
-from termsnake.formats.fileio import check_can_write_new
+from termsnake.formats.fileio import blocked, check_can_write_new
 from termsnake.formats.text import printable, shorten
 from termsnake.orphans import WorkerDied
 from termsnake.solvers.engine import PREFIX as ENGINE_PREFIX
@@ -295,15 +295,14 @@ def prepare(args: argparse.Namespace, came: Noted) -> Setup | int:
     if record_dir is not None and solvers:  # no folder made for a run that plays no game
         try:
             record_dir.mkdir(parents=True, exist_ok=True)
-        except FileExistsError:  # mkdir's word for "exists, and is not a directory"
-            return _fail(f"--record-dir {record_dir}: exists and is not a directory")
         except OSError as e:
-            return _fail(f"--record-dir {record_dir}: {e.strerror or e}")
+            return _fail(f"--record-dir {record_dir}: {blocked(e) or e.strerror or e}")
         try:
             # Games and engine logs are written there: say it cannot be before any game.
             check_can_write_new(record_dir)
         except OSError as e:
-            return _fail(f"--record-dir {record_dir}: cannot write in it ({e.strerror or e})")
+            why = blocked(e) or f"cannot write in it ({e.strerror or e})"
+            return _fail(f"--record-dir {record_dir}: {why}")
     return Setup(solvers, specs, kit, record_dir)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import signal
+import stat
 import sys
 from collections.abc import Collection
 from dataclasses import dataclass
@@ -25,7 +26,7 @@ from termsnake.exits import (
 )
 from termsnake.formats import presets
 from termsnake.formats.diagnostics import LevelError
-from termsnake.formats.fileio import check_can_write_new, write_new
+from termsnake.formats.fileio import blocked, check_can_write_new, in_the_way, kind_of, write_new
 from termsnake.formats.replay import replay_from_game
 from termsnake.formats.scores import ScoreKey, ScoreStore, as_player
 from termsnake.formats.scoretable import keep_score
@@ -360,18 +361,29 @@ def check_record_path(path: str) -> None:
     except OSError as e:  # a name too long for the system, say
         raise UsageError(f"termsnake: --record {shown}: {e.strerror or e}") from None
     if taken:
-        if target.is_dir():
-            raise UsageError(f"termsnake: --record {shown}: a folder; give the name of a new file")
-        raise UsageError(f"termsnake: --record {shown}: the file exists; pick a new name")
+        raise UsageError(f"termsnake: --record {shown}: {_there(target)}")
     parent = target.parent
     if not parent.is_dir():
-        raise UsageError(f"termsnake: --record {shown}: no directory {str(parent)!r}")
+        why = in_the_way(parent) or f"no directory {str(parent)!r}"
+        raise UsageError(f"termsnake: --record {shown}: {why}")
     try:
         check_can_write_new(parent)
     except OSError as e:
-        raise UsageError(
-            f"termsnake: --record {shown}: cannot make a file in {str(parent)!r}: {e.strerror or e}"
-        ) from None
+        why = blocked(e) or f"cannot make a file in {str(parent)!r}: {e.strerror or e}"
+        raise UsageError(f"termsnake: --record {shown}: {why}") from None
+
+
+def _there(target: Path) -> str:
+    """What is at ``target`` already, where a replay was to be a new file."""
+    try:
+        mode = os.stat(target).st_mode
+    except OSError:  # a link to nowhere (or round in a loop): replays never write through one
+        return f"a link to {printable(repr(os.readlink(target)))} is there; pick a new name"
+    if stat.S_ISDIR(mode):
+        return "a folder; give the name of a new file"
+    if not stat.S_ISREG(mode):
+        return f"{kind_of(mode)} is there; pick a new name"
+    return "the file exists; pick a new name"
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,8 @@ from collections.abc import Collection
 from itertools import count
 from pathlib import Path
 
+from termsnake.formats.text import printable
+
 
 class TooLarge(Exception):
     """A file over the limit; ``size`` is None when stat could not tell (a device, a pipe)."""
@@ -218,3 +220,61 @@ def check_can_write_new(folder: str | os.PathLike[str]) -> None:
             if os.path.samefile(tmp, link):  # ours, not another file of that name
                 os.unlink(link)
         os.unlink(tmp)
+
+
+def in_the_way(path: str | os.PathLike[str]) -> str | None:
+    """What keeps ``path`` from being a folder, said: the first name on the way to it (itself
+    included) that is a file, a FIFO... or a link to nowhere; None if each is a folder or the
+    first that is not is missing (a folder that is not there says so itself)."""
+    whole = Path(path)
+    for part in [*reversed(whole.parents), whole]:
+        try:
+            mode = os.stat(part).st_mode
+        except FileNotFoundError:
+            if os.path.islink(part):
+                target = _quoted(os.readlink(part))
+                return f"{_quoted(part)} is a link to {target}, which is not there"
+            return None
+        except OSError:  # a folder that cannot be looked in, a loop of links: as they come
+            return None
+        if not stat.S_ISDIR(mode):
+            return f"{_quoted(part)} is {kind_of(mode)}, not a folder"
+    return None
+
+
+def blocked(error: OSError) -> str | None:
+    """Why a file or a folder could not be made (``error``, naming it), in words that name
+    the culprit, where the system's own words mislead; None where they do not.
+
+    A name through a file gets "Not a directory" and one through a link to nowhere "File
+    exists", neither naming the culprit; /proc refuses a new file with "No such file or
+    directory", of a folder that is there."""
+    if not error.filename or error.errno not in (errno.ENOENT, errno.ENOTDIR, errno.EEXIST):
+        return None
+    if error.strerror != os.strerror(error.errno):  # termsnake's own words, said to a user
+        return None
+    path = Path(os.fsdecode(error.filename))
+    # mkdir's EEXIST: the name itself is in the way; otherwise one on the way to it.
+    blocker = in_the_way(path if error.errno == errno.EEXIST else path.parent)
+    if blocker is not None:
+        return blocker
+    if error.errno == errno.ENOENT and path.parent.is_dir() and not os.path.lexists(path):
+        return f"the system lets nothing new be made in {_quoted(path.parent)}"
+    return None
+
+
+def _quoted(path: str | os.PathLike[str]) -> str:
+    return printable(repr(os.fspath(path)))
+
+
+def kind_of(mode: int) -> str:
+    """What a path of ``mode`` is, as a message names it: "a file", "a FIFO"..."""
+    if stat.S_ISREG(mode):
+        return "a file"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "a folder" if stat.S_ISDIR(mode) else "something other than a file"

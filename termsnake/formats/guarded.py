@@ -13,7 +13,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Final
 
-from termsnake.formats.fileio import describe_parse_error
+from termsnake.formats.fileio import blocked, describe_parse_error
 from termsnake.formats.text import printable
 
 # Seconds between looks at a lock's deadline while it is waited for.
@@ -136,5 +136,7 @@ def describe_os_error(err: OSError) -> str:
             if e.errno == errno.ELOOP:
                 return f"{name} is a symbolic link that leads round in a loop"
         return f"{name} is a symbolic link, which is not followed"
+    if (said := blocked(err)) is not None:  # a folder made on the way, a file through /proc
+        return said
     reason = printable(err.strerror or str(err))
     return f"{reason}: {name}" if name else reason

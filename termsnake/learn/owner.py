@@ -13,6 +13,7 @@ from pathlib import Path
 
 import filelock
 
+from termsnake.formats.fileio import blocked
 from termsnake.formats.text import printable
 
 
@@ -26,7 +27,10 @@ def linked_file(out: Path) -> Path | None:
 
     The weights are written through the link, so a run into that file, or through another link
     to it, writes the same file: the run holds its lock too, not only the one beside its name."""
-    if not out.is_symlink():
+    try:
+        if not out.is_symlink():
+            return None
+    except OSError:  # a folder on the way that cannot be looked in: the lock's check says so
         return None
     target = Path(os.path.realpath(out))
     return None if lock_path(target) == lock_path(out.absolute()) else target
@@ -104,7 +108,7 @@ def _check_one(out: Path) -> None:
     except FileNotFoundError:
         return
     except OSError as e:
-        raise ValueError(f"cannot write {shown}: {e.strerror or e}") from None
+        raise ValueError(f"cannot write {shown}: {blocked(e) or e.strerror or e}") from None
     if not stat.S_ISREG(info.st_mode):
         raise ValueError(
             f"{shown} is there and is not the empty lock file termsnake train leaves; training "
@@ -151,7 +155,8 @@ def _holding(out: Path, taken: str) -> Iterator[None]:
     except filelock.Timeout:
         raise ValueError(_held(taken, path)) from None
     except OSError as e:
-        raise ValueError(f"cannot write {printable(str(path))}: {e.strerror or e}") from None
+        why = blocked(e) or e.strerror or e
+        raise ValueError(f"cannot write {printable(str(path))}: {why}") from None
     try:
         yield
     finally:

@@ -30,7 +30,14 @@ from termsnake.exits import (
     terminating,
 )
 from termsnake.formats.diagnostics import LevelError
-from termsnake.formats.fileio import TooLarge, check_can_write, read_capped, write_atomic
+from termsnake.formats.fileio import (
+    TooLarge,
+    blocked,
+    check_can_write,
+    in_the_way,
+    read_capped,
+    write_atomic,
+)
 from termsnake.formats.presets import load_level
 from termsnake.formats.text import printable
 from termsnake.learn.curve import chart, csv_text, is_csv
@@ -218,7 +225,7 @@ def check_outputs(out: Path, resume: bool) -> None:
             _check_folder(path, shown)
             continue
         except OSError as e:
-            raise ValueError(f"cannot write {shown}: {e.strerror or e}") from None
+            raise ValueError(f"cannot write {shown}: {blocked(e) or e.strerror or e}") from None
         if not stat.S_ISREG(info.st_mode):
             raise ValueError(f"{shown} is {_kind(info.st_mode)}, not a file: give another --out")
         try:
@@ -267,11 +274,12 @@ def _check_folder(path: Path, shown: str) -> None:
     # games, was saved.
     folder = os.path.dirname(os.path.realpath(path) if path.is_symlink() else path) or "."
     if not os.path.isdir(folder):
-        raise ValueError(f"cannot write {shown}: no folder {printable(folder)}")
+        why = in_the_way(folder) or f"no folder {printable(folder)}"
+        raise ValueError(f"cannot write {shown}: {why}")
     try:
         check_can_write(folder)
     except OSError as e:
-        raise ValueError(f"cannot write {shown}: {e.strerror or e}") from None
+        raise ValueError(f"cannot write {shown}: {blocked(e) or e.strerror or e}") from None
 
 
 def _kind(mode: int) -> str:
@@ -427,7 +435,7 @@ def _run(args: argparse.Namespace, plan: Plan, state: State, out: Path) -> int:
         # A full disk ends every command so (exit 1); another run's files found are refused
         # as at the start (exit 2).
         code = EXIT_USAGE if isinstance(e, FileExistsError) else EXIT_OUTPUT
-        return _error(f"cannot write {where}: {e.strerror or e}{held}", code)
+        return _error(f"cannot write {where}: {blocked(e) or e.strerror or e}{held}", code)
     except ClusterError as e:
         return _error(str(e))
     # Fitted to the terminal as it is now, not as it was when the run began; into a file as ever.

@@ -521,8 +521,16 @@ def test_a_record_dir_that_is_a_file_is_refused(
     assert cli.main(["bench", "--ai", "zigzag", "--size", "4x4", "--record-dir", str(path)]) == 2
     out, err = capsys.readouterr()
     assert out == ""
-    assert err == f"termsnake bench: error: --record-dir {path}: exists and is not a directory\n"
+    assert err == f"termsnake bench: error: --record-dir {path}: '{path}' is a file, not a folder\n"
     assert path.read_text() == "keep me"
+    # A folder through a link to nowhere "exists and is not a directory": named, the link.
+    (tmp_path / "gone").symlink_to(tmp_path / "nowhere")
+    args = ["bench", "--ai", "zigzag", "--size", "4x4", "--record-dir", f"{tmp_path}/gone/games"]
+    assert cli.main(args) == 2
+    assert capsys.readouterr().err == (
+        f"termsnake bench: error: --record-dir {tmp_path}/gone/games: '{tmp_path}/gone' is a "
+        f"link to '{tmp_path}/nowhere', which is not there\n"
+    )
 
 
 @pytest.mark.skipif(not Path("/proc/sys").is_dir(), reason="needs /proc/sys (Linux)")
@@ -536,8 +544,16 @@ def test_a_record_dir_nothing_can_be_written_in_is_refused_before_any_game(
         assert cli.main(args) == 2
         out, err = capsys.readouterr()
         assert out == ""
-        assert err.startswith("termsnake bench: error: --record-dir /proc/sys: cannot write in it")
-        assert err.count("\n") == 1
+        # It said "No such file or directory" of a folder that is there.
+        assert err == (
+            "termsnake bench: error: --record-dir /proc/sys: the system lets nothing new be "
+            "made in '/proc/sys'\n"
+        )
+    assert cli.main(["bench", "--ai", "zigzag", "--size", "4x4", "--record-dir", "/proc/new"]) == 2
+    assert capsys.readouterr().err == (
+        "termsnake bench: error: --record-dir /proc/new: the system lets nothing new be made in "
+        "'/proc'\n"
+    )
 
 
 def test_a_bad_level_file_gives_its_located_errors(

@@ -229,3 +229,33 @@ def test_a_record_path_that_is_a_folder_is_called_a_folder(tmp_path: Path) -> No
         str(info.value)
         == f"termsnake: --record {tmp_path}/rec: a folder; give the name of a new file"
     )
+
+
+def test_a_record_path_nothing_can_be_made_at_says_what_is_in_the_way(tmp_path: Path) -> None:
+    # "no directory 'notes.txt'" of a file that is there, "the file exists" of a FIFO or of a
+    # link to nowhere: the user looked and saw no such file, or no reason.
+    (tmp_path / "notes.txt").write_text("")
+    (tmp_path / "gone").symlink_to(tmp_path / "nowhere")
+    os.mkfifo(tmp_path / "fifo")
+    said = {
+        "notes.txt/g.json": f"'{tmp_path}/notes.txt' is a file, not a folder",
+        "gone/g.json": f"'{tmp_path}/gone' is a link to '{tmp_path}/nowhere', which is not there",
+        "gone": f"a link to '{tmp_path}/nowhere' is there; pick a new name",
+        "fifo": "a FIFO is there; pick a new name",
+        "notes.txt": "the file exists; pick a new name",
+        "missing/g.json": f"no directory '{tmp_path}/missing'",
+    }
+    for name, why in said.items():
+        with pytest.raises(UsageError) as info:
+            check_record_path(str(tmp_path / name))
+        assert str(info.value) == f"termsnake: --record {tmp_path}/{name}: {why}"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo", "gone", "notes.txt"]
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs /proc (Linux)")
+def test_a_record_path_in_proc_is_said_to_take_no_file() -> None:
+    # The system says "No such file or directory" of a file made there, in a folder that is.
+    with pytest.raises(UsageError) as info:
+        check_record_path("/proc/self/g.json")
+    said = "termsnake: --record /proc/self/g.json: the system lets nothing new be made in"
+    assert str(info.value) == f"{said} '/proc/self'"

@@ -278,8 +278,7 @@ def test_a_record_path_in_a_folder_no_file_can_be_made_in_is_refused_before_the_
     )
     assert r.returncode == 2
     assert r.stderr == (
-        "termsnake: --record /proc/nope.json: cannot make a file in '/proc': "
-        "No such file or directory\n"
+        "termsnake: --record /proc/nope.json: the system lets nothing new be made in '/proc'\n"
     )
 
 

@@ -329,3 +329,40 @@ def test_a_file_that_cannot_be_saved_is_the_one_named(
     assert capsys.readouterr().err == (
         f"termsnake train: error: cannot write {checkpoint}: No space left on device{held}\n"
     )
+
+
+def test_an_out_in_a_folder_that_cannot_be_looked_in_is_one_line(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A folder of another user's, mode 700: the check for a link was a PermissionError's
+    # traceback. Root looks in any folder, so the system's refusal is played here.
+    locked = str(tmp_path / "theirs")
+    os.mkdir(locked)
+
+    def refusing(call: Any) -> Any:
+        def refused(path: Any, *a: Any, **k: Any) -> Any:
+            if isinstance(path, str | os.PathLike) and os.fspath(path).startswith(locked + "/"):
+                raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), os.fspath(path))
+            return call(path, *a, **k)
+
+        return refused
+
+    for name in ("stat", "lstat", "open"):
+        monkeypatch.setattr(os, name, refusing(getattr(os, name)))
+    assert train(f"{locked}/w.json") == 2
+    assert capsys.readouterr().err == (
+        f"termsnake train: error: cannot write {locked}/w.json.lock: Permission denied\n"
+    )
+    assert os.listdir(locked) == []
+
+
+def test_an_out_through_a_file_names_the_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # It said "Not a directory" of the lock beside the weights, naming no culprit.
+    (tmp_path / "notes.txt").write_text("")
+    assert train(tmp_path / "notes.txt" / "w.json") == 2
+    assert capsys.readouterr().err == (
+        f"termsnake train: error: cannot write {tmp_path}/notes.txt/w.json.lock: "
+        f"'{tmp_path}/notes.txt' is a file, not a folder\n"
+    )
