@@ -31,7 +31,7 @@ from termsnake.exits import (
     signals_held,
     silence_stdout,
 )
-from termsnake.formats.text import SHOWN_ERRORS, printable
+from termsnake.formats.text import SHOWN_ERRORS, printable, terminal_encoding
 
 # The commands are imported by build_parser, inside main: a Ctrl-C while they load then ends
 # in one line, like one at any later moment.
@@ -260,11 +260,13 @@ def main(argv: Sequence[str] | None = None, *, early: Callable[[], None] | None 
 def _show_what_encodes() -> None:
     """Under a locale whose encoding cannot hold every character (latin-1, or ASCII under C),
     stdout and stderr escape the ones it cannot (``\\u540d``), as stderr did, and write the
-    ellipsis as ``...``: a level's or a player's name is then never an encoding traceback."""
+    ellipsis as ``...``: a level's or a player's name is then never an encoding traceback.
+    Under C they are ASCII, though Python would write UTF-8 (``terminal_encoding``)."""
     for stream in (sys.stdout, sys.stderr):
         if isinstance(stream, io.TextIOWrapper):
             with contextlib.suppress(OSError, ValueError):  # a stream closed or detached
-                stream.reconfigure(errors=SHOWN_ERRORS)
+                encoding = terminal_encoding(stream.encoding)
+                stream.reconfigure(encoding=encoding, errors=SHOWN_ERRORS)
 
 
 def _stdout_closed() -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+import os
 import sys
 import unicodedata
 from collections.abc import Collection, Sequence
@@ -155,3 +156,34 @@ def align(
         ]
         lines.append("  ".join(parts).rstrip())
     return lines
+
+
+def locale_name() -> str:
+    """The locale the user's environment names for characters, as ``VAR=value``.
+
+    Python turns a C or POSIX locale into C.UTF-8 by setting LC_CTYPE itself (PEP 538), which
+    says nothing about the terminal, so that value is skipped."""
+    coerced = sys.flags.utf8_mode and os.environ.get("LC_CTYPE") == "C.UTF-8"
+    for var in ("LC_ALL", "LC_CTYPE", "LANG"):
+        value = os.environ.get(var, "")
+        if value and not (var == "LC_CTYPE" and coerced):
+            return f"{var}={value}"
+    return "LANG unset"
+
+
+def utf8_terminal() -> bool:
+    """Whether the terminal takes UTF-8, as the locale says (else unicode tiles fall back)."""
+    value = locale_name().partition("=")[2].lower().replace("-", "").replace("_", "")
+    return "utf8" in value
+
+
+def terminal_encoding(encoding: str) -> str:
+    """The encoding to write a stream in ``encoding`` in: ASCII where Python writes UTF-8 but
+    the locale is not UTF-8 (Python's UTF-8 mode is on under the C locale, PEP 540), as the
+    unicode tiles fall back there; else ``encoding``. A terminal under C shows an ellipsis
+    written as UTF-8 as three characters of garbage."""
+    try:
+        utf8 = codecs.lookup(encoding).name == "utf-8"
+    except LookupError:
+        return encoding
+    return "ascii" if utf8 and not utf8_terminal() else encoding

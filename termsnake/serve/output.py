@@ -17,7 +17,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Final, TextIO
 
-from termsnake.formats.text import printable, shorten
+from termsnake.formats.text import SHOWN_ERRORS, printable, shorten
 from termsnake.serve.limits import LOG_BACKLOG
 
 PREFIX: Final = "termsnake serve: "
@@ -37,7 +37,7 @@ class Sink:
         self.encoding = (getattr(stream, "encoding", None) or "utf-8") if fd is not None else None
         # One encoder for every line, as Python's stream has: a line encoded alone would start
         # with its own byte order mark (UTF-16).
-        self.encoder = codecs.getincrementalencoder(self.encoding or "utf-8")("backslashreplace")
+        self.encoder = codecs.getincrementalencoder(self.encoding or "utf-8")(SHOWN_ERRORS)
         if fd is not None:
             with contextlib.suppress(OSError):  # a pipe, a terminal: no position
                 if os.lseek(fd, 0, os.SEEK_CUR) > 0:  # as Python's stream: the mark is there

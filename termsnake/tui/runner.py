@@ -23,7 +23,7 @@ from termsnake.exits import (
     Terminated,
 )
 from termsnake.formats.settings import Settings, SettingsError, load_settings
-from termsnake.formats.text import encodes, encoding_of, printable
+from termsnake.formats.text import encodes, encoding_of, locale_name, printable, utf8_terminal
 from termsnake.solvers.base import Solver, finish
 from termsnake.statusline import columns, redraw, unechoed
 from termsnake.tui import terminal
@@ -334,22 +334,3 @@ def choose_glyphs(look: Look, encoding: str = "utf-8") -> tuple[Glyphs, tuple[st
         why = f"the unicode tiles need a UTF-8 terminal ({printable(where)}); drew ASCII"
         return GLYPH_SETS["ascii"], (why,)
     return glyphs, ()
-
-
-def locale_name() -> str:
-    """The locale the user's environment names for characters, as ``VAR=value``.
-
-    Python turns a C or POSIX locale into C.UTF-8 by setting LC_CTYPE itself (PEP 538), which
-    says nothing about the terminal, so that value is skipped."""
-    coerced = sys.flags.utf8_mode and os.environ.get("LC_CTYPE") == "C.UTF-8"
-    for var in ("LC_ALL", "LC_CTYPE", "LANG"):
-        value = os.environ.get(var, "")
-        if value and not (var == "LC_CTYPE" and coerced):
-            return f"{var}={value}"
-    return "LANG unset"
-
-
-def utf8_terminal() -> bool:
-    """Whether the terminal takes UTF-8, as the locale says (else unicode tiles fall back)."""
-    value = locale_name().partition("=")[2].lower().replace("-", "").replace("_", "")
-    return "utf8" in value

@@ -164,6 +164,20 @@ def test_run_plain_keeps_utf8(tmp_path: Path) -> None:
     assert "…" in narrow.stdout and "..." not in narrow.stdout
 
 
+def test_the_c_locale_gets_ascii_though_python_writes_utf8(tmp_path: Path) -> None:
+    # Python's UTF-8 mode (on under C) wrote the ellipsis as UTF-8, where --unicode draws ASCII.
+    env = {k: v for k, v in quiet_env(tmp_path).items() if not k.startswith("PYTHON")}
+    env |= {"LC_ALL": "", "LC_CTYPE": "", "LANG": "C", "COLUMNS": "70"}
+    (tmp_path / "named.txt").write_text(NAMED, encoding="utf-8")
+    done = subprocess.run(
+        [termsnake_command(), "check", "named.txt"], capture_output=True, env=env, cwd=tmp_path
+    )
+    assert done.returncode == 0 and done.stdout.isascii() and done.stderr == b""
+    assert f"'{ESCAPED}'".encode() in done.stdout  # a name, escaped as under C without it
+    narrow = subprocess.run([termsnake_command(), "levels"], capture_output=True, env=env)
+    assert narrow.stdout.isascii() and b"...\n" in narrow.stdout
+
+
 # A UTF-8 locale, but a latin-1 stdout: ─ cannot be written, and · would be a latin-1 byte.
 NARROW_STDOUT = {"LC_ALL": "C.UTF-8", "PYTHONUTF8": "0", "PYTHONIOENCODING": "latin-1"}
 NARROW_NOTE = "the unicode tiles need a UTF-8 terminal (stdout's encoding is "

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import unicodedata
 
-from termsnake.formats.text import align, clip
+import pytest
+
+from termsnake.formats.text import align, clip, terminal_encoding
 
 
 def shown(text: str) -> int:
@@ -42,3 +44,25 @@ def test_clip_counts_columns_and_leaves_half_a_wide_character_a_space() -> None:
     assert clip("日本語", 5) == "日本 "
     assert clip("日本語", 6) == "日本語"
     assert clip("ab日", 3) == "ab "
+
+
+@pytest.mark.parametrize(
+    ("locale", "encoding", "written"),
+    [
+        ({"LANG": "C"}, "utf-8", "ascii"),  # Python's UTF-8 mode: the terminal is not UTF-8
+        ({"LC_ALL": "POSIX", "LANG": "en_US.UTF-8"}, "UTF-8", "ascii"),
+        ({}, "utf-8", "ascii"),  # no locale at all is C's
+        ({"LANG": "C.UTF-8"}, "utf-8", "utf-8"),
+        ({"LANG": "en_GB.utf8"}, "utf-8", "utf-8"),
+        ({"LANG": "C"}, "latin-1", "latin-1"),  # a stream already narrow escapes as it is
+    ],
+)
+def test_a_stream_is_written_as_the_locale_says_the_terminal_shows(
+    monkeypatch: pytest.MonkeyPatch, locale: dict[str, str], encoding: str, written: str
+) -> None:
+    # Under LANG=C Python writes UTF-8, and an ellipsis came out as three bytes of garbage.
+    for var in ("LC_ALL", "LC_CTYPE", "LANG"):
+        monkeypatch.delenv(var, raising=False)
+    for var, value in locale.items():
+        monkeypatch.setenv(var, value)
+    assert terminal_encoding(encoding) == written

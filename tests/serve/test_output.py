@@ -275,6 +275,16 @@ def test_a_line_longer_than_the_bound_is_cut_not_dropped() -> None:
     assert len(lines[1]) + 1 == LOG_BACKLOG // 2
 
 
+def test_a_line_cut_in_an_ascii_log_ends_with_three_dots(tmp_path: Path) -> None:
+    # Under the C locale (stderr in ASCII) the ellipsis came out as \u2026.
+    log = tmp_path / "log"
+    with open(log, "w", encoding="ascii") as err:
+        output = Output(None, err)
+        output.log("x" * (LOG_BACKLOG + 1))
+        assert output.close(time.monotonic() + 5, 5)
+    assert log.read_text().endswith(f"x... (cut: the line had {LOG_BACKLOG + 1} characters)\n")
+
+
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
 @pytest.mark.parametrize("then", [["stopped"], []], ids=["a-line-then", "closed-then"])
 def test_a_write_that_fails_drops_its_line_not_the_rest_of_the_log(
