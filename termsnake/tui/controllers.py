@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from collections.abc import Mapping
 from enum import Enum
@@ -146,11 +147,20 @@ def help_for(preset: KeyPreset, solver: Solver | None) -> list[str]:
 BOT_KEYS: Final[Mapping[str, Command]] = {"n": Command.STEP, "c": Command.OVERLAY}
 # On the final board: another game. No preset gives it a meaning, so every preset says `r`.
 AGAIN_KEY: Final = "r"
+# An arrow's name with modifier keys held, as blessed gives it (xterm's Alt+Up, ESC [ 1 ; 3 A).
+_HELD_ARROW: Final = re.compile(
+    r"KEY_(?:(?:CTRL|ALT|SHIFT|SUPER|HYPER|META)_)+(UP|DOWN|LEFT|RIGHT)"
+)
 
 
 def normalize_key(key: str) -> str:
-    """Letters are case-insensitive (caps lock on is still a game); names pass through."""
-    return key.lower() if len(key) == 1 else key
+    """Letters are case-insensitive (caps lock on is still a game), and an arrow is itself with
+    Alt, Shift or Ctrl held (``KEY_ALT_UP`` is ``KEY_UP``: held by accident, it still turns);
+    other names pass through."""
+    if len(key) == 1:
+        return key.lower()
+    held = _HELD_ARROW.fullmatch(key)
+    return f"KEY_{held[1]}" if held else key
 
 
 class TurnQueue:

@@ -10,6 +10,9 @@ from __future__ import annotations
 from typing import Final
 
 ESC: Final = "\x1b"
+# CSI as one character, a C1 control: what a terminal sends for ESC [ in its 8-bit mode, read
+# as U+009B under a latin-1 locale (its byte) or a UTF-8 one (encoded, C2 9B).
+CSI8: Final = "\x9b"
 # How an ANSI (ECMA-48) terminal's cursor moves begin, in terminfo: CSI, in 7 bits or in 8.
 ANSI_MOVES: Final = (b"\x1b[", b"\x9b")
 # The arrows in the application cursor mode (DECCKM), SS3 and a letter, as a terminal sends
@@ -24,11 +27,12 @@ SS3_ARROWS: Final = {
 
 
 def sequence_end(text: str) -> int | None:
-    """The length of the escape sequence ``text`` starts with (``text[0]`` is ESC), or None if
-    ``text`` ends inside it.
+    """The length of the escape sequence ``text`` starts with (``text[0]`` is ESC or CSI8), or
+    None if ``text`` ends inside it.
 
-    - CSI, ``ESC [``: parameter bytes (0x30-0x3F), then intermediate bytes (0x20-0x2F), then
-      one final byte (0x40-0x7E). The Linux console's F1-F5 are ``ESC [ [`` and a letter.
+    - CSI, ``ESC [`` (or CSI8): parameter bytes (0x30-0x3F), then intermediate bytes
+      (0x20-0x2F), then one final byte (0x40-0x7E). The Linux console's F1-F5 are ``ESC [ [``
+      and a letter.
     - SS3, ``ESC O``: one final byte, after parameter bytes as some terminals send them
       (``ESC O 5 A``, an old xterm's Ctrl+Up).
     - ESC and any other character: that pair (Alt and a key).
@@ -37,6 +41,8 @@ def sequence_end(text: str) -> int | None:
 
     A character the grammar does not allow where it comes ends the sequence before it, so that
     it is read next, as itself (an ESC there begins the next sequence)."""
+    if text[:1] == CSI8:
+        return _control(text, 1)
     at = 2 if text[1:2] == ESC else 1
     if at == 2 and len(text) > 2 and text[2] not in "[O":
         return 2  # Alt+Escape, then a key of its own (a third ESC begins a sequence)

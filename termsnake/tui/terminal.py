@@ -30,7 +30,7 @@ from termsnake.exits import (
 )
 from termsnake.formats.text import printable
 from termsnake.ttymodes import INPUT_MODES, flags_off
-from termsnake.tui.escapes import ANSI_MOVES, ESC, SS3_ARROWS, sequence_end
+from termsnake.tui.escapes import ANSI_MOVES, CSI8, ESC, SS3_ARROWS, sequence_end
 
 MAX_TYPED_AHEAD: Final = 64  # characters of keys: more than a person types in a frame (a paste)
 # The name of a key whose escape sequence blessed does not know: no key table holds it.
@@ -79,8 +79,10 @@ class TypedAhead(blessed.Terminal):
         # Where the key is already waiting, blessed's wait for the rest of a sequence starts now.
         began = time.monotonic() if self._keyboard_buf or self.kbhit(timeout=0) else None
         key = super().inkey(timeout, esc_delay, capture_cpr)
-        # A lone ESC is left be: blessed waited esc_delay for what might follow it.
-        if len(key) > 1 and key.startswith(ESC) and not self._flooded:
+        # A lone ESC is left be: blessed waited esc_delay for what might follow it. An 8-bit
+        # CSI is one character to blessed, and the rest of its sequence typed letters.
+        sequence = (len(key) > 1 and key.startswith(ESC)) or key == CSI8
+        if sequence and not self._flooded:
             key = self._whole(key, began, esc_delay)
         if self._flooded:
             self._flooded = False
@@ -127,9 +129,19 @@ class TypedAhead(blessed.Terminal):
 
     def _named(self, sequence: str) -> Keystroke | None:
         """The key ``sequence`` is in blessed's key table (``ESC [ A``, read in two pieces, is
-        KEY_UP), or None."""
+        KEY_UP), or None. Two forms it lacks are read as the key they stand for: an 8-bit CSI
+        (``CSI8 A``, KEY_UP) and rxvt's Alt, an ESC before the key (``ESC ESC [ A``, KEY_ALT_UP,
+        as xterm's ``ESC [ 1 ; 3 A`` is)."""
+        if sequence.startswith(CSI8):
+            key = self._named(f"{ESC}[{sequence[1:]}")
+            return Keystroke(sequence, key.code, key.name) if key is not None else None
         key = self._resolve(sequence, final=True)
-        return key if len(key) == len(sequence) and key.code is not None else None
+        if len(key) == len(sequence) and key.code is not None:
+            return key
+        inner = self._named(sequence[1:]) if sequence.startswith(ESC + ESC) else None
+        if inner is None or not inner.name or not inner.name.startswith("KEY_"):
+            return None
+        return Keystroke(sequence, inner.code, f"KEY_ALT_{inner.name.removeprefix('KEY_')}")
 
     def _resolve(self, text: str, final: bool) -> Keystroke:
         """The first key in ``text``, as blessed's ``inkey`` finds it."""

@@ -77,6 +77,26 @@ def test_letters_and_arrows_and_vi_keys_steer() -> None:
         assert kb.next_direction(g) is want
 
 
+@pytest.mark.parametrize(
+    ("key", "turn"),
+    [
+        ("KEY_ALT_UP", U),
+        ("KEY_SHIFT_DOWN", D),
+        ("KEY_CTRL_ALT_SHIFT_UP", U),
+        ("KEY_ALT_CTRL_UP", U),
+    ],
+)
+def test_an_arrow_with_a_modifier_held_still_steers(key: str, turn: Direction) -> None:
+    # xterm's Alt+Up, ESC [ 1 ; 3 A, is KEY_ALT_UP to blessed: with Alt held by accident the
+    # snake did not turn. rxvt's (ESC ESC [ A) is read as the same name, Ctrl before Alt or not.
+    g = Game(open_level(10, 10), seed=1)  # heading right
+    kb = KeyboardController()
+    assert kb.on_key(key, g) is Command.STEP
+    assert kb.next_direction(g) is turn
+    for name in ("KEY_ALT_F1", "KEY_ALT_HOME", "KEY_UPPER", "KEY_ALT_"):  # not arrows
+        assert kb.on_key(name, g) is None
+
+
 def test_command_keys_and_ignored_keys() -> None:
     g = Game(open_level(10, 10), seed=1)
     kb = KeyboardController()

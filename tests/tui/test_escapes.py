@@ -46,6 +46,9 @@ PATIENT = 2.0
         ("\x1b[[", None),
         ("\x1bO", None),
         ("\x1b\x1b", None),
+        ("\x9bA", 2),  # an 8-bit CSI
+        ("\x9b1;3Dw", 5),
+        ("\x9b1;", None),
     ],
 )
 def test_a_sequence_ends_where_ecma_48s_grammar_says(text: str, end: int | None) -> None:
@@ -117,12 +120,32 @@ def test_a_sequence_blessed_does_not_know_is_one_key_that_means_nothing(seq: byt
         (b"\x1bO", ["KEY_ALT_SHIFT_O"]),  # nothing more came: not a sequence cut short
         (b"wasdWASD q", list("wasdWASD q")),  # pasted, and with caps lock on
         (b"\x1b[\x1b[B", ["CSI", "KEY_DOWN"]),  # a sequence cut off by the next one
+        (b"\x1b[1;3A", ["KEY_ALT_UP"]),  # xterm's Alt+Up, which steers as Up
     ],
 )
 def test_the_keys_blessed_knows_are_read_as_before(typed: bytes, names: list[str]) -> None:
     term = terminal()
     term.feed(typed)
     assert read_all(term) == names
+
+
+@pytest.mark.parametrize(
+    ("typed", "names"),
+    [
+        (b"\x1b\x1b[A", ["KEY_ALT_UP"]),  # rxvt's Alt+Up: it was one key that means nothing
+        (b"\x1b\x1bOD", ["KEY_ALT_LEFT"]),  # the same in the application cursor mode
+        (b"\x1b\x1bOP", ["KEY_ALT_F1"]),
+        (b"\xc2\x9bA", ["KEY_UP"]),  # an 8-bit CSI (U+009B): it was C1, then A (left, as a)
+        (b"\xc2\x9b1;3D", ["KEY_ALT_LEFT"]),
+        (b"\xc2\x9b99A", [UNKNOWN_KEY]),
+    ],
+)
+def test_rxvts_alt_and_an_8_bit_csi_are_read_as_the_keys_they_stand_for(
+    typed: bytes, names: list[str]
+) -> None:
+    term = terminal()
+    term.feed(typed + b"w")
+    assert read_all(term) == [*names, "w"]
 
 
 @pytest.mark.parametrize(
