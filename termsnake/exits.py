@@ -13,7 +13,6 @@ locks an exception must not leave taken); at once and again as each bot call ret
 """
 
 import contextlib
-import io
 import os
 import signal
 import sys
@@ -21,10 +20,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from types import FrameType
-from typing import TYPE_CHECKING, Final
-
-if TYPE_CHECKING:
-    from _typeshed import ReadableBuffer
+from typing import Final
 
 EXIT_OUTPUT: Final = 1  # the output could not be written (a full disk, a closed pipe)
 EXIT_USAGE: Final = 2  # a bad argument, file or board, said in one line
@@ -42,45 +38,6 @@ ENDING_SIGNALS: Final = (
     signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT,
     signal.SIGUSR1, signal.SIGUSR2, signal.SIGALRM,
 )  # fmt: skip
-
-
-def silence_stdout() -> None:
-    """Point stdout at /dev/null, so that the flush at exit does not fail a second time."""
-    try:
-        null = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(null, sys.stdout.fileno())
-        os.close(null)
-    except (OSError, ValueError):
-        pass
-
-
-class _Unread(io.FileIO):
-    """A file whose writes a reader that went away did not take are dropped, not raised."""
-
-    def write(self, data: "ReadableBuffer", /) -> int:
-        try:
-            return super().write(data)
-        except BrokenPipeError:
-            return memoryview(data).nbytes
-
-
-def drop_unread_stderr() -> None:
-    """This process's stderr drops what a reader that went away (``2>&1 | head -1``) does not
-    take, instead of raising BrokenPipeError: losing the lines that say what went wrong must
-    not change how the command ends (a usage error's 2, not a closed pipe's 1). Not where
-    stderr is not the process's own (a test's capture)."""
-    old = sys.stderr
-    if old is not sys.__stderr__ or not isinstance(old, io.TextIOWrapper):
-        return
-    try:
-        old.flush()
-        raw = _Unread(old.fileno(), "w", closefd=False)
-    except (OSError, ValueError):  # closed, or no file under it: left as it is
-        return
-    buffered = io.BufferedWriter(raw)
-    sys.stderr = io.TextIOWrapper(
-        buffered, encoding=old.encoding, errors=old.errors, line_buffering=True
-    )
 
 
 class Terminated(Exception):

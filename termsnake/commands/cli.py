@@ -27,11 +27,10 @@ from termsnake.exits import (
     EXIT_OUTPUT,
     EXIT_USAGE,
     Terminated,
-    drop_unread_stderr,
     signals_held,
-    silence_stdout,
 )
 from termsnake.formats.text import SHOWN_ERRORS, printable, terminal_encoding
+from termsnake.streams import drop_unread_stderr, silence_stdout
 
 # The commands are imported by build_parser, inside main: a Ctrl-C while they load then ends
 # in one line, like one at any later moment.
