@@ -26,7 +26,8 @@ from termsnake.bench.progress import Progress
 from termsnake.cluster import ClusterError, connect, map_on
 from termsnake.commands import cli
 from termsnake.core.level import open_level
-from termsnake.learn.evolve import Plan, score, start, step
+from termsnake.learn.evolve import Plan, start, step
+from termsnake.learn.remote import score
 from termsnake.solvers.neuro import Network
 
 PLAN = Plan(open_level(6, 6, 1), hidden=4, population=6, elite=2, games=2, seed=5)
@@ -368,6 +369,32 @@ def test_a_worker_without_numpy_says_neuro_is_unavailable_and_the_others_play(
     assert err == (
         "termsnake bench: neuro on open-6x6: unavailable: neuro needs numpy, which is not "
         "installed (pip install 'termsnake[learn]') (on a Dask worker)\n"
+    )
+
+
+@pytest.mark.slow  # a worker of its own: seconds of CPU
+def test_training_on_a_worker_without_numpy_is_one_line_and_the_worker_stays(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Reading a task of evolve's own imported numpy outside any task: the worker closed, and
+    # the run said after 20 s that the cluster had had no worker.
+    with LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0"
+    ) as lone:
+        with connect(lone.scheduler_address) as client:
+            client.run(
+                exec, f"{WITHOUT_NUMPY}; sys.modules.pop('termsnake.learn.evolve', None)", {}
+            )
+        args = ["train", "neuro", "--size", "4x4", "--population", "2", "--games", "1"]
+        args += ["--out", str(tmp_path / "w.json"), "--scheduler", lone.scheduler_address]
+        began = time.monotonic()
+        assert cli.main(args) == 2
+        assert time.monotonic() - began < 10
+        with connect(lone.scheduler_address) as client:
+            assert len(client.scheduler_info(n_workers=-1)["workers"]) == 1
+    assert capsys.readouterr().err == (
+        "termsnake train: error: the games on the Dask cluster failed: a Dask worker cannot "
+        "train: numpy is not installed there (pip install 'termsnake[learn]' on every worker)\n"
     )
 
 

@@ -19,12 +19,11 @@ from typing import Any, Final
 
 import numpy as np
 
-from termsnake.core.game import Game
 from termsnake.core.level import Level
 from termsnake.formats.fileio import describe_parse_error
 from termsnake.formats.text import printable
-from termsnake.solvers.base import play
-from termsnake.solvers.neuro import FloatArray, Network, NeuroSolver, is_finite_number
+from termsnake.learn.remote import Task, score
+from termsnake.solvers.neuro import FloatArray, Network, is_finite_number
 
 CHECKPOINT: Final = "termsnake-neuro-checkpoint/1"
 SEED_STRIDE: Final = 1_000_003
@@ -42,27 +41,6 @@ class Plan:
     games: int = 8
     sigma: float = 0.3
     seed: int = 1
-
-
-@dataclass(frozen=True, slots=True)
-class Task:
-    """One network to score on some games; small and picklable for workers and clusters."""
-
-    vector: tuple[float, ...]
-    hidden: int
-    level: Level
-    seeds: tuple[int, ...]
-
-
-def score(task: Task) -> float:
-    """The mean final length of the network over the task's games."""
-    network = Network.from_vector(np.array(task.vector), task.hidden)
-    lengths = []
-    for seed in task.seeds:
-        game = Game(task.level, seed)
-        play(game, NeuroSolver(network=network))
-        lengths.append(game.length)
-    return statistics.fmean(lengths)
 
 
 Runner = Callable[[Sequence[Task]], list[float]]

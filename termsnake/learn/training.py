@@ -41,18 +41,9 @@ from termsnake.formats.fileio import (
 from termsnake.formats.presets import load_level
 from termsnake.formats.text import printable
 from termsnake.learn.curve import chart, csv_text, is_csv
-from termsnake.learn.evolve import (
-    Plan,
-    Runner,
-    State,
-    Task,
-    parse_checkpoint,
-    run_here,
-    score,
-    start,
-    step,
-)
+from termsnake.learn.evolve import Plan, Runner, State, parse_checkpoint, run_here, start, step
 from termsnake.learn.owner import check_lock, owned
+from termsnake.learn.remote import Task, score
 from termsnake.orphans import (
     WorkerDied,
     dead_worker,

@@ -11,7 +11,8 @@ import pytest
 
 from termsnake.core.geometry import Point
 from termsnake.core.level import open_level
-from termsnake.learn.evolve import Plan, State, Task, run_here, score, start, step
+from termsnake.learn.evolve import Plan, State, run_here, start, step
+from termsnake.learn.remote import Task, score
 
 PLAN = Plan(open_level(6, 6, 1), hidden=4, population=6, elite=2, games=2, seed=3)
 
