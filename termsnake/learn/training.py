@@ -427,8 +427,9 @@ def _run(args: argparse.Namespace, plan: Plan, state: State, out: Path) -> int:
         # as at the start (exit 2).
         code = EXIT_USAGE if isinstance(e, FileExistsError) else EXIT_OUTPUT
         return _error(f"cannot write {where}: {blocked(e) or e.strerror or e}{held}", code)
-    except ClusterError as e:
-        return _error(str(e))
+    except ClusterError as e:  # the scheduler or the workers lost mid-run: the files stay
+        held = "" if run.saved is None else f"; {_held(out, run.saved)}"
+        return _error(f"{e}{held}")
     # Fitted to the terminal as it is now, not as it was when the run began; into a file as ever.
     print("\n".join(chart(run.state.curve, columns(sys.stdout) if sys.stdout.isatty() else None)))
     last = max(0, run.state.generation - 1)  # numbered as in the curve, from 0

@@ -1,4 +1,5 @@
-"""What train sends a Dask worker: read there without numpy, it says what the worker lacks."""
+"""What train sends a Dask worker: read there without numpy, it says what the worker lacks;
+a cluster lost mid-run says what the checkpoint holds, as Ctrl-C does."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from termsnake.cluster import ClusterError
 from termsnake.commands import cli
 from termsnake.learn import training
 from termsnake.learn.evolve import run_here
@@ -71,3 +73,26 @@ def test_a_worker_without_numpy_reads_the_task_and_says_what_it_lacks(
         "(pip install 'termsnake[learn]' on every worker)\n"
     )
     assert fn(task) == run_here([task])[0]  # where numpy is, the network's score
+
+
+def test_a_cluster_lost_mid_run_says_what_the_checkpoint_holds(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    generations: list[int] = []
+
+    def map_on(client: object, fn: Callable[..., float], tasks: Sequence[Task]) -> list[float]:
+        generations.append(len(generations))
+        if len(generations) == 3:
+            raise ClusterError(f"lost the connection to the Dask scheduler at {ADDRESS}")
+        return run_here(tasks)
+
+    monkeypatch.setattr(training, "connect", _no_client)
+    monkeypatch.setattr(training, "map_on", map_on)
+    out = tmp_path / "w.json"
+    args = [*TRAIN, "--generations", "5", "--scheduler", ADDRESS, "--out", str(out)]
+    assert cli.main(args) == 2
+    assert capsys.readouterr().err == (
+        f"termsnake train: error: lost the connection to the Dask scheduler at {ADDRESS}; "
+        f"{out}.checkpoint.json holds generations 0 to 1: --resume goes on from there\n"
+    )
+    assert len(Path(f"{out}.curve.csv").read_text().splitlines()) == 3
