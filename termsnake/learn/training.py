@@ -393,6 +393,9 @@ def main(args: argparse.Namespace) -> int:
             return EXIT_USAGE
         except (ValueError, ClusterError) as e:
             return _error(str(e))
+        except OSError as e:  # a name the system refuses (too long), met before the checks say it
+            where = e.filename if isinstance(e.filename, str) else str(out)
+            return _error(f"cannot write {printable(where)}: {e.strerror or e}")
         return _run(args, plan, state, out)
 
 

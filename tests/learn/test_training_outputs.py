@@ -250,6 +250,17 @@ def test_an_out_path_that_names_a_folder_is_refused(
     assert not list(tmp_path.iterdir())
 
 
+def test_a_name_too_long_for_the_system_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The check for a link to it raised the OSError: a traceback.
+    out = tmp_path / ("a" * 300 + ".json")
+    assert train(out) == 2
+    err = capsys.readouterr().err
+    assert err == f"termsnake train: error: cannot write {out}: File name too long\n"
+    assert not list(tmp_path.iterdir())
+
+
 def test_resuming_to_fewer_generations_than_are_held_says_so(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
