@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
 import stat
@@ -30,8 +31,10 @@ def linked_file(out: Path) -> Path | None:
     try:
         if not out.is_symlink():
             return None
-    except OSError:  # a folder on the way that cannot be looked in: the lock's check says so
-        return None
+    except OSError as e:
+        if e.errno == errno.ENAMETOOLONG:  # the name itself, said as such (not its lock's)
+            raise
+        return None  # a folder on the way that cannot be looked in: the lock's check says so
     target = Path(os.path.realpath(out))
     return None if lock_path(target) == lock_path(out.absolute()) else target
 
