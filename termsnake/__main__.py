@@ -4,6 +4,7 @@ program, then run it."""
 # _signal, not signal, which loads enum and more first: its core, loaded with Python, is
 # enough here, and a signal while those loaded ended termsnake in a traceback.
 import _signal
+import atexit
 import sys
 
 # termsnake.exits.ENDING_SIGNALS, by number (a test checks they are the same): that module
@@ -24,11 +25,17 @@ def main() -> int:
     not in a traceback or a death without a word. One ignored (nohup's SIGHUP) stays so, but
     serve's (a subcommand comes first: one after an option is refused)."""
     came: list[int] = []
+    done: list[int] = []  # the command's code, once it has returned one
     try:
         heard = _SERVE_STOPS if sys.argv[1:2] == ["serve"] else ()
         held = [s for s in _ENDING if s in heard or _signal.getsignal(s) is not _signal.SIG_IGN]
         for s in held:
             _signal.signal(s, lambda signum, frame: came.append(signum))
+        # atexit runs the last registered first: this, registered before any module of the
+        # program loads, runs last. Not if one was registered before (a .pth file's, such as
+        # coverage's): that one would be skipped.
+        if not atexit._ncallbacks():
+            atexit.register(_without_teardown, done)
         from termsnake.commands import cli
         from termsnake.exits import leave, loaded
     except KeyboardInterrupt:  # in the instant before Ctrl-C was set to be noted
@@ -38,9 +45,29 @@ def main() -> int:
     code = 1  # an unexpected error's, whose traceback Python prints
     try:
         code = cli.main(early=lambda: loaded(held, came))
+        done.append(code)
         return code
     finally:
         leave(code)
+
+
+def _without_teardown(done: list[int]) -> None:
+    """The end of Python's exit, once all of it that anyone sees is done (the threads waited
+    for, every other atexit handler run): the process ends with the command's code, its
+    output flushed, without the teardown of every module loaded, which only frees memory and
+    was much of a server's stop (docs/tuning.md). Left to Python if the command raised, or if
+    a flush fails: Python then says so and exits as it would."""
+    if not done:
+        return
+    try:
+        for stream in (sys.stdout, sys.stderr):
+            if stream is not None:
+                stream.flush()
+    except Exception:
+        return
+    import os
+
+    os._exit(done[0])
 
 
 if __name__ == "__main__":
