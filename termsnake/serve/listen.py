@@ -4,10 +4,13 @@ or SIGINT; then every visit is ended, its client told and waited for a while."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import signal
 import sys
 import time
+from collections.abc import Callable
+from types import FrameType
 from typing import Final
 
 import asyncssh
@@ -30,14 +33,18 @@ MACS: Final = ("hmac-sha2-256-etm@openssh.com", "hmac-sha2-512-etm@openssh.com",
                "hmac-sha2-256", "hmac-sha2-512")  # fmt: skip
 
 
-def stops(stopping: list[int]) -> dict[int, Handler]:
+def stops(stopping: list[int], wake: Callable[[], None] = lambda: None) -> dict[int, Handler]:
     """The server's signal handlers: each notes its signal in ``stopping``, which the server
-    looks at, and raises nothing. Every signal that would kill the server unscored stops it as
-    SIGTERM does. Others than SIGTERM and SIGINT (``ALWAYS_STOP``) ignored already stay so:
-    nohup's SIGHUP (the server outlives the terminal it was started from), the SIGQUIT a
-    shell's `&` ignores."""
-    return {s: lambda signum, frame: stopping.append(signum)
-            for s in {*heard(), *limits.ALWAYS_STOP}}  # fmt: skip
+    looks at, then calls ``wake``, and raises nothing. Every signal that would kill the server
+    unscored stops it as SIGTERM does. Others than SIGTERM and SIGINT (``ALWAYS_STOP``) ignored
+    already stay so: nohup's SIGHUP (the server outlives the terminal it was started from),
+    the SIGQUIT a shell's `&` ignores."""
+
+    def noted(signum: int, frame: FrameType | None) -> None:
+        stopping.append(signum)
+        wake()
+
+    return dict.fromkeys({*heard(), *limits.ALWAYS_STOP}, noted)
 
 
 async def serve(
@@ -77,11 +84,14 @@ async def serve(
         )
     except OSError as e:  # only here: an OSError later is no failure to listen
         raise CannotListen(why_not(e, config.options.host, config.options.port)) from e
-    # A plain handler and a look every 0.2 s, not loop.add_signal_handler: under load the
-    # threads' call_soon_threadsafe fill the loop's wake-up pipe, and a signal sent through it
-    # would be lost. Set before "listening" is said, which a supervisor may answer with one.
+    # A plain handler that notes the signal, then wakes the loop, and a look every 0.2 s, not
+    # loop.add_signal_handler: under load the threads' call_soon_threadsafe fill the loop's
+    # wake-up pipe, and a signal sent through it would be lost; a wake-up lost there only
+    # leaves the note to the next look. Set before "listening" is said, which a supervisor may
+    # answer with a signal.
     stopping = [] if stopping is None else stopping
-    for signum, handler in stops(stopping).items():
+    stirred = asyncio.Event()  # set by the handlers: a signal need not wait for the next look
+    for signum, handler in stops(stopping, _waker(stirred)).items():
         signal.signal(signum, handler)
     sockets = server.sockets or []
     port = sockets[0].getsockname()[1] if sockets else config.options.port
@@ -98,10 +108,23 @@ async def serve(
     if ready is not None:
         ready.set()
     while not stopping:
-        await asyncio.sleep(0.2)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stirred.wait(), 0.2)
         app.tally.flush()
         app.visits_log.flush()
     await _shut_down(app, server, output)
+
+
+def _waker(stirred: asyncio.Event) -> Callable[[], None]:
+    """What sets ``stirred`` on the running loop from a signal handler, as asyncio's own
+    Ctrl-C handler wakes its loop; nothing once the loop has closed."""
+    loop = asyncio.get_running_loop()
+
+    def wake() -> None:
+        with contextlib.suppress(RuntimeError):  # the loop has closed: nothing waits
+            loop.call_soon_threadsafe(stirred.set)
+
+    return wake
 
 
 async def _shut_down(app: App, server: asyncssh.SSHAcceptor, output: Output) -> None:
@@ -133,6 +156,8 @@ async def _farewells(app: App, deadline: float) -> None:
     """Let the farewells reach the clients: until ``deadline``, wait while a client has output
     it has not read and has read some within SHUTDOWN_STALL (one that reads nothing is not
     waited for)."""
+    if not app.channels:  # no client whose visit began is still there
+        return
     loop = asyncio.get_running_loop()
     await asyncio.sleep(0.1)  # the visits' last writes are handed to the loop
     seen: dict[Channel, tuple[int, float]] = {}  # what each had unsent, and when it last read
