@@ -201,12 +201,21 @@ ENDS: dict[int, str] = {
 }
 
 
+# A hang-up with workers goes SIGTERM's way (Terminated, in the parent and in the workers): in
+# the slow step only.
 @pytest.mark.parametrize(
-    ("jobs", "mine"),
-    [("1", False), ("2", False), ("1", True)],
-    ids=["jobs1", "jobs2", "jobs1-its-own-error"],
+    ("signum", "jobs", "mine"),
+    [
+        pytest.param(signum, jobs, mine, id=f"{name}-{how}", marks=marks)
+        for signum, name in zip(ENDS, ["INT", "TERM", "HUP"], strict=True)
+        for jobs, mine, how in [
+            ("1", False, "jobs1"),
+            ("2", False, "jobs2"),
+            ("1", True, "jobs1-its-own-error"),
+        ]
+        for marks in [pytest.mark.slow if (name, how) == ("HUP", "jobs2") else ()]
+    ],
 )
-@pytest.mark.parametrize("signum", list(ENDS), ids=["INT", "TERM", "HUP"])
 def test_a_signal_during_a_plugins_move_still_ends_bench(
     jobs: str, mine: bool, signum: int, tmp_path: Path
 ) -> None:
