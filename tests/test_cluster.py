@@ -14,11 +14,10 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pytest
-from distributed import Client, LocalCluster
 
 from termsnake import cluster
 from termsnake.bench import remote
@@ -30,11 +29,19 @@ from termsnake.learn.evolve import Plan, start, step
 from termsnake.learn.remote import score
 from termsnake.solvers.neuro import Network
 
+if TYPE_CHECKING:
+    from distributed import Client
+
+# distributed is imported by the tests that start a cluster, not here: every worker of the
+# default run collects this module, most of them to run none of those.
+
 PLAN = Plan(open_level(6, 6, 1), hidden=4, population=6, elite=2, games=2, seed=5)
 
 
 @pytest.fixture(scope="module")
 def scheduler() -> Iterator[str]:
+    from distributed import LocalCluster
+
     with LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
     ) as started:
@@ -255,6 +262,8 @@ def test_a_server_that_never_speaks_is_given_up_on() -> None:
 def test_a_cluster_without_workers_stops_with_one_line(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    from distributed import LocalCluster
+
     monkeypatch.setattr(cluster, "NO_WORKERS_TIMEOUT", 0.5)
     with LocalCluster(n_workers=0, processes=True, dashboard_address=":0") as empty:
         began = time.monotonic()
@@ -357,6 +366,8 @@ def test_a_worker_without_numpy_says_neuro_is_unavailable_and_the_others_play(
 ) -> None:
     # It was a crash there (exit 1, 'failed (seed 1): ValueError: ...'), where a local run
     # says neuro is unavailable in one line and measures the rest.
+    from distributed import LocalCluster
+
     with LocalCluster(
         n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0"
     ) as lone:
@@ -403,6 +414,8 @@ def test_the_boards_and_weights_are_sent_once_a_run_whatever_its_batches(
     scheduler: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # They went with every batch of games: 400 KB a 200x200 board, again and again.
+    from distributed import Client
+
     sent: list[object] = []
     scatter = Client.scatter
 
@@ -456,6 +469,8 @@ def test_the_kit_is_sent_again_once_every_worker_that_held_it_is_gone(
     here = json.loads(capsys.readouterr().out)
     monkeypatch.setattr(remote, "map_on", then_kill_the_worker)
     monkeypatch.setattr(remote, "CLUSTER_BATCH", 2)
+    from distributed import LocalCluster
+
     with LocalCluster(
         n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0"
     ) as one:
@@ -500,6 +515,8 @@ def test_a_batch_whose_kit_is_lost_half_way_is_played_again(
     here = json.loads(capsys.readouterr().out)
     monkeypatch.setattr(remote, "map_on", kill_on_first_game)
     monkeypatch.setattr(Progress, "done", counted)
+    from distributed import LocalCluster
+
     with LocalCluster(
         n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0"
     ) as one:
