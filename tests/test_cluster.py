@@ -389,6 +389,8 @@ def test_training_on_a_worker_without_numpy_is_one_line_and_the_worker_stays(
 ) -> None:
     # Reading a task of evolve's own imported numpy outside any task: the worker closed, and
     # the run said after 20 s that the cluster had had no worker.
+    from distributed import LocalCluster
+
     with LocalCluster(
         n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0"
     ) as lone:
