@@ -1,10 +1,13 @@
 """The command's own output streams as a user's shell may leave them: stdout to a reader that
-went away, stderr to a pipe closed early (``2>&1 | head -1``)."""
+went away, stderr to a pipe closed early (``2>&1 | head -1``); and every open file's unwritten
+lines, at an exit that skips Python's teardown."""
 
+import contextlib
+import gc
 import io
 import os
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
     from _typeshed import ReadableBuffer
@@ -47,3 +50,19 @@ def drop_unread_stderr() -> None:
     sys.stderr = io.TextIOWrapper(
         buffered, encoding=old.encoding, errors=old.errors, line_buffering=True
     )
+
+
+# The open files a flush writes out: text ones first, whose flush passes what they hold to
+# the binary buffer under them.
+_BUFFERED: Final = (io.TextIOWrapper, io.BufferedWriter, io.BufferedRandom, io.BufferedRWPair)
+
+
+def flush_files() -> None:
+    """Write out what every file open in this process holds unwritten, as Python's teardown
+    did as it freed them: a process that ends without it (``os._exit``) lost the lines a
+    plugin wrote to a log it keeps open in a global, or opened in its atexit handler."""
+    found = [f for f in gc.get_objects() if isinstance(f, _BUFFERED)]
+    found.sort(key=lambda f: not isinstance(f, io.TextIOWrapper))
+    for f in found:
+        with contextlib.suppress(Exception):  # closed, detached, or its reader gone
+            f.flush()

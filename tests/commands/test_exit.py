@@ -12,16 +12,23 @@ from plugin_folders import finished, plugins_in
 from pty_harness import quiet_env, termsnake_command
 
 
-def test_the_modules_loaded_are_not_torn_down_but_the_atexit_handlers_run(
+def test_the_modules_loaded_are_not_torn_down_but_the_atexit_handlers_run_and_files_flushed(
     tmp_path: Path,
 ) -> None:
     # The teardown was a good part of a server's stop (asyncssh, numpy's threads) and of every
     # command's end, and nothing in it is seen but a __del__ such as this one's.
+    # What a plugin's files hold unwritten is written still, as the teardown's freeing of them
+    # did: a log kept open in a global, text or binary, and a file its atexit handler opened.
     torn, ran = tmp_path / "torn down", tmp_path / "atexit ran"
+    logs = [tmp_path / "text.log", tmp_path / "binary.log", tmp_path / "atexit.log"]
     code = (
         "import atexit, pathlib\n\n\nclass Torn:\n"
         f"    def __del__(self, touch=pathlib.Path({str(torn)!r}).touch):\n        touch()\n\n\n"
         f"KEPT = Torn()\natexit.register(pathlib.Path({str(ran)!r}).touch)\n"
+        f"TEXT = open({str(logs[0])!r}, 'w')\nTEXT.write('kept')\n"
+        f"BINARY = open({str(logs[1])!r}, 'wb')\nBINARY.write(b'kept')\n"
+        f"\n\ndef last():\n    global LAST\n    LAST = open({str(logs[2])!r}, 'w')\n"
+        "    LAST.write('kept')\n\n\natexit.register(last)\n"
     )
     proc = subprocess.Popen(
         [termsnake_command(), "solvers"],
@@ -35,6 +42,7 @@ def test_the_modules_loaded_are_not_torn_down_but_the_atexit_handlers_run(
     assert proc.returncode == 0 and "zztorn" in out and err == ""
     assert ran.exists()
     assert not torn.exists()
+    assert [log.read_text() for log in logs] == ["kept"] * 3
 
 
 def test_a_handler_registered_before_the_command_began_still_runs(tmp_path: Path) -> None:
