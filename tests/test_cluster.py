@@ -361,24 +361,35 @@ WITHOUT_NUMPY = (
 
 
 @pytest.mark.slow  # workers of its own, started and lost: seconds of CPU
+@pytest.mark.parametrize("neuro", ["neuro", "neuro:w.json"])
 def test_a_worker_without_numpy_says_neuro_is_unavailable_and_the_others_play(
+    neuro: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     # It was a crash there (exit 1, 'failed (seed 1): ValueError: ...'), where a local run
-    # says neuro is unavailable in one line and measures the rest.
+    # says neuro is unavailable in one line and measures the rest. neuro:PATH's weights, sent
+    # as numpy's arrays, stopped the run with "cannot send the games' data to the Dask
+    # cluster: ModuleNotFoundError("No module named 'numpy'")".
     from distributed import LocalCluster
 
+    monkeypatch.chdir(tmp_path)
+    network = Network.from_vector(np.random.default_rng(3).normal(size=Network.size(4)), 4)
+    (tmp_path / "w.json").write_text(network.to_json())
     with LocalCluster(
         n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0"
     ) as lone:
         with connect(lone.scheduler_address) as client:
             client.run(exec, WITHOUT_NUMPY, {})
-        args = ["bench", "--ai", "neuro,greedy", "--size", "6x6", "--games", "2", "--json"]
+        args = ["bench", "--ai", f"{neuro},greedy", "--size", "6x6", "--games", "2", "--json"]
         assert cli.main([*args, "--scheduler", lone.scheduler_address]) == 0
+        with connect(lone.scheduler_address) as client:
+            assert len(client.scheduler_info(n_workers=-1)["workers"]) == 1
     out, err = capsys.readouterr()
     assert [row["solver"] for row in json.loads(out)] == ["greedy"]
     assert err == (
-        "termsnake bench: neuro on open-6x6: unavailable: neuro needs numpy, which is not "
+        f"termsnake bench: {neuro} on open-6x6: unavailable: neuro needs numpy, which is not "
         "installed (pip install 'termsnake[learn]') (on a Dask worker)\n"
     )
 

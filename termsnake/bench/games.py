@@ -6,7 +6,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from termsnake.core.board import Board
 from termsnake.core.game import Game, Outcome
@@ -25,9 +25,6 @@ from termsnake.solvers.base import (
     play,
 )
 from termsnake.solvers.registry import create
-
-if TYPE_CHECKING:
-    from termsnake.solvers.neuro import Network
 
 DEFAULT_GAMES: Final = 100
 DEFAULT_SEED: Final = 1
@@ -83,6 +80,17 @@ NEURO: Final = "neuro:"
 
 
 @dataclass(frozen=True, slots=True)
+class Weights:
+    """A ``neuro:PATH`` network as plain numbers, made a network where it plays: a worker
+    without numpy reads them and says, game by game, that neuro needs it. Shipped as numpy's
+    arrays, they failed to reach such a Dask worker at all, and the run stopped with Dask's
+    ModuleNotFoundError."""
+
+    vector: tuple[float, ...]
+    hidden: int
+
+
+@dataclass(frozen=True, slots=True)
 class Kit:
     """What the games take from the user's files, read once in the bench's own process and
     shipped to wherever they play: a worker re-reading them could find another file, or none
@@ -90,7 +98,7 @@ class Kit:
 
     levels: Mapping[LevelSpec, Level]
     # ``neuro:PATH`` -> its network, or why it cannot play (the game's ``unavailable``)
-    networks: Mapping[str, Network | str] = field(default_factory=dict)
+    networks: Mapping[str, Weights | str] = field(default_factory=dict)
 
     @classmethod
     def read(cls, specs: Iterable[LevelSpec], solvers: Iterable[str]) -> Kit:
@@ -99,15 +107,16 @@ class Kit:
         return cls(levels, {s: read_network(s) for s in solvers if s.startswith(NEURO)})
 
 
-def read_network(solver: str) -> Network | str:
-    """The network of ``neuro:PATH``'s file, or why it cannot be played."""
+def read_network(solver: str) -> Weights | str:
+    """The weights of ``neuro:PATH``'s file, or why they cannot be played."""
     # numpy (the learn extra) is imported only when neuro plays
     from termsnake.solvers.neuro import WeightsError, load_network
 
     try:
-        return load_network(solver[len(NEURO) :])
+        network = load_network(solver[len(NEURO) :])
     except WeightsError as e:
         return str(e)
+    return Weights(tuple(network.vector().tolist()), network.hidden)
 
 
 def solver_or_why(
@@ -123,14 +132,19 @@ def solver_or_why(
 
 
 def _task_solver(task: GameTask, kit: Kit) -> Solver | str:
-    """The task's solver, or why it cannot play: a ``neuro:PATH`` from the network ``kit``
-    holds (weights that could not be read), any other made by name (``solver_or_why``)."""
-    network = kit.networks.get(task.solver)
-    if isinstance(network, str):
-        return network
-    if network is not None:
-        from termsnake.solvers.neuro import NeuroSolver
+    """The task's solver, or why it cannot play: a ``neuro:PATH`` from the weights ``kit``
+    holds (or why they could not be read; where numpy is missing, what ``neuro`` says), any
+    other made by name (``solver_or_why``)."""
+    weights = kit.networks.get(task.solver)
+    if isinstance(weights, str):
+        return weights
+    if weights is not None:
+        made = solver_or_why("neuro")  # its weights are read as it plays: made, it needs none
+        if isinstance(made, str):
+            return made
+        from termsnake.solvers.neuro import Network, NeuroSolver
 
+        network = Network.from_vector(weights.vector, weights.hidden)
         return NeuroSolver(task.solver[len(NEURO) :], network=network)
     return solver_or_why(
         task.solver, engine_timeout=task.engine_timeout, engine_logs=task.engine_logs

@@ -75,7 +75,12 @@ def play_shipped(task: GameTask, kit: Kit) -> GameRecord:
             where = "on a Dask worker: a plugin must be installed on every worker too"
             return GameRecord(error=f"{shorten(f'ValueError: {e}', ERROR_LIMIT)} ({where})")
     record = play_apart(task, kit)
-    if record.unavailable is not None and isinstance(solver_or_why(task.solver), str):
+    weights = kit.networks.get(task.solver)
+    if isinstance(weights, str):  # the client's file, which it could not read: said as such
+        return record
+    # A ``neuro:PATH`` is made as ``neuro`` is, its file read by the client.
+    made_as = task.solver if weights is None else "neuro"
+    if record.unavailable is not None and isinstance(solver_or_why(made_as), str):
         # Made by the client (it checked), so this worker lacks what the solver needs (numpy).
         return replace(record, unavailable=f"{record.unavailable} (on a Dask worker)")
     return record
