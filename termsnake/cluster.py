@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import logging
 import re
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
+from termsnake import __version__
 from termsnake.exits import users_signal
 from termsnake.formats.text import shorten
 
@@ -157,6 +160,7 @@ def share(client: Client, value: Any) -> Any:
     wanted, the value itself is not sent again. ClusterError if the cluster has no worker for
     NO_WORKERS_TIMEOUT seconds, or loses it or its scheduler meanwhile."""
     _first_worker(client)  # scattering to a cluster with none fails at once
+    _same_termsnake(client)
     # On every worker, so that losing some of them loses no data (a list of one: a dict or a
     # list alone would be scattered piecewise).
     try:
@@ -179,6 +183,7 @@ def map_on(
     ``done(n)`` as n more end. ClusterError if the scheduler is lost, if the cluster has no
     worker for NO_WORKERS_TIMEOUT seconds, or if the games keep killing their workers;
     DataLost if ``shared`` was lost with its workers (every game goes with it)."""
+    _same_termsnake(client)
     futures = client.map(fn, items, pure=False, **shared)
     try:
         _wait_all(client, futures, done)
@@ -197,6 +202,43 @@ def map_on(
         with _dropped():  # a client already closed has nothing to cancel
             client.cancel(futures)
     return results
+
+
+# The workers each client has found to have this termsnake: each is asked once.
+_CHECKED: weakref.WeakKeyDictionary[Client, set[str]] = weakref.WeakKeyDictionary()
+
+
+def _same_termsnake(client: Client) -> None:
+    """ClusterError if a worker not asked yet has no termsnake or another version: what is
+    sent is termsnake's functions and data, which such a worker reads outside any task (one
+    without termsnake then closed, and train said 20 s later that the cluster had no worker;
+    bench's line was Dask's ModuleNotFoundError). Asked by name, so that the question reads
+    without termsnake: a worker lost meanwhile is said where the games are waited for."""
+    seen = _CHECKED.setdefault(client, set())
+    found: dict[str, object] = {}
+    with _dropped():
+        new = sorted(set(client.scheduler_info(n_workers=-1)["workers"]) - seen)
+        if new:
+            version = importlib.metadata.version
+            found = client.run(version, "termsnake", workers=new, on_error="return")
+    for address, theirs in sorted(found.items()):
+        _check_version(address, theirs)
+    seen.update(found)
+
+
+def _check_version(address: str, theirs: object) -> None:
+    """ClusterError unless ``theirs``, what the worker at ``address`` said is its version of
+    termsnake, is this one's."""
+    if isinstance(theirs, importlib.metadata.PackageNotFoundError):
+        raise ClusterError(
+            f"the Dask worker at {shorten(address)} has no termsnake: install termsnake "
+            f"{__version__} on every worker"
+        )
+    if isinstance(theirs, str) and theirs != __version__:
+        raise ClusterError(
+            f"the Dask worker at {shorten(address)} has termsnake {shorten(theirs)}, not "
+            f"{__version__} as here: install the same version on every worker"
+        )
 
 
 def _data_lost(client: Client) -> DataLost:

@@ -4,6 +4,7 @@ workers or that loses its scheduler are one line and a prompt exit."""
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import os
 import signal
@@ -19,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pytest
 
-from termsnake import cluster
+from termsnake import __version__, cluster
 from termsnake.bench import remote
 from termsnake.bench.progress import Progress
 from termsnake.cluster import ClusterError, connect, map_on
@@ -573,4 +574,79 @@ def test_sigterm_ends_a_run_on_a_cluster_as_it_ends_a_local_one(
     assert capsys.readouterr().err == (
         f"termsnake train: stopped by SIGTERM; {out_path}.checkpoint.json holds generation 0: "
         "--resume goes on from there\n"
+    )
+
+
+class _Workers:
+    """A client's answers about its workers: the termsnake each has (None: not installed)."""
+
+    def __init__(self, installed: dict[str, str | None]) -> None:
+        self.installed = installed
+        self.asked: list[str] = []
+
+    def scheduler_info(self, n_workers: int) -> dict[str, Any]:
+        return {"workers": dict.fromkeys(self.installed)}
+
+    def run(self, fn: Callable[..., str], *args: Any, workers: list[str], on_error: str) -> Any:
+        # Asked by name, a question a worker without termsnake can read.
+        assert (fn, args, on_error) == (importlib.metadata.version, ("termsnake",), "return")
+        self.asked += workers
+        return {
+            address: self.installed[address] or importlib.metadata.PackageNotFoundError(*args)
+            for address in workers
+        }
+
+
+@pytest.mark.parametrize(
+    ("theirs", "said"),
+    [
+        (None, "the Dask worker at tcp://b:1 has no termsnake: install termsnake {} on every "
+               "worker"),
+        ("0.0.9", "the Dask worker at tcp://b:1 has termsnake 0.0.9, not {} as here: install "
+                  "the same version on every worker"),
+    ],
+)  # fmt: skip
+def test_a_worker_without_this_termsnake_is_one_line_and_each_is_asked_once(
+    theirs: str | None, said: str
+) -> None:
+    # Nothing was asked: a worker without termsnake closed as it read train's games (the run
+    # said 20 s later that the cluster had no worker), bench said Dask's ModuleNotFoundError.
+    client = _Workers({"tcp://a:1": __version__})
+    cluster._same_termsnake(client)  # type: ignore[arg-type]
+    client.installed["tcp://b:1"] = theirs
+    with pytest.raises(ClusterError) as caught:
+        cluster._same_termsnake(client)  # type: ignore[arg-type]
+    assert str(caught.value) == said.format(__version__)
+    assert client.asked == ["tcp://a:1", "tcp://b:1"]
+
+
+@pytest.mark.slow  # a worker of its own: seconds of CPU
+@pytest.mark.parametrize("command", ["bench", "train"])
+def test_a_worker_with_another_termsnake_is_one_line_and_stays(
+    command: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # The games were sent as they were: a worker with other code may fail to read them, or
+    # play them otherwise, and one without termsnake closed (train's).
+    from distributed import LocalCluster
+
+    monkeypatch.setattr(cluster, "__version__", "0.0.9")  # here, not on the worker
+    if command == "bench":
+        args = ["bench", "--ai", "greedy", "--size", "6x6", "--games", "2"]
+    else:
+        args = ["train", "neuro", "--size", "4x4", "--population", "2", "--games", "1"]
+        args += ["--out", str(tmp_path / "w.json")]
+    with LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0"
+    ) as lone:
+        assert cli.main([*args, "--scheduler", lone.scheduler_address]) == 2
+        with connect(lone.scheduler_address) as client:
+            worker = list(client.scheduler_info(n_workers=-1)["workers"])
+            assert len(worker) == 1
+    assert capsys.readouterr().err == (
+        f"termsnake {command}: error: the Dask worker at {worker[0]} has termsnake "
+        f"{importlib.metadata.version('termsnake')}, not 0.0.9 as here: install the same "
+        "version on every worker\n"
     )
