@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.metadata
 import logging
 import re
 import threading
@@ -214,6 +213,8 @@ def _same_termsnake(client: Client) -> None:
     without termsnake then closed, and train said 20 s later that the cluster had no worker;
     bench's line was Dask's ModuleNotFoundError). Asked by name, so that the question reads
     without termsnake: a worker lost meanwhile is said where the games are waited for."""
+    import importlib.metadata  # here: bench and train load this module for every run
+
     seen = _CHECKED.setdefault(client, set())
     found: dict[str, object] = {}
     with _dropped():
@@ -229,6 +230,8 @@ def _same_termsnake(client: Client) -> None:
 def _check_version(address: str, theirs: object) -> None:
     """ClusterError unless ``theirs``, what the worker at ``address`` said is its version of
     termsnake, is this one's."""
+    import importlib.metadata
+
     if isinstance(theirs, importlib.metadata.PackageNotFoundError):
         raise ClusterError(
             f"the Dask worker at {shorten(address)} has no termsnake: install termsnake "
