@@ -33,7 +33,9 @@ def files(out: Path) -> dict[str, bytes | None]:
     return {p.name: p.read_bytes() if p.exists() else None for p in paths}
 
 
-@pytest.mark.parametrize("resume", [False, True], ids=["new", "resumed"])
+@pytest.mark.parametrize(
+    "resume", [False, pytest.param(True, marks=pytest.mark.slow)], ids=["new", "resumed"]
+)
 def test_a_run_whose_lock_another_holds_stops_before_any_game(
     resume: bool, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

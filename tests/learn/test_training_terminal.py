@@ -55,7 +55,8 @@ def test_keys_typed_during_training_do_not_write_over_its_bar(tmp_path: Path) ->
         t.close()
 
 
-@pytest.mark.parametrize("done", ["0/", "2/"])  # before a generation is done, and after two
+# Before a generation is done, and after two (a second training of generations: slow).
+@pytest.mark.parametrize("done", ["0/", pytest.param("2/", marks=pytest.mark.slow)])
 def test_ctrl_c_erases_the_bar_before_the_line_that_says_what_is_kept(
     tmp_path: Path, done: str
 ) -> None:
