@@ -357,7 +357,11 @@ async def _silent(port: int, prefix: str, count: int) -> list[asyncio.StreamWrit
     return writers
 
 
-@pytest.mark.parametrize("player_first", [False, True], ids=["silent-first", "player-first"])
+@pytest.mark.parametrize(
+    "player_first",
+    [pytest.param(False, marks=pytest.mark.slow), True],  # both orders: one in the default run
+    ids=["silent-first", "player-first"],
+)
 def test_silent_connections_from_many_addresses_do_not_keep_a_player_out(
     tmp_path: Path, player_first: bool
 ) -> None:
@@ -434,7 +438,11 @@ async def _probe(port: int) -> tuple[bytes, bool]:
         writer.close()
 
 
-@pytest.mark.parametrize("limit", [None, 3], ids=["default", "max-connect-rate-3"])
+@pytest.mark.parametrize(
+    "limit",
+    [None, pytest.param(3, marks=pytest.mark.slow)],  # the option's own: the slow step
+    ids=["default", "max-connect-rate-3"],
+)
 def test_an_address_opening_connection_after_connection_is_dropped_before_key_exchange(
     tmp_path: Path, limit: int | None
 ) -> None:

@@ -64,7 +64,11 @@ async def lobby(port: int, seconds: float) -> None:
         await ada.wait_for("hello, ada", deadline - time.monotonic())
 
 
-@pytest.mark.parametrize("together", [False, True], ids=["stderr", "stdout-and-stderr"])
+@pytest.mark.parametrize(
+    "together",
+    [False, pytest.param(True, marks=pytest.mark.slow)],  # both streams: the slow step
+    ids=["stderr", "stdout-and-stderr"],
+)
 def test_a_log_nobody_reads_neither_freezes_the_server_nor_keeps_it_from_stopping(
     tmp_path: Path, together: bool
 ) -> None:

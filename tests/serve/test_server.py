@@ -395,7 +395,11 @@ def test_names_are_made_printable_and_unique(server: Server) -> None:
     run(go())
 
 
-@pytest.mark.parametrize("keys", [False, True], ids=["anyone", "authorized-keys"])
+@pytest.mark.parametrize(
+    "keys",
+    [False, pytest.param(True, marks=pytest.mark.slow)],  # with keys: the slow step
+    ids=["anyone", "authorized-keys"],
+)
 def test_an_empty_user_name_plays_as_player(tmp_path: Path, keys: bool) -> None:
     # `ssh -l '' host`: asyncssh asked begin_auth only for a name other than the '' it starts
     # with, and refused this one unasked ("Permission denied ()").
