@@ -35,6 +35,7 @@ from termsnake.formats.fileio import (
     blocked,
     check_can_write,
     in_the_way,
+    kind_of,
     read_capped,
     write_atomic,
 )
@@ -218,7 +219,7 @@ def check_outputs(out: Path, resume: bool) -> None:
         except OSError as e:
             raise ValueError(f"cannot write {shown}: {blocked(e) or e.strerror or e}") from None
         if not stat.S_ISREG(info.st_mode):
-            raise ValueError(f"{shown} is {_kind(info.st_mode)}, not a file: give another --out")
+            raise ValueError(f"{shown} is {kind_of(info.st_mode)}, not a file: give another --out")
         try:
             text = read_capped(path, limit).decode("utf-8-sig")
         except (OSError, TooLarge, UnicodeDecodeError):
@@ -271,18 +272,6 @@ def _check_folder(path: Path, shown: str) -> None:
         check_can_write(folder)
     except OSError as e:
         raise ValueError(f"cannot write {shown}: {blocked(e) or e.strerror or e}") from None
-
-
-def _kind(mode: int) -> str:
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    if stat.S_ISFIFO(mode):
-        return "a pipe"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    return "something other than a file"
 
 
 @dataclass

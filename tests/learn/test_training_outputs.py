@@ -46,7 +46,7 @@ def test_pipes_devices_folders_and_links_to_files_are_refused(
     (tmp_path / "folder").mkdir()
     (tmp_path / "target.txt").write_text("kept\n")
     (tmp_path / "link").symlink_to("target.txt")
-    for name, kind in [("fifo", "a pipe"), ("null", "a device"), ("folder", "a folder")]:
+    for name, kind in [("fifo", "a FIFO"), ("null", "a device"), ("folder", "a folder")]:
         assert train(tmp_path / name) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and kind in err
