@@ -4,7 +4,6 @@ program, then run it."""
 # _signal, not signal, which loads enum and more first: its core, loaded with Python, is
 # enough here, and a signal while those loaded ended termsnake in a traceback.
 import _signal
-import atexit
 import sys
 
 # termsnake.exits.ENDING_SIGNALS, by number (a test checks they are the same): that module
@@ -34,6 +33,8 @@ def main() -> int:
         # atexit runs the last registered first: this, registered before any module of the
         # program loads, runs last. Not if one was registered before (a .pth file's, such as
         # coverage's): that one would be skipped.
+        import atexit  # after the handlers: a Ctrl-C as it loads is then noted too
+
         if not atexit._ncallbacks():
             atexit.register(_without_teardown, done)
         from termsnake.commands import cli
