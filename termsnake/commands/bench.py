@@ -44,7 +44,7 @@ from termsnake.exits import (
     signals_remembered,
 )
 from termsnake.formats import presets
-from termsnake.formats.fileio import blocked, check_can_write_new
+from termsnake.formats.fileio import blocked, check_can_write_new, reason
 from termsnake.formats.text import printable, shorten
 from termsnake.orphans import WorkerDied
 from termsnake.solvers.engine import PREFIX as ENGINE_PREFIX
@@ -296,7 +296,7 @@ def prepare(args: argparse.Namespace, came: Noted) -> Setup | int:
         try:
             record_dir.mkdir(parents=True, exist_ok=True)
         except OSError as e:
-            return _fail(f"--record-dir {record_dir}: {blocked(e) or e.strerror or e}")
+            return _fail(f"--record-dir {record_dir}: {reason(e)}")
         try:
             # Games and engine logs are written there: say it cannot be before any game.
             check_can_write_new(record_dir)

@@ -263,6 +263,12 @@ def blocked(error: OSError) -> str | None:
     return None
 
 
+def reason(error: OSError) -> str:
+    """Why ``error`` happened, in words for a user: ``blocked``'s where the system's own
+    words mislead, else the system's."""
+    return blocked(error) or error.strerror or str(error)
+
+
 def _quoted(path: str | os.PathLike[str]) -> str:
     return printable(repr(os.fspath(path)))
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import filelock
 
-from termsnake.formats.fileio import blocked
+from termsnake.formats.fileio import reason
 from termsnake.formats.text import printable
 
 
@@ -111,7 +111,7 @@ def _check_one(out: Path) -> None:
     except FileNotFoundError:
         return
     except OSError as e:
-        raise ValueError(f"cannot write {shown}: {blocked(e) or e.strerror or e}") from None
+        raise ValueError(f"cannot write {shown}: {reason(e)}") from None
     if not stat.S_ISREG(info.st_mode):
         raise ValueError(
             f"{shown} is there and is not the empty lock file termsnake train leaves; training "
@@ -158,8 +158,7 @@ def _holding(out: Path, taken: str) -> Iterator[None]:
     except filelock.Timeout:
         raise ValueError(_held(taken, path)) from None
     except OSError as e:
-        why = blocked(e) or e.strerror or e
-        raise ValueError(f"cannot write {printable(str(path))}: {why}") from None
+        raise ValueError(f"cannot write {printable(str(path))}: {reason(e)}") from None
     try:
         yield
     finally:

@@ -32,11 +32,11 @@ from termsnake.exits import (
 from termsnake.formats.diagnostics import LevelError
 from termsnake.formats.fileio import (
     TooLarge,
-    blocked,
     check_can_write,
     in_the_way,
     kind_of,
     read_capped,
+    reason,
     write_atomic,
 )
 from termsnake.formats.presets import load_level
@@ -217,7 +217,7 @@ def check_outputs(out: Path, resume: bool) -> None:
             _check_folder(path, shown)
             continue
         except OSError as e:
-            raise ValueError(f"cannot write {shown}: {blocked(e) or e.strerror or e}") from None
+            raise ValueError(f"cannot write {shown}: {reason(e)}") from None
         if not stat.S_ISREG(info.st_mode):
             raise ValueError(f"{shown} is {kind_of(info.st_mode)}, not a file: give another --out")
         try:
@@ -271,7 +271,7 @@ def _check_folder(path: Path, shown: str) -> None:
     try:
         check_can_write(folder)
     except OSError as e:
-        raise ValueError(f"cannot write {shown}: {blocked(e) or e.strerror or e}") from None
+        raise ValueError(f"cannot write {shown}: {reason(e)}") from None
 
 
 @dataclass
@@ -418,7 +418,7 @@ def _run(args: argparse.Namespace, plan: Plan, state: State, out: Path) -> int:
         # A full disk ends every command so (exit 1); another run's files found are refused
         # as at the start (exit 2).
         code = EXIT_USAGE if isinstance(e, FileExistsError) else EXIT_OUTPUT
-        return _error(f"cannot write {where}: {blocked(e) or e.strerror or e}{held}", code)
+        return _error(f"cannot write {where}: {reason(e)}{held}", code)
     except ClusterError as e:  # the scheduler or the workers lost mid-run: the files stay
         held = "" if run.saved is None else f"; {_held(out, run.saved)}"
         return _error(f"{e}{held}")
