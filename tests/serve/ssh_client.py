@@ -8,10 +8,11 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import asyncssh
@@ -28,11 +29,34 @@ class Server:
     proc: subprocess.Popen[str]
     port: int
     first_line: str  # "listening on ...; connect with: ..."
+    _lines: list[str] = field(default_factory=list)  # read by _reader, once wait_log started it
+    _reader: threading.Thread | None = None
 
     def log(self) -> str:
-        """Everything the server printed so far (after it stopped)."""
+        """Everything the server printed after its first line (once it stopped)."""
         assert self.proc.stdout is not None
-        return self.proc.stdout.read()
+        if self._reader is None:
+            return self.proc.stdout.read()
+        self._reader.join(10)
+        return "".join(self._lines)
+
+    def wait_log(self, needle: str, seconds: float = 10) -> list[str]:
+        """The lines the server printed after its first, once one holds ``needle``, while it
+        runs on (AssertionError if none does in time): a server shared by several tests."""
+        if self._reader is None:
+            self._reader = threading.Thread(target=self._read, daemon=True)
+            self._reader.start()
+        deadline = time.monotonic() + seconds
+        while not any(needle in line for line in list(self._lines)):
+            if time.monotonic() > deadline or not self._reader.is_alive():
+                raise AssertionError(f"{needle!r} never in the log:\n{''.join(self._lines)}")
+            time.sleep(0.05)
+        return [line.rstrip("\n") for line in self._lines]
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:  # until the server's end
+            self._lines.append(line)
 
 
 @contextmanager
@@ -66,6 +90,8 @@ def running(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> It
         if proc.poll() is None:
             proc.send_signal(signal.SIGTERM)
             proc.wait(10)
+        if server._reader is not None:
+            server._reader.join(10)  # at the end of the output, before it is closed
         proc.stdout.close()
 
 

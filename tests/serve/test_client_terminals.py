@@ -8,7 +8,6 @@ import asyncio
 import os
 import re
 import shutil
-import signal
 import subprocess
 import time
 from collections.abc import Iterator
@@ -46,7 +45,8 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory, folder: Path) -> Iterator[Server]:
+def terminfo_server(tmp_path_factory: pytest.TempPathFactory, folder: Path) -> Iterator[Server]:
+    """The module's server: one that knows the ENTRIES, and takes the colours test's clients."""
     tmp = tmp_path_factory.mktemp("serve")
     with running(tmp, "--max-per-address", "8", env={"TERMINFO": str(folder)}) as s:
         yield s
@@ -63,13 +63,13 @@ async def board_drawn(port: int, name: str, kind: str) -> bytes:
     return p.received
 
 
-def test_colours_follow_the_clients_terminfo(server: Server) -> None:
+def test_colours_follow_the_clients_terminfo(terminfo_server: Server) -> None:
     # Every client got xterm-256color's colours, whatever its TERM: xterm-mono's too.
     kinds = {"mo": "ts-mono", "ei": "ts-eight", "di": "ts-direct", "un": "no-such-terminal",
              "lo": "x" * 100, "xt": "xterm-256color"}  # fmt: skip
 
     async def go() -> list[bytes]:
-        drawn = (board_drawn(server.port, name, kind) for name, kind in kinds.items())
+        drawn = (board_drawn(terminfo_server.port, name, kind) for name, kind in kinds.items())
         return list(await asyncio.gather(*drawn))
 
     mono, eight, direct, unknown, too_long, xterm = asyncio.run(go())
@@ -91,10 +91,10 @@ async def refused(port: int, name: str, kind: str) -> tuple[bytes, int | None]:
 
 @pytest.mark.parametrize("kind", ["ts-glass", "dumb", "dumb-emacs-ansi"])
 def test_a_client_that_cannot_move_the_cursor_is_told_in_one_line(
-    server: Server, kind: str
+    terminfo_server: Server, kind: str
 ) -> None:
     # The lobby was drawn with xterm's moves on a terminal that has none.
-    said, status = asyncio.run(refused(server.port, "gl", kind))
+    said, status = asyncio.run(refused(terminfo_server.port, "gl", kind))
     assert said.decode() == (
         f"termsnake: your terminal (TERM={kind}) cannot move the cursor; connect from one that "
         "can, with TERM set to its real type (such as xterm-256color or linux)\r\n"
@@ -103,24 +103,21 @@ def test_a_client_that_cannot_move_the_cursor_is_told_in_one_line(
 
 
 @pytest.mark.skipif(shutil.which("ssh") is None, reason="no OpenSSH client here")
-def test_openssh_on_a_glass_tty_is_told_and_exits(tmp_path: Path, folder: Path) -> None:
+def test_openssh_on_a_glass_tty_is_told_and_exits(terminfo_server: Server, folder: Path) -> None:
     # As a person runs it: ssh sends its own TERM, and exits with the server's status; the
     # operator's log says why the visit ended.
-    with running(tmp_path, env={"TERMINFO": str(folder)}) as s:
-        command = openssh_command(s.port, "gl@127.0.0.1", "-tt")
-        env = {**os.environ, "TERM": "ts-glass", "TERMINFO": str(folder)}
-        began = time.monotonic()
-        done = subprocess.run(
-            command, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=20
-        )
-        assert time.monotonic() - began < 5
-        s.proc.send_signal(signal.SIGTERM)
-        assert s.proc.wait(10) == 0
-        log = s.log().splitlines()
+    command = openssh_command(terminfo_server.port, "glass@127.0.0.1", "-tt")
+    env = {**os.environ, "TERM": "ts-glass", "TERMINFO": str(folder)}
+    began = time.monotonic()
+    done = subprocess.run(
+        command, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=20
+    )
+    assert time.monotonic() - began < 5
     assert done.stdout.startswith("termsnake: your terminal (TERM=ts-glass) cannot move")
     assert len(done.stdout.splitlines()) == 1 and "\x1b" not in done.stdout
     assert done.returncode == 1
-    assert left(log, "gl") == "its terminal (TERM=ts-glass) cannot move the cursor"
+    log = terminfo_server.wait_log("glass left after ")
+    assert left(log, "glass") == "its terminal (TERM=ts-glass) cannot move the cursor"
 
 
 @pytest.mark.parametrize(
@@ -135,10 +132,10 @@ def test_an_entry_is_read_from_its_file(
     assert terminfo.look_up(kind) == terminfo.Entry(colours, addressing, kind != "ts-vt52")
 
 
-def test_a_vt52_is_refused_in_one_line(server: Server) -> None:
+def test_a_vt52_is_refused_in_one_line(terminfo_server: Server) -> None:
     # Its cursor moves are ESC Y and two characters: it was drawn on with xterm's (ESC [),
     # which it shows as text.
-    said, status = asyncio.run(refused(server.port, "vt", "ts-vt52"))
+    said, status = asyncio.run(refused(terminfo_server.port, "vt", "ts-vt52"))
     assert said.decode() == (
         "termsnake: your terminal (TERM=ts-vt52) does not take the ANSI escapes termsnake "
         "draws with; connect from one that does, with TERM set to its real type (such as "
@@ -217,7 +214,7 @@ async def screen_left(port: int, name: str, kind: str) -> list[str]:
     return [line.rstrip() for line in p.screen.display if line.strip()]
 
 
-def test_a_terminal_without_an_alternate_screen_is_left_clear(server: Server) -> None:
+def test_a_terminal_without_an_alternate_screen_is_left_clear(terminfo_server: Server) -> None:
     # The lobby stayed on the client's screen, its goodbye run on from its last line
     # ("... q goes backbye!"): the alternate screen it was drawn on is xterm's.
-    assert asyncio.run(screen_left(server.port, "vt", "vt100")) == ["bye!"]
+    assert asyncio.run(screen_left(terminfo_server.port, "vt", "vt100")) == ["bye!"]
