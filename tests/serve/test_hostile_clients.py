@@ -14,6 +14,7 @@ import socket
 import subprocess
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import asyncssh
@@ -494,44 +495,63 @@ def test_a_connection_offering_key_after_key_is_closed(tmp_path: Path) -> None:
     run(go())
 
 
+@dataclasses.dataclass(frozen=True)
+class Keyed:
+    """A server that admits one key (--authorized-keys), and that key's private file."""
+
+    server: Server
+    key: Path
+
+
+@pytest.fixture(scope="module")
+def keyed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Keyed]:
+    """The module's server that wants a key: its tests are each a connection or two that fail
+    to log in, or log in and leave, and no test's limit or log is another's."""
+    tmp = tmp_path_factory.mktemp("keyed")
+    key = tmp / "held"
+    asyncssh.generate_private_key("ssh-ed25519").write_private_key(key)
+    key.chmod(0o600)  # ssh uses no private key others may read
+    (tmp / "authorized").write_bytes(asyncssh.read_private_key(key).export_public_key())
+    with running(tmp, "--authorized-keys", str(tmp / "authorized")) as s:
+        yield Keyed(s, key)
+
+
 @pytest.mark.skipif(shutil.which("ssh") is None, reason="no OpenSSH client here")
-def test_ssh_offering_keys_the_server_does_not_hold_is_told_at_the_sixth(tmp_path: Path) -> None:
+def test_ssh_offering_keys_the_server_does_not_hold_is_told_at_the_sixth(
+    tmp_path: Path, keyed: Keyed
+) -> None:
     # At the sixth, the keys' limit and that on failures of any kind (ssh's "none" first) were
     # reached together, and the keys' bare close won: "11: Disconnected by application".
     keys = []
-    for i in range(7):
+    for i in range(6):
         key = asyncssh.generate_private_key("ssh-ed25519")
         keys.append(tmp_path / f"key{i}")
         key.write_private_key(keys[-1])
-        keys[-1].chmod(0o600)  # ssh uses no private key others may read
-    (tmp_path / "authorized").write_bytes(key.export_public_key())  # the last one only
-    with running(tmp_path, "--authorized-keys", str(tmp_path / "authorized")) as s:
-        cut = openssh(s.port, "ada@127.0.0.1", "-T", keys=keys)  # 6 unknown, then it
-        assert cut.returncode == 255
-        assert "Received disconnect from 127.0.0.1 port" in cut.stderr
-        assert "too many failed login tries" in cut.stderr
-        within = openssh(s.port, "ada@127.0.0.1", "-T", keys=keys[1:])  # 5 unknown, then it
-        assert "termsnake needs a terminal" in within.stdout, within.stderr
+        keys[-1].chmod(0o600)
+    keys.append(keyed.key)  # the one held, last
+    port = keyed.server.port
+    cut = openssh(port, "ada@127.0.0.1", "-T", keys=keys)  # 6 unknown, then it
+    assert cut.returncode == 255
+    assert "Received disconnect from 127.0.0.1 port" in cut.stderr
+    assert "too many failed login tries" in cut.stderr
+    within = openssh(port, "ada@127.0.0.1", "-T", keys=keys[1:])  # 5 unknown, then it
+    assert "termsnake needs a terminal" in within.stdout, within.stderr
 
 
 def refused(
-    tmp_path: Path, client: type[asyncssh.SSHClient], error: type[Exception], match: str
+    keyed: Keyed, client: type[asyncssh.SSHClient], error: type[Exception], match: str
 ) -> None:
     """``client``, logging in as "ada" with no keys to a server that wants one (--authorized-keys),
     is refused with ``error`` saying ``match``."""
-    (tmp_path / "keys").write_text(
-        asyncssh.generate_private_key("ssh-ed25519").export_public_key().decode()
-    )
 
-    async def go(s: Server) -> None:
+    async def go() -> None:
         with pytest.raises(error, match=match):
             await asyncssh.create_connection(
-                client, "127.0.0.1", s.port, username="ada", known_hosts=None,
+                client, "127.0.0.1", keyed.server.port, username="ada", known_hosts=None,
                 client_keys=None, agent_path=None,
             )  # fmt: skip
 
-    with running(tmp_path, "--authorized-keys", str(tmp_path / "keys")) as s:
-        run(go(s))
+    run(go())
 
 
 def try_none(conn: asyncssh.SSHClientConnection, user: bytes) -> None:
@@ -542,7 +562,7 @@ def try_none(conn: asyncssh.SSHClientConnection, user: bytes) -> None:
     )  # fmt: skip
 
 
-def test_a_connection_changing_its_user_name_while_logging_in_is_closed(tmp_path: Path) -> None:
+def test_a_connection_changing_its_user_name_while_logging_in_is_closed(keyed: Keyed) -> None:
     # asyncssh asked begin_auth again at each new name, rebuilding the connection's options in
     # a thread each time: one client changing names at each try kept a core half busy.
     class Renaming(asyncssh.SSHClient):
@@ -554,10 +574,10 @@ def test_a_connection_changing_its_user_name_while_logging_in_is_closed(tmp_path
             try_none(self.conn, b"bob")
             await asyncio.sleep(5)  # the server's answer ends the connection (or not)
 
-    refused(tmp_path, Renaming, asyncssh.IllegalUserName, "may not change while logging in")
+    refused(keyed, Renaming, asyncssh.IllegalUserName, "may not change while logging in")
 
 
-def test_a_connection_failing_try_after_try_is_disconnected(tmp_path: Path) -> None:
+def test_a_connection_failing_try_after_try_is_disconnected(keyed: Keyed) -> None:
     # asyncssh answered "none" tries (no key, no password) without end: at the rate cap, one
     # connection sending them kept a third of a core busy for the login time.
     class Trying(asyncssh.SSHClient):
@@ -574,7 +594,7 @@ def test_a_connection_failing_try_after_try_is_disconnected(tmp_path: Path) -> N
                 try_none(self.conn, b"ada")
             await asyncio.sleep(5)  # the server's answer ends the connection (or not)
 
-    refused(tmp_path, Trying, asyncssh.PermissionDenied, "too many failed login tries")
+    refused(keyed, Trying, asyncssh.PermissionDenied, "too many failed login tries")
 
 
 def test_visits_setting_a_bot_up_on_one_board_at_once_do_it_one_at_a_time() -> None:
