@@ -9,9 +9,13 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from pty_harness import Pty
+
+if TYPE_CHECKING:
+    from ssh_client import Server
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
@@ -67,3 +71,22 @@ def small_tmpfs(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Path
         yield where
     finally:
         subprocess.run(["umount", str(where)], check=False)
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A `termsnake serve` shared by the tests of tests/serve that only connect to it and read
+    (one a worker process: a start costs as much CPU as many of those tests). They set no
+    option of their own, send it no signal and leave nothing behind that another's assertions
+    read: they close their connections, and a name whose key preset or score a test looks at is
+    its own. Three connections from an address at once, as by default (test_server.py tells
+    the fourth why), an idle visit ended after 3 s (the slow
+    test_an_idle_player_is_told_and_disconnected), new connections from one address as often
+    as the tests make them. Here, not in a conftest.py of tests/serve, which mypy would take
+    for this one."""
+    # tests/serve is on the path once a test there is collected; this module is loaded first.
+    from ssh_client import running
+
+    limits = ("--max-per-address", "3", "--idle", "3", "--max-connect-rate", "1000")
+    with running(tmp_path_factory.mktemp("serve"), *limits) as s:
+        yield s

@@ -24,11 +24,11 @@ def run(coro: object) -> None:
     asyncio.run(coro)  # type: ignore[arg-type]
 
 
-def test_keys_typed_before_an_eof_are_read(tmp_path: Path) -> None:
+def test_keys_typed_before_an_eof_are_read(server: Server) -> None:
     # `printf q | ssh -tt host` sends q and an EOF at once: the EOF closed the session before
     # the q was read, and the client saw no lobby and no goodbye.
     async def go(s: Server) -> None:
-        async with await connect(s.port, "eve") as conn:
+        async with await connect(s.port, "eof") as conn:
             p = await player(conn)
             p.process.stdin.write(b"q")
             p.process.stdin.write_eof()
@@ -37,8 +37,7 @@ def test_keys_typed_before_an_eof_are_read(tmp_path: Path) -> None:
                 await p.pump(0.2)
             assert b"bye!" in p.received
 
-    with running(tmp_path) as s:
-        run(go(s))
+    run(go(server))
 
 
 @pytest.mark.slow

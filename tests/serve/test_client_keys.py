@@ -4,17 +4,9 @@ Linux console's function keys) mean nothing over SSH: their letters steered and 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 
-import pytest
 from pty_harness import steps_shown
-from ssh_client import Server, connect, player, running, start_classic
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    with running(tmp_path_factory.mktemp("serve"), "--max-per-address", "4") as s:
-        yield s
+from ssh_client import Server, connect, player, start_classic
 
 
 def test_a_key_blessed_does_not_know_neither_steers_nor_steps(server: Server) -> None:

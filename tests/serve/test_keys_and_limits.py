@@ -18,7 +18,7 @@ from pathlib import Path
 
 import asyncssh
 import pytest
-from ssh_client import TERMSNAKE, connect, openssh, openssh_command, player, running
+from ssh_client import TERMSNAKE, Server, connect, openssh, openssh_command, player, running
 
 from termsnake.commands import cli
 from termsnake.commands.serve import options_from
@@ -367,16 +367,15 @@ def test_a_server_on_ipv6_says_where_in_brackets_and_how_ssh_connects(tmp_path: 
 
 
 @pytest.mark.skipif(shutil.which("ssh") is None, reason="no OpenSSH client here")
-def test_a_command_over_ssh_is_told_in_a_line_what_to_type(tmp_path: Path) -> None:
+def test_a_command_over_ssh_is_told_in_a_line_what_to_type(server: Server) -> None:
     # `ssh -p P ada@host play` read only ssh's "exec request failed on channel 0", exit 255.
-    with running(tmp_path) as s:
-        for tty in ("-T", "-tt"):
-            command = [*openssh_command(s.port, "ada@127.0.0.1", tty), "play"]
-            done = subprocess.run(command, capture_output=True, text=True, timeout=20)
-            assert done.returncode == 1, done.stderr
-            said = done.stdout + done.stderr
-            assert "runs no commands: use ssh -t, no command" in said, said
-            assert "request failed" not in said, said
+    for tty in ("-T", "-tt"):
+        command = [*openssh_command(server.port, "cmd@127.0.0.1", tty), "play"]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=20)
+        assert done.returncode == 1, done.stderr
+        said = done.stdout + done.stderr
+        assert "runs no commands: use ssh -t, no command" in said, said
+        assert "request failed" not in said, said
 
 
 @needs_ipv6

@@ -10,7 +10,6 @@ import shutil
 import signal
 import subprocess
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import asyncssh
@@ -39,15 +38,6 @@ from ssh_client import (
     start_classic,
 )
 from test_hostile_clients import watch_best
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    tmp = tmp_path_factory.mktemp("serve")
-    # The module's tests connect from one address more often than a client may a minute.
-    limits = ("--max-per-address", "3", "--idle", "3", "--max-connect-rate", "1000")
-    with running(tmp, *limits) as s:
-        yield s
 
 
 def run(coro: object) -> None:
@@ -400,7 +390,9 @@ def test_names_are_made_printable_and_unique(server: Server) -> None:
     [False, pytest.param(True, marks=pytest.mark.slow)],  # with keys: the slow step
     ids=["anyone", "authorized-keys"],
 )
-def test_an_empty_user_name_plays_as_player(tmp_path: Path, keys: bool) -> None:
+def test_an_empty_user_name_plays_as_player(
+    tmp_path: Path, request: pytest.FixtureRequest, keys: bool
+) -> None:
     # `ssh -l '' host`: asyncssh asked begin_auth only for a name other than the '' it starts
     # with, and refused this one unasked ("Permission denied ()").
     key = asyncssh.generate_private_key("ssh-ed25519")
@@ -411,7 +403,10 @@ def test_an_empty_user_name_plays_as_player(tmp_path: Path, keys: bool) -> None:
             p = await player(conn)
             await p.wait_for("hello, player")
 
-    with running(tmp_path, *(("--authorized-keys", str(tmp_path / "keys")) if keys else ())) as s:
+    if not keys:  # anyone may log in: the shared server
+        run(go(request.getfixturevalue("server")))
+        return
+    with running(tmp_path, "--authorized-keys", str(tmp_path / "keys")) as s:
         run(go(s))
 
 
