@@ -18,7 +18,7 @@ from pathlib import Path
 
 import asyncssh
 import pytest
-from ssh_client import TERMSNAKE, Server, connect, openssh, openssh_command, player, running
+from ssh_client import Server, connect, openssh, openssh_command, player, running
 
 from termsnake.commands import cli
 from termsnake.commands.serve import options_from
@@ -156,17 +156,18 @@ def test_authorized_keys_lines_are_lines_as_openssh_counts_them(tmp_path: Path) 
         read_authorized_keys(path)
 
 
-def test_an_empty_authorized_keys_file_is_refused_in_one_line(tmp_path: Path) -> None:
+def test_an_empty_authorized_keys_file_is_refused_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     # asyncssh read it as admitting no one, and the server served on: nobody could log in.
+    # (A server that cannot start, in a process of its own: test_start_errors.py.)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     (tmp_path / "keys").write_bytes(b"")
-    done = subprocess.run(
-        [TERMSNAKE, "serve", "--port", "0", "--authorized-keys", str(tmp_path / "keys")],
-        capture_output=True, text=True, timeout=30, env={**os.environ, "HOME": str(tmp_path),
-        "XDG_DATA_HOME": str(tmp_path / "data")},
-    )  # fmt: skip
-    assert (done.returncode, done.stdout) == (2, "")
-    assert done.stderr == (f"termsnake serve: --authorized-keys {tmp_path / 'keys'}: no public "
-                           "keys asyncssh can read (the file has none)\n")  # fmt: skip
+    assert cli.main(["serve", "--port", "0", "--authorized-keys", str(tmp_path / "keys")]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == (f"termsnake serve: --authorized-keys {tmp_path / 'keys'}: no public "
+                   "keys asyncssh can read (the file has none)\n")  # fmt: skip
 
 
 def test_each_serve_option_reaches_the_server_and_the_others_keep_their_defaults(
