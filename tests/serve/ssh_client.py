@@ -29,8 +29,8 @@ class Server:
     proc: subprocess.Popen[str]
     port: int
     first_line: str  # "listening on ...; connect with: ..."
-    _lines: list[str] = field(default_factory=list)  # read by _reader, once wait_log started it
-    _reader: threading.Thread | None = None
+    _lines: list[str] = field(default_factory=list, repr=False)  # read by _reader (wait_log)
+    _reader: threading.Thread | None = field(default=None, repr=False)
 
     def log(self) -> str:
         """Everything the server printed after its first line (once it stopped)."""
