@@ -61,3 +61,30 @@ def test_the_lobby_still_goes_back_on_escape_alone(server: Server) -> None:
             await p.wait_for(lambda text: "hello, val" in text and "Play which" not in text)
 
     asyncio.run(go())
+
+
+@pytest.mark.parametrize(
+    ("term_type", "left", "down"),
+    [
+        ("xterm-256color", b"\x1b[1;3D", b"\x1b[1;3B"),  # xterm's Alt+Left, Alt+Down
+        ("xterm-256color", b"\x1b[1;5D", b"\x1b[1;2B"),  # Ctrl+Left, Shift+Down
+        ("rxvt-unicode-256color", b"\x1b\x1b[D", b"\x1b\x1b[B"),  # rxvt's Alt: ESC first
+    ],
+)
+def test_the_menus_take_an_arrow_held_with_alt_shift_or_ctrl_as_the_game_does(
+    server: Server, term_type: str, left: bytes, down: bytes
+) -> None:
+    # A held arrow steers in a game; in a menu it moved nothing and did not go back.
+    async def go() -> None:
+        async with await connect(server.port, "hal") as conn:
+            p = await player(conn, term_type=term_type)
+            await p.wait_for("hello, hal")
+            await p.keys(down)  # to "Watch a bot"
+            await p.wait_for("> Watch a bot")
+            await p.keys(b"\r")
+            await p.wait_for("Watch which bot?")
+            await p.keys(left)
+            await p.wait_for(lambda text: "hello, hal" in text and "Watch which" not in text)
+            assert b"bye!" not in p.received
+
+    asyncio.run(go())
