@@ -55,10 +55,10 @@ def main() -> int:
 def _without_teardown(done: list[int]) -> None:
     """The end of Python's exit, once all of it that anyone sees is done (the threads waited
     for, every other atexit handler run): the process ends with the command's code, its
-    output and every open file flushed, without the teardown of every module loaded, which
-    only frees memory and was much of a server's stop (docs/tuning.md). Left to Python if the
-    command raised, or if a flush of stdout or stderr fails: Python then says so and exits as
-    it would."""
+    output and every open file flushed (a temporary one deleted), without the teardown of every
+    module loaded, which only frees memory and was much of a server's stop (docs/tuning.md).
+    Left to Python if the command raised, or if a flush of stdout or stderr fails: Python then
+    says so and exits as it would."""
     if not done:
         return
     try:
@@ -69,9 +69,9 @@ def _without_teardown(done: list[int]) -> None:
         return
     import os
 
-    from termsnake.streams import flush_files  # loaded with the command
+    from termsnake.streams import finish_files  # loaded with the command
 
-    flush_files()  # what the teardown's freeing of a plugin's open files wrote
+    finish_files()  # what the teardown's freeing of a plugin's open files wrote and deleted
     os._exit(done[0])
 
 

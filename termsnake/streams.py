@@ -1,13 +1,13 @@
 """The command's own output streams as a user's shell may leave them: stdout to a reader that
 went away, stderr to a pipe closed early (``2>&1 | head -1``); and every open file's unwritten
-lines, at an exit that skips Python's teardown."""
+lines and its temporary files, at an exit that skips Python's teardown."""
 
 import contextlib
 import gc
 import io
 import os
 import sys
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
     from _typeshed import ReadableBuffer
@@ -57,12 +57,25 @@ def drop_unread_stderr() -> None:
 _BUFFERED: Final = (io.TextIOWrapper, io.BufferedWriter, io.BufferedRandom, io.BufferedRWPair)
 
 
-def flush_files() -> None:
-    """Write out what every file open in this process holds unwritten, as Python's teardown
-    did as it freed them: a process that ends without it (``os._exit``) lost the lines a
-    plugin wrote to a log it keeps open in a global, or opened in its atexit handler."""
-    found = [f for f in gc.get_objects() if isinstance(f, _BUFFERED)]
+def finish_files() -> None:
+    """Write out what every file open in this process holds unwritten, and delete every named
+    temporary file still open whose delete is on, as Python's teardown did as it freed them: a
+    process that ends without it (``os._exit``) lost the lines a plugin wrote to a log it keeps
+    open in a global, or opened in its atexit handler, and left its temporary files on disk."""
+    # tempfile's own closer, whose __del__ closes and deletes: a private name, so looked up,
+    # not imported (nor tempfile, which no one may have loaded).
+    closer = getattr(sys.modules.get("tempfile"), "_TemporaryFileCloser", None)
+    found: list[io.IOBase] = []
+    temps: list[Any] = []
+    for f in gc.get_objects():
+        if isinstance(f, _BUFFERED):
+            found.append(f)
+        elif type(f) is closer and getattr(f, "delete", False):  # not isinstance: cheaper
+            temps.append(f)
     found.sort(key=lambda f: not isinstance(f, io.TextIOWrapper))
     for f in found:
         with contextlib.suppress(Exception):  # closed, detached, or its reader gone
             f.flush()
+    for t in temps:
+        with contextlib.suppress(Exception):  # its file gone already, or its folder
+            t.__del__()  # what the teardown's freeing of it did, in every Python's tempfile

@@ -64,3 +64,34 @@ def test_a_handler_registered_before_the_command_began_still_runs(tmp_path: Path
     )
     assert proc.returncode == 0 and proc.stdout.startswith("termsnake ") and proc.stderr == ""
     assert ran.exists()
+
+
+def test_a_plugins_named_temporary_file_left_open_is_deleted_as_the_teardown_did(
+    tmp_path: Path,
+) -> None:
+    # NamedTemporaryFile deletes its file when it is freed; the end that skips the teardown
+    # left on disk one a plugin kept open in a global. One made with delete=False stays, its
+    # lines written.
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    code = (
+        "import tempfile\n"
+        f"GONE = tempfile.NamedTemporaryFile('w', dir={str(temp)!r}, prefix='gone-')\n"
+        "GONE.write('dropped')\n"
+        f"BINARY = tempfile.NamedTemporaryFile(dir={str(temp)!r}, prefix='gone-')\n"
+        f"KEPT = tempfile.NamedTemporaryFile('w', dir={str(temp)!r}, prefix='kept-', "
+        "delete=False)\nKEPT.write('kept')\n"
+    )
+    proc = subprocess.Popen(
+        [termsnake_command(), "solvers"],
+        env={**quiet_env(tmp_path), "PYTHONPATH": str(plugins_in(tmp_path, {"temps": code}))},
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    out, err = finished(proc)
+    assert proc.returncode == 0 and "zztemps" in out and err == ""
+    left = list(temp.iterdir())
+    assert [p.name[:5] for p in left] == ["kept-"], left
+    assert left[0].read_text() == "kept"
