@@ -6,6 +6,7 @@ import logging
 import re
 import threading
 import time
+import warnings
 import weakref
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -97,7 +98,13 @@ def connect(address: str, timeout: float | None = None) -> Iterator[Client]:
     ``timeout`` seconds if it cannot be reached. The client is closed on every way out."""
     check_scheduler(address)
     from distributed import Client
+    from distributed.versions import VersionMismatchWarning
 
+    # Dask's table of the packages that differ between here and the workers: what matters,
+    # termsnake's version and numpy, is said in a line of termsnake's where it matters (a
+    # worker without numpy does not fail bench's other bots). A filter for the process, not
+    # for this block: the warning comes from the client's own thread, at each reconnection.
+    warnings.filterwarnings("ignore", category=VersionMismatchWarning)
     wait = CONNECT_TIMEOUT if timeout is None else timeout
 
     class _Client(Client):

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pytest
+from pty_harness import run_plain
 
 from termsnake import __version__, cluster
 from termsnake.bench import remote
@@ -421,6 +422,50 @@ def test_training_on_a_worker_without_numpy_is_one_line_and_the_worker_stays(
         "termsnake train: error: the games on the Dask cluster failed: a Dask worker cannot "
         "train: numpy is not installed there (pip install 'termsnake[learn]' on every worker)\n"
     )
+
+
+# A worker's preload, run before it joins: numpy missing as Dask's list of versions says it
+# too (None), not only to imports (Dask reads the versions from the installed files).
+WITHOUT_NUMPY_AS_DASK_SEES_IT = f"""
+import distributed.versions as v
+
+if not hasattr(v, "_real_version"):  # the preload may run twice in one process
+    v._real_version = v._version_cached
+    v._version_cached = lambda package: None if package == "numpy" else v._real_version(package)
+{WITHOUT_NUMPY}
+"""
+
+
+@pytest.mark.slow  # a worker of its own: seconds of CPU
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["bench", "--ai", "neuro,greedy", "--size", "6x6", "--games", "2", "--json"],
+         "termsnake bench: neuro on open-6x6: unavailable: neuro needs numpy, which is not "
+         "installed (pip install 'termsnake[learn]') (on a Dask worker)\n"),
+        (["train", "neuro", "--size", "4x4", "--population", "2", "--games", "1", "--out",
+          "w.json"],
+         "termsnake train: error: the games on the Dask cluster failed: a Dask worker cannot "
+         "train: numpy is not installed there (pip install 'termsnake[learn]' on every "
+         "worker)\n"),
+    ],
+)  # fmt: skip
+def test_a_worker_without_numpy_is_termsnakes_one_line_not_dasks_table(
+    args: list[str], said: str, tmp_path: Path
+) -> None:
+    # Dask's VersionMismatchWarning came first: 8 lines, a table of the packages that differ
+    # (numpy, None on the workers) and the line of Dask's code that warned.
+    from distributed import LocalCluster
+
+    preload = tmp_path / "without_numpy.py"
+    preload.write_text(WITHOUT_NUMPY_AS_DASK_SEES_IT)
+    with LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0",
+        preload=[str(preload)],
+    ) as lone:  # fmt: skip
+        done = run_plain(tmp_path, *args, "--scheduler", lone.scheduler_address)
+    assert done.stderr == said
+    assert done.returncode == (0 if args[0] == "bench" else 2)
 
 
 @pytest.mark.slow  # runs on a cluster of its own: CPU-heavy
