@@ -249,7 +249,8 @@ class Game:
         other.foods = list(self.foods) if history else []
         # An iterator cannot be copied; a look-ahead copy draws from the generator instead.
         other.food_plan = None
-        other.rng = random.Random()
+        # Made by __new__, not Random(), which seeds itself from the system first, to no end.
+        other.rng = random.Random.__new__(random.Random)
         other.rng.setstate(self.rng.getstate())
         return other
 

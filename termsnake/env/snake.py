@@ -122,14 +122,15 @@ class SnakeEnv(gymnasium.Env[Obs, np.int64]):
     def __copy__(self) -> SnakeEnv:
         """``copy.copy(env)`` that steps on its own: the game and the grid change with each
         step, and the generators with each draw (a ``reset`` without a seed, a space's
-        ``sample``), so the copy has its own; the level and the walls never change."""
+        ``sample``), so the copy has its own, in the same state; the level, the walls and the
+        spaces' bounds never change and are shared."""
         other = type(self).__new__(type(self))
         other.__dict__.update(self.__dict__)
         other.game = self.game.copy()
         other._grid = self._grid.copy()
-        other._np_random = copy.deepcopy(self._np_random)
-        other.action_space = copy.deepcopy(self.action_space)
-        other.observation_space = copy.deepcopy(self.observation_space)
+        other._np_random = _copy_generator(self._np_random)
+        other.action_space = _copy_space(self.action_space)
+        other.observation_space = _copy_space(self.observation_space)
         return other
 
     def reset(
@@ -193,6 +194,41 @@ class SnakeEnv(gymnasium.Env[Obs, np.int64]):
     def replay(self) -> Replay:
         """The episode so far as a termsnake-replay/1 record (`termsnake replay` plays it)."""
         return replay_from_game(self.game, "env")
+
+
+def _copy_space(space: spaces.Space[Any]) -> spaces.Space[Any]:
+    """``space`` with a generator of its own, in the same state (None stays None: each seeds
+    its own when first sampled); the rest, its bounds, shared. deepcopy copied the bounds and
+    pickled the generator. Any other kind of space (set on the env by hand) is deep-copied:
+    a Dict's or a Tuple's subspaces have generators of their own."""
+    if type(space) not in (spaces.Box, spaces.Discrete):
+        return copy.deepcopy(space)
+    twin = object.__new__(type(space))
+    twin.__dict__.update(space.__dict__)
+    # None until first sampled, as Space.__init__ leaves it (its annotation says otherwise).
+    twin._np_random = _copy_generator(space._np_random)  # type: ignore[assignment]
+    return twin
+
+
+def _copy_generator(rng: np.random.Generator | None) -> np.random.Generator | None:
+    """A generator that draws as ``rng`` would from here on (and spawns the same children), on
+    its own: a bit generator of the same kind, made from a copy of its seed sequence and set to
+    its state. Anything else than a SeedSequence under it is deep-copied."""
+    if rng is None:
+        return None
+    bits = rng.bit_generator
+    seq = bits.seed_seq
+    if type(seq) is not np.random.SeedSequence:
+        return copy.deepcopy(rng)
+    seq = np.random.SeedSequence(
+        seq.entropy,
+        spawn_key=seq.spawn_key,
+        pool_size=seq.pool_size,
+        n_children_spawned=seq.n_children_spawned,
+    )
+    twin = type(bits)(seq)
+    twin.state = bits.state
+    return np.random.Generator(twin)
 
 
 def _action_index(action: object) -> int:

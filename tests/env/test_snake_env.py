@@ -9,6 +9,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 import pytest
+from gymnasium.spaces import Box
 from gymnasium.utils.env_checker import check_env
 
 from termsnake.core.game import Outcome
@@ -237,3 +238,27 @@ def test_a_copy_of_the_env_steps_on_its_own() -> None:
     assert env.game.seed == twin.game.seed  # each drew from a generator of its own, alike
     samples = [[int(e.action_space.sample()) for _ in range(20)] for e in (env, twin)]
     assert samples[0] == samples[1]
+
+
+def test_a_copy_shares_what_never_changes_and_draws_as_the_original_would() -> None:
+    # deepcopy copied the spaces' bounds and pickled every generator, most of a copy's cost;
+    # the generators are made anew, in the same state, and spawn the same children.
+    env = SnakeEnv(size=(6, 6), length=3)
+    env.reset(seed=4)
+    env.observation_space.sample()  # its generator seeded from the system, the action's none
+    twin = copy.copy(copy.copy(env))
+    assert twin.level is env.level and twin._walls is env._walls
+    box, its_box = env.observation_space, twin.observation_space
+    assert isinstance(box, Box) and isinstance(its_box, Box) and its_box.low is box.low
+    assert twin.action_space._np_random is None
+
+    def draws(e: SnakeEnv) -> list[object]:
+        shown = e.observation_space.sample().tolist()
+        numbers = e.np_random.integers(1000, size=4).tolist()
+        child = e.np_random.spawn(1)[0].integers(1000, size=4).tolist()
+        e.reset()  # its game's seed drawn from the env's generator
+        return [shown, numbers, child, e.game.seed]
+
+    assert draws(env) == draws(twin)
+    twin.action_space.sample()  # seeds the copy's own generator, not the original's
+    assert env.action_space._np_random is None
