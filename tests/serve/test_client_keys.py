@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from pty_harness import steps_shown
 from ssh_client import Server, connect, player, start_classic
 
