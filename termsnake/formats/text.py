@@ -9,8 +9,6 @@ import unicodedata
 from collections.abc import Collection, Sequence
 from typing import Final
 
-import wcwidth
-
 _CHAR_NAMES: Final = {" ": "a space", "\t": "a tab", "\x00": "a NUL byte", "\ufeff": "a BOM"}
 
 # The codec error handler for text a stream's encoding cannot hold (a latin-1 or ASCII locale's
@@ -124,12 +122,25 @@ def describe_char(ch: str) -> str:
 
 def columns(text: str) -> int:
     """How many terminal columns ``text`` takes (wide characters two, combining marks none)."""
+    if _plain(text):
+        return len(text)
+    import wcwidth  # lazy: a large import that commands printing only ASCII never need
+
     return int(wcwidth.width(text))
 
 
 def clip(text: str, width: int) -> str:
     """``text`` cut to ``width`` columns (half a wide character becomes a space)."""
+    if _plain(text) and width >= 0:
+        return text[:width]
+    import wcwidth  # lazy, as in columns
+
     return text if columns(text) <= width else str(wcwidth.clip(text, 0, width))
+
+
+def _plain(text: str) -> bool:
+    """Whether every character of ``text`` is printable ASCII, a column each."""
+    return text.isascii() and text.isprintable()
 
 
 def pad(text: str, width: int, *, right: bool = False) -> str:

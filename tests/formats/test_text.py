@@ -5,8 +5,11 @@ from __future__ import annotations
 import unicodedata
 
 import pytest
+import wcwidth
+from hypothesis import given
+from hypothesis import strategies as st
 
-from termsnake.formats.text import align, clip, terminal_encoding
+from termsnake.formats.text import align, clip, columns, terminal_encoding
 
 
 def shown(text: str) -> int:
@@ -44,6 +47,15 @@ def test_clip_counts_columns_and_leaves_half_a_wide_character_a_space() -> None:
     assert clip("日本語", 5) == "日本 "
     assert clip("日本語", 6) == "日本語"
     assert clip("ab日", 3) == "ab "
+
+
+@given(st.text(st.sampled_from([*map(chr, range(128)), "é", "日", "\u0301"])), st.integers(-1, 12))
+def test_ascii_is_measured_and_clipped_as_wcwidth_does(text: str, width: int) -> None:
+    # Printable ASCII is measured without wcwidth (its width is its length): the same numbers,
+    # a control character or a non-ASCII one among them included.
+    assert columns(text) == wcwidth.width(text)
+    whole = wcwidth.width(text) <= width
+    assert clip(text, width) == (text if whole else wcwidth.clip(text, 0, width))
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,54 @@
+"""What a command loads: only what it uses. Loading modules is most of a short command's time,
+and the tests start a few hundred of them (docs/tuning.md)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from termsnake.formats.presets import preset_path
+
+# Large imports that a command which does not draw, pool or play neuro never needs.
+HEAVY = ("wcwidth", "blessed", "numpy", "multiprocessing", "concurrent.futures")
+
+
+def loaded(argv: list[str], home: Path) -> list[str]:
+    """Those of HEAVY that ``termsnake ARGV`` (``cli.main`` in a fresh Python) has loaded by
+    its end; it must succeed."""
+    script = (
+        "import sys\n"
+        "from termsnake.commands import cli\n"
+        "code = cli.main(sys.argv[1:])\n"
+        f"heavy = [m for m in {HEAVY!r} if m in sys.modules]\n"
+        "print('\\nloaded:', *heavy)\n"
+        "sys.exit(code)\n"
+    )
+    env = {**os.environ, "XDG_DATA_HOME": str(home), "XDG_CONFIG_HOME": str(home)}
+    done = subprocess.run(
+        [sys.executable, "-c", script, *argv],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    last = done.stdout.splitlines()[-1]
+    assert last.startswith("loaded:"), done.stdout
+    return last.split()[1:]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["levels"], ["check", preset_path("maze")], ["scores"], ["solvers"]],
+    ids=lambda argv: argv[0],
+)
+def test_a_command_that_prints_ascii_loads_no_terminal_code(
+    argv: list[str], tmp_path: Path
+) -> None:
+    # wcwidth measured every cell of a table, though ASCII's width is its length.
+    assert loaded(argv, tmp_path) == []
