@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import re
 import threading
 import time
@@ -76,6 +75,8 @@ def check_scheduler(address: str) -> str:
 @contextmanager
 def _quiet_dask() -> Iterator[None]:
     """Dask's own log lines silenced: what goes wrong is said in one line by the caller."""
+    import logging  # here: bench and train load this module for every run; distributed has it
+
     drop = logging.Filter("-no logger has this name-")
     loggers = [logging.getLogger("distributed")] + [
         logging.getLogger(name)

@@ -7,16 +7,17 @@ of their semaphores started so that a hang-up sent to the terminal's group spare
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import functools
 import os
 import signal
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from multiprocessing import resource_tracker
-from multiprocessing.process import BaseProcess
+from typing import TYPE_CHECKING
 
 from termsnake.exits import ENDING_SIGNALS
+
+if TYPE_CHECKING:
+    from multiprocessing.process import BaseProcess
 
 _PR_SET_PDEATHSIG = 1
 
@@ -27,6 +28,8 @@ def die_with_parent() -> Callable[[], None] | None:
     here: a child between fork and exec must not load libraries."""
     if not sys.platform.startswith("linux"):
         return None
+    import ctypes  # here: bench imports this module for WorkerDied, without engine or pool
+
     prctl = ctypes.CDLL(None, use_errno=True).prctl
 
     def set_it() -> None:
@@ -68,6 +71,8 @@ def start_resource_tracker() -> None:
     SIGTERM only, which it ignores). A hang-up or a Ctrl-\\ reaches the terminal's whole
     group: it killed the tracker, and the pool's clean-up started another, which printed a
     KeyError traceback for each semaphore it had never seen."""
+    from multiprocessing import resource_tracker  # only where a pool starts, as die_with_parent
+
     if not hasattr(signal, "pthread_sigmask"):
         resource_tracker.ensure_running()
         return

@@ -6,19 +6,14 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-import multiprocessing
 import os
 import queue
 import signal
 import threading
 from collections import deque
 from collections.abc import Generator, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from multiprocessing.process import BaseProcess
-from multiprocessing.sharedctypes import Synchronized
 from types import FrameType
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from termsnake.bench.games import BOT_INTERRUPT, GameRecord, GameTask, Kit, play_one
 from termsnake.exits import CtrlC, Noted, leave_with_main, remembered, signals_noted
@@ -31,6 +26,11 @@ from termsnake.orphans import (
     start_resource_tracker,
 )
 from termsnake.solvers import plugins
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
+    from multiprocessing.process import BaseProcess
+    from multiprocessing.sharedctypes import Synchronized
 
 # spawn, not fork: safe whatever threads the parent runs (tqdm's monitor, the pool's own).
 START_METHOD = "spawn"
@@ -108,6 +108,11 @@ def _in_workers(
     # A signal is raised only here, between steps: raised inside the pool's own code it could
     # leave a future's lock taken, and the pool's shutdown then waited for it for ever.
     with signals_noted(wake=lambda: ended.put(None)) as came:
+        # Here, not with the module: a run played in this process (--jobs 1) needs none of it.
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures.process import BrokenProcessPool
+
         start_resource_tracker()  # before the first semaphore (the lock of moves) starts it
         context = multiprocessing.get_context(START_METHOD)
         # Every worker's moves so far, in shared memory: the progress line's count.
@@ -186,6 +191,8 @@ class _Flight:
         with spawning(spawns):
             future = self.pool.submit(_play_in_worker, batch)
         if spawns:
+            import multiprocessing  # loaded by _in_workers, as the pool started
+
             self.started.update(multiprocessing.active_children())
         future.add_done_callback(self.ended.put)
         self.futures.append(future)

@@ -44,11 +44,18 @@ def loaded(argv: list[str], home: Path) -> list[str]:
 
 @pytest.mark.parametrize(
     "argv",
-    [["levels"], ["check", preset_path("maze")], ["scores"], ["solvers"]],
+    [
+        # wcwidth measured every cell of a table, though ASCII's width is its length.
+        ["levels"],
+        ["check", preset_path("maze")],
+        ["scores"],
+        ["solvers"],
+        # A bench loaded multiprocessing and concurrent.futures for a pool it did not start.
+        ["bench", "--ai", "greedy", "--size", "4x4", "--games", "2"],
+    ],
     ids=lambda argv: argv[0],
 )
-def test_a_command_that_prints_ascii_loads_no_terminal_code(
+def test_a_command_loads_none_of_the_large_modules_it_does_not_use(
     argv: list[str], tmp_path: Path
 ) -> None:
-    # wcwidth measured every cell of a table, though ASCII's width is its length.
     assert loaded(argv, tmp_path) == []
