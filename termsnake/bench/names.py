@@ -6,7 +6,7 @@ from __future__ import annotations
 import shlex
 from collections.abc import Iterator
 
-from termsnake.solvers.engine import PREFIX as ENGINE
+from termsnake.solvers.enginetext import PREFIX as ENGINE
 from termsnake.solvers.registry import resolve_name
 
 

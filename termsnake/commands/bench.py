@@ -47,7 +47,7 @@ from termsnake.formats import presets
 from termsnake.formats.fileio import blocked, check_can_write_new, reason
 from termsnake.formats.text import printable, shorten
 from termsnake.orphans import WorkerDied
-from termsnake.solvers.engine import PREFIX as ENGINE_PREFIX
+from termsnake.solvers.enginetext import PREFIX as ENGINE_PREFIX
 from termsnake.workers import note_jobs_unused, processes
 
 NOT_RECORDED: Final = "no more replays are written; the games go on being measured"

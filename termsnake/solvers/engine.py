@@ -27,6 +27,7 @@ from termsnake.solvers.enginelog import keep_log
 from termsnake.solvers.engineproc import close, exit_code, kill_group, wait_reading
 from termsnake.solvers.enginetext import (
     BOM,
+    PREFIX,
     byte_order_mark,
     cut_off,
     engine_words,
@@ -37,7 +38,6 @@ from termsnake.solvers.enginetext import (
 )
 
 PROTOCOL: Final = "termsnake-engine/1"
-PREFIX: Final = "exec:"
 HELLO_TIMEOUT: Final = 10.0
 MOVE_TIMEOUT: Final = 1.0
 EXIT_WAIT: Final = 1.0

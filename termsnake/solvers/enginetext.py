@@ -13,6 +13,9 @@ from typing import Final
 
 from termsnake.formats.text import shorten
 
+# An engine's solver name: exec:COMMAND. Here, not in engine: bench needs only this of it, and
+# engine loads subprocess and more.
+PREFIX: Final = "exec:"
 EXAMPLE_SHOWN: Final = 160  # characters of a quoted path shown in a hint, escaped
 BOM: Final = "\ufeff".encode()  # a byte-order mark in UTF-8: EF BB BF
 

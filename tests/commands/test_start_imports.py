@@ -12,8 +12,8 @@ import pytest
 
 from termsnake.formats.presets import preset_path
 
-# Large imports that a command which does not draw, pool or play neuro never needs.
-HEAVY = ("wcwidth", "blessed", "numpy", "multiprocessing", "concurrent.futures")
+# What a command that does not draw, start a pool, run an engine or play neuro never needs.
+HEAVY = ("wcwidth", "blessed", "numpy", "multiprocessing", "concurrent.futures", "subprocess")
 
 
 def loaded(argv: list[str], home: Path) -> list[str]:
@@ -50,7 +50,8 @@ def loaded(argv: list[str], home: Path) -> list[str]:
         ["check", preset_path("maze")],
         ["scores"],
         ["solvers"],
-        # A bench loaded multiprocessing and concurrent.futures for a pool it did not start.
+        # A bench loaded multiprocessing and concurrent.futures for a pool it did not start,
+        # and the engine's module (subprocess) for the prefix of an engine's name.
         ["bench", "--ai", "greedy", "--size", "4x4", "--games", "2"],
     ],
     ids=lambda argv: argv[0],
