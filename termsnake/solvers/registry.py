@@ -97,7 +97,9 @@ def plugins() -> dict[str, Plugin]:
 def loading(names: list[str], say: Callable[[str], None]) -> list[str]:
     """Those of ``names`` (built-ins, registered names, plugins) that load, in their order;
     ``say`` is told why for each that does not: a plugin that fails to import, ``neuro``
-    without numpy (or with a broken one)."""
+    where numpy is not installed. What a built-in needs (``_NEEDS``) is looked for, not
+    imported: numpy loads when a game of neuro's is set up (``create``), and a numpy that is
+    there but fails says so then."""
     found = []
     for name in names:
         problem = _problem(name)
@@ -113,6 +115,9 @@ def _problem(name: str) -> str | None:
     What the modules print meanwhile is dropped, as a plugin's is: the server says nothing
     before its "listening on" line, which scripts wait for."""
     factory = _REGISTRY.get(name)
+    if name in _NEEDS:  # numpy's import is a large part of a server's start: only looked for
+        missing = _not_installed(name)
+        return None if missing is None else str(missing)
     try:
         if isinstance(factory, str):
             quietly(_load, factory, name)
@@ -144,7 +149,9 @@ def _import_needed(name: str) -> None:
     traceback for."""
     for package in _NEEDS.get(name, ()):
         try:
-            importlib.import_module(package)
+            # Quietly, as a plugin's module: what a broken package prints reaches no terminal
+            # (a server's log), and its failure is said in one line.
+            quietly(importlib.import_module, package)
         except ModuleNotFoundError as e:
             if e.name != package:
                 raise ValueError(f"{name} does not load: {what(e)}") from None
@@ -250,19 +257,23 @@ class Listing:
     problem: str = ""
 
 
-def _missing(name: str) -> str:
-    """What a built-in needs that is not installed, or "": looked for, not imported, so that
-    the list stays quick."""
+def _not_installed(name: str) -> NotInstalled | None:
+    """What says that a package the built-in ``name`` needs is not installed, or None: looked
+    for, not imported, so that the list and a server's start stay quick."""
     for package in _NEEDS.get(name, ()):
         if importlib.util.find_spec(package) is None:
-            return NotInstalled(name, package).short
-    return ""
+            return NotInstalled(name, package)
+    return None
+
+
+def _short(missing: NotInstalled | None) -> str:
+    return "" if missing is None else missing.short
 
 
 def listing() -> list[Listing]:
     """Every plain solver name with its source; plugins are imported to check they load (a
     broken one is warned about and listed with its problem)."""
-    rows = [Listing(name, _SOURCES[name], _missing(name)) for name in _REGISTRY]
+    rows = [Listing(name, _SOURCES[name], _short(_not_installed(name))) for name in _REGISTRY]
     for name, plugin in plugins().items():
         try:
             plugin.load()

@@ -60,3 +60,18 @@ def test_a_command_loads_none_of_the_large_modules_it_does_not_use(
     argv: list[str], tmp_path: Path
 ) -> None:
     assert loaded(argv, tmp_path) == []
+
+
+def test_a_server_offers_neuro_without_importing_numpy() -> None:
+    # The lobby's check imported numpy as the server started, to see that neuro loads: it
+    # is looked for now, and imported when a visitor watches neuro.
+    script = (
+        "import sys\n"
+        "from termsnake.commands.serve import lobby_bots\n"
+        "notes = []\n"
+        "print(lobby_bots(['neuro', 'best'], notes), notes, 'numpy' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert done.stdout == "['neuro', 'best'] [] False\n"

@@ -253,3 +253,23 @@ def test_a_page_is_wrapped_again_when_the_window_changes(tmp_path: Path) -> None
     showing.join(3)
     assert not showing.is_alive()
     assert " ".join(screen_of(sent, (40, 24))).split().count("word") == 30
+
+
+def test_neuro_with_a_broken_numpy_is_said_on_the_visitors_screen_and_prints_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The server only looks for numpy as it starts: a numpy that is there but fails loads as
+    # a visitor watches neuro, and is said on that visitor's page, not in the server's log.
+    (tmp_path / "numpy").mkdir()
+    (tmp_path / "numpy" / "__init__.py").write_text(
+        "print('\\x1b[2Jhello')\nraise RuntimeError('no BLAS')\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "numpy", raising=False)
+    monkeypatch.delitem(sys.modules, "termsnake.solvers.neuro", raising=False)
+    visit, sent = paged((80, 24), ScoreStore(tmp_path / "scores.json"))
+    visit.term.feed(b"x")
+    assert visit.play(open_level(10, 6, 3), "neuro") is False
+    said = "neuro cannot be used: neuro does not load: RuntimeError: no BLAS"
+    assert said in screen_of(sent, (80, 24))
+    assert capsys.readouterr() == ("", "")
