@@ -7,7 +7,9 @@ import os
 import sys
 import unicodedata
 from collections.abc import Collection, Sequence
-from typing import Final
+from typing import Any, Final
+
+from termsnake.exits import signals_held
 
 _CHAR_NAMES: Final = {" ": "a space", "\t": "a tab", "\x00": "a NUL byte", "\ufeff": "a BOM"}
 
@@ -124,23 +126,33 @@ def columns(text: str) -> int:
     """How many terminal columns ``text`` takes (wide characters two, combining marks none)."""
     if _plain(text):
         return len(text)
-    import wcwidth  # lazy: a large import that commands printing only ASCII never need
-
-    return int(wcwidth.width(text))
+    return int(_wcwidth().width(text))
 
 
 def clip(text: str, width: int) -> str:
     """``text`` cut to ``width`` columns (half a wide character becomes a space)."""
     if _plain(text) and width >= 0:
         return text[:width]
-    import wcwidth  # lazy, as in columns
-
-    return text if columns(text) <= width else str(wcwidth.clip(text, 0, width))
+    return text if columns(text) <= width else str(_wcwidth().clip(text, 0, width))
 
 
 def _plain(text: str) -> bool:
     """Whether every character of ``text`` is printable ASCII, a column each."""
     return text.isascii() and text.isprintable()
+
+
+_loaded: list[Any] = []  # wcwidth, once ``_wcwidth`` has loaded it
+
+
+def _wcwidth() -> Any:
+    """The wcwidth module, loaded at its first use. A signal as it loads is raised once it
+    has, not lost in the import machinery (``signals_held``)."""
+    if not _loaded:
+        with signals_held():
+            import wcwidth  # lazy: a large import that text in printable ASCII never needs
+
+        _loaded.append(wcwidth)
+    return _loaded[0]
 
 
 def pad(text: str, width: int, *, right: bool = False) -> str:

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import unicodedata
+from pathlib import Path
 
 import pytest
 import wcwidth
 from hypothesis import given
 from hypothesis import strategies as st
+from plugin_folders import signals_in_a_callback
 
 from termsnake.formats.text import align, clip, columns, terminal_encoding
 
@@ -78,3 +83,25 @@ def test_a_stream_is_written_as_the_locale_says_the_terminal_shows(
     for var, value in locale.items():
         monkeypatch.setenv(var, value)
     assert terminal_encoding(encoding) == written
+
+
+def test_a_ctrl_c_as_wcwidth_loads_at_its_first_use_is_not_lost(tmp_path: Path) -> None:
+    # wcwidth loads when the first text that is not printable ASCII is measured, as a command
+    # runs: a Ctrl-C whose exception Python drops in its import machinery would be lost.
+    (tmp_path / "wcwidth.py").write_text(
+        signals_in_a_callback(2) + "def width(text):\n    return 7\n"
+    )
+    script = (
+        "import signal\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+        "from termsnake.formats.text import columns\n"
+        "try:\n"
+        "    print(columns('\u00e9'))\n"
+        "except KeyboardInterrupt:\n"
+        "    print('interrupted')\n"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path])}
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=60
+    )
+    assert (done.stdout, done.stderr) == ("interrupted\n", "")
