@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from termsnake.commands import args as cliargs
 from termsnake.commands.args import Subparsers
@@ -13,13 +14,17 @@ from termsnake.core.game import Game, Outcome
 from termsnake.core.geometry import Direction, Point
 from termsnake.core.level import Level
 from termsnake.core.speed import DEFAULT_SPEED, MAX_SPEED, MIN_SPEED
-from termsnake.exits import EXIT_USAGE
+from termsnake.exits import EXIT_USAGE, signals_held
 from termsnake.formats.replay import Replay, ReplayError, load_replay
 from termsnake.formats.text import printable, shorten
 from termsnake.formats.verify import PlaybackGame, verify
-from termsnake.progressbar import Bar
 from termsnake.tui.runner import watch
 from termsnake.tui.view import as_bot
+
+if TYPE_CHECKING:
+    from termsnake.progressbar import Bar
+
+BAR_DELAY: Final = 1.0  # seconds a replay is checked for before the check shows a bar
 
 
 class ReplaySolver:
@@ -74,20 +79,54 @@ def add_parsers(sub: Subparsers) -> None:
 
 def checked_level(replay: Replay) -> Level:
     """The replay's level, once ``verify`` has passed it; a bar on a terminal while a long
-    replay is checked (tqdm shows it only after a second)."""
-    with Bar(
-        total=len(replay.moves),
-        desc="checking the replay",
-        unit="move",
-        unit_scale=True,
-        file=sys.stderr,
-        disable=not sys.stderr.isatty(),
-        leave=False,
-        delay=1.0,
-    ) as bar:
+    replay is checked (after BAR_DELAY), erased once it ends."""
+    bar = LateBar(len(replay.moves))
+    try:
         level = replay.level()
-        verify(replay, level, progress=lambda done: bar.update(done - bar.n))
+        verify(replay, level, progress=bar.update)
+    finally:
+        bar.close()
     return level
+
+
+class LateBar:
+    """The progress of a check of ``total`` moves: a tqdm bar on stderr if it is a terminal,
+    made once the check has taken BAR_DELAY. Most checks take less, and load no tqdm."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.start = time.monotonic()
+        self.on_terminal = sys.stderr.isatty()
+        self.bar: Bar | None = None
+
+    def update(self, done: int) -> None:
+        """``done`` moves of the total are checked."""
+        if self.bar is None:
+            if not self.on_terminal or time.monotonic() - self.start < BAR_DELAY:
+                return
+            # A Ctrl-C as tqdm loads is raised once it has, not lost in the import machinery.
+            with signals_held():
+                from termsnake.progressbar import Bar  # lazy: tqdm only for a long check
+
+            self.bar = Bar(
+                total=self.total,
+                desc="checking the replay",
+                unit="move",
+                unit_scale=True,
+                file=sys.stderr,
+                leave=False,
+                delay=BAR_DELAY,
+            )
+            # As if made as the check started: its times, and tqdm's delay, count from then.
+            late = time.monotonic() - self.start
+            self.bar.start_t -= late
+            self.bar.last_print_t -= late
+        self.bar.update(done - self.bar.n)
+
+    def close(self) -> None:
+        """The bar, if one was made, closed and erased."""
+        if self.bar is not None:
+            self.bar.close()
 
 
 def run(args: argparse.Namespace) -> int:

@@ -10,7 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from termsnake.core.game import Game
+from termsnake.core.level import open_level
 from termsnake.formats.presets import preset_path
+from termsnake.formats.replay import replay_from_game
+from termsnake.solvers.base import play
+from termsnake.solvers.greedy import GreedySolver
 
 # What a command that does not draw, start a pool, run an engine or play neuro never needs.
 HEAVY = ("wcwidth", "blessed", "numpy", "multiprocessing", "concurrent.futures", "subprocess")
@@ -75,3 +80,25 @@ def test_a_server_offers_neuro_without_importing_numpy() -> None:
         [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True
     )
     assert done.stdout == "['neuro', 'best'] [] False\n"
+
+
+def test_checking_a_short_replay_loads_no_tqdm(tmp_path: Path) -> None:
+    # replay loaded tqdm for the bar of every check, shown only for one that takes a while.
+    game = Game(open_level(4, 4, 1), 3)
+    play(game, GreedySolver())
+    (tmp_path / "game.json").write_text(replay_from_game(game, "greedy").to_json())
+    script = (
+        "import sys\n"
+        "from termsnake.commands.replay import checked_level\n"
+        "from termsnake.formats.replay import load_replay\n"
+        "checked_level(load_replay(sys.argv[1]))\n"
+        "print('tqdm' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path / "game.json")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert done.stdout == "False\n"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import io
 import json
 import os
 import random
@@ -10,6 +11,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -21,7 +23,7 @@ from pty_harness import Pty
 from solver_doubles import ZigZag
 
 from termsnake.commands import cli
-from termsnake.commands.replay import ReplaySolver
+from termsnake.commands.replay import BAR_DELAY, LateBar, ReplaySolver
 from termsnake.core.board import Board
 from termsnake.core.game import Game, Outcome
 from termsnake.core.geometry import DIRECTIONS, Direction, Point
@@ -759,3 +761,30 @@ def test_a_file_name_with_escapes_reaches_the_error_escaped(
     assert cli.main(["replay", str(path)]) == 2
     err = capsys.readouterr().err
     assert "\x1b" not in err and "\a" not in err and "\\x1b[31mRED\\x07.json" in err
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("terminal", [True, False])
+def test_a_check_shows_its_bar_on_a_terminal_once_it_has_taken_a_while(
+    monkeypatch: pytest.MonkeyPatch, terminal: bool
+) -> None:
+    # The bar is made (tqdm loaded) only once the check has taken BAR_DELAY: most take less.
+    err = _Terminal() if terminal else io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+    now = [100.0]
+    monkeypatch.setattr(time, "monotonic", lambda: now[0])
+    bar = LateBar(200_000)
+    bar.update(65_536)
+    assert bar.bar is None
+    now[0] += BAR_DELAY
+    bar.update(131_072)
+    bar.close()
+    if terminal:
+        assert bar.bar is not None and bar.bar.n == 131_072
+        assert "checking the replay:  66%" in err.getvalue()
+    else:
+        assert bar.bar is None and err.getvalue() == ""
