@@ -1,7 +1,7 @@
 """What this machine's terminfo says of a terminal type: its colours, whether it can move the
 cursor (``cup``) and how it erases below the cursor (``ed``), read from the compiled entry's
-file (term(5)). The server asks it of each client's TERM, the status line (``statusline``) of
-this process's own.
+file (term(5)). The server asks it of each client's TERM; the game (``tui.terminal``) and the
+status line (``statusline``) of this process's own.
 
 curses cannot be asked: ``setupterm`` sets up one terminal a process, and the server has one
 process for every client. Reading the file ourselves needs no child process (nothing a client
@@ -44,6 +44,12 @@ class Entry:
     addressing: bool  # it has cursor addressing (cup)
     ansi: bool = True  # its cup is ANSI's (CSI), as termsnake draws; vt52's is not
     erase_below: bytes = b""  # its clr_eos (ed), padding and all; b"" where it has none
+
+
+def dumb(kind: str) -> bool:
+    """Whether the terminal type ``kind`` is a dumb one (``dumb``, ``dumb-emacs-ansi``...),
+    which cannot move the cursor even where terminfo has no entry for it."""
+    return kind == "dumb" or kind.startswith("dumb-")
 
 
 def look_up(kind: str) -> Entry | None:

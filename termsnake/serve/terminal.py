@@ -19,7 +19,7 @@ from blessed.keyboard import DEFAULT_ESCDELAY, Keystroke
 from termsnake import terminfo
 from termsnake.formats.text import shorten
 from termsnake.serve.limits import MAX_COLUMNS, MAX_PENDING_INPUT, MAX_ROWS
-from termsnake.tui.terminal import TypedAhead, dumb
+from termsnake.tui.terminal import TypedAhead
 
 # Every session draws with one terminal kind's sequences: curses reads one capability database
 # per process. What the client's own type cannot do (colours, moving the cursor) is read from
@@ -129,7 +129,7 @@ class ChannelTerminal(TypedAhead):
         by ANSI's escapes, as vt52). A
         type not found changes nothing: it is drawn on as xterm-256color."""
         entry = terminfo.look_up(kind)  # None for a name no entry could have
-        if dumb(kind) or (entry is not None and not entry.addressing):
+        if terminfo.dumb(kind) or (entry is not None and not entry.addressing):
             raise CannotMoveCursor(
                 f"termsnake: your terminal (TERM={shorten(kind, 64)}) cannot move the cursor; "
                 "connect from one that can, with TERM set to its real type (such as "

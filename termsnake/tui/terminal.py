@@ -4,7 +4,6 @@ hidden cursor) and the signals that must leave it restored."""
 from __future__ import annotations
 
 import codecs
-import curses
 import os
 import signal
 import sys
@@ -21,6 +20,7 @@ from blessed._capabilities import TermcapResponse
 from blessed.keyboard import DEFAULT_ESCDELAY, Keystroke, get_leading_prefixes, resolve_sequence
 from blessed.terminal import WINSZ
 
+from termsnake import terminfo
 from termsnake.exits import (
     ENDING_SIGNALS,
     Handler,
@@ -30,7 +30,7 @@ from termsnake.exits import (
 )
 from termsnake.formats.text import printable
 from termsnake.ttymodes import INPUT_MODES, flags_off
-from termsnake.tui.escapes import ANSI_MOVES, CSI8, ESC, SS3_ARROWS, sequence_end
+from termsnake.tui.escapes import CSI8, ESC, SS3_ARROWS, sequence_end
 
 MAX_TYPED_AHEAD: Final = 64  # characters of keys: more than a person types in a frame (a paste)
 # The name of a key whose escape sequence blessed does not know: no key table holds it.
@@ -254,46 +254,10 @@ def colours_wanted() -> bool:
 
 def terminfo_colours(kind: str) -> int | None:
     """How many colours this system's terminfo gives the terminal ``kind`` (-1: none), or None
-    where it has no entry for it (the first ``kind`` asked in this process: see
-    ``_terminfo_entry``). blessed reads no terminfo files, only a list of its own, and
+    where it has no entry for it. blessed reads no terminfo files, only a list of its own, and
     takes a TERM not on it (xterm-mono) for xterm-256color, colours and all."""
-    if not _terminfo_entry(kind):
-        return None
-    return curses.tigetnum("colors")
-
-
-def terminfo_cannot_address(kind: str) -> bool:
-    """Whether this system's terminfo has an entry for ``kind`` without cursor addressing
-    (``cup``), as glasstty's: blessed, not knowing it, would draw xterm's moves on it."""
-    return _terminfo_entry(kind) and curses.tigetstr("cup") is None
-
-
-def terminfo_not_ansi(kind: str) -> bool:
-    """Whether this system's terminfo has an entry for ``kind`` that moves the cursor by other
-    escapes than ANSI's (ECMA-48's CSI, ``ANSI_MOVES``), as vt52's ``ESC Y``: blessed, not
-    knowing it, would draw xterm's moves on it, which it shows as text."""
-    if not _terminfo_entry(kind):
-        return False
-    cup = curses.tigetstr("cup")
-    return cup is not None and not cup.startswith(ANSI_MOVES)
-
-
-def _terminfo_entry(kind: str) -> bool:
-    """Whether terminfo has an entry for ``kind``, then the one tigetnum and tigetstr read.
-    Python sets terminfo up once a process: the first TERM asked about is the one kept."""
-    if not kind:
-        return False
-    try:
-        curses.setupterm(kind, sys.stdout.fileno())
-    except (curses.error, OSError, ValueError):
-        return False
-    return True
-
-
-def dumb(kind: str) -> bool:
-    """Whether the terminal type ``kind`` is a dumb one (``dumb``, ``dumb-emacs-ansi``...),
-    which cannot move the cursor even where terminfo has no entry for it."""
-    return kind == "dumb" or kind.startswith("dumb-")
+    entry = terminfo.look_up(kind)
+    return None if entry is None else entry.colours
 
 
 def check_terminal() -> str | None:
@@ -306,12 +270,13 @@ def check_terminal() -> str | None:
                 "termsnake), or measure bots without one: termsnake bench"
             )
     kind = os.environ.get("TERM", "")
-    if dumb(kind) or terminfo_cannot_address(kind):
+    entry = terminfo.look_up(kind)  # as the server reads a client's (ChannelTerminal.suit)
+    if terminfo.dumb(kind) or (entry is not None and not entry.addressing):
         return (
             f"termsnake: this terminal (TERM={printable(kind)}) cannot move the cursor; set TERM "
             "to its real type (such as xterm-256color or linux), or measure bots: termsnake bench"
         )
-    if terminfo_not_ansi(kind):
+    if entry is not None and not entry.ansi:  # as vt52's ESC Y: xterm's moves show as text
         return (
             f"termsnake: this terminal (TERM={printable(kind)}) does not take the ANSI escapes "
             "termsnake draws with; set TERM to its real type (such as xterm-256color or linux), "
