@@ -1,4 +1,5 @@
-"""The grid: its size, its walls and whether its edges wrap around."""
+"""The board: its size, its walls and whether its edges wrap around (``solvers.grid`` is the
+same board as the solvers index it)."""
 
 from __future__ import annotations
 
@@ -43,17 +44,17 @@ class Board:
     @classmethod
     def from_rows(cls, rows: Iterable[str], *, wrap: bool = False, name: str = "board") -> Board:
         """Build a board from rows of ``#`` (wall) and ``.`` (floor), as in replay files."""
-        grid = list(rows)
-        if not grid or len({len(r) for r in grid}) != 1:
+        lines = list(rows)
+        if not lines or len({len(r) for r in lines}) != 1:
             raise ValueError("board rows must be non-empty and all of one length")
         walls = set()
-        for y, row in enumerate(grid):
+        for y, row in enumerate(lines):
             for x, ch in enumerate(row):
                 if ch == WALL:
                     walls.add(Point(x, y))
                 elif ch != FLOOR:
                     raise ValueError(f"board rows hold only '#' and '.', not {ch!r}")
-        return cls(len(grid[0]), len(grid), frozenset(walls), wrap, name)
+        return cls(len(lines[0]), len(lines), frozenset(walls), wrap, name)
 
     def with_walls(self, cells: Iterable[Point]) -> Board:
         """This board with ``cells`` made walls too (its size, wrap and name kept)."""

@@ -1,4 +1,6 @@
-"""A level: a board plus where the snake starts and, optionally, the first food."""
+"""A level: a board plus where the snake starts and, optionally, the first food; and the open
+boards of ``--size`` (``open_level``, ``parse_size``), with the size and length bots play on
+when none is asked for (``BOT_SIZE``, ``BOT_LENGTH``)."""
 
 from __future__ import annotations
 

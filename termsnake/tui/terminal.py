@@ -1,5 +1,6 @@
 """The terminal the game runs in: is it one, its modes (fullscreen, cbreak, no flow control, a
-hidden cursor) and the signals that must leave it restored."""
+hidden cursor) and the signals that must leave it restored; and how keys are read, here and
+over SSH: an escape sequence as one key, a paste dropped (``TypedAhead``, ``QuietTerminal``)."""
 
 from __future__ import annotations
 
