@@ -294,7 +294,7 @@ def play_counted(game: Game, solver: Solver, stats: PlayStats, moved: Moved | No
             unreported, reported_at = 0, now
 
     try:
-        play(game, solver, stats=stats, moved=one_more)
+        play(game, solver, stats=stats, after_move=one_more)
     finally:
         if unreported:
             moved(unreported)

@@ -175,7 +175,7 @@ def play(
     *,
     max_steps: int | None = None,
     stats: PlayStats | None = None,
-    moved: Callable[[float], None] | None = None,
+    after_move: Callable[[float], None] | None = None,
 ) -> Outcome | None:
     """Let ``solver`` play ``game`` headless until it ends (or ``max_steps`` more moves); a
     solver that breaks down loses the game (SolverFailed: the cause says what it did); one
@@ -183,7 +183,7 @@ def play(
     It calls ``setup`` first, unless the game is over already (a caller does not), and
     ``finish`` if the game is over when it returns: a game stopped by ``max_steps`` is not
     finished, and another ``play`` on it sets the solver up again.
-    ``moved(t)`` is called after each move with the clock read as its decision came."""
+    ``after_move(t)`` is called after each move with the clock read as its decision came."""
     if not game.over:
         solver.setup(game)
     clock = time.perf_counter
@@ -199,8 +199,8 @@ def play(
                 break
             game.step(direction)
             moves += 1
-            if moved is not None:
-                moved(t1)
+            if after_move is not None:
+                after_move(t1)
     except BaseException:
         finish(solver, game)  # Ctrl-C, say: an engine's processes must not outlive the game
         raise
