@@ -18,11 +18,11 @@ _SERVE_STOPS = (_signal.SIGTERM, _signal.SIGINT)
 
 
 def main() -> int:
-    """Load the command line and run it. An ending signal while the program loads (a tenth of
-    a second, more on a busy machine) is noted from the first line here, and raised once it
-    has loaded: it ends the command in one line and 128 + its number, as at any later moment,
-    not in a traceback or a death without a word. One ignored (nohup's SIGHUP) stays so, but
-    serve's (a subcommand comes first: one after an option is refused)."""
+    """Load the command line and run it. An ending signal while the program loads (most of its
+    start: docs/tuning.md) is noted from the first line here, and raised once it has loaded: it
+    ends the command in one line and 128 + its number, as at any later moment, not in a
+    traceback or a death without a word. One ignored (nohup's SIGHUP) stays so, but serve's (a
+    subcommand comes first: one after an option is refused)."""
     came: list[int] = []
     done: list[int] = []  # the command's code, once it has returned one
     try:

@@ -46,7 +46,8 @@ def _version() -> str:
 
 
 class _VersionAction(argparse.Action):
-    """``--version``, looked up only when asked: importlib.metadata is a fifth of the start."""
+    """``--version``, looked up only when asked: importlib.metadata is slow to import
+    (docs/tuning.md), and only --version and the plugins need it."""
 
     def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS) -> None:
         super().__init__(

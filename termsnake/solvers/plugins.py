@@ -212,7 +212,7 @@ def discover(builtin: Collection[str]) -> dict[str, Plugin]:
     skipped with a warning, so the same name means the same solver on every machine; so is one
     that ``--ai`` could not take (``name_problem``).
     """
-    # Imported here: importlib.metadata takes a tenth of termsnake's start, and a game with a
+    # Imported here: importlib.metadata is slow to import (docs/tuning.md), and a game with a
     # built-in solver never reads it.
     from importlib.metadata import entry_points
 
