@@ -13,9 +13,8 @@ from termsnake.core.game import Game
 from termsnake.core.speed import DEFAULT_SPEED
 from termsnake.formats.scores import ScoreStore
 from termsnake.serve.keymemory import FILE_NAME, KeyMemory
+from termsnake.serve.limits import MAX_PLAYER_NAME
 from termsnake.serve.trouble import Trouble
-
-MAX_NAME = 16
 
 
 @dataclass(frozen=True)
@@ -58,10 +57,10 @@ class Hub:
 
     def claim_name(self, wanted: str) -> str:
         """A printable name no other session has, made from the ssh user name."""
-        base = re.sub(r"[^A-Za-z0-9_.-]+", "", wanted)[:MAX_NAME] or "player"
+        base = re.sub(r"[^A-Za-z0-9_.-]+", "", wanted)[:MAX_PLAYER_NAME] or "player"
         with self._lock:
             for n in itertools.count(1):
-                name = base if n == 1 else f"{base[: MAX_NAME - len(str(n)) - 1]}-{n}"
+                name = base if n == 1 else f"{base[: MAX_PLAYER_NAME - len(str(n)) - 1]}-{n}"
                 if name not in self._names:
                     self._names.add(name)
                     return name

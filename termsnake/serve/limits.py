@@ -74,6 +74,7 @@ LOG_BACKLOG: Final = 1024 * 1024
 # without end)...
 MAX_KEPT_PRESETS: Final = 5000
 KEEP_PRESET_GAP: Final = 2.0  # ...and seconds between a visit's writes of its choice (Visit)
+MAX_PLAYER_NAME: Final = 16  # characters of a player's name, made from the ssh user name (Hub)
 
 
 def span(seconds: float) -> str:
