@@ -212,13 +212,13 @@ class Controller(Protocol):
 class KeyboardController:
     """A person at the keys: directions go through the turn queue."""
 
-    who = "you"
-
     def __init__(
         self,
+        who: str = "you",
         direction_keys: Mapping[str, Direction] = DIRECTION_KEYS,
         command_keys: Mapping[str, Command] = COMMAND_KEYS,
     ) -> None:
+        self.who = who
         self.direction_keys = direction_keys
         self.command_keys = command_keys
         self.queue = TurnQueue()
@@ -290,7 +290,5 @@ def make_controller(solver: Solver | None, who: str, keys: str = "default") -> C
     preset ``keys``."""
     preset = KEY_PRESETS[keys]
     if solver is None:
-        controller = KeyboardController(preset.directions, preset.commands)
-        controller.who = who
-        return controller
+        return KeyboardController(who, preset.directions, preset.commands)
     return AIController(solver, who, preset.directions, preset.commands)
