@@ -243,9 +243,10 @@ def set_up_bot(
 
 
 class Games:
-    """The games of one run, one after another (r on the final board plays again): each one's
-    score and replay are kept as it ends, and its summary is printed with the others at the
-    end. The exit code is the last game's."""
+    """The command's side of one run's games, one after another (r on the final board plays
+    again; ``tui.runner`` puts each on screen): each one's score and replay are kept as it
+    ends, and its summary is printed with the others at the end. The exit code is the last
+    game's."""
 
     def __init__(
         self,

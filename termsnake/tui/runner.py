@@ -159,8 +159,9 @@ class Round:
 
 
 class _Rounds:
-    """The games of one run, one after another: the one on screen (``session``, playing
-    ``current``) and, with ``again``, each next one r on the final board asks for."""
+    """The screen's side of one run's games (``commands.play.Games`` keeps their scores and
+    replays): the one on screen (``session``, playing ``current``), which the signal handlers
+    reach, and, with ``again``, each next one r on the final board asks for."""
 
     def __init__(
         self,
