@@ -76,6 +76,8 @@ class LevelSpec:
             raise BenchError(f"--level {self.value}: {e}") from None
 
 
+# solvers.neuro.PREFIX, not imported from there: that module imports numpy, which a Dask
+# worker may lack.
 NEURO: Final = "neuro:"
 
 
@@ -139,7 +141,9 @@ def _task_solver(task: GameTask, kit: Kit) -> Solver | str:
     if isinstance(weights, str):
         return weights
     if weights is not None:
-        made = solver_or_why("neuro")  # its weights are read as it plays: made, it needs none
+        # Plain neuro, made only to learn whether neuro can play here (numpy), in its words; it
+        # reads no weights until it is set up, and this game's are the kit's.
+        made = solver_or_why("neuro")
         if isinstance(made, str):
             return made
         from termsnake.solvers.neuro import Network, NeuroSolver
