@@ -1,4 +1,5 @@
-"""Issue #18 in a real pseudo-terminal: r plays again; the board sits in the middle."""
+"""In a real pseudo-terminal: r on the final board plays again (``tui.runner``, ``commands.play``'s
+``Games``), and the board sits in the middle of the terminal, drawn again after a resize."""
 
 from __future__ import annotations
 

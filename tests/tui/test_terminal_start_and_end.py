@@ -1,4 +1,7 @@
-"""Issue #18 in a real pseudo-terminal: nothing the player should see is lost or garbled."""
+"""The game in a real pseudo-terminal as it starts and ends, nothing the player should see lost
+or garbled: the terminals it refuses and how it draws on the others (``tui.terminal``'s
+``check_terminal`` and ``QuietTerminal``, ``tui.runner``'s glyphs and colours), and how a game
+ends when its terminal goes (input ended, hang-ups, signals as the terminal is restored)."""
 
 from __future__ import annotations
 
@@ -19,6 +22,7 @@ from pty_harness import (
     ENTER_ALT,
     Pty,
     closed_once_modes_are_read,
+    compiled_terminfo,
     full_pipe,
     on_a_pty,
     start_detached,
@@ -182,18 +186,12 @@ VT52_CUP = "cup=\\EY%p1%' '%+%c%p2%' '%+%c,"
 def terminfo(tmp_path: Path) -> Path:
     """A terminfo folder, for TERMINFO: glasstty, a glass tty that cannot move the cursor,
     glasscup, the same with cursor addressing (cup), and glass52, with vt52's (not ANSI)."""
-    tic = shutil.which("tic")
-    if tic is None:
-        pytest.skip("no tic (ncurses) to compile terminfo entries with")
-    source = tmp_path / "glass.ti"
-    source.write_text(
+    return compiled_terminfo(
+        tmp_path,
         f"glasstty|a glass tty,\n\t{GLASS_TTY}\n"
         f"glasscup|a glass tty with cursor addressing,\n\t{GLASS_TTY} cup=\\E[%i%p1%d;%p2%dH,\n"
-        f"glass52|a glass tty with vt52's addressing,\n\t{GLASS_TTY} {VT52_CUP}\n"
+        f"glass52|a glass tty with vt52's addressing,\n\t{GLASS_TTY} {VT52_CUP}\n",
     )
-    folder = tmp_path / "terminfo"
-    subprocess.run([tic, "-o", str(folder), str(source)], check=True)
-    return folder
 
 
 @pytest.mark.parametrize(
