@@ -37,7 +37,7 @@ def can_erase() -> bool:
     shell prints it), nor one whose entry in this system's terminfo has another erase (vt52's
     ``ESC J``) or none (a glass tty). A TERM terminfo does not know is taken to, as most do."""
     kind = os.environ.get("TERM", "")
-    if kind in ("", "dumb") or kind.startswith("dumb-"):
+    if not kind:
         return False
     env = tuple(os.environ.get(name) for name in ("TERMINFO", "TERMINFO_DIRS", "HOME"))
     return _erases(kind, env)
@@ -50,6 +50,8 @@ def _erases(kind: str, env: tuple[str | None, ...]) -> bool:
     is read, not curses asked: curses sets up one TERM a process, and only the first."""
     from termsnake import terminfo  # only once a line is drawn: a command's start is not
 
+    if terminfo.dumb(kind):
+        return False
     entry = terminfo.look_up(kind)
     return entry is None or _ECMA_ERASE.fullmatch(entry.erase_below) is not None
 
