@@ -126,7 +126,7 @@ class ChannelTerminal(TypedAhead):
         """Fit the terminal to the client's type ``kind`` (its TERM) as this machine's terminfo
         describes it: no colours where it has fewer than 8, no bright ones where fewer than 16
         (as the local game); CannotMoveCursor, saying so, where it cannot move the cursor (or not
-        by ANSI's escapes, as vt52). A
+        by ANSI's escapes, as vt52), as ``tui.terminal.check_terminal`` refuses a local one. A
         type not found changes nothing: it is drawn on as xterm-256color."""
         entry = terminfo.look_up(kind)  # None for a name no entry could have
         if terminfo.dumb(kind) or (entry is not None and not entry.addressing):
