@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import io
 import itertools
+import os
 import sys
 import threading
 import unicodedata
@@ -51,23 +52,31 @@ _SINK: Final = _Sink()
 
 
 class _Quiet:
-    """The streams put aside while any plugin call runs. The server plays bots in threads of
-    their own: a count under a lock, so two calls at once put back the real streams, not the
-    sink."""
+    """The streams put aside while any plugin call runs, and the working directory. The server
+    plays bots in threads of their own: a count under a lock, so two calls at once put back
+    the real streams, not the sink."""
 
     lock = threading.Lock()
     depth = 0
     saved: tuple[Any, Any] = (None, None)
+    ours: str | None = None  # termsnake's working directory, put back as the calls end
+    theirs: str | None = None  # the one the plugins last left, where their next call runs
 
 
 def quietly(call: Callable[..., _T], *args: Any) -> _T:
     """``call(*args)`` with sys.stdout and sys.stderr sent to a sink, and put back after. A
     signal noted meanwhile is raised as it returns, in place of what it returned or raised:
-    the plugin may have lost the signal's exception and gone on (``check_remembered``)."""
+    the plugin may have lost the signal's exception and gone on (``check_remembered``). A
+    plugin that changes the working directory has it back in its next call, but termsnake
+    keeps its own: the relative paths given to it (``--record``, ``--record-dir``, an
+    engine's ``./bot``) would name other files, or none."""
     with _Quiet.lock:
         if _Quiet.depth == 0:
             _Quiet.saved = (sys.stdout, sys.stderr)
             sys.stdout = sys.stderr = _SINK
+            _Quiet.ours = _working_directory()
+            if _Quiet.theirs is not None and _Quiet.ours is not None:
+                _change_to(_Quiet.theirs)
         _Quiet.depth += 1
     try:
         return call(*args)
@@ -76,7 +85,33 @@ def quietly(call: Callable[..., _T], *args: Any) -> _T:
             _Quiet.depth -= 1
             if _Quiet.depth == 0:
                 sys.stdout, sys.stderr = _Quiet.saved
+                _keep_ours()
         check_remembered()
+
+
+def _keep_ours() -> None:
+    """Note where the plugins' calls left the working directory, and go back to termsnake's."""
+    ours = _Quiet.ours
+    if ours is None:  # it had been removed: there is nothing to go back to
+        return
+    here = _working_directory()
+    _Quiet.theirs = here if here != ours else None
+    if here != ours:
+        _change_to(ours)
+
+
+def _working_directory() -> str | None:
+    """The working directory, or None if it has been removed."""
+    try:
+        return os.getcwd()
+    except OSError:
+        return None
+
+
+def _change_to(folder: str) -> None:
+    """Go to ``folder``, if it is still there to go to."""
+    with contextlib.suppress(OSError):
+        os.chdir(folder)
 
 
 def _pass_on(e: BaseException) -> None:

@@ -1,0 +1,103 @@
+"""A plugin that changes the working directory changes it for itself, not for termsnake: the
+relative paths the user gave (``--record-dir``, ``--record``, an engine's ``./bot``) still name
+what they named."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from plugin_dist import make_dist
+
+from termsnake.commands import cli
+from termsnake.core.game import Game
+from termsnake.core.geometry import Direction
+from termsnake.core.level import open_level
+from termsnake.solvers import play, registry
+from termsnake.solvers.plugins import Guarded
+
+MOVER = """
+import os
+
+from termsnake.core.geometry import Direction
+
+
+class Mover:
+    name = "mover"
+
+    def setup(self, game):
+        os.chdir({away!r})  # as a plugin that loads its data from its own folder might
+
+    def next_direction(self, game):
+        return [Direction.DOWN, Direction.LEFT, Direction.UP, Direction.RIGHT][game.steps % 4]
+
+    def overlay(self, game):
+        return {{}}
+"""
+
+
+@pytest.fixture
+def folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Path, Path]]:
+    """The folder termsnake runs in and the one the plugin goes to; the plugins looked up
+    afresh, and the working directory put back after (the guard keeps the plugin's for it)."""
+    work, away = tmp_path / "work", tmp_path / "away"
+    work.mkdir()
+    away.mkdir()
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.chdir(work)
+    registry.plugins.cache_clear()
+    yield work, away
+    registry.plugins.cache_clear()
+    sys.modules.pop("mover_mod", None)
+    os.chdir(work)  # a failing test may leave the plugin's: monkeypatch then goes back
+
+
+def test_bench_replays_go_to_the_record_dir_given_whatever_a_plugin_does(
+    folders: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    work, away = folders
+    make_dist(work.parent, "moverdist", {"mover": "mover_mod:Mover"})
+    (work.parent / "mover_mod.py").write_text(MOVER.format(away=str(away)))
+    args = ["bench", "--ai", "mover,greedy", "--size", "4x4", "--games", "2"]
+    # It went to games/ in the plugin's folder, which is not there: no replay was kept, exit 1.
+    assert cli.main([*args, "--record-dir", "games"]) == 0, capsys.readouterr().err
+    kept = sorted(p.name for p in (work / "games").iterdir())
+    names = [f"{bot}-open-4x4-len1-seed{s}.json" for bot in ("greedy", "mover") for s in (1, 2)]
+    assert kept == names
+    assert list(away.iterdir()) == [] and Path.cwd() == work
+
+
+def test_a_plugin_has_its_own_working_directory_back_in_its_next_call(
+    folders: tuple[Path, Path],
+) -> None:
+    work, away = folders
+    seen: list[Path] = []
+
+    class Roamer:
+        name = "roamer"
+
+        def setup(self, game: Game) -> None:
+            os.chdir(away)
+
+        def next_direction(self, game: Game) -> Direction:
+            seen.append(Path.cwd())
+            if game.steps == 2:
+                os.chdir(work)  # back where termsnake is: its next calls run there
+            return [Direction.DOWN, Direction.LEFT, Direction.UP, Direction.RIGHT][game.steps % 4]
+
+        def overlay(self, game: Game) -> dict[object, str]:
+            return {}
+
+    game = Game(open_level(4, 4, 1), 1)
+    solver = Guarded(Roamer(), "roamer")
+    solver.setup(game)
+    assert Path.cwd() == work
+    for _ in range(4):
+        game.step(solver.next_direction(game))
+        assert Path.cwd() == work
+    assert seen == [away, away, away, work]
+    play(Game(open_level(4, 4, 1), 1), solver)
+    assert Path.cwd() == work
