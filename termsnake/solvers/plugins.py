@@ -9,7 +9,6 @@ import itertools
 import os
 import sys
 import threading
-import unicodedata
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, TypeVar
@@ -25,7 +24,7 @@ from termsnake.exits import (
     pressed,
     users_signal,
 )
-from termsnake.formats.text import printable, shorten
+from termsnake.formats.text import columns, printable, shorten
 from termsnake.solvers.base import SolverFailed, SolverUnavailable, shows_plan
 from termsnake.solvers.fdaside import descriptors_aside
 
@@ -403,13 +402,9 @@ def _in_step(a: Game, b: Game) -> bool:
 
 
 def _glyph(g: object) -> bool:
-    """One character the board can show in a cell."""
-    return (
-        isinstance(g, str)
-        and len(g) == 1
-        and printable(g) == g
-        and unicodedata.east_asian_width(g) not in "WF"
-    )
+    """One character the board can show in a cell: one column wide (a combining mark takes
+    none, and would join the cell before it, pulling the rest of the row one column left)."""
+    return isinstance(g, str) and len(g) == 1 and printable(g) == g and columns(g) == 1
 
 
 def _show(obj: object) -> str:

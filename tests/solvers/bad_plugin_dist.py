@@ -97,7 +97,9 @@ class Mutator(Walker):
 
 class BadOverlay(Walker):
     def overlay(self, game):
-        return {Point(0, 0): "\\x1b[2J", Point(999, 999): "X", "notapoint": 5, Point(1, 0): "+"}
+        # Two columns, or none: a combining mark and a filler that joins the cell before it.
+        return {Point(0, 0): "\\x1b[2J", Point(999, 999): "X", "notapoint": 5, Point(1, 0): "+",
+                Point(2, 0): "\\u86c7", Point(3, 0): "\\u0301", Point(4, 0): "\\u1160"}
 
 
 class Printer(Walker):
