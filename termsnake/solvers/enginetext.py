@@ -6,6 +6,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 import shlex
 import shutil
 import stat
@@ -79,8 +80,36 @@ def _why_not_started(program: str, error: OSError) -> str:
             )
         return f"not found on PATH (the one in this folder is {here})"
     if os.path.isfile(program) or "/" not in program:
-        return "the interpreter its first line (#!) names was not found"
+        return _no_interpreter(program if "/" in program else shutil.which(program))
     return said
+
+
+def _no_interpreter(path: str | None) -> str:
+    """Why the script at ``path`` could not start, its file being there: the interpreter its
+    ``#!`` line names is not. A line ending in a carriage return names one whose name ends in
+    it (a file saved with Windows line ends), which no machine has."""
+    said = "the interpreter its first line (#!) names"
+    line = _first_line(path) if path is not None else None
+    if line is None or not line.startswith(b"#!"):
+        return f"{said} was not found"
+    # The system ends the interpreter's name at a space or a tab only, not at a "\r".
+    interpreter = re.split(rb"[ \t]", line[2:].lstrip(b" \t"), maxsplit=1)[0]
+    if interpreter.endswith(b"\r"):
+        return (
+            f"{said}, {show_bytes(interpreter)}, was not found: the line ends in a carriage "
+            "return (the file has Windows line ends, CRLF: convert them, as dos2unix does)"
+        )
+    return f"{said}, {show_bytes(interpreter)}, was not found"
+
+
+def _first_line(path: str) -> bytes | None:
+    """The first line of the file at ``path`` (as much as the system reads of a ``#!`` line),
+    without its newline; None if it cannot be read."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(256).split(b"\n", 1)[0]
+    except OSError:
+        return None
 
 
 def _blamed_on_path(program: str) -> str | None:

@@ -106,8 +106,26 @@ def test_a_script_whose_interpreter_is_missing_says_so(tmp_path: Path) -> None:
     script.write_text("#!/no/such/python3\n")
     script.chmod(0o755)
     solver = EngineSolver(shlex.quote(str(script)), log_dir=tmp_path)
-    with pytest.raises(SolverUnavailable, match="the interpreter its first line"):
+    with pytest.raises(SolverUnavailable) as info:
         solver.setup(Game(open_level(8, 8, 1), 3))
+    assert str(info.value).endswith(
+        "the interpreter its first line (#!) names, '/no/such/python3', was not found"
+    )
+
+
+def test_a_script_with_windows_line_ends_is_told_so(tmp_path: Path) -> None:
+    # "#!/bin/sh\r\n" names the interpreter "/bin/sh\r": the cause named none, and /bin/sh
+    # was there for all the user could see.
+    script = tmp_path / "bot.sh"
+    script.write_bytes(b"#!/bin/sh\r\necho '{}'\r\n")
+    script.chmod(0o755)
+    solver = EngineSolver(shlex.quote(str(script)), log_dir=tmp_path)
+    with pytest.raises(SolverUnavailable) as info:
+        solver.setup(Game(open_level(8, 8, 1), 3))
+    assert "names, '/bin/sh\\r', was not found: the line ends in a carriage return" in str(
+        info.value
+    )
+    assert "Windows line ends" in str(info.value)
 
 
 def start_failure(command: str, tmp_path: Path) -> str:
@@ -220,7 +238,7 @@ def test_a_script_on_path_whose_interpreter_is_missing_says_so(
     (tmp_path / "bot").write_text("#!/no/such/python3\n")
     (tmp_path / "bot").chmod(0o755)
     monkeypatch.setenv("PATH", str(tmp_path))
-    with pytest.raises(SolverUnavailable, match="the interpreter its first line"):
+    with pytest.raises(SolverUnavailable, match=r"its first line \(#!\) names, '/no/such/python3'"):
         EngineSolver("bot", log_dir=tmp_path).setup(Game(open_level(8, 8, 1), 3))
 
 
