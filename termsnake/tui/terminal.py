@@ -5,6 +5,7 @@ over SSH: an escape sequence as one key, a paste dropped (``TypedAhead``, ``Quie
 from __future__ import annotations
 
 import codecs
+import errno
 import os
 import signal
 import sys
@@ -25,6 +26,7 @@ from termsnake import terminfo
 from termsnake.exits import (
     ENDING_SIGNALS,
     Handler,
+    Signalled,
     ignore_more_hangups,
     raise_terminated,
     signal_handlers,
@@ -300,11 +302,15 @@ def terminal_mode(
     called on Ctrl-Z (SIGTSTP) instead of stopping: the caller leaves the block (restoring the
     terminal) and then stops the process itself. A terminal gone before its modes are set
     is an OSError, as a failed write; after a hang-up, failures to restore it are ignored.
+    In the background (`bg` after Ctrl-Z, or `&`) the block waits, stopped, until `fg`,
+    having drawn nothing; an ending signal meanwhile (`kill %1`) raises Terminated.
     """
+    came: list[int] = []
 
     def defer(signum: int, frame: FrameType | None) -> None:
         assert on_signal is not None
         ignore_more_hangups(signum)
+        came.append(signum)
         on_signal(signum)
 
     handlers: dict[int, Handler] = {
@@ -314,26 +320,49 @@ def terminal_mode(
         handlers[signal.SIGTSTP] = lambda signum, frame: on_suspend()
     modes = ExitStack()
     modes.enter_context(signal_handlers(handlers))  # closed last: after the terminal is restored
+    taken = False  # whether the terminal is ours: its modes set, so the process is in front
     try:
         try:
+            # The modes before the screen: setting them stops a process in the background
+            # until it is brought to the front, where the alternate screen and the board,
+            # drawn first, were left over the shell's prompt.
+            _set_modes_in_front(modes, term, came)
+            taken = True
             modes.enter_context(term.fullscreen())
-            modes.enter_context(term.cbreak())
-            modes.enter_context(no_flow_control())
             modes.enter_context(term.hidden_cursor())
         except termios.error as e:  # the window closed as the game began: as a failed write
             raise OSError(*e.args) from None
         yield
     finally:
-        # After a hang-up the terminal is gone: what cannot be restored is let be.
+        # After a hang-up the terminal is gone: what cannot be restored is let be. Nor is one
+        # never taken touched: a flush from the background would stop the process again.
         with suppress(OSError, termios.error):
-            drop_typed_ahead()
-            if not term.enter_fullscreen:
+            if taken:
+                drop_typed_ahead()
+            if taken and not term.enter_fullscreen:
                 # No alternate screen (linux, vt100): the board stays, so clear it, or what is
                 # printed next would run on from the status line.
                 term.stream.write(term.home + term.clear)
         with suppress(OSError, termios.error):
             modes.close()  # each mode, even where one fails; the signal handlers last
             sys.stdout.flush()
+
+
+def _set_modes_in_front(modes: ExitStack, term: blessed.Terminal, came: list[int]) -> None:
+    """cbreak without flow control, into ``modes``. The system stops a process that sets
+    them from the background (SIGTTOU) and, at `fg`, sets them; a signal with a handler
+    interrupts the wait instead: an ending one that ``came`` (`kill %1`: SIGTERM, then
+    SIGCONT) is raised, as any other (a window change) has the modes tried again."""
+    while True:
+        try:
+            modes.enter_context(term.cbreak())
+            modes.enter_context(no_flow_control())
+            return
+        except termios.error as e:
+            if e.args[0] != errno.EINTR:
+                raise
+            if came:
+                raise Signalled(came[0]) from None
 
 
 def drop_typed_ahead() -> None:

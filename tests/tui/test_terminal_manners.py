@@ -69,6 +69,39 @@ def test_a_stopped_game_killed_from_the_shell_is_kept(tmp_path: Path, started: l
     shell.wait_exit()
 
 
+def test_a_game_sent_to_the_background_waits_there_without_drawing(
+    tmp_path: Path, started: list[Pty]
+) -> None:
+    # `bg` after Ctrl-Z (or `&`): the game drew the alternate screen over the shell's prompt
+    # before the system stopped it for setting the terminal's modes, and there `kill %1` left
+    # it "Stopped (tty output)" (and `fg` then printed a traceback: Interrupted system call).
+    shell = Pty(["--norc", "--noprofile", "-i"], tmp_path, command="/bin/bash")
+    started.append(shell)
+    record = tmp_path / "background.json"
+    shell.send(f"'{termsnake_command()}' --size 20x8 --seed 1 --record '{record}'\r")
+    shell.wait_for("a direction key starts")
+    shell.send("\x1a")  # Ctrl-Z
+    shell.wait_for("Stopped")
+    shell.send("bg\r")
+
+    def said(words: str) -> Callable[[], bool]:
+        def check() -> bool:  # bash tells how a job stands at `jobs -l`, or before a prompt
+            shell.send("jobs -l\r")
+            time.sleep(0.1)
+            return words in shell.text()
+
+        return check
+
+    shell.wait_for(said("Stopped (tty output)"))
+    assert shell.restored()  # the shell's screen, the cursor shown
+    shell.send("kill %1\r")
+    shell.wait_for(said("Exit 143"))
+    assert '"outcome": "quit"' in record.read_text()
+    assert "Traceback" not in shell.text()
+    shell.send("exit\r")
+    shell.wait_exit()
+
+
 def test_no_color_draws_the_board_without_colours(tmp_path: Path, started: list[Pty]) -> None:
     t = Pty(["--size", "12x6", "--seed", "1"], tmp_path, env={"NO_COLOR": "1"})
     started.append(t)
