@@ -28,6 +28,7 @@ from termsnake.solvers.engineproc import close, exit_code, kill_group, wait_read
 from termsnake.solvers.enginetext import (
     BOM,
     PREFIX,
+    WINDOWS_LINE_ENDS,
     byte_order_mark,
     cut_off,
     engine_words,
@@ -35,6 +36,7 @@ from termsnake.solvers.enginetext import (
     show_value,
     silence,
     why_not_started,
+    windows_line_ends,
 )
 
 PROTOCOL: Final = "termsnake-engine/1"
@@ -415,6 +417,11 @@ class EngineSolver:
             return "closed its stdout"
         if code < 0:
             return f"was killed by signal {-code}"
+        if code != 0 and windows_line_ends(self.argv[0]):
+            return (
+                f"exited with status {code}: its first line (#!) ends in a carriage return "
+                f"{WINDOWS_LINE_ENDS}"
+            )
         return f"exited with status {code}"
 
 

@@ -19,6 +19,8 @@ from termsnake.formats.text import shorten
 PREFIX: Final = "exec:"
 EXAMPLE_SHOWN: Final = 160  # characters of a quoted path shown in a hint, escaped
 BOM: Final = "\ufeff".encode()  # a byte-order mark in UTF-8: EF BB BF
+# Said of a script whose #! line ends in a carriage return.
+WINDOWS_LINE_ENDS: Final = "(the file has Windows line ends, CRLF: convert them, as dos2unix does)"
 
 
 def engine_words(command: str) -> list[str]:
@@ -97,9 +99,18 @@ def _no_interpreter(path: str | None) -> str:
     if interpreter.endswith(b"\r"):
         return (
             f"{said}, {show_bytes(interpreter)}, was not found: the line ends in a carriage "
-            "return (the file has Windows line ends, CRLF: convert them, as dos2unix does)"
+            f"return {WINDOWS_LINE_ENDS}"
         )
     return f"{said}, {show_bytes(interpreter)}, was not found"
+
+
+def windows_line_ends(program: str) -> bool:
+    """Whether ``program`` (a path, or a name looked for on PATH) is a script whose ``#!``
+    line ends in a carriage return: its interpreter, or the program that ``env`` is to find
+    (``#!/usr/bin/env python3``, which then exits 127), has a name no machine has."""
+    path = program if "/" in program else shutil.which(program)
+    line = _first_line(path) if path is not None else None
+    return line is not None and line.startswith(b"#!") and line.endswith(b"\r")
 
 
 def _first_line(path: str) -> bytes | None:

@@ -18,7 +18,7 @@ import pytest
 from engine_doubles import HELLO, NOT_READING, PY, SPAWNS, dead, engine, gone
 
 from termsnake.bench.games import play_counted
-from termsnake.core.game import Game
+from termsnake.core.game import Game, Outcome
 from termsnake.core.level import open_level
 from termsnake.exits import Terminated
 from termsnake.solvers import engine as engine_module
@@ -126,6 +126,20 @@ def test_a_script_with_windows_line_ends_is_told_so(tmp_path: Path) -> None:
         info.value
     )
     assert "Windows line ends" in str(info.value)
+
+
+def test_a_script_for_env_with_windows_line_ends_is_told_so(tmp_path: Path) -> None:
+    # "#!/usr/bin/env python3\r\n": env is there, and exits 127 looking for "python3\r". The
+    # cause said only "exited with status 127".
+    script = tmp_path / "bot.py"
+    script.write_bytes(b"#!/usr/bin/env python3\r\nprint('{}')\r\n")
+    script.chmod(0o755)
+    game = Game(open_level(8, 8, 1), 3)
+    assert play(game, EngineSolver(shlex.quote(str(script)), log_dir=tmp_path)) is Outcome.DIED
+    assert game.cause is not None and game.cause.endswith(
+        "exited with status 127: its first line (#!) ends in a carriage return (the file has "
+        "Windows line ends, CRLF: convert them, as dos2unix does)"
+    )
 
 
 def start_failure(command: str, tmp_path: Path) -> str:
