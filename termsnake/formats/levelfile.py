@@ -1,7 +1,8 @@
 """Level files: parse the text format (README, "Level files") into a Level.
 
 A file is optional ``key: value`` header lines, then the map. Lines are split on LF, CRLF or a
-lone CR; a leading UTF-8 BOM, trailing spaces, blank lines and ``;`` comment lines are ignored.
+lone CR; a leading UTF-8 BOM, trailing spaces, blank lines and ``;`` comment lines are ignored
+(a line begun with ``#`` that reads as a comment is said to be one, once).
 Every problem found is reported, each located as ``path:line:col: error: message``.
 
 Header keys (case-insensitive, each at most once): ``name`` (the level's name; default: the file's
@@ -109,6 +110,14 @@ def parse_level(source: str | bytes, path: str = "<string>", *, length: int | No
             key = line.split()[0]
             errors.add(number, 1, f"a header line needs a colon: '{printable(key)}: ...'")
             continue
+        if _looks_like_a_comment(stripped):
+            # Said once, and read as the comment it was meant to be: as a map row it was an
+            # error a character, and the map's other rows misread around it.
+            said = shorten(stripped.lstrip(WALL).strip(BLANK), 40)
+            where = len(raw) - len(raw.lstrip(BLANK)) + 1
+            errors.add(number, where, f"a line starting with # is a row of the map; a comment "
+                       f"starts with ; ('; {said}')")  # fmt: skip
+            continue
         if map_ended_at is not None:
             errors.add(
                 number,
@@ -139,6 +148,17 @@ def _is_map_row(line: str) -> bool:
     before its first colon (so that the colon is said to be an unknown map character)."""
     before = line.partition(":")[0]
     return bool(before) and set(before) <= _MAP_CHARS and not KEY_RE.fullmatch(before)
+
+
+def _looks_like_a_comment(stripped: str) -> bool:
+    """Whether a line is a comment begun with ``#``, as in many other files (``# by Ada``): a
+    space or a tab inside it, which no map row has, and a letter that is no head (a row drawn
+    with spaces for floor has no letter)."""
+    return (
+        stripped.startswith(WALL)
+        and any(c in BLANK for c in stripped)
+        and any(c.isalpha() and c not in HEADS for c in stripped)
+    )
 
 
 def _looks_like_header(line: str) -> bool:

@@ -264,6 +264,33 @@ def test_unknown_map_character_shows_it_and_its_code_point(char: str, shown: str
     assert "\x1b" not in str(d) and "\x00" not in str(d)
 
 
+@pytest.mark.parametrize(
+    ("line", "col", "said"),
+    [
+        ("# My first level, by Ada", 1, "'; My first level, by Ada'"),
+        ("  ## drawn by \x1b[31mAda", 3, "'; drawn by \\x1b[31mAda'"),
+        ("#\tby Ada", 1, "'; by Ada'"),
+    ],
+)
+def test_a_comment_begun_with_a_hash_is_said_once(line: str, col: int, said: str) -> None:
+    # It was a row of the map: an error for each character, the header after it "a header line
+    # after the map", a blank line a split map, and the v of "level" a second head.
+    d = only_error(f"{line}\n{TWO_ROOMS}")
+    assert (d.line, d.col) == (1, col)
+    assert (
+        d.message == f"a line starting with # is a row of the map; a comment starts with ; ({said})"
+    )
+    assert [e.line for e in errors_of(f"{TWO_ROOMS}\n{line}\n")] == [10]  # after the map too
+
+
+@pytest.mark.parametrize("row", ["#.. .#", "#.oo>#", "#.. v.#"])
+def test_a_row_with_a_space_or_a_letter_is_no_comment(row: str) -> None:
+    # Spaces for floor, or the body drawn: a map row with unknown characters, said as such.
+    found = errors_of(f"######\n{row}\n######\n")
+    assert any("unknown map character" in e.message for e in found)
+    assert not any("comment" in e.message for e in found)
+
+
 def test_a_leading_space_is_an_unknown_character() -> None:
     d = only_error(".>..\n ...\n")
     assert (d.line, d.col) == (2, 1)
