@@ -72,8 +72,12 @@ class StraightSolver:
         """Find the board's cycle; SolverUnavailable if it has none."""
         result = find_cycle(game.board, self.limit)
         if result.cycle is None:
+            # As hamilton says it: the game's line names neither the bot nor the board, and a
+            # search that gave up proves no board has none.
+            found = "" if result.status == "none" else " that could be found"
             raise SolverUnavailable(
-                f"this board has no Hamiltonian cycle to follow ({result.reason}); try --ai best"
+                f"straight cannot play {game.board.name}: the board has no Hamiltonian cycle"
+                f"{found} to follow ({result.reason}); try --ai best"
             )
         self.cycle = result.cycle
         self._place = {p: i for i, p in enumerate(self.cycle)}

@@ -8,7 +8,9 @@ from termsnake.core.board import Board
 from termsnake.core.game import Game, Outcome
 from termsnake.core.geometry import Point
 from termsnake.core.level import open_level
+from termsnake.formats.presets import load_preset
 from termsnake.solvers import SolverUnavailable, play
+from termsnake.solvers.hampath.limit import Limit
 from termsnake.solvers.straight import StraightSolver, l_paths, walk
 
 
@@ -60,9 +62,24 @@ def test_it_cuts_corners_that_hamilton_s_cycle_would_go_round() -> None:
     assert on_cycle < 150  # many moves leave the cycle for the straight way
 
 
-def test_a_board_without_a_cycle_is_refused() -> None:
-    with pytest.raises(SolverUnavailable, match="no Hamiltonian cycle"):
+def test_a_board_without_a_cycle_is_refused_naming_the_bot_and_the_board() -> None:
+    # The game's line said "termsnake: this board has no Hamiltonian cycle to follow ...".
+    with pytest.raises(SolverUnavailable) as info:
         StraightSolver().setup(Game(open_level(7, 7, 1), 1))
+    assert str(info.value) == (
+        "straight cannot play open-7x7: the board has no Hamiltonian cycle to follow (an odd "
+        "number of free cells (49) on a board that does not wrap); try --ai best"
+    )
+
+
+def test_a_search_that_gave_up_is_not_said_to_prove_no_cycle() -> None:
+    rooms = Game(load_preset("rooms"), 1)  # it has one: a search of 10 positions gives up
+    with pytest.raises(SolverUnavailable) as info:
+        StraightSolver(Limit(nodes=10)).setup(rooms)
+    assert str(info.value).startswith(
+        "straight cannot play rooms: the board has no Hamiltonian cycle that could be found to "
+        "follow (the search gave up after 10 positions)"
+    )
 
 
 def test_the_same_seed_gives_the_same_game() -> None:
