@@ -48,6 +48,12 @@ HEADS: Final[dict[str, Direction]] = {
 HEAD_CHARS: Final[dict[Direction, str]] = {d: ch for ch, d in HEADS.items()}
 _MAP_CHARS: Final = frozenset({WALL, FLOOR, FOOD, *HEADS})
 
+# What the game's screen draws that a map does not hold: a board copied from it.
+_AS_DRAWN: Final = {
+    "@": " (the game draws the head as @; a map draws it as > < ^ v, the way it faces)",
+    "o": " (the game draws the body as o; a map has only the head, the body lies behind it)",
+}
+
 FIELD_KEYS: Final = ("name", "length", "wrap")
 """Header keys that become fields of the Level (its name, the snake's length, the board's wrap)."""
 META_KEYS: Final = ("author", "description")
@@ -56,6 +62,7 @@ KNOWN_KEYS: Final = (*FIELD_KEYS, *META_KEYS)
 USER_KEY_PREFIX: Final = "x-"
 
 KEY_RE: Final = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+_WORD: Final = re.compile(r"[^\W\d_]{2,}")  # two letters or more
 _TRUE: Final = frozenset({"yes", "true", "on", "1"})
 _FALSE: Final = frozenset({"no", "false", "off", "0"})
 BLANK: Final = " \t"
@@ -152,12 +159,12 @@ def _is_map_row(line: str) -> bool:
 
 def _looks_like_a_comment(stripped: str) -> bool:
     """Whether a line is a comment begun with ``#``, as in many other files (``# by Ada``): a
-    space or a tab inside it, which no map row has, and a letter that is no head (a row drawn
-    with spaces for floor has no letter)."""
+    space or a tab inside it, which no map row has, and a word (a row drawn with spaces for
+    floor has none, nor one copied from the game's screen, ``#o o @ . %``)."""
     return (
         stripped.startswith(WALL)
         and any(c in BLANK for c in stripped)
-        and any(c.isalpha() and c not in HEADS for c in stripped)
+        and any(set(word) - set(HEADS) for word in _WORD.findall(stripped))
     )
 
 
@@ -325,7 +332,7 @@ def _read_map(
                     number,
                     col,
                     f"unknown map character {describe_char(ch)}; "
-                    "the map uses # wall, . floor, > < ^ v head, % food",
+                    f"the map uses # wall, . floor, > < ^ v head, % food{_AS_DRAWN.get(ch, '')}",
                 )
     if not (_one_of_each(rows, heads, foods, errors) and ok):
         return None

@@ -283,12 +283,25 @@ def test_a_comment_begun_with_a_hash_is_said_once(line: str, col: int, said: str
     assert [e.line for e in errors_of(f"{TWO_ROOMS}\n{line}\n")] == [10]  # after the map too
 
 
-@pytest.mark.parametrize("row", ["#.. .#", "#.oo>#", "#.. v.#"])
+@pytest.mark.parametrize("row", ["#.. .#", "#.oo>#", "#.. v.#", "#o o @ % #"])
 def test_a_row_with_a_space_or_a_letter_is_no_comment(row: str) -> None:
     # Spaces for floor, or the body drawn: a map row with unknown characters, said as such.
     found = errors_of(f"######\n{row}\n######\n")
     assert any("unknown map character" in e.message for e in found)
     assert not any("comment" in e.message for e in found)
+
+
+@pytest.mark.parametrize(
+    ("char", "hint"),
+    [
+        ("@", "(the game draws the head as @; a map draws it as > < ^ v, the way it faces)"),
+        ("o", "(the game draws the body as o; a map has only the head, the body lies behind it)"),
+    ],
+)
+def test_what_the_game_draws_is_said_to_be_its_drawing(char: str, hint: str) -> None:
+    # A board copied from the screen: the message named the character and no more.
+    d = only_error(f"#>..#\n#.{char}.#\n")
+    assert d.message.endswith(f"% food {hint}")
 
 
 def test_a_leading_space_is_an_unknown_character() -> None:
