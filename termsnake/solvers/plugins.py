@@ -50,6 +50,24 @@ class _Sink(io.TextIOBase):
 _SINK: Final = _Sink()
 
 
+class _NoInput(io.TextIOBase):
+    """What a plugin reads from ``sys.stdin``: nothing, at once. termsnake reads the keys: a
+    ``breakpoint()`` or ``input()`` would wait, unseen (its prompt goes to the sink), for the
+    game's keys, or a bench's terminal, and the command with it."""
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int | None = -1) -> str:
+        return ""
+
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+        return ""
+
+
+_NO_INPUT: Final = _NoInput()
+
+
 class _Quiet:
     """The streams put aside while any plugin call runs, and the working directory. The server
     plays bots in threads of their own: a count under a lock, so two calls at once put back
@@ -57,22 +75,23 @@ class _Quiet:
 
     lock = threading.Lock()
     depth = 0
-    saved: tuple[Any, Any] = (None, None)
+    saved: tuple[Any, Any, Any] = (None, None, None)
     ours: str | None = None  # termsnake's working directory, put back as the calls end
     theirs: str | None = None  # the one the plugins last left, where their next call runs
 
 
 def quietly(call: Callable[..., _T], *args: Any) -> _T:
-    """``call(*args)`` with sys.stdout and sys.stderr sent to a sink, and put back after. A
-    signal noted meanwhile is raised as it returns, in place of what it returned or raised:
-    the plugin may have lost the signal's exception and gone on (``check_remembered``). A
-    plugin that changes the working directory has it back in its next call, but termsnake
-    keeps its own: the relative paths given to it (``--record``, ``--record-dir``, an
-    engine's ``./bot``) would name other files, or none."""
+    """``call(*args)`` with sys.stdout and sys.stderr sent to a sink, and sys.stdin empty, put
+    back after. A signal noted meanwhile is raised as it returns, in place of what it returned
+    or raised: the plugin may have lost the signal's exception and gone on
+    (``check_remembered``). A plugin that changes the working directory has it back in its
+    next call, but termsnake keeps its own: the relative paths given to it (``--record``,
+    ``--record-dir``, an engine's ``./bot``) would name other files, or none."""
     with _Quiet.lock:
         if _Quiet.depth == 0:
-            _Quiet.saved = (sys.stdout, sys.stderr)
+            _Quiet.saved = (sys.stdout, sys.stderr, sys.stdin)
             sys.stdout = sys.stderr = _SINK
+            sys.stdin = _NO_INPUT
             _Quiet.ours = _working_directory()
             if _Quiet.theirs is not None and _Quiet.ours is not None:
                 _change_to(_Quiet.theirs)
@@ -83,7 +102,7 @@ def quietly(call: Callable[..., _T], *args: Any) -> _T:
         with _Quiet.lock:
             _Quiet.depth -= 1
             if _Quiet.depth == 0:
-                sys.stdout, sys.stderr = _Quiet.saved
+                sys.stdout, sys.stderr, sys.stdin = _Quiet.saved
                 _keep_ours()
         check_remembered()
 

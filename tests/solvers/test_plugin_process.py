@@ -1,9 +1,11 @@
-"""A plugin that changes the working directory changes it for itself, not for termsnake: the
-relative paths the user gave (``--record-dir``, ``--record``, an engine's ``./bot``) still name
-what they named."""
+"""What a plugin's calls find of the process is theirs, not termsnake's: a working directory it
+changes is its own (the relative paths the user gave, ``--record-dir``, ``--record``, an
+engine's ``./bot``, still name what they named), and its stdin is empty (the keys are the
+game's)."""
 
 from __future__ import annotations
 
+import io
 import os
 import sys
 from collections.abc import Iterator
@@ -17,6 +19,7 @@ from termsnake.core.game import Game
 from termsnake.core.geometry import Direction
 from termsnake.core.level import open_level
 from termsnake.solvers import play, registry
+from termsnake.solvers.base import SolverFailed
 from termsnake.solvers.plugins import Guarded
 
 MOVER = """
@@ -101,3 +104,34 @@ def test_a_plugin_has_its_own_working_directory_back_in_its_next_call(
     assert seen == [away, away, away, work]
     play(Game(open_level(4, 4, 1), 1), solver)
     assert Path.cwd() == work
+
+
+@pytest.mark.parametrize("reads", ["input", "read"])
+def test_a_plugin_reads_nothing_of_the_keys(reads: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A breakpoint() or input() waited, unseen (its prompt went to the sink), for the keys: the
+    # game stood still, q and Ctrl-C typed to pdb, and bench on a terminal hung.
+    keys = io.StringIO("q\nc\n")
+    monkeypatch.setattr(sys, "stdin", keys)
+
+    class Asker:
+        name = "asker"
+
+        def setup(self, game: Game) -> None:
+            pass
+
+        def next_direction(self, game: Game) -> Direction:
+            answer = input("move? ") if reads == "input" else sys.stdin.read()
+            return Direction.UP if answer else Direction.DOWN
+
+        def overlay(self, game: Game) -> dict[object, str]:
+            return {}
+
+    game = Game(open_level(4, 4, 1), 1)
+    solver = Guarded(Asker(), "asker")
+    solver.setup(game)
+    if reads == "input":
+        with pytest.raises(SolverFailed, match="plugin asker raised EOFError"):
+            solver.next_direction(game)
+    else:
+        assert solver.next_direction(game) is Direction.DOWN
+    assert sys.stdin is keys and keys.read() == "q\nc\n"  # the keys left where they were
