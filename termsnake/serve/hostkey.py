@@ -17,7 +17,7 @@ from asyncssh.public_key import decode_ssh_certificate, decode_ssh_public_key
 
 from termsnake.formats.fileio import TooLarge, read_capped, write_atomic
 from termsnake.formats.places import data_dir
-from termsnake.formats.text import shorten
+from termsnake.formats.text import describe_char, shorten
 
 KEY_NAME: Final = "ssh_host_ed25519_key"
 MAX_KEY_BYTES: Final = 64 * 1024  # far above any private key asyncssh reads
@@ -109,7 +109,7 @@ def read_authorized_keys(path: Path) -> AuthorizedKeys:
             with _quiet_patterns():
                 asyncssh.import_authorized_keys(entry)
         except (asyncssh.KeyImportError, ValueError, re.error) as e:
-            why = _why(e) if not skipped else why
+            why = (_why(e) or _unsaid(entry)) if not skipped else why
             skipped.append(number)
         else:
             good.append(entry)
@@ -142,6 +142,18 @@ def _why(e: Exception) -> str:
     if str(e) == "No valid entries found":
         return ""
     return shorten(str(e), 120)
+
+
+def _unsaid(entry: str) -> str:
+    """What asyncssh does not say of a line it reads no entry from: a real key may have a
+    byte order mark before it, or a character that is not ASCII (in its comment: OpenSSH
+    takes either); its holder would otherwise be kept out with no word of why."""
+    if entry.startswith("\ufeff"):
+        return "a byte order mark before it: save the file without one"
+    odd = next((c for c in entry if not c.isascii()), None)
+    if odd is None:
+        return ""
+    return f"it holds {describe_char(odd)}, and asyncssh reads no key whose comment is not ASCII"
 
 
 def _read(path: Path, limit: int, what: str) -> bytes:

@@ -145,7 +145,8 @@ def test_authorized_keys_lines_are_lines_as_openssh_counts_them(tmp_path: Path) 
     read = read_authorized_keys(path)
     assert (read.read, read.skipped) == (1, (1, 2, 3, 4))
     assert read.warning() == (
-        "skipped 4 lines asyncssh cannot read (the first, line 1); admitting the 1 key it read"
+        "skipped 4 lines asyncssh cannot read (the first, line 1: a byte order mark before it: "
+        "save the file without one); admitting the 1 key it read"
     )
     key = asyncssh.import_public_key(cy)
     assert read.keys.validate(key, "h", "127.0.0.1") is not None
@@ -154,6 +155,20 @@ def test_authorized_keys_lines_are_lines_as_openssh_counts_them(tmp_path: Path) 
     path.write_text(f"{ada} comment\f{bo}\n", encoding="utf-8")
     with pytest.raises(HostKeyError, match="line 1: a character asyncssh takes for the end"):
         read_authorized_keys(path)
+
+
+def test_a_key_whose_comment_is_not_ascii_is_said_to_be_skipped_for_it(tmp_path: Path) -> None:
+    # OpenSSH takes it; asyncssh reads no entry from it and says only that: the line was named,
+    # and its holder kept out, with no word of why.
+    key = asyncssh.generate_private_key("ssh-ed25519").export_public_key().decode().strip()
+    path = tmp_path / "keys"
+    path.write_text(f"{key} jos\u00e9@laptop\n", encoding="utf-8")
+    with pytest.raises(HostKeyError) as info:
+        read_authorized_keys(path)
+    assert str(info.value) == (
+        "no public keys asyncssh can read (line 1: it holds '\u00e9' (U+00E9), and asyncssh reads "
+        "no key whose comment is not ASCII)"
+    )
 
 
 def test_an_empty_authorized_keys_file_is_refused_in_one_line(
