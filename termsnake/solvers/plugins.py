@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import io
 import itertools
-import os
 import sys
 import threading
 from collections.abc import Callable, Collection, Mapping
@@ -25,6 +24,7 @@ from termsnake.exits import (
     users_signal,
 )
 from termsnake.formats.text import columns, printable, shorten
+from termsnake.solvers import plugindir
 from termsnake.solvers.base import SolverFailed, SolverUnavailable, shows_plan
 from termsnake.solvers.fdaside import descriptors_aside
 
@@ -69,15 +69,13 @@ _NO_INPUT: Final = _NoInput()
 
 
 class _Quiet:
-    """The streams put aside while any plugin call runs, and the working directory. The server
-    plays bots in threads of their own: a count under a lock, so two calls at once put back
-    the real streams, not the sink."""
+    """The streams put aside while any plugin call runs, and the working directory
+    (``plugindir``). The server plays bots in threads of their own: a count under a lock, so
+    two calls at once put back the real streams, not the sink."""
 
     lock = threading.Lock()
     depth = 0
     saved: tuple[Any, Any, Any] = (None, None, None)
-    ours: str | None = None  # termsnake's working directory, put back as the calls end
-    theirs: str | None = None  # the one the plugins last left, where their next call runs
 
 
 def quietly(call: Callable[..., _T], *args: Any) -> _T:
@@ -92,9 +90,7 @@ def quietly(call: Callable[..., _T], *args: Any) -> _T:
             _Quiet.saved = (sys.stdout, sys.stderr, sys.stdin)
             sys.stdout = sys.stderr = _SINK
             sys.stdin = _NO_INPUT
-            _Quiet.ours = _working_directory()
-            if _Quiet.theirs is not None and _Quiet.ours is not None:
-                _change_to(_Quiet.theirs)
+            plugindir.enter()
         _Quiet.depth += 1
     try:
         return call(*args)
@@ -103,33 +99,8 @@ def quietly(call: Callable[..., _T], *args: Any) -> _T:
             _Quiet.depth -= 1
             if _Quiet.depth == 0:
                 sys.stdout, sys.stderr, sys.stdin = _Quiet.saved
-                _keep_ours()
+                plugindir.leave()
         check_remembered()
-
-
-def _keep_ours() -> None:
-    """Note where the plugins' calls left the working directory, and go back to termsnake's."""
-    ours = _Quiet.ours
-    if ours is None:  # it had been removed: there is nothing to go back to
-        return
-    here = _working_directory()
-    _Quiet.theirs = here if here != ours else None
-    if here != ours:
-        _change_to(ours)
-
-
-def _working_directory() -> str | None:
-    """The working directory, or None if it has been removed."""
-    try:
-        return os.getcwd()
-    except OSError:
-        return None
-
-
-def _change_to(folder: str) -> None:
-    """Go to ``folder``, if it is still there to go to."""
-    with contextlib.suppress(OSError):
-        os.chdir(folder)
 
 
 def _pass_on(e: BaseException) -> None:

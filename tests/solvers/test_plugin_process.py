@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from plugin_dist import make_dist
+from plugin_folders import finished, termsnake_with
 
 from termsnake.commands import cli
 from termsnake.core.game import Game
@@ -135,3 +136,46 @@ def test_a_plugin_reads_nothing_of_the_keys(reads: str, monkeypatch: pytest.Monk
     else:
         assert solver.next_direction(game) is Direction.DOWN
     assert sys.stdin is keys and keys.read() == "q\nc\n"  # the keys left where they were
+
+
+EXITS_AWAY = """
+import atexit, os
+
+DONE = set()
+
+
+def once(name):
+    if name not in DONE:
+        DONE.add(name)
+        atexit.register(lambda: open(name, "w").write("kept"))
+
+
+class Bot(Bot):
+    def setup(self, game):
+        os.chdir({away!r})  # its own folder
+        once("setup.txt")
+        return super().setup(game)
+
+    def next_direction(self, game):
+        if game.steps == 1:  # one registered in a later call: it too runs where the plugin is
+            once("move.txt")
+        return super().next_direction(game)
+"""
+
+
+def test_a_plugins_atexit_handlers_run_where_it_left_the_working_directory(
+    tmp_path: Path,
+) -> None:
+    # As the process's own working directory was, until termsnake went back to its own after
+    # each call: a plugin's handler writing its stats by a relative path wrote them in the
+    # user's folder.
+    away = tmp_path / "away"
+    away.mkdir()
+    proc = termsnake_with(
+        tmp_path, {"exits": EXITS_AWAY.format(away=str(away))},
+        "bench", "--ai", "zzexits", "--size", "4x4", "--games", "2",
+    )  # fmt: skip
+    out, err = finished(proc)
+    assert proc.returncode == 0 and "zzexits" in out, err
+    assert sorted(p.name for p in away.iterdir()) == ["move.txt", "setup.txt"]
+    assert not (tmp_path / "setup.txt").exists() and not (tmp_path / "move.txt").exists()
