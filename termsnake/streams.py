@@ -62,8 +62,8 @@ def finish_files() -> None:
     temporary file still open whose delete is on, as Python's teardown did as it freed them: a
     process that ends without it (``os._exit``) lost the lines a plugin wrote to a log it keeps
     open in a global, or opened in its atexit handler, and left its temporary files on disk."""
-    # tempfile's own closer, whose __del__ closes and deletes: a private name, so looked up,
-    # not imported (nor tempfile, which no one may have loaded).
+    # tempfile's own closer, which deletes the file as it is freed: a private name, so looked
+    # up, not imported (nor tempfile, which no one may have loaded).
     closer = getattr(sys.modules.get("tempfile"), "_TemporaryFileCloser", None)
     found: list[io.IOBase] = []
     temps: list[Any] = []
@@ -78,4 +78,18 @@ def finish_files() -> None:
             f.flush()
     for t in temps:
         with contextlib.suppress(Exception):  # its file gone already, or its folder
-            t.__del__()  # what the teardown's freeing of it did, in every Python's tempfile
+            _delete(t)
+
+
+def _delete(closer: Any) -> None:
+    """What the teardown's freeing of a named temporary file's ``closer`` did, but the close:
+    the teardown had stopped the daemon threads first, and one still writing to the file (a
+    plugin's) printed a traceback as it was closed under it. The process's end closes it."""
+    # 3.12 on: cleanup_called, which also covers a file closed but kept (delete_on_close off);
+    # before, close_called, set as the file was closed and deleted.
+    done = getattr(closer, "cleanup_called", None)
+    if done is None:
+        done = closer.close_called
+    if closer.delete and not done:
+        closer.delete = False  # its close, if any comes, must not delete what has the name next
+        os.unlink(closer.name)

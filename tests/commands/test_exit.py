@@ -95,3 +95,36 @@ def test_a_plugins_named_temporary_file_left_open_is_deleted_as_the_teardown_did
     left = list(temp.iterdir())
     assert [p.name[:5] for p in left] == ["kept-"], left
     assert left[0].read_text() == "kept"
+
+
+def test_a_temporary_file_is_deleted_at_the_end_but_not_closed_under_a_thread_writing_it(
+    tmp_path: Path,
+) -> None:
+    # The teardown stopped the daemon threads before it freed the files; the end that skips it
+    # closed a plugin's NamedTemporaryFile under its daemon thread's writes, which then printed
+    # "ValueError: write to closed file" in a traceback as the command ended, now and then. The
+    # file is deleted as before, and left open: the process's end closes it.
+    code = f"""
+import pathlib, tempfile, threading, time
+from termsnake.streams import finish_files
+
+LOG = tempfile.NamedTemporaryFile("w", dir={str(tmp_path)!r})
+failed, ended = [], threading.Event()
+threading.excepthook = failed.append
+
+
+def write():
+    while not ended.is_set():
+        LOG.write("x")
+
+
+writing = threading.Thread(target=write, daemon=True)
+writing.start()
+finish_files()
+time.sleep(0.05)  # writing on after the end began, as a daemon thread does
+ended.set()
+writing.join()
+print(LOG.closed, failed, list(pathlib.Path({str(tmp_path)!r}).iterdir()))
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert (done.stdout, done.stderr) == ("False [] []\n", "")
