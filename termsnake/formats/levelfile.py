@@ -178,7 +178,7 @@ def _parse_header_line(line: str, number: int, errors: Collector) -> _Header | N
     key = key_part.strip(BLANK)
     key_col = len(key_part) - len(key_part.lstrip(BLANK)) + 1
     if not KEY_RE.fullmatch(key):
-        shown = printable(key)
+        shown = shorten(key)
         errors.add(
             number,
             key_col,
@@ -210,7 +210,9 @@ def _read_headers(headers: list[_Header], errors: Collector) -> _Fields:
     meta: list[tuple[str, str]] = []
     for h in headers:
         if h.key in seen:
-            errors.add(h.line, 1, f"'{h.key}' is given twice (first on line {seen[h.key]})")
+            errors.add(
+                h.line, 1, f"'{shorten(h.key)}' is given twice (first on line {seen[h.key]})"
+            )
             continue
         seen[h.key] = h.line
         bad = next((i for i, ch in enumerate(h.value) if unicodedata.category(ch) == "Cc"), None)
@@ -219,7 +221,7 @@ def _read_headers(headers: list[_Header], errors: Collector) -> _Fields:
                 h.line,
                 h.value_col + bad,
                 f"{h.key} holds a control character {describe_char(h.value[bad])}: "
-                f"'{printable(h.value)}'",
+                f"'{shorten(h.value)}'",
             )
             continue
         if h.key == "name":
@@ -268,7 +270,7 @@ def _read_headers(headers: list[_Header], errors: Collector) -> _Fields:
 def _unknown_key_message(key: str) -> str:
     close = difflib.get_close_matches(key, KNOWN_KEYS, n=1, cutoff=0.6)
     hint = f"did you mean '{close[0]}'?" if close else f"known keys: {', '.join(KNOWN_KEYS)}"
-    return f"unknown header key '{printable(key)}'; {hint} (or start your own keys with 'x-')"
+    return f"unknown header key '{shorten(key)}'; {hint} (or start your own keys with 'x-')"
 
 
 def _default_name(path: str) -> str:

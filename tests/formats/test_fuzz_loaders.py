@@ -137,13 +137,32 @@ REPLAY = (
 
 @pytest.mark.parametrize(
     "where",
-    ["level wrap", "replay format", "replay wrap", "config glyphs", "config speed", "scores"],
+    [
+        "level wrap",
+        "level key",
+        "level not a key",
+        "level key twice",
+        "level control",
+        "replay format",
+        "replay wrap",
+        "config glyphs",
+        "config speed",
+        "scores",
+    ],
 )
 def test_a_huge_value_is_quoted_cut_short(tmp_path: Path, where: str) -> None:
     # A message quotes what the file holds: a megabyte of it made a megabyte-long line.
     path = tmp_path / "file"
     if where == "level wrap":
         said = check_level(f"wrap: {HUGE}\n>.\n".encode())
+    elif where.startswith("level"):
+        header = {
+            "level key": f"{HUGE}: 1",  # an unknown key
+            "level not a key": f"{HUGE} y: 1",
+            "level key twice": f"x-{HUGE}: 1\nx-{HUGE}: 2",
+            "level control": f"description: \x01{HUGE}",
+        }[where]
+        said = check_level(f"{header}\n>.\n".encode())
     elif where.startswith("replay"):
         big = f'"{HUGE}"'
         args = (big, "false") if where == "replay format" else ('"termsnake-replay/1"', big)
