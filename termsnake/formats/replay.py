@@ -44,6 +44,7 @@ _KEYS: Final = ("format", "board", "start", "seed", "solver", "moves", "foods", 
 _BOARD_KEYS: Final = ("name", "rows", "wrap")
 _START_KEYS: Final = ("body", "direction")
 _RESULT_KEYS: Final = ("outcome", "length", "steps")
+SHOWN_KEYS: Final = 3  # unknown keys an error names
 # A game its bot lost by breaking down (``Game.forfeit``) says why: no move ends it.
 _FORFEIT: Final = "forfeit"
 MAX_FORFEIT: Final = 1000  # characters of the cause kept
@@ -211,7 +212,10 @@ def _object(
         raise ReplayError(f"{what} lacks {', '.join(repr(k) for k in missing)}")
     extra = [k for k in value if k not in keys and k not in optional]
     if extra:
-        raise ReplayError(f"{what} has unknown {', '.join(repr(k) for k in extra)}")
+        # Each cut short, and the first few only: a file may hold thousands, or a long one.
+        shown = ", ".join(json_shown(k) for k in extra[:SHOWN_KEYS])
+        more = f" and {len(extra) - SHOWN_KEYS} more" if len(extra) > SHOWN_KEYS else ""
+        raise ReplayError(f"{what} has unknown {shown}{more}")
     return value
 
 

@@ -145,6 +145,8 @@ REPLAY = (
         "level control",
         "replay format",
         "replay wrap",
+        "replay key",
+        "replay keys",
         "config glyphs",
         "config speed",
         "scores",
@@ -163,6 +165,12 @@ def test_a_huge_value_is_quoted_cut_short(tmp_path: Path, where: str) -> None:
             "level control": f"description: \x01{HUGE}",
         }[where]
         said = check_level(f"{header}\n>.\n".encode())
+    elif where in ("replay key", "replay keys"):
+        # Unknown keys: one huge, or a thousand.
+        keys = [HUGE] if where == "replay key" else [f"xxxx{i}" for i in range(1000)]
+        extra = "".join(f'"{key}": 1, ' for key in keys)
+        replay = REPLAY % ('"termsnake-replay/1"', "false")
+        said = check_replay(path, replay.replace("{", "{" + extra, 1).encode())
     elif where.startswith("replay"):
         big = f'"{HUGE}"'
         args = (big, "false") if where == "replay format" else ('"termsnake-replay/1"', big)
@@ -176,4 +184,5 @@ def test_a_huge_value_is_quoted_cut_short(tmp_path: Path, where: str) -> None:
     # Refused, with the value quoted: its start, and how long it was.
     assert said is not None
     quoted = "1000" if where == "config speed" else "xxxx"
-    assert quoted in said and "characters)" in said, said
+    cut = "997 more" if where == "replay keys" else "characters)"
+    assert quoted in said and cut in said, said
