@@ -161,17 +161,25 @@ def test_not_a_terminal_is_a_one_line_error(tmp_path: Path) -> None:
     assert "Traceback" not in r.stderr
 
 
-def test_unknown_solver_lists_the_known_ones(tmp_path: Path) -> None:
-    r = subprocess.run(
-        [termsnake_command(), "--ai", "nosuch"],
-        capture_output=True,
-        text=True,
-        env=quiet_env(tmp_path),
-        timeout=30,
-    )
-    assert r.returncode == 2
-    assert "nosuch" in r.stderr and "hamilton" in r.stderr and "greedy" in r.stderr
-    assert "Traceback" not in r.stderr
+def main_in(home: Path, monkeypatch: pytest.MonkeyPatch, *args: str) -> int:
+    """``termsnake ARGS`` run in this process (``cli.main``), in ``home`` with the environment
+    the installed command gets here (:func:`quiet_env`): for the refusals that come before any
+    terminal is needed. The installed command's own one-line refusals are
+    ``test_not_a_terminal_is_a_one_line_error``'s and
+    ``test_a_bad_argument_is_a_one_line_error_of_the_installed_command``'s."""
+    for name, value in quiet_env(home).items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.chdir(home)
+    return cli.main(list(args))
+
+
+def test_unknown_solver_lists_the_known_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main_in(tmp_path, monkeypatch, "--ai", "nosuch") == 2
+    err = capsys.readouterr().err
+    assert "nosuch" in err and "hamilton" in err and "greedy" in err
+    assert "Traceback" not in err
 
 
 def test_watch_a_bot_move_pause_step_and_quit(run) -> None:  # type: ignore[no-untyped-def]
@@ -233,51 +241,41 @@ def test_record_then_the_replay_reproduces_the_game(run, tmp_path: Path) -> None
     assert game.outcome is Outcome.WON and game.length == 24
 
 
-def test_record_never_overwrites_a_file(tmp_path: Path) -> None:
+def test_record_never_overwrites_a_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     mine = tmp_path / "mine.json"
     mine.write_text("my precious replay")
-    r = subprocess.run(
-        [termsnake_command(), "--record", str(mine)],
-        capture_output=True,
-        text=True,
-        env=quiet_env(tmp_path),
-        timeout=30,
-    )
-    assert r.returncode == 2 and "exists" in r.stderr
+    assert main_in(tmp_path, monkeypatch, "--record", str(mine)) == 2
+    assert "exists" in capsys.readouterr().err
     assert mine.read_text() == "my precious replay"
 
 
 @pytest.mark.parametrize(
     ("name", "said"), [("a" * 300, "too long"), ("new/", "not a folder"), ("new/.", "not a folder")]
 )
-def test_a_record_name_no_file_can_have_is_one_line(tmp_path: Path, name: str, said: str) -> None:
-    r = subprocess.run(
-        [termsnake_command(), "--record", name],
-        capture_output=True,
-        text=True,
-        env=quiet_env(tmp_path),
-        cwd=tmp_path,
-        timeout=30,
-    )
-    assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
-    assert r.stderr.startswith(f"termsnake: --record {name[:3]}") and said in r.stderr
+def test_a_record_name_no_file_can_have_is_one_line(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    name: str,
+    said: str,
+) -> None:
+    assert main_in(tmp_path, monkeypatch, "--record", name) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    assert err.startswith(f"termsnake: --record {name[:3]}") and said in err
     assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc (Linux)")
 def test_a_record_path_in_a_folder_no_file_can_be_made_in_is_refused_before_the_game(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # /proc passes the permission check, even root's; the game was played, then not saved.
-    r = subprocess.run(
-        [termsnake_command(), "--size", "8x6", "--seed", "1", "--record", "/proc/nope.json"],
-        capture_output=True,
-        text=True,
-        env=quiet_env(tmp_path),
-        timeout=30,
-    )
-    assert r.returncode == 2
-    assert r.stderr == (
+    args = ("--size", "8x6", "--seed", "1", "--record", "/proc/nope.json")
+    assert main_in(tmp_path, monkeypatch, *args) == 2
+    assert capsys.readouterr().err == (
         "termsnake: --record /proc/nope.json: the system lets nothing new be made in '/proc'\n"
     )
 
@@ -305,18 +303,14 @@ def test_ctrl_c_or_q_ends_a_game_at_once_while_an_engine_thinks(  # type: ignore
     assert '"outcome": "quit"' in path.read_text()
 
 
-def test_a_taken_record_path_is_refused_before_the_bot_is_started(tmp_path: Path) -> None:
+def test_a_taken_record_path_is_refused_before_the_bot_is_started(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     mine, started = tmp_path / "mine.json", tmp_path / "started"
     mine.write_text("my precious replay")
     engine = f"{shlex.quote(sys.executable)} -c \"open({str(started)!r}, 'w')\""
-    r = subprocess.run(
-        [termsnake_command(), "--ai", f"exec:{engine}", "--record", str(mine)],
-        capture_output=True,
-        text=True,
-        env=quiet_env(tmp_path),
-        timeout=30,
-    )
-    assert r.returncode == 2 and "exists" in r.stderr
+    assert main_in(tmp_path, monkeypatch, "--ai", f"exec:{engine}", "--record", str(mine)) == 2
+    assert "exists" in capsys.readouterr().err
     assert not started.exists()
 
 
@@ -416,20 +410,20 @@ def test_bad_arguments_are_one_line_errors(
     assert expected in said.err and len(said.err.strip().splitlines()) == 1, said.err
 
 
-def test_a_bad_level_in_the_config_says_where_it_came_from(tmp_path: Path) -> None:
+def test_a_bad_level_in_the_config_says_where_it_came_from(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     config = tmp_path / "config" / "termsnake"
     config.mkdir(parents=True)
     (config / "config.toml").write_text('level = "nosuch"\n')
-    r = subprocess.run(
-        [termsnake_command()], capture_output=True, text=True, env=quiet_env(tmp_path), timeout=30
-    )
-    assert r.returncode == 2
-    assert r.stderr.endswith(
+    assert main_in(tmp_path, monkeypatch) == 2
+    err = capsys.readouterr().err
+    assert err.endswith(
         """config.toml:1: error: level = "nosuch": no preset or file named 'nosuch'; """
         "presets: classic, cross, dead-end, maze, open-12x12, open-20x20, open-8x8, pillars, "
         "rooms, spiral, torus (see `termsnake levels`)\n"
     )
-    assert len(r.stderr.splitlines()) == 1
+    assert len(err.splitlines()) == 1
 
 
 def test_a_level_name_with_unusual_spaces_plays(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
