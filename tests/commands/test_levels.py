@@ -83,12 +83,12 @@ def test_check_broken_file_prints_every_error_and_exits_2(files: tuple[Path, Pat
     [("missing.txt", "no such file"), ("", "is a directory, not a level file")],
     ids=["missing", "directory"],
 )
-def test_check_bad_paths(tmp_path: Path, name: str, message: str) -> None:
+def test_check_bad_paths(
+    tmp_path: Path, name: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / name if name else tmp_path
-    result = run("check", str(path))
-    assert result.returncode == 2
-    assert result.stderr == f"{path}:1:1: error: {message}\n"
-    assert result.stdout == ""
+    assert cli.main(["check", str(path)]) == 2
+    assert capsys.readouterr() == ("", f"{path}:1:1: error: {message}\n")
 
 
 def test_check_invalid_utf8_and_empty_files(tmp_path: Path) -> None:
@@ -171,12 +171,13 @@ def test_levels_fits_a_narrow_terminal() -> None:
     assert any(line.endswith("…") for line in table)
 
 
+# In this process: the installed command's one-line usage error is check's, above.
 @pytest.mark.parametrize("args", [["--extra"], ["--budget", "0"], ["--budget", "soon"]])
-def test_levels_bad_usage_exits_2(args: list[str]) -> None:
-    result = run("levels", *args)
-    assert result.returncode == 2
-    assert result.stderr.count("\n") == 1 and "error: " in result.stderr
-    assert "(see termsnake" in result.stderr and "Traceback" not in result.stderr
+def test_levels_bad_usage_exits_2(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["levels", *args]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "error: " in err
+    assert "(see termsnake" in err and "Traceback" not in err
 
 
 def test_levels_lists_your_own_files_with_their_cycle(
@@ -201,7 +202,14 @@ def test_levels_lists_your_own_files_with_their_cycle(
     assert table[3][:5] == [DEFAULT_LEVEL, "24x16", "384", "no", "yes"]
     assert "termsnake --level NAME|PATH" in result.stdout
     assert all(name not in result.stdout for name in preset_names() if name != DEFAULT_LEVEL)
-    assert run("levels", str(good)).returncode == 0
+
+
+def test_levels_of_good_files_only_exits_0(
+    files: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    good, _ = files
+    assert cli.main(["levels", str(good)]) == 0
+    assert capsys.readouterr().err == ""
 
 
 @pytest.mark.parametrize("budget", ["inf", "-inf", "nan", "1e308", "86401"])
