@@ -9,13 +9,29 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-from pty_harness import run_plain
+from pty_harness import quiet_env, run_plain
+
+from termsnake.commands import cli
 
 HIDDEN = ["\x1b", "\x07", "\x9b", "\u202e", "\u200b", "\u2067", "\u2069"]
 
 
 def termsnake(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return run_plain(home, *args, timeout=60)
+
+
+def in_process(
+    home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *args: str
+) -> subprocess.CompletedProcess[str]:
+    """``termsnake ARGS`` run in this process (``cli.main``) with the installed command's
+    environment here, its output captured: for variants of what the tests above and below
+    show through the installed command."""
+    for name, value in quiet_env(home).items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.chdir(home)
+    code = cli.main(list(args))
+    said = capsys.readouterr()
+    return subprocess.CompletedProcess(["termsnake", *args], code, said.out, said.err)
 
 
 def shown(r: subprocess.CompletedProcess[str]) -> str:
@@ -36,7 +52,9 @@ def test_a_config_key_with_esc_and_bel_is_echoed_escaped(tmp_path: Path) -> None
 
 
 @pytest.mark.parametrize("ch", ["\x1b", "\x9b", "\x07", "\u202e"], ids=repr)
-def test_score_dates_are_printed_escaped(tmp_path: Path, ch: str) -> None:
+def test_score_dates_are_printed_escaped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], ch: str
+) -> None:
     path = tmp_path / "data" / "termsnake" / "scores.json"
     path.parent.mkdir(parents=True)
     row = {
@@ -44,14 +62,17 @@ def test_score_dates_are_printed_escaped(tmp_path: Path, ch: str) -> None:
         "steps": 10, "won": False, "seed": 1, "date": f"2024-01-01{ch}12:00",
     }  # fmt: skip
     path.write_text(json.dumps({"format": "termsnake-scores/1", "scores": [row]}))
-    r = termsnake(tmp_path, "scores")
+    r = in_process(tmp_path, monkeypatch, capsys, "scores")
     assert r.returncode == 0
     assert "2024-01-01\\" in shown(r)
 
 
 @pytest.mark.parametrize("ch", ["\x1b", "\x9b", "\u202e"], ids=repr)
-def test_an_argument_named_in_a_usage_error_is_escaped(tmp_path: Path, ch: str) -> None:
-    r = termsnake(tmp_path, "replay", "g.json", f"{ch}[2J", "--nosuch", f"x{ch}y")
+def test_an_argument_named_in_a_usage_error_is_escaped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], ch: str
+) -> None:
+    args = ("replay", "g.json", f"{ch}[2J", "--nosuch", f"x{ch}y")
+    r = in_process(tmp_path, monkeypatch, capsys, *args)
     assert r.returncode == 2
     text = shown(r)
     assert "unrecognized arguments" in text and len(text.splitlines()) == 1
