@@ -524,16 +524,19 @@ def test_main_refuses_a_tampered_file_without_watching(
         (edit(lambda o: o["result"].update(outcome="died")), "the file says died"),
     ],
 )
-def test_the_command_refuses_bad_files(tmp_path: Path, content: str | None, message: str) -> None:
+def test_the_command_refuses_bad_files(
+    tmp_path: Path, content: str | None, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # In this process: the installed command's refusal is test_the_command_checks_its_arguments'.
     path = tmp_path / "r.json"
     if content is not None:
         path.write_text(content)
-    proc = run_replay(str(path))
-    assert proc.returncode == 2
-    assert proc.stdout == ""
-    assert proc.stderr.startswith("termsnake replay: error: ")
-    assert proc.stderr.count("\n") == 1 and message in proc.stderr
-    assert "Traceback" not in proc.stderr
+    assert cli.main(["replay", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("termsnake replay: error: ")
+    assert err.count("\n") == 1 and message in err
+    assert "Traceback" not in err
 
 
 def test_speed_is_the_shared_type(capsys: pytest.CaptureFixture[str]) -> None:
@@ -552,11 +555,21 @@ def test_speed_is_the_shared_type(capsys: pytest.CaptureFixture[str]) -> None:
         assert err.count("\n") == 1 and says in err, speed
 
 
-def test_the_command_checks_its_arguments(tmp_path: Path) -> None:
-    for args in ([], ["a.json", "--speed", "0"], ["a.json", "--speed", "fast"]):
-        proc = run_replay(*args)
-        assert proc.returncode == 2, args
-        assert proc.stderr.count("\n") == 1 and "error" in proc.stderr
+def test_the_command_checks_its_arguments(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    proc = run_replay()  # the installed command: a usage error, then a file it cannot read
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and "error" in proc.stderr
+    (tmp_path / "r.json").write_text("not json")
+    proc = run_replay(str(tmp_path / "r.json"))
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert proc.stderr.startswith("termsnake replay: error: ") and "not valid JSON" in proc.stderr
+    assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+    for args in (["a.json", "--speed", "0"], ["a.json", "--speed", "fast"]):
+        assert cli.main(["replay", *args]) == 2, args
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "error" in err
 
 
 def test_the_command_needs_a_terminal_after_checking(tmp_path: Path) -> None:
