@@ -403,7 +403,9 @@ def _installed_termsnake() -> str:
     return found
 
 
-def test_termsnake_scores_command(tmp_path: Path) -> None:
+def test_termsnake_scores_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
     exe = _installed_termsnake()
 
@@ -412,8 +414,9 @@ def test_termsnake_scores_command(tmp_path: Path) -> None:
             [exe, "scores", *args], env=env, capture_output=True, text=True, timeout=30
         )
 
-    empty = run()
-    assert empty.returncode == 0 and empty.stdout.startswith("no scores yet")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert cli.main(["scores"]) == 0  # in this process: the installed command's runs are below
+    assert capsys.readouterr().out.startswith("no scores yet")
     ScoreStore(tmp_path / "termsnake" / "scores.json").record(KEY, entry(12, 340))
     listed = run("--level", "classic")
     assert listed.returncode == 0, listed.stderr
@@ -435,7 +438,7 @@ def test_termsnake_scores_command(tmp_path: Path) -> None:
     [aside] = [p for p in scores.parent.iterdir() if ".corrupt-" in p.name]
     assert aside.read_bytes() == b"{not json"
     assert "no scores yet" in corrupt.stdout
-    assert run("--bogus").returncode == 2
+    assert cli.main(["scores", "--bogus"]) == 2
 
 
 def test_a_lock_held_too_long_gives_up_without_saving(
