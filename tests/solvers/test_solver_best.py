@@ -108,15 +108,6 @@ def test_walled_boards_one_cell_short_of_a_cycle_are_won_by_replan_with_a_hole()
     assert play(game, create("replan")) is Outcome.WON
 
 
-def test_odd_walls_is_played_by_the_tree_round_a_hole_in_a_box_round_its_walls() -> None:
-    # No corner of odd-walls lets the tree cut the rest; a hole in the box round its walls
-    # does (``holeboxes``).
-    game = Game(load_level_file(EXAMPLES / "odd-walls.txt"), seed=1)
-    solver = BestSolver()
-    solver.setup(game)
-    assert solver.played == "tree round a hole"
-
-
 @pytest.mark.parametrize("seed", [1, pytest.param(2, marks=pytest.mark.slow)])
 def test_boards_two_cells_short_of_a_cycle_fill_all_but_two_cells_with_replan(seed: int) -> None:
     # A wall on a cell of the rarer colour: two light cells more than dark. No snake can fill
