@@ -55,8 +55,9 @@ def test_a_run_whose_lock_another_holds_stops_before_any_game(
         "wait for it to end, or give another --out\n"
     )
     assert files(out) == before
-    # Once it is let go, the same command runs.
-    assert subprocess.run(command(out, *more), capture_output=True, timeout=60).returncode == 0
+    # Once it is let go, the same command runs (here in this process).
+    assert cli.main([*TRAIN, "--out", str(out), *more]) == 0
+    capsys.readouterr()
 
 
 @pytest.mark.slow  # two trainings at once: CPU-heavy
@@ -208,14 +209,15 @@ def test_the_two_locks_of_a_run_through_a_link_are_each_named_by_whose_they_are(
     ],
 )
 def test_a_new_run_into_the_files_of_one_still_going_is_told_it_is_going(
-    out: str, holder: str, running: str, tmp_path: Path
+    out: str, holder: str, running: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # The files of the run going were found first, and called an earlier run's, to be given
     # --resume; doing so then said another run was training there.
     (tmp_path / "a.json").symlink_to("w.json")
     (tmp_path / "b.json").symlink_to("w.json")
     path, target = tmp_path / out, tmp_path / "w.json"
-    assert subprocess.run(command(path), capture_output=True, timeout=60).returncode == 0
+    assert cli.main([*TRAIN, "--out", str(path)]) == 0  # the run going's files, made here
+    capsys.readouterr()
     before = files(path) | files(target)
     with owned(tmp_path / holder):  # as the run going holds its locks
         refused = subprocess.run(command(path), capture_output=True, text=True, timeout=60)
