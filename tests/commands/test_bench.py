@@ -638,12 +638,13 @@ def test_the_command_reports_errors_in_one_line(capsys: pytest.CaptureFixture[st
     assert "size must look like 20x15" in err and "Traceback" not in err
 
 
-def test_the_command_json_with_processes(tmp_path: Path) -> None:
-    args = ("--ai", "hamilton", "--size", "4x4", "--games", "4", "--seed", "2", "--json")
-    one = run_bench(*args)
-    two = run_bench(*args, "--jobs", "2", "--record-dir", str(tmp_path))
-    assert one.returncode == two.returncode == 0, one.stderr + two.stderr
-    rows = json.loads(one.stdout)
+def test_the_command_json_with_processes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ("--ai", "hamilton", "--size", "4x4", "--games", "4", "--seed", "2")
+    rows = run_json(capsys, *args)  # in this process; the installed command with workers:
+    two = run_bench(*args, "--json", "--jobs", "2", "--record-dir", str(tmp_path))
+    assert two.returncode == 0, two.stderr
     assert without_timing(rows) == without_timing(json.loads(two.stdout))
     (row,) = rows
     assert tuple(row) == ROW_KEYS
