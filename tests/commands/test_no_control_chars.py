@@ -105,10 +105,12 @@ def test_a_level_name_a_terminal_would_hide_is_refused_up_front(
     assert len(text.splitlines()) == 1
 
 
-def test_a_bench_replay_of_a_level_file_plays_back(tmp_path: Path) -> None:
+def test_a_bench_replay_of_a_level_file_plays_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     (tmp_path / "fine.txt").write_text("name: Fine — «level»\nlength: 1\n\n#####\n#>.%#\n#####\n")
-    r = termsnake(tmp_path, "bench", "--ai", "bfs", "--games", "1", "--level", "fine.txt",
-                  "--record-dir", "rec")  # fmt: skip
+    r = in_process(tmp_path, monkeypatch, capsys, "bench", "--ai", "bfs", "--games", "1",
+                   "--level", "fine.txt", "--record-dir", "rec")  # fmt: skip
     assert r.returncode == 0, r.stderr
     (replay,) = (tmp_path / "rec").iterdir()
     r = termsnake(tmp_path, "replay", str(replay))
