@@ -30,16 +30,7 @@ def test_the_modules_loaded_are_not_torn_down_but_the_atexit_handlers_run_and_fi
         f"\n\ndef last():\n    global LAST\n    LAST = open({str(logs[2])!r}, 'w')\n"
         "    LAST.write('kept')\n\n\natexit.register(last)\n"
     )
-    proc = subprocess.Popen(
-        [termsnake_command(), "solvers"],
-        env={**quiet_env(tmp_path), "PYTHONPATH": str(plugins_in(tmp_path, {"torn": code}))},
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    out, err = finished(proc)
-    assert proc.returncode == 0 and "zztorn" in out and err == ""
+    _solvers_with_plugin(tmp_path, "torn", code)
     assert ran.exists()
     assert not torn.exists()
     assert [log.read_text() for log in logs] == ["kept"] * 3
@@ -82,16 +73,7 @@ def test_a_plugins_named_temporary_file_left_open_is_deleted_as_the_teardown_did
         f"KEPT = tempfile.NamedTemporaryFile('w', dir={str(temp)!r}, prefix='kept-', "
         "delete=False)\nKEPT.write('kept')\n"
     )
-    proc = subprocess.Popen(
-        [termsnake_command(), "solvers"],
-        env={**quiet_env(tmp_path), "PYTHONPATH": str(plugins_in(tmp_path, {"temps": code}))},
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    out, err = finished(proc)
-    assert proc.returncode == 0 and "zztemps" in out and err == ""
+    _solvers_with_plugin(tmp_path, "temps", code)
     left = list(temp.iterdir())
     assert [p.name[:5] for p in left] == ["kept-"], left
     assert left[0].read_text() == "kept"
@@ -128,3 +110,17 @@ print(LOG.closed, failed, list(pathlib.Path({str(tmp_path)!r}).iterdir()))
 """
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert (done.stdout, done.stderr) == ("False [] []\n", "")
+
+
+def _solvers_with_plugin(tmp_path: Path, name: str, code: str) -> None:
+    """``termsnake solvers`` with a plugin of ``code``: it lists it and ends well, silent."""
+    proc = subprocess.Popen(
+        [termsnake_command(), "solvers"],
+        env={**quiet_env(tmp_path), "PYTHONPATH": str(plugins_in(tmp_path, {name: code}))},
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    out, err = finished(proc)
+    assert proc.returncode == 0 and f"zz{name}" in out and err == ""
